@@ -1,0 +1,68 @@
+/* main.c: build/canopy, the command-line front of the library. Dispatches to
+ * one function per subcommand (cli/cmd_*.c). */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const cli_command commands[] = {
+    {"info", "list Vulkan devices, mark the chosen one, print its limits", cli_info},
+};
+
+static void print_help(FILE *f) {
+  fprintf(f,
+          "canopy %s: GPU scene processing for 2D vector renderers (Vulkan compute)\n\n"
+          "usage: canopy [--help] [--version] <command> [options]\n\n"
+          "commands:\n",
+          cn_version());
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f,
+          "\n`canopy <command> --help` describes a command.\n"
+          "environment: CANOPY_DEVICE=<index|name> picks a device; CANOPY_VALIDATION=1 turns the\n"
+          "Vulkan validation layer on.\n"
+          "exit codes: 0 success, 1 failure, 2 usage error.\n");
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
+  fprintf(stderr, "canopy%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\nrun `canopy %s%s--help` for usage\n", cmd ? cmd : "", cmd ? " " : "");
+  return CLI_USAGE;
+}
+
+int cli_fail(const char *cmd, const char *what, cn_result r) {
+  const char *msg = cn_last_error();
+  fprintf(stderr, "canopy %s: %s: %s%s%s\n", cmd, what, cn_result_name(r), *msg ? ": " : "", msg);
+  return CLI_FAIL;
+}
+
+int cli_context(const char *cmd, cn_context **out) {
+  cn_result r = cn_context_create(&(cn_context_desc){0}, out);
+  if (r != CN_OK) return cli_fail(cmd, "cannot create a Vulkan context", r);
+  return CLI_OK;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    print_help(stderr);
+    return CLI_USAGE;
+  }
+  const char *arg = argv[1];
+  if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0 || strcmp(arg, "help") == 0) {
+    print_help(stdout);
+    return CLI_OK;
+  }
+  if (strcmp(arg, "--version") == 0 || strcmp(arg, "version") == 0) {
+    printf("canopy %s\n", cn_version());
+    return CLI_OK;
+  }
+  if (arg[0] == '-') return cli_usage_error(NULL, "unknown option '%s'", arg);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(arg, commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+  return cli_usage_error(NULL, "unknown command '%s'", arg);
+}

@@ -1,0 +1,117 @@
+/* internal.h: what engine/ and stages/ share but users of canopy.h do not see.
+ *
+ * - cn_context's layout
+ * - error reporting: cn_fail() records a message and returns the code;
+ *   CN_VK(call) checks a VkResult and records the call's text, its VkResult
+ *   name and file:line. Both only return values: cleanup stays with the caller.
+ * - kernels: cn_pipeline_get() builds (once) the compute pipeline of a kernel
+ *   from its embedded SPIR-V; cn_dispatch() pushes constants and dispatches any
+ *   number of workgroups (past 65535 it splits the grid; kernels rebuild the
+ *   linear id with cn_group_id() from common.glsl).
+ */
+#ifndef CN_INTERNAL_H
+#define CN_INTERNAL_H
+
+#include "canopy.h"
+#include "cn_shared.h"
+
+#include <stdarg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CN_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define CN_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define CN_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define CN_DIV_UP(a, b) (((a) + (b) - 1) / (b))
+
+/* Records "file:line: message" as this thread's last error and returns code. */
+cn_result cn_fail_at(const char *file, int line, cn_result code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+#define cn_fail(code, ...) cn_fail_at(__FILE__, __LINE__, (code), __VA_ARGS__)
+
+/* Maps a failed VkResult to a cn_result and records "call failed: VK_...". */
+cn_result cn_vk_fail_at(const char *file, int line, VkResult vr, const char *call);
+
+/* Evaluates a Vulkan call; on failure evaluates to its cn_result (else CN_OK). */
+#define CN_VK(call) cn_vk_check_((call), #call, __FILE__, __LINE__)
+static inline cn_result cn_vk_check_(VkResult vr, const char *call, const char *file, int line) {
+  return vr == VK_SUCCESS ? CN_OK : cn_vk_fail_at(file, line, vr, call);
+}
+
+/* Evaluates r once; returns it from the enclosing function when it is an error.
+ * Only for functions with nothing to clean up at that point. */
+#define CN_TRY(expr)              \
+  do {                            \
+    cn_result cn_try_ = (expr);   \
+    if (cn_try_ != CN_OK) return cn_try_; \
+  } while (0)
+
+/* One built pipeline per (kernel, specialization) pair. */
+typedef struct cn_pipeline_entry {
+  int kernel;
+  uint32_t spec[CN_MAX_SPEC_CONSTANTS];
+  uint32_t nspec;
+  uint32_t required_subgroup; /* 0: the driver's choice */
+  VkPipeline pipeline;
+} cn_pipeline_entry;
+
+struct cn_context {
+  VkInstance instance;
+  VkPhysicalDevice physical_device;
+  VkDevice device;
+  VkQueue queue;
+  uint32_t queue_family;
+  bool owns_device; /* created by cn_context_create(): destroy on exit */
+
+  VkDebugUtilsMessengerEXT messenger;
+  bool validation;
+  bool quiet;
+  uint32_t validation_count;
+
+  VkCommandPool pool;
+  VkFence fence;
+  uint64_t timeout_ns;
+
+  VkPhysicalDeviceMemoryProperties memory_props;
+  cn_device_caps caps;
+
+  VkPipelineLayout layout; /* one layout for every kernel: push constants only */
+  cn_pipeline_entry *pipelines;
+  uint32_t npipelines, cap_pipelines;
+
+  PFN_vkCmdDispatchBase cmd_dispatch_base;
+};
+
+/* Returns the pipeline of kernel with the given specialization constants
+ * (constant_id i = spec[i]), building it on first use. */
+cn_result cn_pipeline_get(cn_context *ctx, int kernel, const uint32_t *spec, uint32_t nspec,
+                          VkPipeline *out);
+
+/* Binds pipeline, pushes size bytes of constants (size <= CN_PUSH_MAX) and
+ * dispatches groups workgroups along one linear axis. groups == 0 records nothing. */
+void cn_dispatch(cn_context *ctx, VkCommandBuffer cmd, VkPipeline pipeline,
+                 const void *push, uint32_t size, uint64_t groups);
+
+/* Utility kernels (engine/util.c). n < 2^32 elements. */
+cn_result cn_util_iota_record(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress dst, uint32_t n, uint32_t base);
+/* bytes: a multiple of 16. */
+cn_result cn_util_copy_record(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress src, VkDeviceAddress dst,
+                              uint64_t bytes);
+
+/* Highest power of two <= x (x > 0). */
+static inline uint32_t cn_floor_pow2(uint32_t x) {
+  uint32_t p = 1;
+  while (p <= x / 2) p *= 2;
+  return p;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,73 @@
+/* pipeline.c: compute pipelines from the embedded SPIR-V, and dispatch.
+ *
+ * Every kernel uses one pipeline layout (push constants only; buffers are
+ * device addresses). Pipelines are built on first use and cached per
+ * (kernel, specialization constants). */
+#include "internal.h"
+#include "kernels.gen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+cn_result cn_pipeline_get(cn_context *ctx, int kernel, const uint32_t *spec, uint32_t nspec, VkPipeline *out) {
+  *out = VK_NULL_HANDLE;
+  if (kernel < 0 || kernel >= CN_KERNEL_COUNT) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "no kernel %d", kernel);
+  if (nspec > CN_MAX_SPEC_CONSTANTS) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "too many specialization constants");
+  for (uint32_t i = 0; i < ctx->npipelines; i++) {
+    const cn_pipeline_entry *e = &ctx->pipelines[i];
+    if (e->kernel == kernel && e->nspec == nspec && (nspec == 0 || memcmp(e->spec, spec, nspec * sizeof *spec) == 0)) {
+      *out = e->pipeline;
+      return CN_OK;
+    }
+  }
+  if (ctx->npipelines == ctx->cap_pipelines) {
+    uint32_t cap = ctx->cap_pipelines ? ctx->cap_pipelines * 2 : 32;
+    cn_pipeline_entry *p = realloc(ctx->pipelines, cap * sizeof *p);
+    if (!p) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of host memory");
+    ctx->pipelines = p;
+    ctx->cap_pipelines = cap;
+  }
+  const cn_kernel_spirv *k = &cn_kernel_table[kernel];
+  VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                   .codeSize = *k->size,
+                                   .pCode = (const uint32_t *)(const void *)k->code};
+  VkShaderModule module;
+  CN_TRY(CN_VK(vkCreateShaderModule(ctx->device, &smci, NULL, &module)));
+  VkSpecializationMapEntry entries[CN_MAX_SPEC_CONSTANTS];
+  for (uint32_t i = 0; i < nspec; i++)
+    entries[i] = (VkSpecializationMapEntry){.constantID = i, .offset = i * 4, .size = 4};
+  VkSpecializationInfo si = {.mapEntryCount = nspec, .pMapEntries = entries, .dataSize = nspec * 4, .pData = spec};
+  VkComputePipelineCreateInfo cpci = {
+      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+      .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT,
+      .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                .module = module,
+                .pName = "main",
+                .pSpecializationInfo = nspec ? &si : NULL},
+      .layout = ctx->layout};
+  VkPipeline pipeline;
+  cn_result r = CN_VK(vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &cpci, NULL, &pipeline));
+  vkDestroyShaderModule(ctx->device, module, NULL);
+  if (r != CN_OK) return cn_fail(r, "building kernel %s: %s", k->name, cn_last_error());
+  cn_pipeline_entry *e = &ctx->pipelines[ctx->npipelines++];
+  memset(e, 0, sizeof *e);
+  e->kernel = kernel;
+  e->nspec = nspec;
+  if (nspec) memcpy(e->spec, spec, nspec * sizeof *spec);
+  e->pipeline = pipeline;
+  *out = pipeline;
+  return CN_OK;
+}
+
+void cn_dispatch(cn_context *ctx, VkCommandBuffer cmd, VkPipeline pipeline, const void *push, uint32_t size,
+                 uint64_t groups) {
+  if (groups == 0) return;
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  if (size) vkCmdPushConstants(cmd, ctx->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, size, push);
+  /* Full rows of CN_GROUPS_X, then the remainder as one partial row. */
+  uint64_t rows = groups / CN_GROUPS_X;
+  uint32_t rem = (uint32_t)(groups % CN_GROUPS_X);
+  if (rows) ctx->cmd_dispatch_base(cmd, 0, 0, 0, CN_GROUPS_X, (uint32_t)rows, 1);
+  if (rem) ctx->cmd_dispatch_base(cmd, 0, (uint32_t)rows, 0, rem, 1, 1);
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# check.sh: the whole test suite, as README.md and .ci/run call it.
+#   scripts/check.sh            setup, then the plain and the sanitizer builds, each with all tests
+#   scripts/check.sh plain      only build/ (RelWithDebInfo, -Werror)
+#   scripts/check.sh sanitize   only build-asan/ (AddressSanitizer + UBSan, -Werror)
+# Tests run on the chosen Vulkan device (lavapipe without a GPU) with the
+# validation layer on. Extra arguments after the configuration go to ctest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+which=${1:-all}
+shift || true
+jobs=$(nproc 2>/dev/null || echo 2)
+
+run_config() { # NAME DIR CMAKE-ARGS...
+  local name=$1 dir=$2
+  shift 2
+  echo "== $name: configure and build ($dir)"
+  cmake -S . -B "$dir" -DCANOPY_WERROR=ON "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+  echo "== $name: tests"
+  (cd "$dir" && ctest --output-on-failure -j "$jobs" "${extra[@]}")
+}
+
+extra=("$@")
+case "$which" in
+  all)
+    run_config plain build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    run_config sanitize build-asan -DCMAKE_BUILD_TYPE=Debug -DCANOPY_SANITIZE=ON
+    ;;
+  plain) run_config plain build -DCMAKE_BUILD_TYPE=RelWithDebInfo ;;
+  sanitize) run_config sanitize build-asan -DCMAKE_BUILD_TYPE=Debug -DCANOPY_SANITIZE=ON ;;
+  *) echo "usage: scripts/check.sh [all|plain|sanitize] [ctest args...]" >&2; exit 2 ;;
+esac

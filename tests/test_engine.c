@@ -1,0 +1,253 @@
+/* test_engine.c: the runtime: errors, device selection, buffers, split
+ * dispatches, timers, validation counting, and adopting a host's device. */
+#include "test.h"
+#include "internal.h"
+
+TEST(result_names) {
+  CHECK(strcmp(cn_result_name(CN_OK), "CN_OK") == 0);
+  CHECK(strcmp(cn_result_name(CN_ERROR_UNBALANCED), "CN_ERROR_UNBALANCED") == 0);
+  CHECK(strcmp(cn_result_name((cn_result)999), "CN_RESULT_UNKNOWN") == 0);
+  CHECK(strcmp(cn_vk_result_name(VK_ERROR_OUT_OF_DEVICE_MEMORY), "VK_ERROR_OUT_OF_DEVICE_MEMORY") == 0);
+}
+
+static VkResult fake_vkAllocate(int x) { return x ? VK_ERROR_OUT_OF_HOST_MEMORY : VK_SUCCESS; }
+
+TEST(error_message_names_call_result_and_place) {
+  cn_result r = CN_VK(VK_ERROR_DEVICE_LOST);
+  CHECK(r == CN_ERROR_DEVICE_LOST);
+  CHECK_STR_CONTAINS(cn_last_error(), "VK_ERROR_DEVICE_LOST failed: VK_ERROR_DEVICE_LOST (test_engine.c:");
+  r = CN_VK(fake_vkAllocate(3));
+  CHECK(r == CN_ERROR_OUT_OF_MEMORY);
+  CHECK_STR_CONTAINS(cn_last_error(), "fake_vkAllocate failed: VK_ERROR_OUT_OF_HOST_MEMORY (test_engine.c:");
+  cn_clear_error();
+  CHECK(cn_last_error()[0] == 0);
+}
+
+TEST(device_selection) {
+  cn_device_caps devs[8];
+  uint32_t n = 0, chosen = 99;
+  CHECK_OK(cn_device_list(NULL, devs, 8, &n, &chosen));
+  CHECK(n >= 1);
+  CHECK(chosen < n);
+  CHECK_OK(cn_device_list("0", devs, 8, &n, &chosen));
+  CHECK_EQ_U64(chosen, 0);
+  CHECK_OK(cn_device_list("LLVMPIPE", devs, 8, &n, &chosen)); /* name, any case */
+  CHECK(chosen < n && strstr(devs[chosen].name, "llvmpipe"));
+  cn_context *ctx = NULL;
+  cn_result r = cn_context_create(&(cn_context_desc){.device = "77"}, &ctx);
+  CHECK(r == CN_ERROR_NO_DEVICE);
+  CHECK(ctx == NULL);
+  CHECK_STR_CONTAINS(cn_last_error(), "no Vulkan device matches \"77\"");
+}
+
+TEST(caps_are_queried) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const cn_device_caps *c = cn_context_caps(ctx);
+  CHECK(c->subgroup_size >= 1 && (c->subgroup_size & (c->subgroup_size - 1)) == 0);
+  CHECK(c->max_shared_memory >= 16384);
+  CHECK(c->max_workgroup_invocations >= 128);
+  CHECK(c->timestamp_valid_bits > 0);
+  CHECK(cn_context_validation_enabled(ctx));
+}
+
+TEST(buffer_roundtrip) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  enum { N = 100000 };
+  uint32_t *in = malloc(N * 4), *out = malloc(N * 4);
+  for (uint32_t i = 0; i < N; i++) in[i] = (uint32_t)test_rand();
+  cn_buffer b;
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, N * 4, &b));
+  CHECK(b.address != 0);
+  CHECK_OK(cn_buffer_upload(ctx, &b, 0, in, N * 4));
+  memset(out, 0, N * 4);
+  CHECK_OK(cn_buffer_download(ctx, &b, 0, out, N * 4));
+  CHECK(memcmp(in, out, N * 4) == 0);
+  /* Out of range is refused, not clamped. */
+  CHECK(cn_buffer_upload(ctx, &b, 8, in, N * 4) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(cn_last_error(), "exceeds buffer size");
+  /* reserve keeps a large enough buffer and grows a small one. */
+  VkBuffer before = b.buffer;
+  CHECK_OK(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, 1000, &b));
+  CHECK(b.buffer == before);
+  CHECK_OK(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, N * 8, &b));
+  CHECK(b.size >= N * 8);
+  cn_buffer_destroy(ctx, &b);
+  CHECK(b.buffer == VK_NULL_HANDLE);
+  free(in);
+  free(out);
+}
+
+/* More workgroups than one row of a split dispatch: ids must stay linear. */
+TEST(split_dispatch_covers_every_group) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const uint32_t n = (CN_GROUPS_X + 3) * 64 + 5;
+  cn_buffer b, rb;
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, (uint64_t)n * 4, &b));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_READBACK, (uint64_t)n * 4, &rb));
+  VkCommandBuffer cmd;
+  CHECK_OK(cn_cmd_begin(ctx, &cmd));
+  cn_cmd_fill(ctx, cmd, &b, 0, (uint64_t)n * 4, 0xFFFFFFFF);
+  cn_cmd_barrier(ctx, cmd);
+  CHECK_OK(cn_util_iota_record(ctx, cmd, b.address, n - 1, 7)); /* last element stays untouched */
+  cn_cmd_barrier(ctx, cmd);
+  CHECK_OK(cn_cmd_submit(ctx, cmd));
+  uint32_t *out = malloc((size_t)n * 4);
+  CHECK_OK(cn_buffer_download(ctx, &b, 0, out, (size_t)n * 4));
+  uint32_t bad = 0;
+  for (uint32_t i = 0; i + 1 < n; i++) bad += out[i] != 7 + i;
+  CHECK_EQ_U64(bad, 0);
+  CHECK_EQ_U64(out[n - 1], 0xFFFFFFFF);
+  free(out);
+  cn_buffer_destroy(ctx, &b);
+  cn_buffer_destroy(ctx, &rb);
+}
+
+TEST(copy_kernel) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const uint32_t words = 3 * 1024 + 17; /* 16-byte words: partial last group */
+  cn_buffer a, b;
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, words * 16ull, &a));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, words * 16ull + 16, &b));
+  uint32_t *in = malloc(words * 16), *out = malloc(words * 16 + 16);
+  for (uint32_t i = 0; i < words * 4; i++) in[i] = (uint32_t)test_rand();
+  CHECK_OK(cn_buffer_upload(ctx, &a, 0, in, words * 16));
+  VkCommandBuffer cmd;
+  CHECK_OK(cn_cmd_begin(ctx, &cmd));
+  cn_cmd_fill(ctx, cmd, &b, 0, words * 16ull + 16, 0x12345678);
+  cn_cmd_barrier(ctx, cmd);
+  CHECK_OK(cn_util_copy_record(ctx, cmd, a.address, b.address, words * 16ull));
+  CHECK(cn_util_copy_record(ctx, cmd, a.address, b.address, 8) == CN_ERROR_INVALID_ARGUMENT);
+  cn_cmd_barrier(ctx, cmd);
+  CHECK_OK(cn_cmd_submit(ctx, cmd));
+  CHECK_OK(cn_buffer_download(ctx, &b, 0, out, words * 16 + 16));
+  CHECK(memcmp(in, out, words * 16) == 0);
+  CHECK_EQ_U64(out[words * 4], 0x12345678); /* nothing written past the end */
+  free(in);
+  free(out);
+  cn_buffer_destroy(ctx, &a);
+  cn_buffer_destroy(ctx, &b);
+}
+
+TEST(timer_spans) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  cn_timer *t;
+  CHECK_OK(cn_timer_create(ctx, 8, &t));
+  cn_buffer b;
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, 1 << 20, &b));
+  VkCommandBuffer cmd;
+  CHECK_OK(cn_cmd_begin(ctx, &cmd));
+  cn_timer_reset(ctx, t, cmd);
+  cn_timer_mark(ctx, t, cmd, "start");
+  CHECK_OK(cn_util_iota_record(ctx, cmd, b.address, 1 << 18, 0));
+  cn_cmd_barrier(ctx, cmd);
+  cn_timer_mark(ctx, t, cmd, "iota");
+  cn_cmd_fill(ctx, cmd, &b, 0, 1 << 20, 0);
+  cn_cmd_barrier(ctx, cmd);
+  cn_timer_mark(ctx, t, cmd, "fill");
+  CHECK_OK(cn_cmd_submit(ctx, cmd));
+  const char *labels[4];
+  double ns[4];
+  uint32_t spans = 0;
+  CHECK_OK(cn_timer_read(ctx, t, &spans, labels, ns, 4));
+  CHECK_EQ_U64(spans, 2);
+  if (spans == 2) {
+    CHECK(strcmp(labels[0], "iota") == 0 && strcmp(labels[1], "fill") == 0);
+    CHECK(ns[0] >= 0 && ns[0] < 10e9 && ns[1] >= 0 && ns[1] < 10e9);
+  }
+  cn_buffer_destroy(ctx, &b);
+  cn_timer_destroy(ctx, t);
+}
+
+/* The validation check of every test must be able to fail: misuse on purpose. */
+TEST(validation_messages_are_counted) {
+  cn_context *ctx = NULL;
+  CHECK_OK(cn_context_create(&(cn_context_desc){.validation = true, .quiet = true}, &ctx));
+  if (!ctx) return;
+  CHECK_EQ_U64(cn_context_validation_count(ctx), 0);
+  VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 64, .usage = 0};
+  VkBuffer buf = VK_NULL_HANDLE;
+  VkResult vr = vkCreateBuffer(cn_context_device(ctx), &bci, NULL, &buf); /* usage 0 is invalid */
+  if (vr == VK_SUCCESS) vkDestroyBuffer(cn_context_device(ctx), buf, NULL);
+  CHECK(cn_context_validation_count(ctx) > 0);
+  VkCommandBuffer cmd;
+  CHECK_OK(cn_cmd_begin(ctx, &cmd));
+  CHECK(cn_cmd_submit(ctx, cmd) == CN_ERROR_VALIDATION);
+  cn_context_destroy(ctx);
+}
+
+/* An engine's own instance, device and command buffer, as the viewer will do. */
+TEST(adopt_host_device) {
+  VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_2};
+  const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
+  VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app,
+                              .enabledLayerCount = 1, .ppEnabledLayerNames = layers};
+  VkInstance inst;
+  if (vkCreateInstance(&ici, NULL, &inst) != VK_SUCCESS) { CHECK(!"host instance"); return; }
+  uint32_t n = 1;
+  VkPhysicalDevice pd;
+  vkEnumeratePhysicalDevices(inst, &n, &pd);
+  float prio = 1;
+  VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = 0,
+                                 .queueCount = 1, .pQueuePriorities = &prio};
+  VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  cn_device_features_require(&f12);
+  VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f12, .queueCreateInfoCount = 1,
+                            .pQueueCreateInfos = &qci};
+  VkDevice dev;
+  if (vkCreateDevice(pd, &dci, NULL, &dev) != VK_SUCCESS) { CHECK(!"host device"); vkDestroyInstance(inst, NULL); return; }
+  VkQueue q;
+  vkGetDeviceQueue(dev, 0, 0, &q);
+
+  cn_context *ctx = NULL;
+  CHECK_OK(cn_context_adopt(&(cn_context_adopt_desc){.instance = inst, .physical_device = pd, .device = dev,
+                                                      .queue_family = 0, .queue = q},
+                            &ctx));
+  CHECK(cn_context_adopt(&(cn_context_adopt_desc){.instance = inst, .physical_device = pd, .device = dev,
+                                                  .queue_family = 99},
+                         &(cn_context *){0}) == CN_ERROR_INVALID_ARGUMENT);
+  if (ctx) {
+    /* Record canopy's work into the host's own command buffer. */
+    VkCommandPool pool;
+    VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = 0};
+    vkCreateCommandPool(dev, &pci, NULL, &pool);
+    VkCommandBuffer cmd;
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
+    vkAllocateCommandBuffers(dev, &ai, &cmd);
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    vkBeginCommandBuffer(cmd, &bi);
+    const uint32_t count = 5000;
+    cn_buffer data, scratch;
+    CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, count * 4, &data));
+    CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, count) + 16, &scratch));
+    CHECK_OK(cn_util_iota_record(ctx, cmd, data.address, count, 1));
+    cn_cmd_barrier(ctx, cmd);
+    CHECK_OK(cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, data.address, data.address, scratch.address, count, false));
+    cn_cmd_barrier(ctx, cmd);
+    vkEndCommandBuffer(cmd);
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd};
+    vkQueueSubmit(q, 1, &si, VK_NULL_HANDLE);
+    vkQueueWaitIdle(q);
+    uint32_t *out = malloc(count * 4);
+    CHECK_OK(cn_buffer_download(ctx, &data, 0, out, count * 4));
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < count; i++) bad += out[i] != (i + 1) * (i + 2) / 2;
+    CHECK_EQ_U64(bad, 0);
+    free(out);
+    cn_buffer_destroy(ctx, &data);
+    cn_buffer_destroy(ctx, &scratch);
+    cn_context_destroy(ctx);
+    vkDestroyCommandPool(dev, pool, NULL);
+  }
+  vkDestroyDevice(dev, NULL); /* the host's objects outlive canopy's context */
+  vkDestroyInstance(inst, NULL);
+}
+
+TEST_MAIN(T(result_names), T(error_message_names_call_result_and_place), T(device_selection), T(caps_are_queried),
+          T(buffer_roundtrip), T(split_dispatch_covers_every_group), T(copy_kernel), T(timer_spans),
+          T(validation_messages_are_counted), T(adopt_host_device))
