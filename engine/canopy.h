@@ -224,5 +224,6 @@ const char *cn_version(void);
 #endif
 
 #include "cn_scan.h"
+#include "cn_scene.h"
 
 #endif
