@@ -8,6 +8,7 @@
 
 static const cli_command commands[] = {
     {"info", "list Vulkan devices, mark the chosen one, print its limits", cli_info},
+    {"bench-flatten", "time the flatten stage on synthetic scenes (GPU passes, CPU reference)", cli_bench_flatten},
 };
 
 static void print_help(FILE *f) {
