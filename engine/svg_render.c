@@ -13,7 +13,7 @@ bool svg_is_shape(const xmlNode *n) {
   static const char *const shapes[] = {"path", "rect", "circle", "ellipse", "line", "polyline", "polygon"};
   if (!svg_is_element(n)) return false;
   for (size_t i = 0; i < CN_ARRAY_LEN(shapes); i++)
-    if (strcmp((const char *)n->name, shapes[i]) == 0) return true;
+    if (shapes[i][0] == n->name[0] && strcmp((const char *)n->name, shapes[i]) == 0) return true;
   return false;
 }
 
@@ -201,7 +201,7 @@ static bool is_definition(const char *name) {
       "title", "desc", "metadata", "script", "font", "font-face", "cursor", "view", "animate", "animateColor",
       "animateMotion", "animateTransform", "set", "stop", "color-profile", "hatch", "solidcolor"};
   for (size_t i = 0; i < CN_ARRAY_LEN(defs); i++)
-    if (strcmp(name, defs[i]) == 0) return true;
+    if (defs[i][0] == name[0] && strcmp(name, defs[i]) == 0) return true;
   return false;
 }
 
@@ -348,7 +348,7 @@ cn_result svg_render_node(svg_loader *L, xmlNode *n, const svg_style *parent, sv
   if (!known) return svg_skip(L, CN_SVG_SKIP_UNKNOWN), CN_OK;
   if (!svg_conditions_pass(n)) return CN_OK;
   CN_TRY(svg_enter(L, n));
-  cn_result r = svg_work(L, n, 1);
+  cn_result r = svg_work(L, n, 8); /* an element costs about as much as 8 path commands */
   if (r == CN_OK) r = render_element(L, n, parent, ctm);
   svg_leave(L);
   return r;
