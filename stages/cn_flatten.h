@@ -42,8 +42,11 @@
  *     limit * width / 2); caps butt, round, square; joins and caps use the
  *     curve's exact end tangents. Inside a curve, flattened pieces meet with
  *     round joins (so cusps and tight turns under wide pens are exact). The
- *     inner side of every join goes through the join point, which is what
- *     keeps every piece positively wound.
+ *     inner side of a join goes through the join point, which keeps every
+ *     piece positively wound; only between two chords of one curve, when the
+ *     turn is under 90 degrees and h sin(turn) is at most the shorter chord,
+ *     it cuts straight across (one line less): that small triangle lies in
+ *     both chords' quads, so its negative winding never uncovers a point.
  *   - Degenerate input: zero-length segments take no part in joins (the
  *     neighbouring segments' directions are used); a zero-length subpath draws
  *     a dot (round cap) or an axis-aligned square (square cap), nothing for
