@@ -58,10 +58,10 @@
  *     end continues into the first dash with a join (as Skia/resvg do).
  *     A pattern whose sum is 0 or that has a negative or non-finite value
  *     strokes solid; an odd dash_count repeats the list twice.
- *   - Closed subpaths are expected to end where they start (the encoder adds
- *     the closing line). Fills close a gap themselves; strokes of a closed
- *     subpath with a gap treat the gap as not there (they join the last and
- *     the first segment across it).
+ *   - Closed subpaths are expected to end where they start (the scene
+ *     builder adds the closing line). Fills close a gap themselves; a solid
+ *     stroke of a closed subpath with a gap strokes the gap as a straight
+ *     closing line (a dashed one leaves it out of the pattern's length).
  *
  * Memory: count pass + scan + write pass (no line is ever dropped). The stage
  * keeps a line buffer of some capacity; the count pass computes the exact
