@@ -242,6 +242,38 @@ TEST(stroke_round_oracle) {
   for (int i = 0; i < 4; i++) oracle_check(30 + (float)i * 20, 0.5f, 200 + (uint64_t)i, 4, true);
 }
 
+/* The inner side of a join between two chords of one curve may cut straight
+ * across only when that triangle stays inside both chords' quads. Two-chord
+ * curves (a coarse tolerance), butt caps, wide pens, turns from 20 to 170
+ * degrees: no point may wind the other way. */
+TEST(stroke_inner_join_safety) {
+  for (int k = 0; k < 9; k++) {
+    fu_scene *s = new_scene();
+    fu_path(s, 0);
+    float alpha = (float)(5 + 10 * k) * 3.14159265f / 180; /* turn 2 alpha = 10 .. 170 degrees */
+    float apx = 10 * cosf(alpha), apy = 10 * sinf(alpha), ex = 20 * cosf(alpha);
+    fu_move(s, 0, 0);
+    fu_quad(s, (4 * apx - ex) / 2, 2 * apy, ex, 0); /* B(1/2) = the apex: chords of length 10 */
+    fu_end(s, false);
+    fu_stroke(s, 80, CN_JOIN_ROUND, CN_CAP_BUTT, 4, NULL, 0, 0);
+    /* n = 2: tol_local = tol / 2 >= |p0 - 2 p1 + p2| / 16 = 40 sin(alpha) / 16 */
+    cn_flatten_desc desc = {.tolerance = 5 * sinf(alpha) * 1.001f};
+    stroke_run r = run_checked(s, &desc);
+    int neg = 0, pos = 0;
+    for (int i = 0; i < 200; i++)
+      for (int j = 0; j < 200; j++) {
+        int w = fu_winding(r.l, r.n, 0, -50 + 0.6 * i + 0.041, -50 + 0.6 * j + 0.037);
+        neg += w < 0;
+        pos += w > 0;
+      }
+    if (neg && pos)
+      fprintf(stderr, "  turn %d degrees: %d samples wind one way, %d the other\n", 10 + 20 * k, pos, neg);
+    CHECK(neg == 0 || pos == 0);
+    free(r.l);
+    free(s);
+  }
+}
+
 /* Dashes along a 100-unit line: [10, 5] gives dashes at [0,10], [15,25], ... [90,100]. */
 TEST(stroke_dashes_line) {
   for (int variant = 0; variant < 3; variant++) {
@@ -367,6 +399,6 @@ TEST(stroke_random_gpu_vs_cpu) {
 }
 
 TEST_MAIN(T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
-          T(stroke_zero_length_subpaths), T(stroke_non_uniform_transform), T(stroke_round_oracle),
+          T(stroke_zero_length_subpaths), T(stroke_non_uniform_transform), T(stroke_round_oracle), T(stroke_inner_join_safety),
           T(stroke_dashes_line), T(stroke_dashes_zero_length), T(stroke_dashes_joins_and_closed),
           T(stroke_random_gpu_vs_cpu))
