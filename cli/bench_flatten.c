@@ -25,7 +25,7 @@ typedef struct synth {
 } synth;
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static float frand(void) {
+static float flat_frand(void) {
   rng ^= rng << 13;
   rng ^= rng >> 7;
   rng ^= rng << 17;
@@ -34,7 +34,7 @@ static float frand(void) {
 
 /* paths closed shapes of segs curves each, spread over w x h; a fraction of
  * them stroked (some dashed). Returns false when out of memory. */
-static bool synth_build(synth *s, uint32_t paths, uint32_t segs, float w, float h, float stroke_frac) {
+static bool flat_synth_build(synth *s, uint32_t paths, uint32_t segs, float w, float h, float stroke_frac) {
   memset(s, 0, sizeof *s);
   s->elements = calloc(paths, sizeof *s->elements);
   s->paths = calloc(paths, sizeof *s->paths);
@@ -47,7 +47,7 @@ static bool synth_build(synth *s, uint32_t paths, uint32_t segs, float w, float 
   s->dashes[0] = 6;
   s->dashes[1] = 3;
   for (uint32_t p = 0; p < paths; p++) {
-    float cx = frand() * w, cy = frand() * h, r = 8 + frand() * 60;
+    float cx = flat_frand() * w, cy = flat_frand() * h, r = 8 + flat_frand() * 60;
     s->paths[p] = (cn_path){s->ns, segs, 0, 0};
     float px = cx + r, py = cy;
     for (uint32_t k = 0; k < segs; k++) {
@@ -58,7 +58,7 @@ static bool synth_build(synth *s, uint32_t paths, uint32_t segs, float w, float 
       g->x0 = px;
       g->y0 = py;
       uint32_t kind = k % 3 == 0 ? CN_SEG_LINE : k % 3 == 1 ? CN_SEG_QUAD : CN_SEG_CUBIC;
-      float jx = (frand() - 0.5f) * r, jy = (frand() - 0.5f) * r;
+      float jx = (flat_frand() - 0.5f) * r, jy = (flat_frand() - 0.5f) * r;
       if (kind == CN_SEG_LINE) {
         g->x1 = ex, g->y1 = ey;
       } else if (kind == CN_SEG_QUAD) {
@@ -70,10 +70,10 @@ static bool synth_build(synth *s, uint32_t paths, uint32_t segs, float w, float 
       px = ex;
       py = ey;
     }
-    float u = frand();
+    float u = flat_frand();
     if (u < stroke_frac) {
       bool dashed = u < stroke_frac * 0.2f;
-      s->strokes[s->nst] = (cn_stroke){1 + frand() * 6, 4, (uint32_t)(frand() * 4) % 4, (uint32_t)(frand() * 3) % 3,
+      s->strokes[s->nst] = (cn_stroke){1 + flat_frand() * 6, 4, (uint32_t)(flat_frand() * 4) % 4, (uint32_t)(flat_frand() * 3) % 3,
                                        0, dashed ? 2 : 0, 0, 0};
       s->elements[s->ne++] = (cn_element){CN_TAG_STROKE, p, 0, s->nst++};
     } else {
@@ -83,7 +83,7 @@ static bool synth_build(synth *s, uint32_t paths, uint32_t segs, float w, float 
   return true;
 }
 
-static void synth_free(synth *s) {
+static void flat_synth_free(synth *s) {
   free(s->elements);
   free(s->paths);
   free(s->segments);
@@ -109,7 +109,7 @@ static int cmp_double(const void *a, const void *b) {
 
 /* Uploads d, runs the stage warmup + runs times (each its own submission, so
  * an overflow can grow the buffer first), the medians per pass. */
-static cn_result bench_scene(cn_context *ctx, const bench_opts *o, const cn_scene_data *d, const cn_flatten_desc *desc,
+static cn_result flat_bench_scene(cn_context *ctx, const bench_opts *o, const cn_scene_data *d, const cn_flatten_desc *desc,
                              bool cpu, flat_result *res) {
   memset(res, 0, sizeof *res);
   cn_flatten *fl = NULL;
@@ -175,7 +175,7 @@ static cn_result bench_scene(cn_context *ctx, const bench_opts *o, const cn_scen
   return r;
 }
 
-static void print_row(bench_report *rep, const char *name, const cn_scene_data *d, const flat_result *f) {
+static void flat_print_row(bench_report *rep, const char *name, const cn_scene_data *d, const flat_result *f) {
   uint32_t strokes = 0;
   for (uint32_t e = 0; e < d->element_count; e++) strokes += d->elements[e].tag == CN_TAG_STROKE;
   bench_printf(rep, "| %-34s | %7u | %7u | %6u | %9u | %7.3f | %7.3f | %7.3f | %7.3f | **%7.3f** | %8.1f%s |\n", name,
@@ -200,8 +200,8 @@ int bench_flatten(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     for (int v = 0; v < 3 && rc == CLI_OK; v++) {
       float frac = v == 0 ? 0 : 0.3f, scale = v == 2 ? 4 : 1;
       synth s;
-      if (!synth_build(&s, sizes[k], 12, 3840 / scale, 2160 / scale, frac)) {
-        synth_free(&s);
+      if (!flat_synth_build(&s, sizes[k], 12, 3840 / scale, 2160 / scale, frac)) {
+        flat_synth_free(&s);
         fprintf(stderr, "canopy bench flatten: out of host memory\n");
         return CLI_FAIL;
       }
@@ -209,15 +209,15 @@ int bench_flatten(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                          NULL, 0, NULL, 0, s.strokes, s.nst, s.dashes, 2, NULL, 0};
       cn_flatten_desc desc = {.view = {scale, 0, 0, scale, 0, 0}};
       flat_result f;
-      cn_result r = bench_scene(ctx, o, &d, &desc, sizes[k] <= 10000 || !o->quick, &f);
+      cn_result r = flat_bench_scene(ctx, o, &d, &desc, sizes[k] <= 10000 || !o->quick, &f);
       if (r != CN_OK) rc = cli_fail("bench", "flatten", r);
       else {
         char name[96];
         snprintf(name, sizeof name, "synthetic %u x 12, %s, zoom %g", sizes[k], frac > 0 ? "30% strokes" : "fills",
                  scale);
-        print_row(rep, name, &d, &f);
+        flat_print_row(rep, name, &d, &f);
       }
-      synth_free(&s);
+      flat_synth_free(&s);
     }
   }
   for (size_t i = 0; i < sizeof real_scenes / sizeof real_scenes[0] && rc == CLI_OK && !o->quick; i++) {
@@ -238,9 +238,9 @@ int bench_flatten(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     float sc = w > 0 && h > 0 ? fminf(3840 / w, 2160 / h) : 1;
     cn_flatten_desc desc = {.view = {sc, 0, 0, sc, -d.viewport[0] * sc, -d.viewport[1] * sc}};
     flat_result f;
-    r = bench_scene(ctx, o, &d, &desc, true, &f);
+    r = flat_bench_scene(ctx, o, &d, &desc, true, &f);
     if (r != CN_OK) rc = cli_fail("bench", "flatten", r);
-    else print_row(rep, real_scenes[i], &d, &f);
+    else flat_print_row(rep, real_scenes[i], &d, &f);
     cn_scene_builder_destroy(b);
   }
   return rc;
