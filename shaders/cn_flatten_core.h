@@ -523,6 +523,7 @@ FL_FN vec2 fl_chord_at(float x) {
 #define FL_OP_JOIN 0u
 #define FL_OP_CAP 1u
 #define FL_OP_SIDES 2u
+#define FL_OP_LINE 3u
 FL_GLOBAL CN_U32 fl_nq;
 FL_GLOBAL CN_U32 fl_qk[FL_QMAX], fl_qs[FL_QMAX];
 FL_GLOBAL vec2 fl_qp[FL_QMAX], fl_qa[FL_QMAX], fl_qb[FL_QMAX];
@@ -541,11 +542,13 @@ FL_FN void fl_push(CN_U32 kind, vec2 p, vec2 a, vec2 b, CN_U32 style, float dire
 FL_FN void fl_q_join(vec2 p, vec2 da, vec2 db, CN_U32 style, float direct) { fl_push(FL_OP_JOIN, p, da, db, style, direct); }
 FL_FN void fl_q_cap(vec2 p, vec2 o) { fl_push(FL_OP_CAP, p, o, o, 0u, 0.0f); }
 FL_FN void fl_q_sides(vec2 a, vec2 b, vec2 d) { fl_push(FL_OP_SIDES, a, b, d, 0u, 0.0f); }
+FL_FN void fl_q_line(vec2 a, vec2 b) { fl_push(FL_OP_LINE, a, b, b, 0u, 0.0f); }
 
 FL_FN void fl_flush() {
   for (CN_U32 i = 0u; i < fl_nq; i++) {
     if (fl_qk[i] == FL_OP_JOIN) fl_join_at(fl_qp[i], fl_qa[i], fl_qb[i], fl_qs[i], fl_qd[i]);
     else if (fl_qk[i] == FL_OP_CAP) fl_cap(fl_qp[i], fl_qa[i]);
+    else if (fl_qk[i] == FL_OP_LINE) fl_sline(fl_qp[i], fl_qa[i]);
     else fl_sides(fl_qp[i], fl_qa[i], fl_qb[i]);
   }
   fl_nq = 0u;
@@ -572,6 +575,21 @@ FL_GLOBAL CN_U32 fl_start_kind, fl_end_kind, fl_phase;
 FL_GLOBAL bool fl_started, fl_at_end;
 FL_GLOBAL vec2 fl_lastd, fl_lastp, fl_spot_p, fl_spot_d;
 FL_GLOBAL float fl_lastlen;
+FL_GLOBAL bool fl_mj;          /* the current chord starts at a merged vertex, */
+FL_GLOBAL vec2 fl_jl, fl_jr;   /* whose offset sides meet at these points */
+
+/* Solid strokes, between two chords of one curve: may both sides simply meet
+ * at the intersections of the offset lines (no join pieces at all)? Yes when
+ * the turn is under 90 degrees, each intersection lies within the first half
+ * of both chords (h tan(turn/2) <= half the shorter one; so each chord's
+ * piece stays a convex quadrilateral), and the outer corner exceeds the round
+ * join by at most the arc tolerance. */
+FL_FN bool fl_merge_ok(vec2 da, vec2 db, float la, float lb) {
+  float cr = fl_cross(da, db), d = fl_dot(da, db);
+  if (!(d > 0.0f)) return false;
+  if (!(fl_h * (fl_fabs(cr) / (1.0f + d)) <= 0.5f * fl_fmin(la, lb))) return false;
+  return fl_h * (fl_sqrt(2.0f / (1.0f + d)) - 1.0f) <= fl_tol_curve;
+}
 
 FL_FN void fl_piece_begin(float lo, float hi, CN_U32 start, CN_U32 end) {
   fl_lo = lo;
@@ -584,6 +602,7 @@ FL_FN void fl_piece_begin(float lo, float hi, CN_U32 start, CN_U32 end) {
   fl_lastlen = 0.0f;
   fl_lastd = fl_cd;
   fl_lastp = fl_q0;
+  fl_mj = false;
 }
 FL_FN void fl_spot_begin(vec2 p, vec2 d) {
   fl_phase = FL_PIECE_SPOT;
@@ -643,10 +662,35 @@ FL_FN void fl_piece_step() {
           }
         }
         fl_started = true;
-      } else {
+      } else if (!fl_mj) {
         fl_q_join(fl_q0, fl_lastd, fl_cd, CN_JOIN_ROUND, fl_fmin(fl_lastlen, len));
       }
-      fl_q_sides(a, b, fl_cd);
+      if (fl_dashed) {
+        fl_q_sides(a, b, fl_cd);
+      } else {
+        /* Solid: the sides run from the start joint (merged or plain) to the
+         * end joint, merged with the next chord of this segment when allowed. */
+        vec2 nd = fl_neg(fl_cd);
+        vec2 sl = fl_mj ? fl_jl : fl_off(a, fl_cd), sr = fl_mj ? fl_jr : fl_off(a, nd);
+        vec2 el = fl_off(b, fl_cd), er = fl_off(b, nd);
+        fl_mj = false;
+        CN_U32 j = fl_ci + 1u;
+        while (j < fl_me.n && fl_eq(fl_point(fl_me.c, j, fl_me.n), fl_point(fl_me.c, j + 1u, fl_me.n))) j++;
+        if (j < fl_me.n) {
+          vec2 qn = fl_point(fl_me.c, j + 1u, fl_me.n);
+          vec2 dn = fl_dir(fl_sub(qn, b));
+          if (fl_merge_ok(fl_cd, dn, len, fl_length(fl_sub(qn, b)))) {
+            vec2 m = fl_mul(fl_add(fl_perp(fl_cd), fl_perp(dn)), fl_h / (1.0f + fl_dot(fl_cd, dn)));
+            el = fl_add(b, m);
+            er = fl_add(b, fl_neg(m));
+            fl_mj = true;
+            fl_jl = el;
+            fl_jr = er;
+          }
+        }
+        fl_q_line(sl, el);
+        fl_q_line(er, sr);
+      }
       fl_lastlen = len;
       fl_lastd = fl_cd;
       fl_lastp = b;

@@ -47,6 +47,10 @@
  *     turn is under 90 degrees and h sin(turn) is at most the shorter chord,
  *     it cuts straight across (one line less): that small triangle lies in
  *     both chords' quads, so its negative winding never uncovers a point.
+ *     Solid strokes go further between chords of one curve: when the turn is
+ *     under 90 degrees, the offset lines' intersections lie in the first half
+ *     of both chords and the outer corner exceeds the round join by at most
+ *     the arc tolerance, the sides simply meet there (2 lines per chord).
  *   - Degenerate input: zero-length segments take no part in joins (the
  *     neighbouring segments' directions are used); a zero-length subpath draws
  *     a dot (round cap) or an axis-aligned square (square cap), nothing for
@@ -155,7 +159,10 @@ cn_result cn_flatten_run(cn_context *ctx, const cn_scene_data *scene, const cn_f
                          uint32_t *line_count, cn_flatten_elem *elems, uint32_t *reruns);
 
 /* CPU reference: the same algorithm (the same source, compiled as C), the same
- * lines in the same order up to float rounding. Outputs as cn_flatten_run.
+ * lines in the same order up to float rounding. Decisions taken on float
+ * thresholds (subdivision counts, merged joints, dash boundaries) can fall
+ * the other way on a GPU, so counts may differ by a line here and there (the
+ * tests compare coverage, not bits). Outputs as cn_flatten_run.
  * Not thread safe. Failure: as cn_flatten_record's checks, CN_ERROR_OUT_OF_MEMORY. */
 cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc, cn_line **lines,
                          uint32_t *line_count, cn_flatten_elem *elems);
