@@ -12,9 +12,7 @@ enum {
   PARENS_TREE_WG = 256,       /* parens_tree workgroup: levels per pass = log2 */
   PARENS_TREE_LEVELS = 8,
   PARENS_CLEAR_WG = 256,
-  PARENS_MAX_WG = 256,
-  PARENS_ITEMS_EFFICIENT = 16,
-  PARENS_WINDOW_DIVISOR = 16, /* look-back window = partition / this */
+  PARENS_WINDOW_DIVISOR = 32, /* look-back window = partition / this */
 };
 
 typedef struct cn__parens_shape {
@@ -48,7 +46,7 @@ uint32_t cn_parens_tree_levels_per_pass(void) {
 static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window) {
   uint64_t p = (uint64_t)wg * k;
   uint64_t common = p * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
-  uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : (uint64_t)wg * 8; /* parens_match's sh_near */
+  uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : 32 * 8; /* parens_match's sh_near */
   return common + near + 4 * (v == CN_PARENS_LOOKBACK ? p + window : p) + 64;
 }
 
@@ -74,10 +72,18 @@ static bool cn__parens_shape_env(const cn_context *ctx, cn_parens_variant v, cn_
   return true;
 }
 
+/* Default shapes, the fastest of a sweep on the H200 (docs/PERF.md); smaller
+ * devices halve the workgroup until the shared memory fits. */
+static const cn__parens_shape cn__parens_default_shapes[CN_PARENS_VARIANT_COUNT] = {
+    [CN_PARENS_SIMPLE] = {.wg = 128, .k = 1},
+    [CN_PARENS_EFFICIENT] = {.wg = 256, .k = 8},
+    [CN_PARENS_LOOKBACK] = {.wg = 512, .k = 8},
+};
+
 static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_variant v) {
-  cn__parens_shape s = {.k = v == CN_PARENS_SIMPLE ? 1 : PARENS_ITEMS_EFFICIENT};
+  cn__parens_shape s = cn__parens_default_shapes[v];
   if (cn__parens_shape_env(ctx, v, &s)) return s;
-  uint32_t wg = cn_floor_pow2(CN_MIN((uint32_t)PARENS_MAX_WG, ctx->caps.max_workgroup_invocations));
+  uint32_t wg = cn_floor_pow2(CN_MIN(s.wg, ctx->caps.max_workgroup_invocations));
   for (;;) {
     s.wg = wg;
     s.window = CN_MAX(1u, wg * s.k / PARENS_WINDOW_DIVISOR);
@@ -233,13 +239,32 @@ cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const uint8_t *in, int
   return r;
 }
 
-void cn_parens_cpu(const uint8_t *in, int32_t *out, uint64_t n) {
-  /* Branchless: when the stack is empty (top < 0), "the top's parent" is read
-   * from out[i], which already holds -1. */
+/* The in-place chain: the stack lives in out[] itself (popping reads
+ * out[top]), O(1) extra memory, but a pop may reach far back in memory. */
+static void cn__parens_cpu_chain(const uint8_t *in, int32_t *out, uint64_t n) {
   int64_t top = -1;
   for (uint64_t i = 0; i < n; i++) {
     out[i] = (int32_t)top;
-    int64_t parent = out[top >= 0 ? (uint64_t)top : i];
-    top = (in[i] & 1) ? parent : (int64_t)i;
+    if (!(in[i] & 1)) top = (int64_t)i;
+    else if (top >= 0) top = out[top];
   }
+}
+
+void cn_parens_cpu(const uint8_t *in, int32_t *out, uint64_t n) {
+  /* A branchless explicit stack (n + 1 entries, slot 0 a -1 sentinel): each
+   * element writes its index above the top; '(' keeps it, ')' drops a level. */
+  int32_t *stack = n < CN_PARENS_MAX_N ? malloc((size_t)(n + 2) * sizeof *stack) : NULL;
+  if (!stack) {
+    cn__parens_cpu_chain(in, out, n);
+    return;
+  }
+  uint64_t sp = 0;
+  stack[0] = -1;
+  for (uint64_t i = 0; i < n; i++) {
+    out[i] = stack[sp];
+    stack[sp + 1] = (int32_t)i;
+    uint64_t close = in[i] & 1;
+    sp = close ? sp - (sp != 0) : sp + 1;
+  }
+  free(stack);
 }
