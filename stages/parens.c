@@ -75,9 +75,9 @@ static bool cn__parens_shape_env(const cn_context *ctx, cn_parens_variant v, cn_
 /* Default shapes, the fastest of a sweep on the H200 (docs/PERF.md); smaller
  * devices halve the workgroup until the shared memory fits. */
 static const cn__parens_shape cn__parens_default_shapes[CN_PARENS_VARIANT_COUNT] = {
-    [CN_PARENS_SIMPLE] = {.wg = 128, .k = 1},
-    [CN_PARENS_EFFICIENT] = {.wg = 256, .k = 8},
-    [CN_PARENS_LOOKBACK] = {.wg = 512, .k = 8},
+    [CN_PARENS_SIMPLE] = {.wg = 64, .k = 1},
+    [CN_PARENS_EFFICIENT] = {.wg = 128, .k = 4},
+    [CN_PARENS_LOOKBACK] = {.wg = 256, .k = 8},
 };
 
 static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_variant v) {
@@ -95,8 +95,10 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
 
 cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
   (void)ctx;
-  /* From the H200 measurements in docs/PERF.md. */
-  return n <= (1u << 16) ? CN_PARENS_EFFICIENT : CN_PARENS_LOOKBACK;
+  /* From the H200 measurements in docs/PERF.md: below 2^18 every variant is
+   * within a few microseconds of the others (dispatch-bound) and simple has
+   * the fewest dispatches' worth of work; from 2^18 up efficient is fastest. */
+  return n < (1u << 18) ? CN_PARENS_SIMPLE : CN_PARENS_EFFICIENT;
 }
 
 uint64_t cn_parens_partition_size(cn_context *ctx, cn_parens_variant v) {
@@ -258,13 +260,13 @@ void cn_parens_cpu(const uint8_t *in, int32_t *out, uint64_t n) {
     cn__parens_cpu_chain(in, out, n);
     return;
   }
-  uint64_t sp = 0;
+  int64_t sp = 0;
   stack[0] = -1;
   for (uint64_t i = 0; i < n; i++) {
     out[i] = stack[sp];
     stack[sp + 1] = (int32_t)i;
-    uint64_t close = in[i] & 1;
-    sp = close ? sp - (sp != 0) : sp + 1;
+    sp += 1 - 2 * (int64_t)(in[i] & 1); /* arithmetic, not a branch: input is unpredictable */
+    sp &= ~(sp >> 63);                  /* a pop of the empty stack stays at the sentinel */
   }
   free(stack);
 }
