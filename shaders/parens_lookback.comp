@@ -14,7 +14,7 @@
 #include "parens.glsl"
 
 const uint PARENS_SPIN_STEP = 2048u;  // loads per wait before redoing the partition
-const uint PARENS_SPIN_BUDGET = 16384u; // loads per partition in all
+layout(constant_id = CN_SPEC_PARENS_SPIN) const uint PARENS_SPIN_BUDGET = 16384u; // loads per partition in all
 const uint OP_DONE = 0u, OP_SLICE = 1u, OP_WIN = 2u, OP_FILL = 3u, OP_SKIP = 4u;
 
 // Broadcast slots (sh_scalars, declared before the specialization-sized arrays).

@@ -13,6 +13,7 @@ enum {
   PARENS_TREE_LEVELS = 8,
   PARENS_CLEAR_WG = 256,
   PARENS_WINDOW_DIVISOR = 32, /* look-back window = partition / this */
+  PARENS_SPIN_BUDGET = 16384, /* look-back: flag loads per partition (see cn_parens.h) */
 };
 
 typedef struct cn__parens_shape {
@@ -173,11 +174,15 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
 
 static cn_result cn__parens_record_lookback(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s,
                                             const cn__parens_layout *l, cn_parens_push pc) {
-  uint32_t spec[3] = {s.wg, s.k, s.window};
+  /* Test knob: CANOPY_PARENS_SPIN_BUDGET (flag loads per partition before it
+   * computes a waited-for predecessor itself); small values exercise that path. */
+  const char *e = getenv("CANOPY_PARENS_SPIN_BUDGET");
+  uint32_t spin = e && *e ? (uint32_t)strtoul(e, NULL, 10) : PARENS_SPIN_BUDGET;
+  uint32_t spec[4] = {s.wg, s.k, s.window, spin};
   uint32_t clear_spec[3] = {PARENS_CLEAR_WG, 1, 1};
   VkPipeline clear, lookback;
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_CLEAR, clear_spec, 3, &clear));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LOOKBACK, spec, 3, &lookback));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LOOKBACK, spec, 4, &lookback));
   cn_parens_push cpc = pc;
   cpc.n = (uint32_t)(1 + l->n1);
   cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(1 + l->n1, (uint64_t)PARENS_CLEAR_WG));
