@@ -44,9 +44,7 @@ uvec2 bic(uvec2 x, uvec2 y) {
 uint parens_tree_off(uint leaves, uint l) { return 2u * leaves - ((2u * leaves) >> l); }
 
 #ifndef PARENS_NO_PARTITION
-// Fixed-size shared variables come first: some drivers (llvmpipe) place
-// variables after specialization-sized arrays by their default sizes.
-shared uint sh_scalars[8];
+shared uint sh_scalars[8];        // broadcast slots of kernels that need them
 shared uint sh_buf[P + P / 32u]; // input words, later the staged outputs (padded)
 shared uvec2 sh_tree[2 * WG];   // chunk tree, heap layout (parens_tree_off)
 shared uint sh_mask[WG];        // unmatched '(' of each chunk, bit j = element j
