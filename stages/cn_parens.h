@@ -91,13 +91,14 @@ typedef enum cn_parens_variant {
   CN_PARENS_SIMPLE,
   CN_PARENS_EFFICIENT,
   CN_PARENS_LOOKBACK,
+  CN_PARENS_LOWMARK,
   CN_PARENS_VARIANT_COUNT
 } cn_parens_variant;
 
 /* Largest n the GPU variants accept. */
 #define CN_PARENS_MAX_N 0x7fffffffull
 
-/* "auto", "simple", "efficient", "lookback"; "?" for a bad value. */
+/* "auto", "simple", "efficient", "lookback", "lowmark"; "?" for a bad value. */
 const char *cn_parens_variant_name(cn_parens_variant v);
 /* Parses a name of cn_parens_variant_name(); false if unknown. */
 bool cn_parens_variant_parse(const char *name, cn_parens_variant *out);

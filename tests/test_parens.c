@@ -6,7 +6,7 @@
 
 #include <time.h>
 
-static const cn_parens_variant variants[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOOKBACK,
+static const cn_parens_variant variants[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOOKBACK, CN_PARENS_LOWMARK,
                                              CN_PARENS_AUTO};
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -251,7 +251,7 @@ TEST(parens_random_sizes) {
 /* Several million elements, once per variant. */
 TEST(parens_large) {
   uint64_t n = (2u << 20) + 12345;
-  int pats[] = {PAT_RANDOM, PAT_SAWTOOTH, PAT_STAIRS};
+  int pats[] = {PAT_RANDOM, PAT_SAWTOOTH, PAT_STAIRS, PAT_NESTED};
   for (size_t vi = 0; vi + 1 < NVARIANTS; vi++) check(variants[vi], n, pats[vi]);
 }
 
