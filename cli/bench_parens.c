@@ -9,8 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NV = 3 };
-static const cn_parens_variant bench_variants[NV] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOOKBACK};
+enum { NV = 4 };
+static const cn_parens_variant bench_variants[NV] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOOKBACK,
+                                                     CN_PARENS_LOWMARK};
+
+/* Benchmark knob: CANOPY_BENCH_PARENS_VARIANTS=name[,name...] times only those
+ * variants (shape sweeps spend less device time); unset: all of them. */
+static bool bench_variant_on(cn_parens_variant v) {
+  const char *e = getenv("CANOPY_BENCH_PARENS_VARIANTS");
+  if (!e || !*e) return true;
+  const char *name = cn_parens_variant_name(v);
+  size_t len = strlen(name);
+  for (const char *p = e; (p = strstr(p, name)) != NULL; p += len)
+    if ((p == e || p[-1] == ',') && (p[len] == ',' || p[len] == '\0')) return true;
+  return false;
+}
 
 typedef struct parens_job {
   cn_parens_variant v;
@@ -123,6 +136,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     double copy_gbs = 2.0 * (double)job.copy_bytes / copy_ns;
     double best_ns = 0;
     for (int v = 0; v < NV && rc == CLI_OK; v++) {
+      if (!bench_variant_on(bench_variants[v])) continue;
       job.v = bench_variants[v];
       double ns;
       r = bench_gpu_median(ctx, o, record_parens, &job, &ns);

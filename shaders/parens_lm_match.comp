@@ -1,26 +1,23 @@
 #version 460
-// parens_lm_match: pass 3 of the LOWMARK variant (see parens_lm.glsl and
+// parens_lm_match: pass 4 of the LOWMARK variant (see parens_lm.glsl and
 // stages/cn_parens.h). Per partition: the chunks' walks and an exclusive sum
-// over the workgroup give each chunk's start value and low-water mark; the
-// stack before the partition, down to the depth it pops into, comes from the
-// partition tree and slices (parens_stack.glsl); then each invocation walks
-// its 16 elements in registers:
+// over the workgroup give each chunk's start value and low-water mark; then
+// each invocation walks its 16 elements in registers:
 //   - a '(' of the chunk still open (bitmask) is the top: its index;
 //   - else, for v = g(i) relative to the partition, the last chunk u before t
 //     whose low mark is below v holds the answer, as the (v - 1 - low_u)-th
 //     lowest unmatched '(' of u; the search steps back chunk by chunk and
 //     skips whole subgroups by their minimum, and is monotone over the walk;
-//   - else (v <= 0) the entry at depth -v of the stack before the partition.
-// Outputs are written from registers as 16-byte stores.
+//   - else (v <= 0) the entry at depth -v of the stack before the partition,
+//     from the window that parens_lm_window wrote.
+// Outputs leave registers as 16-byte stores, four elements at a time.
 #define PARENS_NO_PARTITION
 #include "parens.glsl"
 #include "parens_lm.glsl"
-#include "parens_stack.glsl"
 
 shared int sh_low[WG];   // low mark of each chunk, relative to the partition start
 shared uint sh_mask[WG]; // unmatched '(' of each chunk
 shared int sh_blk[WG];   // minimum of sh_low over each subgroup's chunks
-shared int sh_win[P];    // stack before the partition, top first
 
 // Position of the r-th lowest set bit of m.
 uint lm_select_low(uint m, uint r) {
@@ -29,10 +26,8 @@ uint lm_select_low(uint m, uint r) {
 }
 
 void main() {
-  uint q = cn_group_id(), t = lm_chunk_id(), lt = gl_LocalInvocationID.x;
+  uint q = cn_group_id(), t = lm_chunk_id();
   uint part = q * P;
-  uint near = min(q, NEAR);
-  if (lt < NEAR) sh_near[lt] = lt < near ? pc.tree.v[q - 1u - lt] : uvec2(0u);
   LmChunk c = lm_load(part, t);
   int sum;
   int start = lm_excl_add(c.sum, sum);
@@ -41,28 +36,31 @@ void main() {
   sh_mask[t] = c.mask;
   int blk = subgroupMin(low_t);
   if (subgroupElect()) sh_blk[gl_SubgroupID] = blk;
-  barrier(); // sh_near too
-  uint need = min(pc.tree.v[q].x + 1u, P);
-  for (uint d = lt; d < need; d += WG) sh_win[d] = parens_find_stack(q, near, d);
   barrier();
 
   uint base = part + t * LK;
   uint sgs = gl_SubgroupSize;
-  int o[LK];
+  bool whole = c.count == LK;
+  ParensOut4 dst = ParensOut4(pc.dst);
+  ivec4 quad = ivec4(0);
   uint mask = 0u;
   int r = 0, u = int(t) - 1;
   [[unroll]] for (uint j = 0u; j < LK; j++) {
+    int o;
     if (mask != 0u) {
-      o[j] = int(base + uint(findMSB(mask)));
+      o = int(base + uint(findMSB(mask)));
     } else {
       int v = start + r; // g before element j, relative to the partition start
       while (u >= 0 && sh_low[u] >= v) {
         if ((uint(u) + 1u) % sgs == 0u && sh_blk[uint(u) / sgs] >= v) u -= int(sgs);
         else u--;
       }
-      if (u >= 0) o[j] = int(part + uint(u) * LK + lm_select_low(sh_mask[u], uint(v - 1 - sh_low[u])));
-      else o[j] = sh_win[-v];
+      if (u >= 0) o = int(part + uint(u) * LK + lm_select_low(sh_mask[u], uint(v - 1 - sh_low[u])));
+      else o = pc.win.v[q * P + uint(-v)];
     }
+    quad[j % 4u] = o;
+    if (j % 4u == 3u && whole) dst.v[base / 4u + j / 4u] = quad;
+    if (!whole && j < c.count) pc.dst.v[base + j] = o;
     if ((c.closes >> j & 1u) != 0u) {
       if (mask != 0u) mask ^= 1u << findMSB(mask);
       r--;
@@ -70,12 +68,5 @@ void main() {
       mask |= 1u << j;
       r++;
     }
-  }
-  if (c.count == LK) {
-    ParensOut4 dst = ParensOut4(pc.dst);
-    [[unroll]] for (uint w = 0u; w < 4u; w++) dst.v[base / 4u + w] = ivec4(o[4u * w], o[4u * w + 1u], o[4u * w + 2u], o[4u * w + 3u]);
-  } else {
-    [[unroll]] for (uint j = 0u; j < LK; j++)
-      if (j < c.count) pc.dst.v[base + j] = o[j];
   }
 }

@@ -59,3 +59,37 @@ int parens_find_stack(uint q, uint near, uint d) {
   }
   return parens_find_global(q - near, acc, d);
 }
+
+// The partition holding depth d of the stack before partition p, continuing a
+// search that has already combined partitions [i, p) into acc (acc.y <= d):
+// the largest r < i with Bic(r..p-1).b > d, or -1 when the stack is not that
+// deep. On a hit acc becomes Bic(r+1..p-1), so depth d is entry
+// b_r - 1 - (acc.x + d - acc.y) of r's slice (bottom first), and deeper
+// entries continue downwards in the slice and then in a search from (r,
+// Bic(r..p-1)).
+int parens_find_part(uint i, inout uvec2 acc, uint d) {
+  uint j = 0u;
+  bool hit = false;
+  while (i != 0u) {
+    if (((i >> j) & 1u) != 0u) {
+      uvec2 q = bic(node(j, (i >> j) - 1u), acc);
+      if (q.y > d) {
+        hit = true;
+        break;
+      }
+      acc = q;
+      i -= 1u << j;
+    }
+    j++;
+  }
+  if (!hit) return -1;
+  while (j > 0u) {
+    j--;
+    uvec2 q = bic(node(j, (i >> j) - 1u), acc);
+    if (q.y <= d) {
+      acc = q;
+      i -= 1u << j;
+    }
+  }
+  return int(i) - 1;
+}

@@ -15,6 +15,7 @@ enum {
   PARENS_WINDOW_DIVISOR = 32, /* look-back window = partition / this */
   PARENS_SPIN_BUDGET = 16384, /* look-back: flag loads per partition (see cn_parens.h) */
   PARENS_LOWMARK_K = 16,      /* lowmark: one uvec4 of input bytes per invocation (parens_lm.glsl) */
+  PARENS_WINDOW_WG = 64,      /* lowmark: parens_lm_window workgroup */
 };
 
 typedef struct cn__parens_shape {
@@ -48,8 +49,8 @@ uint32_t cn_parens_tree_levels_per_pass(void) {
 /* Shared memory of the partition kernels (parens.glsl) for a shape. */
 static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window) {
   uint64_t p = (uint64_t)wg * k;
-  if (v == CN_PARENS_LOWMARK) /* parens_lm_match: sh_win, four words per chunk, sh_near */
-    return 4 * p + 16 * (uint64_t)wg + 32 * 8 + 64;
+  if (v == CN_PARENS_LOWMARK) /* parens_lm_match: four words per chunk (sh_sg, sh_low, sh_mask, sh_blk) */
+    return 16 * (uint64_t)wg + 64;
   uint64_t common = (p + p / 32) * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
   uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : 32 * 8; /* parens_match's sh_near */
   return common + near + 4 * (v == CN_PARENS_LOOKBACK ? p + window : p) + 64;
@@ -84,7 +85,7 @@ static const cn__parens_shape cn__parens_default_shapes[CN_PARENS_VARIANT_COUNT]
     [CN_PARENS_SIMPLE] = {.wg = 64, .k = 1},
     [CN_PARENS_EFFICIENT] = {.wg = 128, .k = 4},
     [CN_PARENS_LOOKBACK] = {.wg = 256, .k = 8},
-    [CN_PARENS_LOWMARK] = {.wg = 256, .k = PARENS_LOWMARK_K},
+    [CN_PARENS_LOWMARK] = {.wg = 128, .k = PARENS_LOWMARK_K},
 };
 
 static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_variant v) {
@@ -141,9 +142,9 @@ static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_sh
   }
   l.slices = at;
   at += cn__align16(4 * l.n1 * l.part);
-  if (v == CN_PARENS_LOOKBACK) {
+  if (v == CN_PARENS_LOOKBACK || v == CN_PARENS_LOWMARK) { /* lowmark: a whole partition's worth per partition */
     l.win = at;
-    at += cn__align16(4 * l.n1 * s.window);
+    at += cn__align16(4 * l.n1 * (v == CN_PARENS_LOWMARK ? l.part : s.window));
   }
   l.total = at;
   return l;
@@ -165,10 +166,13 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
                                              cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc) {
   uint32_t spec[3] = {s.wg, s.k, s.window};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
-  VkPipeline reduce, tree, match;
+  /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
+  uint32_t window_spec[3] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, 1};
   bool lm = v == CN_PARENS_LOWMARK;
+  VkPipeline reduce, tree, window = VK_NULL_HANDLE, match;
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_REDUCE : CN_KERNEL_PARENS_REDUCE, spec, 3, &reduce));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
+  if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 3, &window));
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, 3, &match));
   cn_dispatch(ctx, cmd, reduce, &pc, sizeof pc, l->n1);
   cn_cmd_barrier(ctx, cmd);
@@ -179,6 +183,10 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
     pc.level = j0;
     pc.levels = CN_MIN(per_pass, levels - j0);
     cn_dispatch(ctx, cmd, tree, &pc, sizeof pc, CN_DIV_UP(l->n1p >> j0, (uint64_t)PARENS_TREE_WG));
+    cn_cmd_barrier(ctx, cmd);
+  }
+  if (lm) {
+    cn_dispatch(ctx, cmd, window, &pc, sizeof pc, l->n1);
     cn_cmd_barrier(ctx, cmd);
   }
   cn_dispatch(ctx, cmd, match, &pc, sizeof pc, l->n1);
