@@ -1,23 +1,29 @@
 #version 460
 // parens_lm_window: pass 3 of the LOWMARK variant (see stages/cn_parens.h).
-// Per partition q (one workgroup), the stack before it down to the depth it
+// Per partition q (WIN_LANES invocations), the stack before it down to the depth it
 // pops into, top first, at win[q * P ...] (need = min(a_q + 1, P) entries,
 // -1 past the bottom): the searches of the partition tree that the matching
 // kernels of the other variants run inside their partition work, here in a
 // kernel of their own. Each search is a chain of dependent tree reads; run
 // apart, the chains of many partitions overlap (small workgroups, no shared
 // memory to speak of), and the matching pass reads a finished window instead
-// of holding its workgroup through the chain. Invocation t fills a contiguous
-// run of depths: one search for its first depth, then down r's slice, and a
-// search continued from r when the slice runs out.
+// of holding its workgroup through the chain. Few invocations per partition
+// (16: a random input needs a few dozen entries) let many partitions' chains
+// be in flight at once. Each fills a contiguous run of depths: one search for
+// its first depth, then down r's slice, and a search continued from r when
+// the slice runs out.
 #define PARENS_NO_PARTITION
 #include "parens.glsl"
 #include "parens_stack.glsl"
 
+const uint WIN_LANES = 16u; // invocations per partition; WG is a multiple
+
 void main() {
-  uint q = cn_group_id(), t = gl_LocalInvocationID.x;
+  uint q = cn_group_id() * (WG / WIN_LANES) + gl_LocalInvocationID.x / WIN_LANES;
+  uint t = gl_LocalInvocationID.x % WIN_LANES;
+  if (q >= pc.n1) return;
   uint need = min(pc.tree.v[q].x + 1u, P);
-  uint per = (need + WG - 1u) / WG;
+  uint per = (need + WIN_LANES - 1u) / WIN_LANES;
   uint d = t * per, end = min(d + per, need);
   uint i = q;
   uvec2 acc = uvec2(0u);

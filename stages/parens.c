@@ -16,6 +16,7 @@ enum {
   PARENS_SPIN_BUDGET = 16384, /* look-back: flag loads per partition (see cn_parens.h) */
   PARENS_LOWMARK_K = 16,      /* lowmark: one uvec4 of input bytes per invocation (parens_lm.glsl) */
   PARENS_WINDOW_WG = 64,      /* lowmark: parens_lm_window workgroup */
+  PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES) */
 };
 
 typedef struct cn__parens_shape {
@@ -186,7 +187,7 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
     cn_cmd_barrier(ctx, cmd);
   }
   if (lm) {
-    cn_dispatch(ctx, cmd, window, &pc, sizeof pc, l->n1);
+    cn_dispatch(ctx, cmd, window, &pc, sizeof pc, CN_DIV_UP(l->n1, PARENS_WINDOW_WG / PARENS_WINDOW_LANES));
     cn_cmd_barrier(ctx, cmd);
   }
   cn_dispatch(ctx, cmd, match, &pc, sizeof pc, l->n1);
