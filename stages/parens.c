@@ -106,8 +106,11 @@ cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
   (void)ctx;
   /* From the H200 measurements in docs/PERF.md: below 2^18 every variant is
    * within a few microseconds of the others (dispatch-bound) and simple has
-   * the fewest dispatches' worth of work; from 2^18 up efficient is fastest. */
-  return n < (1u << 18) ? CN_PARENS_SIMPLE : CN_PARENS_LOWMARK;
+   * the fewest dispatches' worth of work; efficient is fastest from 2^18 and
+   * lowmark from 2^22 (a near tie at 2^21). cn_parens_record() falls back to
+   * efficient when lowmark's 16-byte alignment is not met. */
+  if (n < (1u << 18)) return CN_PARENS_SIMPLE;
+  return n < (1u << 22) ? CN_PARENS_EFFICIENT : CN_PARENS_LOWMARK;
 }
 
 uint64_t cn_parens_partition_size(cn_context *ctx, cn_parens_variant v) {
