@@ -39,7 +39,7 @@ void main() {
   barrier();
 
   uint base = part + t * LK;
-  uint sgs = gl_SubgroupSize;
+  int sgs = int(gl_SubgroupSize), sgshift = findLSB(gl_SubgroupSize); // a power of two
   bool whole = c.count == LK;
   ParensOut4 dst = ParensOut4(pc.dst);
   ivec4 quad = ivec4(0);
@@ -52,7 +52,7 @@ void main() {
     } else {
       int v = start + r; // g before element j, relative to the partition start
       while (u >= 0 && sh_low[u] >= v) {
-        if ((uint(u) + 1u) % sgs == 0u && sh_blk[uint(u) / sgs] >= v) u -= int(sgs);
+        if (((u + 1) & (sgs - 1)) == 0 && sh_blk[u >> sgshift] >= v) u -= sgs;
         else u--;
       }
       if (u >= 0) o = int(part + uint(u) * LK + lm_select_low(sh_mask[u], uint(v - 1 - sh_low[u])));
