@@ -9,8 +9,8 @@
 // went lower. So matching is a prefix sum plus searches over low-water marks
 // (minima of g over ranges), with no stack.
 //
-// A workgroup owns a partition of P = WG * 16 elements; invocation t owns
-// chunk t, the 16 elements of one uvec4 of input bytes. The chunk order is
+// A workgroup owns a partition of P = WG * K elements (K = 16 or 32);
+// invocation t owns chunk t, the K elements of K / 16 uvec4s of input bytes. The chunk order is
 // subgroup-major (t = subgroup id * subgroup size + lane) so that subgroup
 // scans follow element order on any device; subgroups must be full (the
 // workgroup size is a power of two >= the subgroup size).
@@ -23,7 +23,9 @@
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ParensIn4 { uvec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer ParensOut4 { ivec4 v[]; };
 
-const uint LK = 16u; // elements per invocation (the host sets K = 16 too, so P = WG * LK)
+// K (parens.glsl, a specialization constant) is 16 or 32 here: the chunk's
+// bits fit a uint, its input is whole uvec4s, its outputs whole ivec4s.
+const uint LK = K;
 const int LM_INF = 0x7fffffff;
 
 shared int sh_sg[WG]; // one value per subgroup (scans across subgroups)
@@ -45,23 +47,25 @@ LmChunk lm_load(uint part, uint t) {
   LmChunk c;
   uint base = part + t * LK;
   c.count = base < pc.n ? min(LK, pc.n - base) : 0u;
-  uvec4 w = uvec4(0u);
-  if (c.count == LK) {
-    w = ParensIn4(pc.src).v[base / 16u];
-  } else if (c.count != 0u) {
-    uint nwords = (pc.n + 3u) / 4u;
-    for (uint i = 0u; i < 4u; i++)
-      if (base / 4u + i < nwords) w[i] = pc.src.v[base / 4u + i];
-  }
   c.closes = 0u;
-  [[unroll]] for (uint i = 0u; i < 4u; i++) {
-    uint m = w[i] & 0x01010101u; // the low bit of each byte, gathered into 4 bits
-    m |= m >> 7;
-    m |= m >> 14;
-    c.closes |= (m & 0xFu) << (4u * i);
+  uint nwords = (pc.n + 3u) / 4u;
+  [[unroll]] for (uint h = 0u; h < LK / 16u; h++) {
+    uvec4 w = uvec4(0u);
+    if (c.count == LK) {
+      w = ParensIn4(pc.src).v[base / 16u + h];
+    } else if (c.count != 0u) {
+      for (uint i = 0u; i < 4u; i++)
+        if (base / 4u + 4u * h + i < nwords) w[i] = pc.src.v[base / 4u + 4u * h + i];
+    }
+    [[unroll]] for (uint i = 0u; i < 4u; i++) {
+      uint m = w[i] & 0x01010101u; // the low bit of each byte, gathered into 4 bits
+      m |= m >> 7;
+      m |= m >> 14;
+      c.closes |= (m & 0xFu) << (16u * h + 4u * i);
+    }
   }
-  c.closes &= c.count == LK ? 0xFFFFu : (1u << c.count) - 1u;
-  uint valid = c.count == LK ? 0xFFFFu : (1u << c.count) - 1u;
+  uint valid = c.count == LK ? 0xFFFFFFFFu >> (32u - LK) : (1u << c.count) - 1u;
+  c.closes &= valid;
   uint mask = 0u;
   int r = 0, lo = 0;
   [[unroll]] for (uint j = 0u; j < LK; j++) {

@@ -2,7 +2,7 @@
 // parens_lm_match: pass 4 of the LOWMARK variant (see parens_lm.glsl and
 // stages/cn_parens.h). Per partition: the chunks' walks and an exclusive sum
 // over the workgroup give each chunk's start value and low-water mark; then
-// each invocation walks its 16 elements in registers:
+// each invocation walks its K (16 or 32) elements in registers:
 //   - a '(' of the chunk still open (bitmask) is the top: its index;
 //   - else, for v = g(i) relative to the partition, the last chunk u before t
 //     whose low mark is below v holds the answer, as the (v - 1 - low_u)-th

@@ -53,7 +53,7 @@
  *              backlink) to the partition that pushed it and continues below it,
  *              so a deep stack costs a few hops, not a step per partition.
  *   LOWMARK    a prefix sum and searches over low-water marks, no stack (k =
- *              16, workgroup 128, P = 2048). With g(k) = (number of '(' minus
+ *              16, workgroup 128, P = 2048; k may be 16 or 32). With g(k) = (number of '(' minus
  *              number of ')') in elements [0, k), out[i] is the largest k < i
  *              with g(k) < g(i), or -1 (a previous-smaller-value search):
  *              the '(' at k pushed the stack to depth g(i), and nothing after

@@ -14,7 +14,7 @@ enum {
   PARENS_CLEAR_WG = 256,
   PARENS_WINDOW_DIVISOR = 32, /* look-back window = partition / this */
   PARENS_SPIN_BUDGET = 16384, /* look-back: flag loads per partition (see cn_parens.h) */
-  PARENS_LOWMARK_K = 16,      /* lowmark: one uvec4 of input bytes per invocation (parens_lm.glsl) */
+  PARENS_LOWMARK_K = 16,      /* lowmark: one uvec4 of input bytes per invocation (16 or 32, parens_lm.glsl) */
   PARENS_WINDOW_WG = 64,      /* lowmark: parens_lm_window workgroup */
   PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES) */
 };
@@ -58,7 +58,7 @@ static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32
 }
 
 static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn__parens_shape s) {
-  if (v == CN_PARENS_LOWMARK && (s.k != PARENS_LOWMARK_K || s.wg < ctx->caps.max_subgroup_size)) return false;
+  if (v == CN_PARENS_LOWMARK && ((s.k != 16 && s.k != 32) || s.wg < ctx->caps.max_subgroup_size)) return false;
   return s.wg >= 32 && s.wg <= ctx->caps.max_workgroup_invocations && (s.wg & (s.wg - 1)) == 0 && s.k >= 1 &&
          s.k <= 32 && (s.k <= 2 || s.k % 4 == 0) && s.window >= 1 && s.window <= s.wg * s.k &&
          cn__parens_shared_bytes(v, s.wg, s.k, s.window) <= ctx->caps.max_shared_memory;

@@ -282,6 +282,25 @@ TEST(parens_auto_unaligned) {
   free(got);
 }
 
+/* lowmark's other shapes (CANOPY_PARENS_LOWMARK=wg,k; k = 16 or 32): the
+ * smallest workgroup, 32 elements per invocation, a large partition. */
+TEST(parens_lowmark_shapes) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const char *shapes[] = {"32,16", "64,32", "256,32"};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    setenv("CANOPY_PARENS_LOWMARK", shapes[i], 1);
+    unsigned wg = 0, k = 0;
+    sscanf(shapes[i], "%u,%u", &wg, &k);
+    uint64_t p = cn_parens_partition_size(ctx, CN_PARENS_LOWMARK);
+    CHECK_EQ_U64(p, (uint64_t)wg * k);
+    uint64_t sizes[] = {1, 31, 33, p - 1, p + 1, 9 * p + 17};
+    for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++)
+      for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_LOWMARK, sizes[j], pat);
+  }
+  unsetenv("CANOPY_PARENS_LOWMARK");
+}
+
 TEST(parens_random_sizes) {
   for (int i = 0; i < 24; i++) {
     uint64_t n = 1 + test_rand_below(i < 16 ? 20000 : 200000);
@@ -297,6 +316,6 @@ TEST(parens_large) {
 }
 
 TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_small_boundaries),
-          T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_lookback_redo), T(parens_auto_unaligned),
+          T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_lookback_redo), T(parens_auto_unaligned), T(parens_lowmark_shapes),
           T(parens_random_sizes),
           T(parens_large))
