@@ -90,6 +90,9 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   }
   bench_printf(rep, "parentheses matching: random '(' and ')' (fair coin), n = 2^%d .. 2^%d\n", lo, hi);
   bench_printf(rep, "moved = n input bytes + 4n output bytes; copy = copy_u32x4 moving the same bytes in the same run\n");
+  const char *stop = getenv("CANOPY_PARENS_LOWMARK_STOP");
+  if (stop && *stop)
+    bench_printf(rep, "CANOPY_PARENS_LOWMARK_STOP=%s: lowmark times its passes up to that one only (not checked)\n", stop);
   bench_printf(rep, "CPU = cn_parens_cpu (sequential, branchless explicit stack) on this host, after one untimed run, median of 5 (1 run from 2^25 up)\n");
   for (int v = 0; v < NV; v++)
     bench_printf(rep, "partition of %s: %llu elements\n", cn_parens_variant_name(bench_variants[v]),
@@ -146,7 +149,9 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
         break;
       }
       /* Check the result (the buffer holds the last run's output). */
-      if (lg <= 22 || lg == hi) {
+      /* Not checked when a pass-timing knob leaves out[] unwritten. */
+      bool partial = job.v == CN_PARENS_LOWMARK && stop && *stop;
+      if ((lg <= 22 || lg == hi) && !partial) {
         r = cn_buffer_download(ctx, &bout, 0, got, n * 4);
         if (r != CN_OK) {
           rc = cli_fail("bench", "reading back", r);

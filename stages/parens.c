@@ -178,8 +178,14 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
   if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 3, &window));
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, 3, &match));
+  /* Benchmark knob: CANOPY_PARENS_LOWMARK_STOP=reduce|tree|window records
+   * lowmark only up to and including that pass, so a benchmark can time each
+   * pass by difference (out[] is then left unwritten). */
+  const char *stop = lm ? getenv("CANOPY_PARENS_LOWMARK_STOP") : NULL;
+  if (stop && !*stop) stop = NULL;
   cn_dispatch(ctx, cmd, reduce, &pc, sizeof pc, l->n1);
   cn_cmd_barrier(ctx, cmd);
+  if (stop && strcmp(stop, "reduce") == 0) return CN_OK;
   uint32_t levels = 0;
   while ((1ull << levels) < l->n1p) levels++;
   uint32_t per_pass = cn_parens_tree_levels_per_pass();
@@ -189,10 +195,12 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
     cn_dispatch(ctx, cmd, tree, &pc, sizeof pc, CN_DIV_UP(l->n1p >> j0, (uint64_t)PARENS_TREE_WG));
     cn_cmd_barrier(ctx, cmd);
   }
+  if (stop && strcmp(stop, "tree") == 0) return CN_OK;
   if (lm) {
     cn_dispatch(ctx, cmd, window, &pc, sizeof pc, CN_DIV_UP(l->n1, PARENS_WINDOW_WG / PARENS_WINDOW_LANES));
     cn_cmd_barrier(ctx, cmd);
   }
+  if (stop) return CN_OK; /* "window" (or any other value) */
   cn_dispatch(ctx, cmd, match, &pc, sizeof pc, l->n1);
   return CN_OK;
 }
