@@ -96,7 +96,9 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
   for (;;) {
     s.wg = wg;
     s.window = CN_MAX(1u, wg * s.k / PARENS_WINDOW_DIVISOR);
-    if (wg <= CN_MAX(32u, ctx->caps.max_subgroup_size) || cn__parens_shared_bytes(v, wg, s.k, s.window) <= ctx->caps.max_shared_memory) break;
+    if (wg <= CN_MAX(32u, ctx->caps.max_subgroup_size) ||
+        cn__parens_shared_bytes(v, wg, s.k, s.window) <= ctx->caps.max_shared_memory)
+      break;
     wg /= 2;
   }
   return s;
@@ -200,7 +202,7 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
     cn_dispatch(ctx, cmd, window, &pc, sizeof pc, CN_DIV_UP(l->n1, PARENS_WINDOW_WG / PARENS_WINDOW_LANES));
     cn_cmd_barrier(ctx, cmd);
   }
-  if (stop) return CN_OK; /* "window" (or any other value) */
+  if (stop && strcmp(stop, "window") == 0) return CN_OK;
   cn_dispatch(ctx, cmd, match, &pc, sizeof pc, l->n1);
   return CN_OK;
 }

@@ -6,8 +6,8 @@
 
 #include <time.h>
 
-static const cn_parens_variant variants[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOOKBACK, CN_PARENS_LOWMARK,
-                                             CN_PARENS_AUTO};
+static const cn_parens_variant variants[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOOKBACK,
+                                             CN_PARENS_LOWMARK, CN_PARENS_AUTO};
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
 enum pattern {
@@ -316,6 +316,6 @@ TEST(parens_large) {
 }
 
 TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_small_boundaries),
-          T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_lookback_redo), T(parens_auto_unaligned), T(parens_lowmark_shapes),
-          T(parens_random_sizes),
+          T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_lookback_redo),
+          T(parens_auto_unaligned), T(parens_lowmark_shapes), T(parens_random_sizes),
           T(parens_large))
