@@ -1,8 +1,9 @@
 // bins.glsl: the count and fill passes of binning (stages/bins.c), one kernel
 // each (bins_count.comp, bins_fill.comp define BINS_FILL or not).
 //
-// Workgroup = chunk of ROUNDS * 256 consecutive elements. For every slice of
-// SLICE bins held in shared memory and every round of 256 elements, each
+// Workgroup = (chunk of ROUNDS * 256 consecutive elements, slice of SLICE bins
+// held in shared memory): workgroup id = slice * nchunks + chunk. For every
+// round of 256 elements of the chunk, each
 // element ORs its bit into a 256-bit bitmap of every bin of the slice its
 // result box overlaps. Then
 //   count: cnt[bin] += popcount(bitmap)      -> matrix[bin * nchunks + chunk]
@@ -28,20 +29,22 @@ shared uint sh_base[SLICE];
 #endif
 
 void main() {
-  uint ch = cn_group_id();
   uint t = gl_LocalInvocationID.x;
   uint nbins = pc.nbx * pc.nby;
-  if (ch >= pc.nchunks) { // only when there are no elements: the total is 0
+  if (pc.nchunks == 0u) { // no elements: the total is 0
 #ifndef BINS_FILL
     if (t == 0u) pc.matrix.v[0] = 0u;
 #endif
     return;
   }
+  uint ch = cn_group_id() % pc.nchunks;
+  uint s0 = (cn_group_id() / pc.nchunks) * SLICE;
+  if (s0 >= nbins) return;
 #ifndef BINS_FILL
-  if (ch == 0u && t == 0u) pc.matrix.v[nbins * pc.nchunks] = 0u;
+  if (cn_group_id() == 0u && t == 0u) pc.matrix.v[nbins * pc.nchunks] = 0u;
 #endif
   uint word = t >> 5, bit = 1u << (t & 31u);
-  for (uint s0 = 0u; s0 < nbins; s0 += SLICE) {
+  {
     uint sl = min(SLICE, nbins - s0);
     for (uint x = t; x < sl; x += 256u) {
       sh_cnt[x] = 0u;
@@ -96,6 +99,5 @@ void main() {
 #ifndef BINS_FILL
     for (uint x = t; x < sl; x += 256u) pc.matrix.v[(s0 + x) * pc.nchunks + ch] = sh_cnt[x];
 #endif
-    barrier();
   }
 }
