@@ -8,6 +8,8 @@
 
 static const cli_command commands[] = {
     {"info", "list Vulkan devices, mark the chosen one, print its limits", cli_info},
+    {"bbox", "clip/blend result boxes of an element stream or an SVG (scene stage)", cli_bbox},
+    {"bins", "per-bin element lists of an element stream (scene stage)", cli_bins},
 };
 
 static void print_help(FILE *f) {
