@@ -225,5 +225,6 @@ const char *cn_version(void);
 
 #include "cn_scan.h"
 #include "cn_scene.h"
+#include "cn_parens.h"
 
 #endif
