@@ -3,15 +3,7 @@
 #include "cn_bbox.h"
 
 #include "cn_box.h"
-#if __has_include("cn_parens.h")
 #include "cn_parens.h"
-#define CN__HAVE_PARENS 1
-#else
-/* TEMPORARY until the parens branch (issue 3) is merged: parentheses matching
- * runs on the CPU between two submissions in cn_bbox_run(); cn_bbox_record()
- * is unavailable. */
-#define CN__HAVE_PARENS 0
-#endif
 #include "cn_scene_stage_shared.h"
 #include "internal.h"
 #include "kernels.gen.h"
@@ -71,11 +63,7 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   CN__PLACE(idx, gb * 4);
   CN__PLACE(gbytes, CN_DIV_UP(gb, 4) * 4);
   CN__PLACE(parens, gb * 4);
-#if CN__HAVE_PARENS
   CN__PLACE(parens_scratch, gb ? cn_parens_scratch_bytes(ctx, CN_PARENS_AUTO, gb) : 0);
-#else
-  CN__PLACE(parens_scratch, 0);
-#endif
   CN__PLACE(acc[0], gb * 16);
   CN__PLACE(acc[1], gb * 16);
   CN__PLACE(link[0], gb * 4);
@@ -114,6 +102,9 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bbox_record: a buffer address is 0");
   for (int k = 0; k < 4; k++)
     if (isnan(a->viewport[k])) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bbox_record: viewport has a NaN");
+  if (CN_MIN(a->group_bound, a->n) > CN_PARENS_MAX_N)
+    return cn_fail(CN_ERROR_LIMIT, "cn_bbox_record: group_bound %llu: parentheses matching takes at most 2^31 - 1",
+                   (unsigned long long)a->group_bound);
   rc->s = cn__bbox_shape_of(ctx);
   rc->n = a->n;
   rc->gb = CN_MIN(a->group_bound, a->n);
@@ -244,7 +235,6 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
 cn_result cn_bbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_args *a) {
   cn__bbox_rec rc;
   CN_TRY(cn__bbox_prepare(ctx, a, &rc));
-#if CN__HAVE_PARENS
   CN_TRY(cn__bbox_front(ctx, cmd, a, &rc));
   VkDeviceAddress S = a->scratch;
   if (rc.gb)
@@ -253,10 +243,6 @@ cn_result cn_bbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_arg
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox parens");
   return cn__bbox_back(ctx, cmd, a, &rc);
-#else
-  (void)cmd;
-  return cn_fail(CN_ERROR_UNSUPPORTED, "cn_bbox_record: parentheses matching (issue 3) is not merged yet");
-#endif
 }
 
 cn_result cn_bbox_status_check(const cn_bbox_status *st, uint64_t group_bound) {
@@ -370,45 +356,6 @@ cn_result cn_bbox_cpu(const uint32_t *tags, const cn_box *boxes, uint64_t n, con
 
 /* ------------------------------------------------------------ convenience */
 
-#if !CN__HAVE_PARENS
-/* TEMPORARY (until issue 3 is merged): front on the GPU, parentheses matching
- * of the downloaded group bytes on the CPU, back on the GPU. */
-static cn_result cn__bbox_bridge(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_args *a, cn_buffer *scratch) {
-  cn__bbox_rec rc;
-  cn_result r = cn__bbox_prepare(ctx, a, &rc);
-  if (r == CN_OK) r = cn__bbox_front(ctx, cmd, a, &rc);
-  cn_result s = cn_cmd_submit(ctx, cmd);
-  if (r == CN_OK) r = s;
-  if (r != CN_OK || !rc.gb) goto back;
-  uint8_t *bytes = malloc(CN_DIV_UP(rc.gb, 4) * 4);
-  int32_t *match = malloc(rc.gb * 4), *stack = malloc(rc.gb * 4);
-  if (!bytes || !match || !stack) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of host memory");
-  if (r == CN_OK) r = cn_buffer_download(ctx, scratch, rc.l.gbytes, bytes, CN_DIV_UP(rc.gb, 4) * 4);
-  if (r == CN_OK) {
-    uint64_t depth = 0;
-    for (uint64_t i = 0; i < rc.gb; i++) {
-      match[i] = depth ? stack[depth - 1] : -1;
-      if (bytes[i] & 1) {
-        if (depth) depth--;
-      } else {
-        stack[depth++] = (int32_t)i;
-      }
-    }
-    r = cn_buffer_upload(ctx, scratch, rc.l.parens, match, rc.gb * 4);
-  }
-  free(bytes);
-  free(match);
-  free(stack);
-back:
-  if (r != CN_OK) return r;
-  r = cn_cmd_begin(ctx, &cmd);
-  if (r != CN_OK) return r;
-  r = cn__bbox_back(ctx, cmd, a, &rc);
-  cn_cmd_barrier(ctx, cmd);
-  s = cn_cmd_submit(ctx, cmd);
-  return r == CN_OK ? s : r;
-}
-#endif
 
 cn_result cn_bbox_run(cn_context *ctx, const uint32_t *tags, const cn_box *boxes, uint64_t n,
                       const float viewport[4], cn_box *out) {
@@ -435,14 +382,10 @@ cn_result cn_bbox_run(cn_context *ctx, const uint32_t *tags, const cn_box *boxes
                       .n = n,
                       .group_bound = gb,
                       .viewport = {viewport[0], viewport[1], viewport[2], viewport[3]}};
-#if CN__HAVE_PARENS
     r = cn_bbox_record(ctx, cmd, &a);
     cn_cmd_barrier(ctx, cmd);
     cn_result s = cn_cmd_submit(ctx, cmd);
     if (r == CN_OK) r = s;
-#else
-    r = cn__bbox_bridge(ctx, cmd, &a, &scratch);
-#endif
   }
   if (r == CN_OK) {
     cn_bbox_status st;
