@@ -25,7 +25,7 @@
  * pathbox_segments: one invocation per segment; atomics on ordered-int keys
  * into keys[path] (4 ints: min x, min y, max x, max y).
  * pathbox_elements: one invocation per element: element box from its path's
- * keys and, for strokes, the stroke's expansion. */
+ * keys and, for strokes, the stroke's expansion; and its tag into tags[]. */
 #if !defined(VULKAN) || defined(CN_USE_PATHBOX_PUSH)
 CN_PUSH_BEGIN(cn_pathbox_push)
   CN_PTR(SegBuf) segments;
@@ -35,12 +35,15 @@ CN_PUSH_BEGIN(cn_pathbox_push)
   CN_PTR(ElemBuf) elements;
   CN_PTR(StrokeBuf) strokes;
   CN_PTR(BoxBuf) boxes;     /* out: one cn_box per element */
+  CN_PTR(TagBuf) tags;      /* out (when write_tags): one uint32 tag per element */
   CN_U32 count;             /* segments (pathbox_segments) or elements (pathbox_elements) */
   CN_U32 path_count;
   CN_U32 transform_count;
   CN_U32 stroke_count;
+  CN_U32 write_tags;        /* pathbox_elements: 1 to write tags[] */
+  CN_U32 pad0;
 CN_PUSH_END(cn_pathbox_push)
-CN_STATIC_ASSERT_SIZE(cn_pathbox_push, 72);
+CN_STATIC_ASSERT_SIZE(cn_pathbox_push, 88);
 #endif
 
 /* ------------------------------------------------------- bbox: compaction --

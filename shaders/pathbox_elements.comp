@@ -3,7 +3,8 @@
 // (stages/pathbox.c): FILL and BEGIN_CLIP take the path box; STROKE grows it
 // by half the width times the transform's largest singular value times
 // max(1, miter_limit for miter joins, sqrt(2) for square caps) on every side.
-// Other elements, and empty results, get the canonical empty box.
+// Other elements, and empty results, get the canonical empty box. With write_tags
+// it also gets every element's tag (the bbox stage's input).
 #include "common.glsl"
 #include "cn_scene_layout.h"
 layout(local_size_x = 256) in;
@@ -14,6 +15,7 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer KeyBuf { iv
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ElemBuf { cn_element v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer StrokeBuf { cn_stroke v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer BoxBuf { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
 #define CN_USE_PATHBOX_PUSH
 #include "cn_scene_stage_shared.h"
 
@@ -48,4 +50,5 @@ void main() {
     }
   }
   pc.boxes.v[i] = box_canon(box_clean(box));
+  if (pc.write_tags != 0u) pc.tags.v[i] = e.tag;
 }

@@ -16,6 +16,7 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer KeyBuf { iv
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ElemBuf { cn_element v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer StrokeBuf { cn_stroke v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer BoxBuf { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
 #define CN_USE_PATHBOX_PUSH
 #include "cn_scene_stage_shared.h"
 
