@@ -42,5 +42,6 @@ int cli_bbox_svg(const char *svg, const char *out_path, bool cpu);
 int cli_info(int argc, char **argv);
 int cli_bbox(int argc, char **argv);
 int cli_bins(int argc, char **argv);
+int cli_stats(int argc, char **argv);
 
 #endif
