@@ -142,6 +142,15 @@ cn_result cn_scene_end(cn_scene_builder *b, cn_scene_data *out);
 uint32_t cn_scene_depth(const cn_scene_builder *b);
 uint32_t cn_scene_max_depth(const cn_scene_builder *b);
 
+/* Checks that d is a well-formed encoding: groups balanced, every index in
+ * range, segment path indices matching their path, fill and clip paths
+ * closed (every subpath ends where it starts), finite coordinates and
+ * transforms, masks followed by their masked group, paint stops sorted.
+ * Any producer's output can be checked before upload (the fuzz target and
+ * tests do). Fails: CN_ERROR_UNBALANCED or CN_ERROR_INVALID_ARGUMENT naming
+ * the first bad element, path or segment. */
+cn_result cn_scene_validate(const cn_scene_data *d);
+
 #ifdef __cplusplus
 }
 #endif
