@@ -133,27 +133,42 @@ void main() {
           skip = ag.y - slice_find(r, ag.y, below) + extra;
           below = -1;
         }
-        if (skip < ag.y) { // part of r's slice is on the stack: copy it
+        if (f == CN_PARENS_FLAG_WINDOW && skip < WINDOW) {
+          // r's window holds depths skip.. of the stack after r: copy them.
+          op = OP_WIN;
+          cnt = min(need - filled, WINDOW - skip);
+          src = r * WINDOW + skip;
+          // Continue at depth WINDOW of the stack after r.
+          if (ag.y > WINDOW) {
+            skip = WINDOW; // still inside r's slice
+          } else if (ag.y == WINDOW) {
+            skip = ag.x; // just below r's slice: the stack before r
+            s = r;
+          } else {
+            // Below the window's bottom entry, pushed by an earlier partition:
+            // follow it (a backlink) instead of stepping over every partition.
+            int bottom = pc.win.v[r * WINDOW + WINDOW - 1u];
+            extra = 0u;
+            if (bottom < 0) {
+              s = 0u; // the stack after r ends inside the window
+            } else {
+              below = bottom;
+              s = uint(bottom) / P + 1u;
+            }
+          }
+        } else if (skip < ag.y) { // part of r's slice is on the stack: copy it
           op = OP_SLICE;
           cnt = min(need - filled, ag.y - skip);
           src = r * P + ag.y - 1u - skip;
           skip = ag.x;
           s = r;
         } else if (f == CN_PARENS_FLAG_WINDOW && ag.y < WINDOW) {
-          // r's window reaches below its own slice: copy what it covers, then
-          // continue below its bottom entry (a backlink to an earlier partition).
+          // skip >= WINDOW: jump below the window's bottom entry.
           int bottom = pc.win.v[r * WINDOW + WINDOW - 1u];
-          if (skip < WINDOW) {
-            op = OP_WIN;
-            cnt = min(need - filled, WINDOW - skip);
-            src = r * WINDOW + skip;
-            extra = 0u;
-          } else {
-            op = OP_SKIP;
-            extra = skip - WINDOW;
-          }
+          op = OP_SKIP;
+          extra = skip - WINDOW;
           if (bottom < 0) {
-            s = 0u; // the stack after r ends inside the window
+            s = 0u;
           } else {
             below = bottom;
             s = uint(bottom) / P + 1u;

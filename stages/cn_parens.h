@@ -93,7 +93,8 @@ cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n);
 uint64_t cn_parens_partition_size(cn_context *ctx, cn_parens_variant v);
 
 /* Multi-pass variants: the partition tree gains one dispatch per this many
- * tree levels, i.e. at P * 2^(levels * i) elements (i = 1, 2, ...). */
+ * tree levels, i.e. at P * 2^(levels * i) elements (i = 1, 2, ...). 8, or
+ * 1..8 from the environment variable CANOPY_PARENS_TREE_LEVELS (a test knob). */
 uint32_t cn_parens_tree_levels_per_pass(void);
 
 /* Bytes of scratch cn_parens_record() needs (0 for n == 0 or a bad variant). */

@@ -4,6 +4,8 @@
 #include "internal.h"
 #include "kernels.gen.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum {
@@ -12,7 +14,7 @@ enum {
   PARENS_CLEAR_WG = 256,
   PARENS_MAX_WG = 256,
   PARENS_ITEMS_EFFICIENT = 16,
-  PARENS_WINDOW_DIVISOR = 8,  /* look-back window = partition / this */
+  PARENS_WINDOW_DIVISOR = 16, /* look-back window = partition / this */
 };
 
 typedef struct cn__parens_shape {
@@ -34,21 +36,51 @@ bool cn_parens_variant_parse(const char *name, cn_parens_variant *out) {
   return false;
 }
 
-uint32_t cn_parens_tree_levels_per_pass(void) { return PARENS_TREE_LEVELS; }
+uint32_t cn_parens_tree_levels_per_pass(void) {
+  /* Test knob: CANOPY_PARENS_TREE_LEVELS=1..8 makes passes smaller, so tests
+   * reach many tree passes with few elements. */
+  const char *e = getenv("CANOPY_PARENS_TREE_LEVELS");
+  int v = e ? atoi(e) : 0;
+  return v >= 1 && v <= PARENS_TREE_LEVELS ? (uint32_t)v : PARENS_TREE_LEVELS;
+}
 
 /* Shared memory of the partition kernels (parens.glsl) for a shape. */
 static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window) {
   uint64_t p = (uint64_t)wg * k;
   uint64_t common = p * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
-  return common + 4 * (v == CN_PARENS_LOOKBACK ? p + window : p) + 64;
+  uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : (uint64_t)wg * 8; /* parens_match's sh_near */
+  return common + near + 4 * (v == CN_PARENS_LOOKBACK ? p + window : p) + 64;
+}
+
+static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn__parens_shape s) {
+  return s.wg >= 32 && s.wg <= ctx->caps.max_workgroup_invocations && (s.wg & (s.wg - 1)) == 0 && s.k >= 1 &&
+         s.k <= 32 && (s.k <= 2 || s.k % 4 == 0) && s.window >= 1 && s.window <= s.wg * s.k &&
+         cn__parens_shared_bytes(v, s.wg, s.k, s.window) <= ctx->caps.max_shared_memory;
+}
+
+/* Benchmark knob: CANOPY_PARENS_<VARIANT>=wg,k[,window] replaces the shape
+ * chosen below when it is valid and fits the device (ignored otherwise). */
+static bool cn__parens_shape_env(const cn_context *ctx, cn_parens_variant v, cn__parens_shape *out) {
+  static const char *const names[CN_PARENS_VARIANT_COUNT] = {NULL, "CANOPY_PARENS_SIMPLE", "CANOPY_PARENS_EFFICIENT",
+                                                             "CANOPY_PARENS_LOOKBACK"};
+  const char *e = names[v] ? getenv(names[v]) : NULL;
+  if (!e || !*e) return false;
+  unsigned wg = 0, k = 0, window = 0;
+  int got = sscanf(e, "%u,%u,%u", &wg, &k, &window);
+  if (got < 2) return false;
+  cn__parens_shape s = {wg, k, got == 3 ? window : CN_MAX(1u, wg * k / PARENS_WINDOW_DIVISOR)};
+  if (!cn__parens_shape_fits(ctx, v, s)) return false;
+  *out = s;
+  return true;
 }
 
 static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_variant v) {
   cn__parens_shape s = {.k = v == CN_PARENS_SIMPLE ? 1 : PARENS_ITEMS_EFFICIENT};
+  if (cn__parens_shape_env(ctx, v, &s)) return s;
   uint32_t wg = cn_floor_pow2(CN_MIN((uint32_t)PARENS_MAX_WG, ctx->caps.max_workgroup_invocations));
   for (;;) {
     s.wg = wg;
-    s.window = wg * s.k / PARENS_WINDOW_DIVISOR;
+    s.window = CN_MAX(1u, wg * s.k / PARENS_WINDOW_DIVISOR);
     if (wg <= 32 || cn__parens_shared_bytes(v, wg, s.k, s.window) <= ctx->caps.max_shared_memory) break;
     wg /= 2;
   }
@@ -120,9 +152,10 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   cn_cmd_barrier(ctx, cmd);
   uint32_t levels = 0;
   while ((1ull << levels) < l->n1p) levels++;
-  for (uint32_t j0 = 0; j0 < levels; j0 += PARENS_TREE_LEVELS) {
+  uint32_t per_pass = cn_parens_tree_levels_per_pass();
+  for (uint32_t j0 = 0; j0 < levels; j0 += per_pass) {
     pc.level = j0;
-    pc.levels = CN_MIN((uint32_t)PARENS_TREE_LEVELS, levels - j0);
+    pc.levels = CN_MIN(per_pass, levels - j0);
     cn_dispatch(ctx, cmd, tree, &pc, sizeof pc, CN_DIV_UP(l->n1p >> j0, (uint64_t)PARENS_TREE_WG));
     cn_cmd_barrier(ctx, cmd);
   }
@@ -201,10 +234,12 @@ cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const uint8_t *in, int
 }
 
 void cn_parens_cpu(const uint8_t *in, int32_t *out, uint64_t n) {
+  /* Branchless: when the stack is empty (top < 0), "the top's parent" is read
+   * from out[i], which already holds -1. */
   int64_t top = -1;
   for (uint64_t i = 0; i < n; i++) {
     out[i] = (int32_t)top;
-    if (!(in[i] & 1)) top = (int64_t)i;
-    else if (top >= 0) top = out[top];
+    int64_t parent = out[top >= 0 ? (uint64_t)top : i];
+    top = (in[i] & 1) ? parent : (int64_t)i;
   }
 }

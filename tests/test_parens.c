@@ -1,6 +1,7 @@
 /* test_parens.c: parentheses matching, every GPU variant against the CPU
  * reference: random, nested, one-sided and adversarial inputs at sizes built
  * from each variant's partition size and tree levels. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test.h"
 
 #include <time.h>
@@ -188,13 +189,24 @@ TEST(parens_level_boundaries) {
   }
 }
 
-/* The third tree pass (pass^2 partitions) on the variant with the smallest partitions. */
-TEST(parens_third_tree_pass) {
+/* Many tree passes with few elements: 2 tree levels per pass (the test knob),
+ * so passes begin at P * 4^i partitions; ±1 around each for i = 1..4. */
+TEST(parens_many_tree_passes) {
   cn_context *ctx = test_context();
   if (!ctx) return;
-  uint64_t pass = 1ull << cn_parens_tree_levels_per_pass();
-  uint64_t p = cn_parens_partition_size(ctx, CN_PARENS_SIMPLE);
-  check(CN_PARENS_SIMPLE, pass * pass * p + 1, PAT_SAWTOOTH);
+  setenv("CANOPY_PARENS_TREE_LEVELS", "2", 1);
+  CHECK_EQ_U64(cn_parens_tree_levels_per_pass(), 2);
+  for (int vi = 0; vi < 2; vi++) {
+    cn_parens_variant v = vi ? CN_PARENS_EFFICIENT : CN_PARENS_SIMPLE;
+    uint64_t p = cn_parens_partition_size(ctx, v);
+    for (uint64_t parts = 4; parts <= 256; parts *= 4) {
+      check(v, parts * p - 1, PAT_SAWTOOTH);
+      check(v, parts * p + 1, PAT_RANDOM);
+      check(v, parts * p + 1, PAT_STAIRS);
+    }
+  }
+  unsetenv("CANOPY_PARENS_TREE_LEVELS");
+  CHECK_EQ_U64(cn_parens_tree_levels_per_pass(), 8);
 }
 
 /* Deep one-sided inputs: stacks far deeper than a partition or a window, long
@@ -224,5 +236,5 @@ TEST(parens_large) {
 }
 
 TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_small_boundaries),
-          T(parens_level_boundaries), T(parens_third_tree_pass), T(parens_deep_stacks), T(parens_random_sizes),
+          T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_random_sizes),
           T(parens_large))
