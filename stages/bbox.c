@@ -63,7 +63,9 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   CN__PLACE(idx, gb * 4);
   CN__PLACE(gbytes, CN_DIV_UP(gb, 4) * 4);
   CN__PLACE(parens, gb * 4);
-  CN__PLACE(parens_scratch, gb ? cn_parens_scratch_bytes(ctx, CN_PARENS_AUTO, gb) : 0);
+  uint64_t ps = 0; /* the largest variant's, so any variant can be chosen at record time */
+  for (int v = 0; v < CN_PARENS_VARIANT_COUNT && gb; v++) ps = CN_MAX(ps, cn_parens_scratch_bytes(ctx, v, gb));
+  CN__PLACE(parens_scratch, ps);
   CN__PLACE(acc[0], gb * 16);
   CN__PLACE(acc[1], gb * 16);
   CN__PLACE(link[0], gb * 4);
@@ -238,7 +240,7 @@ cn_result cn_bbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_arg
   CN_TRY(cn__bbox_front(ctx, cmd, a, &rc));
   VkDeviceAddress S = a->scratch;
   if (rc.gb)
-    CN_TRY(cn_parens_record(ctx, cmd, CN_PARENS_AUTO, S + rc.l.gbytes, S + rc.l.parens, S + rc.l.parens_scratch,
+    CN_TRY(cn_parens_record(ctx, cmd, a->parens, S + rc.l.gbytes, S + rc.l.parens, S + rc.l.parens_scratch,
                             rc.gb));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox parens");

@@ -42,6 +42,7 @@
 #define CN_BBOX_H
 
 #include "canopy.h"
+#include "cn_parens.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,6 +68,7 @@ typedef struct cn_bbox_args {
   uint64_t group_bound;     /* >= number of BEGIN/END elements (n if unknown; exact is fastest) */
   float viewport[4];        /* x0 y0 x1 y1; -inf -inf inf inf for unbounded */
   cn_timer *timer;          /* optional: marks "bbox compact", "bbox parens", "bbox clip", "bbox draws", "bbox blend" */
+  cn_parens_variant parens; /* the matching variant (CN_PARENS_AUTO = 0 by default) */
 } cn_bbox_args;
 
 /* Scratch bytes cn_bbox_record() needs. */

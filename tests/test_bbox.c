@@ -248,5 +248,65 @@ TEST(bbox_large) {
   stream_free(&s);
 }
 
-TEST_MAIN(T(bbox_cpu_hand), T(bbox_errors), T(bbox_small_random), T(bbox_block_edges), T(bbox_fully_nested),
+/* The recording API directly, with every parentheses-matching variant, and a
+ * group_bound larger than needed (the matching then runs over padding). */
+TEST(bbox_record_variants) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  stream s = gen_stream(70000, 25, 50, false);
+  uint64_t n = s.n, gb = cn_bbox_count_groups(s.tags, n);
+  cn_box *want = malloc(n * sizeof *want), *got = malloc(n * sizeof *got);
+  CHECK_OK(cn_bbox_cpu(s.tags, s.boxes, n, VP_SMALL, want));
+  cn_buffer tags = {0}, boxes = {0}, res = {0}, status = {0}, scratch = {0};
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, n * 4, &tags));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, n * 16, &boxes));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, n * 16, &res));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_READBACK, 16, &status));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_bbox_scratch_bytes(ctx, n, gb + 5000), &scratch));
+  CHECK_OK(cn_buffer_upload(ctx, &tags, 0, s.tags, n * 4));
+  CHECK_OK(cn_buffer_upload(ctx, &boxes, 0, s.boxes, n * 16));
+  for (int v = 0; v < CN_PARENS_VARIANT_COUNT; v++) {
+    for (int pad = 0; pad < 2; pad++) {
+      VkCommandBuffer cmd;
+      CHECK_OK(cn_cmd_begin(ctx, &cmd));
+      cn_bbox_args a = {.tags = tags.address, .boxes = boxes.address, .result = res.address,
+                        .status = status.address, .scratch = scratch.address, .n = n,
+                        .group_bound = gb + (pad ? 5000 : 0), .viewport = {0, 0, 640, 480},
+                        .parens = (cn_parens_variant)v};
+      CHECK_OK(cn_bbox_record(ctx, cmd, &a));
+      cn_cmd_barrier(ctx, cmd);
+      CHECK_OK(cn_cmd_submit(ctx, cmd));
+      cn_bbox_status st;
+      memcpy(&st, status.mapped, sizeof st);
+      CHECK_OK(cn_bbox_status_check(&st, a.group_bound));
+      CHECK_EQ_U64(st.group_count, gb);
+      CHECK_OK(cn_buffer_download(ctx, &res, 0, got, n * 16));
+      if (memcmp(got, want, n * 16) != 0) {
+        fprintf(stderr, "  variant %s pad %d: results differ\n", cn_parens_variant_name((cn_parens_variant)v), pad);
+        test_failures++;
+      }
+    }
+  }
+  /* group_bound too small: reported, not overrun */
+  VkCommandBuffer cmd;
+  CHECK_OK(cn_cmd_begin(ctx, &cmd));
+  cn_bbox_args a = {.tags = tags.address, .boxes = boxes.address, .result = res.address, .status = status.address,
+                    .scratch = scratch.address, .n = n, .group_bound = gb / 2, .viewport = {0, 0, 640, 480}};
+  CHECK_OK(cn_bbox_record(ctx, cmd, &a));
+  cn_cmd_barrier(ctx, cmd);
+  CHECK_OK(cn_cmd_submit(ctx, cmd));
+  cn_bbox_status st;
+  memcpy(&st, status.mapped, sizeof st);
+  CHECK(cn_bbox_status_check(&st, a.group_bound) == CN_ERROR_LIMIT);
+  cn_buffer_destroy(ctx, &tags);
+  cn_buffer_destroy(ctx, &boxes);
+  cn_buffer_destroy(ctx, &res);
+  cn_buffer_destroy(ctx, &status);
+  cn_buffer_destroy(ctx, &scratch);
+  free(want);
+  free(got);
+  stream_free(&s);
+}
+
+TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_errors), T(bbox_small_random), T(bbox_block_edges), T(bbox_fully_nested),
           T(bbox_all_clip_and_empty_groups), T(bbox_disjoint_clips), T(bbox_large))
