@@ -119,6 +119,34 @@ err_case late-viewport 'draw 0 0 1 1\nviewport 0 0 5 5\n' 'line 2: the viewport 
 "$canopy" bbox --in $dir/missing.txt 2>$dir/err; expect missing-file 1 $?
 contains missing-file $dir/err "cannot open"
 
+# an SVG: a fill, a clip group (the clip path's box cuts the fill), a group with opacity around a
+# stroked circle (path box 70 50 110 90 grown by half the width 2 times the default miter limit 4,
+# then cut by the 100 x 80 viewport)
+cat > $dir/t.svg <<'S'
+<svg xmlns="http://www.w3.org/2000/svg" width="100" height="80">
+  <rect x="10" y="20" width="30" height="40" fill="red"/>
+  <clipPath id="c"><rect x="0" y="0" width="50" height="50"/></clipPath>
+  <g clip-path="url(#c)"><rect x="20" y="30" width="60" height="60" fill="blue"/></g>
+  <g opacity="0.5"><circle cx="90" cy="70" r="20" fill="none" stroke="green" stroke-width="4"/></g>
+</svg>
+S
+cat > $dir/t.want <<'S'
+0 fill 10 20 40 60
+1 clip 20 30 50 50
+2 fill 20 30 50 50
+3 endclip 20 30 50 50
+4 blend 62 42 100 80
+5 stroke 62 42 100 80
+6 endblend 62 42 100 80
+S
+"$canopy" bbox $dir/t.svg --out $dir/out 2>$dir/err; expect svg 0 $?
+same svg $dir/out $dir/t.want
+"$canopy" bbox $dir/t.svg --cpu --out $dir/out 2>$dir/err; expect svg-cpu 0 $?
+same svg-cpu $dir/out $dir/t.want
+printf '<svg' > $dir/bad.svg
+"$canopy" bbox $dir/bad.svg 2>$dir/err; expect svg-bad 1 $?
+contains svg-bad $dir/err "cannot load the SVG"
+
 # usage errors
 "$canopy" bbox 2>$dir/err; expect bbox-no-input 2 $?
 "$canopy" bbox --in 2>$dir/err; expect bbox-in-no-file 2 $?
