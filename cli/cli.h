@@ -40,10 +40,10 @@ int cli_bbox_svg(const char *svg, const char *out_path, bool cpu);
 
 /* Subcommands. */
 int cli_info(int argc, char **argv);
-int cli_bbox(int argc, char **argv);
-int cli_bins(int argc, char **argv);
-int cli_stats(int argc, char **argv);
 int cli_parens(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_stats(int argc, char **argv);
+int cli_bbox(int argc, char **argv);
+int cli_bins(int argc, char **argv);
 
 #endif
