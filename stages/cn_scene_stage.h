@@ -1,8 +1,13 @@
-/* cn_scene_stage.h: the whole scene stage on an encoded scene in one call
- * (stages/scene_stage.c): path boxes -> clip/blend boxes -> bins, for the CLI,
- * the tests and anyone who wants results on the host. The renderer records
- * the stages itself (cn_pathbox_record, cn_bbox_record, cn_bins_record) and
- * keeps the outputs on the GPU.
+/* cn_scene_stage.h: the whole scene stage on an encoded scene
+ * (stages/scene_stage.c): path boxes -> clip/blend boxes -> bins.
+ *
+ *   cn_scene_stage_record: records the three stages into a command buffer on
+ *     scene arrays already on the device (what a renderer calls; outputs stay
+ *     on the GPU: per-element tags, path boxes, result boxes, the bbox status
+ *     and the CSR bin lists of cn_bins.h);
+ *   cn_scene_stage_run: uploads a cn_scene_data, records, submits, checks and
+ *     downloads everything (the CLI, the tests);
+ *   cn_scene_stage_cpu: the CPU reference of the same.
  */
 #ifndef CN_SCENE_STAGE_H
 #define CN_SCENE_STAGE_H
@@ -18,6 +23,31 @@ typedef struct cn_scene_stage_desc {
   uint32_t bin_size; /* 0: 256 */
   bool no_bins;      /* skip binning (e.g. a viewport too large for a grid) */
 } cn_scene_stage_desc;
+
+typedef struct cn_scene_stage_args {
+  /* inputs: the scene's arrays on the device, as cn_scene_layout.h lays them out */
+  VkDeviceAddress elements, paths, segments, transforms, strokes;
+  uint32_t element_count, path_count, segment_count, transform_count, stroke_count;
+  float viewport[4];
+  uint64_t group_bound;        /* >= the scene's BEGIN/END elements (element_count if unknown) */
+  cn_bins_grid grid;           /* cn_bins_grid_make(viewport, B); nbx == 0: no binning */
+  /* outputs */
+  VkDeviceAddress tags;        /* element_count uint32 */
+  VkDeviceAddress path_boxes;  /* element_count cn_box (cn_pathbox.h) */
+  VkDeviceAddress boxes;       /* element_count cn_box: result boxes (cn_bbox.h) */
+  VkDeviceAddress status;      /* cn_bbox_status: check it (cn_bbox_status_check) before trusting the rest */
+  VkDeviceAddress bin_offsets; /* nbins + 1 uint32 (cn_bins.h); bin_offsets[nbins] > bin_capacity: re-run bins */
+  VkDeviceAddress bin_elems;   /* bin_capacity uint32 */
+  uint64_t bin_capacity;
+  VkDeviceAddress scratch;     /* cn_scene_stage_scratch_bytes() bytes */
+  cn_timer *timer;             /* optional: every stage's marks */
+} cn_scene_stage_args;
+
+uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, uint64_t element_count, uint64_t group_bound,
+                                      uint32_t path_count, const cn_bins_grid *grid);
+
+/* Records path boxes, bbox and bins (barriers between; none at the end). */
+cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scene_stage_args *args);
 
 typedef struct cn_scene_stage_result {
   uint64_t n;            /* elements */

@@ -47,6 +47,56 @@ cn_result cn_scene_stage_cpu(const cn_scene_data *s, const cn_box *path_boxes, c
   return r;
 }
 
+uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, uint64_t n, uint64_t group_bound, uint32_t path_count,
+                                      const cn_bins_grid *grid) {
+  /* The stages run one after the other: they share one scratch area. */
+  uint64_t s = cn_pathbox_scratch_bytes(path_count);
+  s = CN_MAX(s, cn_bbox_scratch_bytes(ctx, n, group_bound));
+  if (grid && grid->nbx && grid->nby) s = CN_MAX(s, cn_bins_scratch_bytes(ctx, n, grid));
+  return s;
+}
+
+cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scene_stage_args *a) {
+  if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_stage_record: NULL argument");
+  cn_pathbox_args pa = {.elements = a->elements,
+                        .paths = a->paths,
+                        .segments = a->segments,
+                        .transforms = a->transforms,
+                        .strokes = a->strokes,
+                        .element_count = a->element_count,
+                        .path_count = a->path_count,
+                        .segment_count = a->segment_count,
+                        .transform_count = a->transform_count,
+                        .stroke_count = a->stroke_count,
+                        .scratch = a->scratch,
+                        .boxes = a->path_boxes,
+                        .tags = a->tags,
+                        .timer = a->timer};
+  CN_TRY(cn_pathbox_record(ctx, cmd, &pa));
+  cn_cmd_barrier(ctx, cmd);
+  cn_bbox_args ba = {.tags = a->tags,
+                     .boxes = a->path_boxes,
+                     .result = a->boxes,
+                     .status = a->status,
+                     .scratch = a->scratch,
+                     .n = a->element_count,
+                     .group_bound = a->group_bound,
+                     .viewport = {a->viewport[0], a->viewport[1], a->viewport[2], a->viewport[3]},
+                     .timer = a->timer};
+  CN_TRY(cn_bbox_record(ctx, cmd, &ba));
+  if (!a->grid.nbx || !a->grid.nby) return CN_OK;
+  cn_cmd_barrier(ctx, cmd);
+  cn_bins_args na = {.boxes = a->boxes,
+                     .bin_offsets = a->bin_offsets,
+                     .elems = a->bin_elems,
+                     .scratch = a->scratch,
+                     .n = a->element_count,
+                     .capacity = a->bin_capacity,
+                     .grid = a->grid,
+                     .timer = a->timer};
+  return cn_bins_record(ctx, cmd, &na);
+}
+
 typedef struct cn__upload {
   const void *data;
   uint64_t bytes;
@@ -74,8 +124,7 @@ cn_result cn_scene_stage_run(cn_context *ctx, const cn_scene_data *s, const cn_s
                       {s->transforms, (uint64_t)s->transform_count * sizeof(cn_transform), {0}},
                       {s->strokes, (uint64_t)s->stroke_count * sizeof(cn_stroke), {0}}};
   cn_buffer tags = {0}, pboxes = {0}, boxes = {0}, status = {0}, scratch = {0}, offs = {0}, elems = {0};
-  uint64_t pb_scratch = cn_pathbox_scratch_bytes(s->path_count), bb_scratch = cn_bbox_scratch_bytes(ctx, n, gb);
-  uint64_t bins_scratch = d.no_bins ? 0 : cn_bins_scratch_bytes(ctx, n, &grid);
+  uint64_t scratch_bytes = cn_scene_stage_scratch_bytes(ctx, n, gb, s->path_count, &grid);
   uint64_t cap = CN_MAX(4 * n, 1024);
   cn_result r = CN_OK;
   for (int k = 0; k < 5 && r == CN_OK; k++) {
@@ -87,41 +136,38 @@ cn_result cn_scene_stage_run(cn_context *ctx, const cn_scene_data *s, const cn_s
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(n, 1) * 16, &boxes);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_READBACK, sizeof(cn_bbox_status), &status);
   if (r == CN_OK)
-    r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(CN_MAX(pb_scratch, bb_scratch), bins_scratch), &scratch);
-  if (r == CN_OK && !d.no_bins) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, (nbins + 1) * 4, &offs);
+    r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, scratch_bytes, &scratch);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, (nbins + 1) * 4, &offs);
   for (int attempt = 0; r == CN_OK && attempt < 2; attempt++) {
-    if (!d.no_bins) r = cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, cap * 4, &elems);
+    r = cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, d.no_bins ? 16 : cap * 4, &elems);
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     if (r == CN_OK) r = cn_cmd_begin(ctx, &cmd);
     if (r != CN_OK) break;
     if (attempt == 0) {
-      cn_pathbox_args pa = {.elements = up[0].buf.address,
-                            .paths = up[1].buf.address,
-                            .segments = up[2].buf.address,
-                            .transforms = up[3].buf.address,
-                            .strokes = up[4].buf.address,
-                            .element_count = (uint32_t)n,
-                            .path_count = s->path_count,
-                            .segment_count = s->segment_count,
-                            .transform_count = s->transform_count,
-                            .stroke_count = s->stroke_count,
-                            .scratch = scratch.address,
-                            .boxes = pboxes.address,
-                            .tags = tags.address};
-      r = cn_pathbox_record(ctx, cmd, &pa);
-      cn_cmd_barrier(ctx, cmd);
-      cn_bbox_args ba = {.tags = tags.address,
-                         .boxes = pboxes.address,
-                         .result = boxes.address,
-                         .status = status.address,
-                         .scratch = scratch.address,
-                         .n = n,
-                         .group_bound = gb,
-                         .viewport = {s->viewport[0], s->viewport[1], s->viewport[2], s->viewport[3]}};
-      if (r == CN_OK) r = cn_bbox_record(ctx, cmd, &ba);
-      cn_cmd_barrier(ctx, cmd);
-    }
-    if (r == CN_OK && !d.no_bins) {
+      cn_scene_stage_args sa = {.elements = up[0].buf.address,
+                                .paths = up[1].buf.address,
+                                .segments = up[2].buf.address,
+                                .transforms = up[3].buf.address,
+                                .strokes = up[4].buf.address,
+                                .element_count = (uint32_t)n,
+                                .path_count = s->path_count,
+                                .segment_count = s->segment_count,
+                                .transform_count = s->transform_count,
+                                .stroke_count = s->stroke_count,
+                                .viewport = {s->viewport[0], s->viewport[1], s->viewport[2], s->viewport[3]},
+                                .group_bound = gb,
+                                .grid = grid,
+                                .tags = tags.address,
+                                .path_boxes = pboxes.address,
+                                .boxes = boxes.address,
+                                .status = status.address,
+                                .bin_offsets = offs.address,
+                                .bin_elems = elems.address,
+                                .bin_capacity = cap,
+                                .scratch = scratch.address};
+      r = cn_scene_stage_record(ctx, cmd, &sa);
+    } else {
+      /* only binning again, with the exact capacity */
       cn_bins_args na = {.boxes = boxes.address,
                          .bin_offsets = offs.address,
                          .elems = elems.address,
@@ -130,8 +176,8 @@ cn_result cn_scene_stage_run(cn_context *ctx, const cn_scene_data *s, const cn_s
                          .capacity = cap,
                          .grid = grid};
       r = cn_bins_record(ctx, cmd, &na);
-      cn_cmd_barrier(ctx, cmd);
     }
+    cn_cmd_barrier(ctx, cmd);
     cn_result sr = cn_cmd_submit(ctx, cmd);
     if (r == CN_OK) r = sr;
     if (r == CN_OK && attempt == 0) {
