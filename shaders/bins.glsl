@@ -39,10 +39,10 @@ void main() {
   }
   uint ch = cn_group_id() % pc.nchunks;
   uint s0 = (cn_group_id() / pc.nchunks) * SLICE;
-  if (s0 >= nbins) return;
 #ifndef BINS_FILL
-  if (cn_group_id() == 0u && t == 0u) pc.matrix.v[nbins * pc.nchunks] = 0u;
+  if (cn_group_id() == 0u && t == 0u) pc.matrix.v[nbins * pc.nchunks] = 0u; // the total, also with no bins
 #endif
+  if (s0 >= nbins) return;
   uint word = t >> 5, bit = 1u << (t & 31u);
   {
     uint sl = min(SLICE, nbins - s0);

@@ -30,13 +30,14 @@ typedef struct cn_scene_stage_args {
   uint32_t element_count, path_count, segment_count, transform_count, stroke_count;
   float viewport[4];
   uint64_t group_bound;        /* >= the scene's BEGIN/END elements (element_count if unknown) */
-  cn_bins_grid grid;           /* cn_bins_grid_make(viewport, B); nbx == 0: no binning */
+  cn_bins_grid grid;           /* cn_bins_grid_make(viewport, B) */
   /* outputs */
   VkDeviceAddress tags;        /* element_count uint32 */
   VkDeviceAddress path_boxes;  /* element_count cn_box (cn_pathbox.h) */
   VkDeviceAddress boxes;       /* element_count cn_box: result boxes (cn_bbox.h) */
   VkDeviceAddress status;      /* cn_bbox_status: check it (cn_bbox_status_check) before trusting the rest */
-  VkDeviceAddress bin_offsets; /* nbins + 1 uint32 (cn_bins.h); bin_offsets[nbins] > bin_capacity: re-run bins */
+  VkDeviceAddress bin_offsets; /* nbins + 1 uint32 (cn_bins.h); bin_offsets[nbins] > bin_capacity: re-run
+                                  bins; 0: no binning */
   VkDeviceAddress bin_elems;   /* bin_capacity uint32 */
   uint64_t bin_capacity;
   VkDeviceAddress scratch;     /* cn_scene_stage_scratch_bytes() bytes */

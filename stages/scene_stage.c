@@ -84,7 +84,7 @@ cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_s
                      .viewport = {a->viewport[0], a->viewport[1], a->viewport[2], a->viewport[3]},
                      .timer = a->timer};
   CN_TRY(cn_bbox_record(ctx, cmd, &ba));
-  if (!a->grid.nbx || !a->grid.nby) return CN_OK;
+  if (!a->bin_offsets) return CN_OK;
   cn_cmd_barrier(ctx, cmd);
   cn_bins_args na = {.boxes = a->boxes,
                      .bin_offsets = a->bin_offsets,
@@ -161,7 +161,7 @@ cn_result cn_scene_stage_run(cn_context *ctx, const cn_scene_data *s, const cn_s
                                 .path_boxes = pboxes.address,
                                 .boxes = boxes.address,
                                 .status = status.address,
-                                .bin_offsets = offs.address,
+                                .bin_offsets = d.no_bins ? 0 : offs.address,
                                 .bin_elems = elems.address,
                                 .bin_capacity = cap,
                                 .scratch = scratch.address};

@@ -107,8 +107,11 @@ TEST(bins_limits) {
   const float flat[4] = {5, 5, 5, 9};
   CHECK_OK(cn_bins_grid_make(flat, 4, &g));
   CHECK_EQ_U64(g.nbx, 0);
-  cn_box b = {5, 5, 6, 6};
-  check_bins(&b, 1, flat, 4, "no bins");
+  cn_box b[600];
+  for (int i = 0; i < 600; i++) b[i] = (cn_box){5, 5, 6, 6};
+  check_bins(b, 600, flat, 4, "no bins");
+  const float vp[4] = {0, 0, 64, 64};
+  check_bins(b, 600, vp, 4, "some bins");
 }
 
 TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_limits))
