@@ -9,8 +9,12 @@
 //     val[k] = val[k] ∩ val[link[k]];  link[k] = link[link[k]]
 // while the link stays inside the partition, leave every node with the
 // intersection of its chain of ancestors within the partition and a link that
-// leaves it (or -1 at the root). bbox_clip_round then resolves those links
-// across partitions. Intersection is idempotent and exact (min/max).
+// leaves it (or -1 at the root). A link that leaves the partition always
+// points at a "slice" open: one closed in a later partition (it is still open
+// where the link starts). Every END here whose BEGIN lies in an earlier
+// partition marks that BEGIN in slice[]. bbox_clip_round then resolves the
+// slice opens across partitions, bbox_clip_final all the others with one
+// more step. Intersection is idempotent and exact (min/max).
 #include "common.glsl"
 #include "cn_scene_layout.h"
 
@@ -40,6 +44,9 @@ void main() {
     if ((byte & CN_GROUP_CLOSE) == 0u) {
       if ((byte & CN_GROUP_BLEND) == 0u) val = box_intersect(box_clean(pc.boxes.v[pc.idx.v[k]]), vp);
       link = pc.parens.v[k];
+    } else {
+      int open = pc.parens.v[k];
+      if (open >= 0 && uint(open) < p0) pc.slice.v[open] = 1u;
     }
   }
   sh_val[t] = val;

@@ -2,7 +2,8 @@
 // bbox_count: first pass of the compaction of BEGIN/END elements (stages/bbox.c).
 // Block b of WG_SIZE * ITEMS elements: counts[b] = its BEGIN/END tags. Block 0
 // also writes counts[nblocks] = 0 and initialises the status words; every block
-// zeroes its share of the group-byte words (bbox_compact ORs bytes into them).
+// zeroes its share of the group-byte words (bbox_compact ORs bytes into them)
+// and of the slice marks (bbox_clip_local sets them).
 #include "common.glsl"
 #include "cn_scene_layout.h"
 
@@ -33,6 +34,10 @@ void main() {
   for (uint k = 0u; k < ITEMS; k++) {
     uint w = b * (block / 4u) + k * WG_SIZE + t;
     if (k * WG_SIZE + t < block / 4u && w < words) pc.gbytes.v[w] = 0u;
+  }
+  for (uint k = 0u; k < ITEMS; k++) {
+    uint w = b * block + k * WG_SIZE + t;
+    if (w < pc.group_bound) pc.slice.v[w] = 0u;
   }
   barrier();
   if (b >= pc.nblocks) return;

@@ -57,18 +57,21 @@ CN_PUSH_BEGIN(cn_bbox_compact_push)
   CN_PTR(U32Buf) idx;       /* out: element index of each group node */
   CN_PTR(U32Buf) gbytes;    /* out: group bytes, 4 per word (zeroed beforehand) */
   CN_PTR(U32Buf) status;
+  CN_PTR(U32Buf) slice;     /* bbox_count zeroes it (group_bound words) for bbox_clip_local */
   CN_U32 n;
   CN_U32 nblocks;
   CN_U32 group_bound;
   CN_U32 pad0;
 CN_PUSH_END(cn_bbox_compact_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 56);
+CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 64);
 #endif
 
 /* ----------------------------------------------------------- bbox: clips --
  * bbox_clip_local: per partition of workgroup-size group nodes, pointer jumping
- * in shared memory until every open's link leaves the partition.
- * bbox_clip_round: one global pointer-jumping round (src -> dst). */
+ * in shared memory until every open's link leaves the partition; marks slice[]
+ * (opens closed in a later partition: the only targets of such links).
+ * bbox_clip_round: one global pointer-jumping round over slice opens (src -> dst).
+ * bbox_clip_final: every other open: its partial box ∩ its (resolved) target. */
 #if !defined(VULKAN) || defined(CN_USE_BBOX_CLIP_PUSH)
 CN_PUSH_BEGIN(cn_bbox_clip_push)
   CN_PTR(BoxBuf) boxes;     /* element boxes (clip path boxes at BEGIN_CLIP) */
@@ -80,13 +83,14 @@ CN_PUSH_BEGIN(cn_bbox_clip_push)
   CN_PTR(I32Buf) link_src;
   CN_PTR(BoxBuf) acc_dst;
   CN_PTR(I32Buf) link_dst;
+  CN_PTR(U32Buf) slice;
   CN_F32 vp_x0, vp_y0, vp_x1, vp_y1;
   CN_U32 group_bound;
   CN_U32 nblocks;
   CN_U32 first_round;
   CN_U32 pad0;
 CN_PUSH_END(cn_bbox_clip_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_clip_push, 104);
+CN_STATIC_ASSERT_SIZE(cn_bbox_clip_push, 112);
 #endif
 
 /* ----------------------------------------------------------- bbox: draws --

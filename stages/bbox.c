@@ -34,7 +34,7 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
 /* Scratch layout: byte offsets, each 256-aligned. */
 typedef struct cn__bbox_layout {
   uint64_t nblocks, pyramid_boxes;
-  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc[2], link[2], gpart, pyramid, total;
+  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc[2], link[2], slice, gpart, pyramid, total;
 } cn__bbox_layout;
 
 static uint64_t cn__align(uint64_t x) { return (x + 255u) & ~(uint64_t)255u; }
@@ -70,6 +70,7 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   CN__PLACE(acc[1], gb * 16);
   CN__PLACE(link[0], gb * 4);
   CN__PLACE(link[1], gb * 4);
+  CN__PLACE(slice, gb * 4);
   CN__PLACE(gpart, gb * 16);
   CN__PLACE(pyramid, l.pyramid_boxes * 16);
 #undef CN__PLACE
@@ -93,7 +94,7 @@ typedef struct cn__bbox_rec {
   cn__bbox_layout l;
   uint64_t n, gb;
   cn_box vp;
-  VkPipeline count, compact, clip_local, clip_round, draws, pyramid, groups;
+  VkPipeline count, compact, clip_local, clip_round, clip_final, draws, pyramid, groups;
 } cn__bbox_rec;
 
 static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bbox_rec *rc) {
@@ -117,6 +118,7 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COMPACT, spec, 2, &rc->compact));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_LOCAL, &rc->s.clip_wg, 1, &rc->clip_local));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_ROUND, NULL, 0, &rc->clip_round));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_FINAL, NULL, 0, &rc->clip_final));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_DRAWS, spec, 2, &rc->draws));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_PYRAMID, NULL, 0, &rc->pyramid));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_GROUPS, NULL, 0, &rc->groups));
@@ -134,6 +136,7 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
                              .idx = S + l.idx,
                              .gbytes = S + l.gbytes,
                              .status = a->status,
+                             .slice = S + l.slice,
                              .n = (uint32_t)n,
                              .nblocks = (uint32_t)l.nblocks,
                              .group_bound = (uint32_t)gb};
@@ -163,6 +166,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                           .offsets = S + l.counts,
                           .acc_dst = S + l.acc[0],
                           .link_dst = S + l.link[0],
+                          .slice = S + l.slice,
                           .vp_x0 = vp.x0,
                           .vp_y0 = vp.y0,
                           .vp_x1 = vp.x1,
@@ -181,6 +185,14 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
     kp.first_round = round == 0;
     cn_dispatch(ctx, cmd, rc->clip_round, &kp, sizeof kp, CN_DIV_UP(gb, 256));
     cur = 1 - cur;
+  }
+  if (parts > 1) {
+    cn_cmd_barrier(ctx, cmd);
+    kp.acc_src = S + l.acc[0];
+    kp.link_src = S + l.link[0];
+    kp.acc_dst = S + l.acc[cur];
+    kp.link_dst = S + l.link[cur];
+    cn_dispatch(ctx, cmd, rc->clip_final, &kp, sizeof kp, CN_DIV_UP(gb, 256));
   }
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox clip");

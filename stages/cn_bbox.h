@@ -17,9 +17,12 @@
  *   2. parentheses matching of the compacted bytes (cn_parens_record, issue 3):
  *      for an END its BEGIN, for a BEGIN its enclosing BEGIN;
  *   3. clips: pointer jumping inside partitions of group nodes in shared memory
- *      (bbox_clip_local), then ceil(log2(partitions)) global rounds
- *      (bbox_clip_round) for links that leave a partition: every BEGIN gets its
- *      clip stack box (intersection of its and its ancestors' clips, viewport);
+ *      (bbox_clip_local); a link that leaves a partition always lands on a
+ *      "slice" BEGIN (one closed in a later partition, marked there), so
+ *      ceil(log2(partitions)) global rounds over the slice BEGINs only
+ *      (bbox_clip_round) and one last step for all others (bbox_clip_final)
+ *      give every BEGIN its clip stack box (∩ of its and its ancestors' clips
+ *      and the viewport);
  *   4. draws: bbox_draws gives each draw box ∩ clip stack box of its innermost
  *      group (the parens output just after it), builds a union tree per block
  *      in shared memory and the in-block parts of every group's union;
