@@ -153,6 +153,30 @@ TEST(bbox_errors) {
   CHECK_OK(cn_bbox_status_check(&st, 8));
 }
 
+/* Large streams made unbalanced in one place: the GPU status must catch it. */
+TEST(bbox_unbalanced_large) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  for (int k = 0; k < 3; k++) {
+    stream s = gen_stream(200000, 20, 50, false);
+    uint64_t i = 100000;
+    while (s.tags[i] != (k == 0 ? CN_TAG_END_CLIP : CN_TAG_END_BLEND)) i++;
+    if (k == 0) s.tags[i] = CN_TAG_END_BLEND;    /* closes a clip */
+    else if (k == 1) s.tags[i] = CN_TAG_FILL;    /* a BEGIN left open */
+    else s.tags[i] = CN_TAG_BEGIN_BLEND;         /* two BEGINs left open */
+    cn_box *out = malloc(s.n * sizeof *out);
+    /* cn_bbox_run consults the CPU only after the GPU status reported a problem */
+    cn_result g = cn_bbox_run(ctx, s.tags, s.boxes, s.n, VP_SMALL, out);
+    CHECK(g == CN_ERROR_UNBALANCED);
+    char msg[64];
+    snprintf(msg, sizeof msg, "element %llu: END_BLEND closes the BEGIN_CLIP", (unsigned long long)i);
+    if (k == 0) CHECK_STR_CONTAINS(cn_last_error(), msg);
+    if (k == 1) CHECK_STR_CONTAINS(cn_last_error(), "is never closed");
+    free(out);
+    stream_free(&s);
+  }
+}
+
 TEST(bbox_small_random) {
   check_stream(&(stream){NULL, NULL, 0}, VP_SMALL, "empty");
   for (int k = 0; k < 40; k++) {
@@ -308,5 +332,5 @@ TEST(bbox_record_variants) {
   stream_free(&s);
 }
 
-TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_errors), T(bbox_small_random), T(bbox_block_edges), T(bbox_fully_nested),
+TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_unbalanced_large), T(bbox_errors), T(bbox_small_random), T(bbox_block_edges), T(bbox_fully_nested),
           T(bbox_all_clip_and_empty_groups), T(bbox_disjoint_clips), T(bbox_large))
