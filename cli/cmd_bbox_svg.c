@@ -1,6 +1,7 @@
 /* cmd_bbox_svg.c: `canopy bbox FILE.svg`: the whole scene stage (path boxes,
- * clip/blend boxes) on an SVG, one line per element: "INDEX TAG x0 y0 x1 y1"
- * or "INDEX TAG empty", TAG one of fill stroke clip endclip blend endblend. */
+ * clip/blend boxes, bins of 256 px) on an SVG; one line per element on the
+ * output: "INDEX TAG x0 y0 x1 y1" or "INDEX TAG empty", TAG one of fill stroke
+ * clip endclip blend endblend; a summary line on stderr. */
 #include "cli.h"
 
 #include "cn_scene_stage.h"
@@ -30,7 +31,9 @@ int cli_bbox_svg(const char *svg, const char *out_path, bool cpu) {
     return cli_fail("bbox", "cannot load the SVG", r);
   }
   cn_scene_stage_result res;
-  cn_scene_stage_desc desc = {.no_bins = true};
+  cn_scene_stage_desc desc = {0};
+  cn_bins_grid grid;
+  if (cn_bins_grid_make(scene.viewport, 256, &grid) != CN_OK) desc.no_bins = true; /* too large for bins */
   int rc = CLI_OK;
   cn_context *ctx = NULL;
   if (cpu) {
@@ -51,6 +54,11 @@ int cli_bbox_svg(const char *svg, const char *out_path, bool cpu) {
       cli_write_box(f, res.boxes[i]);
     }
     rc = cli_close_out("bbox", out_path, f);
+    uint64_t groups = 0;
+    for (uint64_t i = 0; i < res.n; i++) groups += res.tags[i] >= CN_TAG_BEGIN_CLIP;
+    fprintf(stderr, "%s: %llu elements (%llu BEGIN/END), %ux%u bins of 256 px, %llu bin entries\n", svg,
+            (unsigned long long)res.n, (unsigned long long)groups, res.grid.nbx, res.grid.nby,
+            (unsigned long long)res.bin_total);
   }
   if (r == CN_OK) cn_scene_stage_result_free(&res);
   cn_context_destroy(ctx);
