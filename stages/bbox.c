@@ -21,10 +21,13 @@ typedef struct cn__bbox_shape {
 static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
   cn__bbox_shape s;
   s.wg = cn_floor_pow2(CN_MIN(256u, ctx->caps.max_workgroup_invocations));
-  /* bbox_draws holds 2 * block boxes of 16 bytes in shared memory. */
-  s.items = ctx->caps.max_shared_memory >= 48u * 1024u ? 4u : 2u;
-  while (s.items > 1 && 32u * s.wg * s.items + 8u * s.wg > ctx->caps.max_shared_memory / 1u) s.items /= 2;
+  /* bbox_draws holds a union tree of 2 * block boxes of 16 bytes plus one
+   * uint per invocation in shared memory: 4 items on 48 KiB, 2 on 32 KiB. */
+  s.items = 4;
+  while (s.items > 1 && 32u * s.wg * s.items + 4u * s.wg > ctx->caps.max_shared_memory) s.items /= 2;
   s.block = s.wg * s.items;
+  /* bbox_clip_local: a box and a link (20 bytes) per invocation; at most half
+   * the shared memory so that two workgroups fit. */
   uint32_t c = CN_MIN(1024u, ctx->caps.max_workgroup_invocations);
   while (c > 64 && c * 20u > ctx->caps.max_shared_memory / 2) c /= 2;
   s.clip_wg = cn_floor_pow2(c);

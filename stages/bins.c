@@ -63,7 +63,8 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
   cn__bins_shape s;
   CN_TRY(cn__bins_shape_of(ctx, a->n, &a->grid, &s));
   uint32_t spec[3] = {CN__BINS_WG, 1, s.slice};
-  VkPipeline count, fill, gather;
+  VkPipeline count, fill, gather, check;
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_CHECK, NULL, 0, &check));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_COUNT, spec, 3, &count));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_FILL, spec, 3, &fill));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_GATHER, NULL, 0, &gather));
@@ -90,6 +91,10 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
   if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins scan");
   cn_dispatch(ctx, cmd, fill, &pc, sizeof pc, groups);
   cn_dispatch(ctx, cmd, gather, &pc, sizeof pc, CN_DIV_UP(s.nbins + 1, 256));
+  if (a->n * s.nbins >= UINT32_MAX) { /* the 32-bit total could have wrapped: look for it */
+    cn_cmd_barrier(ctx, cmd);
+    cn_dispatch(ctx, cmd, check, &pc, sizeof pc, CN_DIV_UP(s.matrix - 1, 256));
+  }
   if (a->timer) {
     cn_cmd_barrier(ctx, cmd);
     cn_timer_mark(ctx, a->timer, cmd, "bins fill");
@@ -183,6 +188,10 @@ cn_result cn_bins_run(cn_context *ctx, const cn_box *boxes, uint64_t n, const cn
     if (r == CN_OK) r = cn_buffer_download(ctx, &offs, 0, off, (nbins + 1) * 4);
     if (r != CN_OK) break;
     *total = off[nbins];
+    if (*total == UINT32_MAX) {
+      r = cn_fail(CN_ERROR_LIMIT, "bins: more than 2^32 - 2 (bin, element) entries");
+      break;
+    }
     if (*total <= cap) break;
     cap = *total; /* exact: the second run fits */
   }

@@ -27,6 +27,9 @@
  * Limits: n < 2^32 - 2^16; nbx * B and nby * B below 2^24 pixels; at most
  * 2^22 bins; the count matrix (about 4 entries per element, or one per bin
  * and chunk) below 2^32 entries. Larger grids fail with CN_ERROR_LIMIT.
+ * At most 2^32 - 2 entries in all: when n * nbins could exceed that, a check
+ * pass (bins_check) looks for a wrapped 32-bit sum and then sets
+ * bin_offsets[nbins] to UINT32_MAX (cn_bins_run reports CN_ERROR_LIMIT).
  */
 #ifndef CN_BINS_H
 #define CN_BINS_H

@@ -195,6 +195,10 @@ cn_result cn_scene_stage_run(cn_context *ctx, const cn_scene_data *s, const cn_s
     if (r == CN_OK) r = cn_buffer_download(ctx, &offs, 0, out->bin_offsets, (nbins + 1) * 4);
     if (r != CN_OK) break;
     out->bin_total = out->bin_offsets[nbins];
+    if (out->bin_total == UINT32_MAX) {
+      r = cn_fail(CN_ERROR_LIMIT, "bins: more than 2^32 - 2 (bin, element) entries");
+      break;
+    }
     if (out->bin_total <= cap) break;
     cap = out->bin_total; /* the counts are exact: the second run fits */
     free(out->bin_offsets);
