@@ -306,14 +306,20 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     free(tags), free(boxes);
   }
   /* Real scenes: the SVGs of tests/data/scenes-real, as loaded at their own size. */
-  char dir[1024];
-  snprintf(dir, sizeof dir, "%s", __FILE__); /* <source>/cli/bench_scene.c */
-  for (int k = 0; k < 2; k++) {
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = 0;
+  /* tests/data/scenes-real under the current directory (a checkout's root), else the source tree's. */
+  char dir[1024] = "tests/data/scenes-real";
+  DIR *probe = opendir(dir);
+  if (probe) {
+    closedir(probe);
+  } else {
+    snprintf(dir, sizeof dir, "%s", __FILE__); /* <source>/cli/bench_scene.c */
+    for (int k = 0; k < 2; k++) {
+      char *slash = strrchr(dir, '/');
+      if (slash) *slash = 0;
+    }
+    size_t dl = strlen(dir);
+    snprintf(dir + dl, sizeof dir - dl, "/tests/data/scenes-real");
   }
-  size_t dl = strlen(dir);
-  snprintf(dir + dl, sizeof dir - dl, "/tests/data/scenes-real");
   const char *sub[] = {"batik", "flag-icons", "inkscape", "pathfinder"};
   cn_scene_builder *b = NULL;
   if (rc == CLI_OK && cn_scene_builder_create(&b) == CN_OK) {

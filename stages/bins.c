@@ -38,7 +38,9 @@ typedef struct cn__bins_shape {
 static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_bins_grid *g, cn__bins_shape *s) {
   s->slice = ctx->caps.max_shared_memory >= 24u * 1024u ? 512u : 256u;
   s->nbins = (uint64_t)g->nbx * g->nby;
-  s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, CN_DIV_UP(s->nbins, 1024u)));
+  /* Rounds of 256 elements per chunk: about nbins / 64, so the count matrix
+   * (nbins x chunks) holds at most about n / 4 entries up to 1024 bins. */
+  s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, CN_DIV_UP(s->nbins, 64u)));
   s->nchunks = CN_DIV_UP(n, (uint64_t)CN__BINS_WG * s->rounds);
   s->matrix = s->nbins * s->nchunks + 1;
   if (n >= (1ull << 32) - (1u << 16)) return cn_fail(CN_ERROR_LIMIT, "bins: %llu elements", (unsigned long long)n);
