@@ -214,17 +214,22 @@ TEST(pathbox_long_paths) {
   CHECK_OK(cn_scene_begin(b, 0, 0, 800, 600));
   uint32_t paint;
   CHECK_OK(cn_scene_solid(b, 0, 1, 0, 1, &paint));
-  for (int p = 0; p < 6; p++) {
+  for (int p = 0; p < 40; p++) {
     cn_transform t = {frand(0.5f, 2), frand(-0.5f, 0.5f), frand(-0.5f, 0.5f), frand(0.5f, 2), frand(0, 400),
                       frand(0, 300)};
     CHECK_OK(cn_scene_set_transform(b, &t));
     uint32_t path;
     CHECK_OK(cn_scene_path_begin(b));
     CHECK_OK(cn_scene_move_to(b, 0, 0));
-    int segs = p % 2 ? 3 : 700 + 400 * p;
-    for (int k = 0; k < segs; k++)
-      CHECK_OK(cn_scene_cubic_to(b, frand(-200, 200), frand(-200, 200), frand(-200, 200), frand(-200, 200),
-                                 frand(-150, 150), frand(-150, 150)));
+    /* every path's box comes from one far segment at a random place, so a lost
+     * workgroup of segments shows */
+    int segs = p % 3 == 1 ? 3 : 300 + (int)test_rand_below(900);
+    int far = (int)test_rand_below((uint64_t)segs);
+    for (int k = 0; k < segs; k++) {
+      float r = k == far ? 500.0f : 50.0f;
+      CHECK_OK(cn_scene_cubic_to(b, frand(-r, r), frand(-r, r), frand(-r, r), frand(-r, r), frand(-50, 50),
+                                 frand(-50, 50)));
+    }
     CHECK_OK(cn_scene_close(b));
     CHECK_OK(cn_scene_path_end(b, &path));
     CHECK_OK(cn_scene_fill(b, path, paint, CN_RULE_NONZERO));
