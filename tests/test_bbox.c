@@ -179,6 +179,26 @@ TEST(bbox_unbalanced_large) {
   }
 }
 
+static stream gen_nested(uint64_t levels, bool clips_only);
+
+/* Other shapes of the kernels (CANOPY_BBOX_SHAPE=wg,items,clip_wg): the
+ * H200's 4 items per invocation and 1024-wide clip partitions included. */
+TEST(bbox_shapes) {
+  const char *shapes[] = {"128,4,1024", "64,8,64", "256,1,128", "32,2,32"};
+  for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+    setenv("CANOPY_BBOX_SHAPE", shapes[k], 1);
+    for (int j = 0; j < 3; j++) {
+      stream s = gen_stream(j == 0 ? 700 : j == 1 ? 20000 : 5000, 30, 50, j == 2);
+      check_stream(&s, j ? VP_SMALL : VP_UNBOUNDED, shapes[k]);
+      stream_free(&s);
+    }
+    stream s = gen_nested(3000, k & 1);
+    check_stream(&s, VP_SMALL, shapes[k]);
+    stream_free(&s);
+  }
+  unsetenv("CANOPY_BBOX_SHAPE");
+}
+
 TEST(bbox_small_random) {
   check_stream(&(stream){NULL, NULL, 0}, VP_SMALL, "empty");
   for (int k = 0; k < 40; k++) {
@@ -334,5 +354,5 @@ TEST(bbox_record_variants) {
   stream_free(&s);
 }
 
-TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_unbalanced_large), T(bbox_errors), T(bbox_small_random), T(bbox_block_edges), T(bbox_fully_nested),
+TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_unbalanced_large), T(bbox_shapes), T(bbox_errors), T(bbox_small_random), T(bbox_block_edges), T(bbox_fully_nested),
           T(bbox_all_clip_and_empty_groups), T(bbox_disjoint_clips), T(bbox_large))
