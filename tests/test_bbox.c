@@ -244,6 +244,26 @@ TEST(bbox_fully_nested) {
   s = gen_nested(70000, true);
   check_stream(&s, VP_SMALL, "nested clips");
   stream_free(&s);
+  /* depth (n - 1) / 2: L BEGINs, one draw, L ENDs */
+  uint64_t L = 100000;
+  s = stream_alloc(2 * L + 1);
+  for (uint64_t i = 0; i < L; i++) {
+    uint32_t open = i % 5 == 2 ? CN_TAG_BEGIN_BLEND : CN_TAG_BEGIN_CLIP;
+    s.tags[i] = open;
+    s.boxes[i] = (cn_box){(float)(i % 1000) * 0.1f, 0, 1000.0f - (float)(i % 997) * 0.1f, 900};
+    s.tags[2 * L - i] = open + 1;
+    s.boxes[2 * L - i] = (cn_box){0, 0, 0, 0};
+  }
+  s.tags[L] = CN_TAG_FILL;
+  s.boxes[L] = (cn_box){-50, -50, 2000, 2000};
+  check_stream(&s, VP_UNBOUNDED, "depth n/2");
+  cn_box *out = malloc(s.n * sizeof *out);
+  CHECK_OK(cn_bbox_cpu(s.tags, s.boxes, s.n, VP_UNBOUNDED, out));
+  /* the draw is cut by every clip: x from the largest x0 (99.9) to the smallest x1 (900.4) */
+  CHECK(out[L].x0 == 99.9f && out[L].x1 == 1000.0f - 996 * 0.1f && out[L].y0 == 0 && out[L].y1 == 900);
+  CHECK(memcmp(&out[0], &out[L], sizeof(cn_box)) == 0 && memcmp(&out[2 * L], &out[L], sizeof(cn_box)) == 0);
+  free(out);
+  stream_free(&s);
 }
 
 TEST(bbox_all_clip_and_empty_groups) {
