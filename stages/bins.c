@@ -26,7 +26,8 @@ cn_result cn_bins_grid_make(const float vp[4], uint32_t bin_size, cn_bins_grid *
   if (w * bin_size >= 16777216.0 || h * bin_size >= 16777216.0 || w * h > CN__BINS_MAX)
     return cn_fail(CN_ERROR_LIMIT, "bins: %.0f x %.0f bins of %u pixels: at most 2^22 bins and 2^24 pixels a side", w,
                    h, bin_size);
-  *out = (cn_bins_grid){vp[0], vp[1], bin_size, (uint32_t)w, (uint32_t)h};
+  /* the anchor is cleaned like every coordinate (cn_box.h): no subnormal for a GPU to flush */
+  *out = (cn_bins_grid){cn_coord_clean(vp[0]), cn_coord_clean(vp[1]), bin_size, (uint32_t)w, (uint32_t)h};
   return CN_OK;
 }
 
