@@ -211,6 +211,13 @@ static cn_result job_check(cn_context *ctx, scene_job *j, const uint32_t *tags, 
   if (r == CN_OK && wtotal > j->capacity)
     r = cn_fail(CN_ERROR_LIMIT, "bench scene: bin capacity %llu < %llu", (unsigned long long)j->capacity,
                 (unsigned long long)wtotal);
+  uint32_t *gel = r == CN_OK ? malloc((wtotal ? wtotal : 1) * 4) : NULL;
+  if (r == CN_OK && !gel) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "bench: out of host memory");
+  if (r == CN_OK && wtotal) r = cn_buffer_download(ctx, &j->elems, 0, gel, wtotal * 4);
+  if (r == CN_OK && memcmp(gel, wel, wtotal * 4) != 0)
+    r = cn_fail(CN_ERROR_STATE, "bench scene: the GPU's bin lists differ from the CPU's at n = %llu",
+                (unsigned long long)n);
+  free(gel);
   free(in), free(got), free(want), free(tg), free(goff), free(woff), free(wel);
   return r;
 }
