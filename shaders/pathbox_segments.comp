@@ -68,10 +68,14 @@ void main() {
   }
   barrier();
   if (ok && path == sh_path) {
-    atomicMin(sh_key.x, key.x);
-    atomicMin(sh_key.y, key.y);
-    atomicMax(sh_key.z, key.z);
-    atomicMax(sh_key.w, key.w);
+    // the active invocations of the subgroup fold first: one lane's shared atomics
+    ivec4 k = ivec4(subgroupMin(key.x), subgroupMin(key.y), subgroupMax(key.z), subgroupMax(key.w));
+    if (subgroupElect()) {
+      atomicMin(sh_key.x, k.x);
+      atomicMin(sh_key.y, k.y);
+      atomicMax(sh_key.z, k.z);
+      atomicMax(sh_key.w, k.w);
+    }
   } else if (ok) {
     atomicMin(pc.keys.v[path].x, key.x);
     atomicMin(pc.keys.v[path].y, key.y);
