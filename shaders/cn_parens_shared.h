@@ -14,6 +14,8 @@
  *           state (0 nothing, 1 aggregate and slice, 2 window too).
  *   win     lookback: N1 * WINDOW int32: the top WINDOW entries of the stack
  *           after partition q, top first, -1 past the bottom.
+ *           lowmark: N1 * P int32: the stack before partition q, top first,
+ *           down to the depth q pops into (min(a_q + 1, P) entries).
  * A bicyclic value is uvec2(a, b): a unmatched ')' then b unmatched '('. */
 #ifndef CN_PARENS_SHARED_H
 #define CN_PARENS_SHARED_H
@@ -22,6 +24,7 @@
 
 /* Specialization constant (constant_id) beyond CN_SPEC_WG_SIZE/CN_SPEC_ITEMS. */
 #define CN_SPEC_PARENS_WINDOW 2 /* lookback: stack entries published per partition */
+#define CN_SPEC_PARENS_SPIN 3   /* lookback: flag loads per partition before it redoes a predecessor */
 
 /* Partition states in flags (lookback). */
 #define CN_PARENS_FLAG_NONE 0u
