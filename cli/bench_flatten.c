@@ -222,7 +222,7 @@ int bench_flatten(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       flat_synth_free(&s);
     }
   }
-  for (size_t i = 0; i < sizeof real_scenes / sizeof real_scenes[0] && rc == CLI_OK && !o->quick; i++) {
+  for (size_t i = 0; i < sizeof real_scenes / sizeof real_scenes[0] && rc == CLI_OK; i++) {
     char path[512];
     snprintf(path, sizeof path, "tests/data/scenes-real/%s", real_scenes[i]);
     cn_scene_builder *b = NULL;
