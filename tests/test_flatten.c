@@ -303,5 +303,108 @@ TEST(flatten_bad_input) {
   free(s);
 }
 
+/* The source tree (for tests/data), from this file's path. */
+static const char *src_root(void) {
+  static char root[1024];
+  if (!root[0]) {
+    snprintf(root, sizeof root, "%s", __FILE__);
+    for (int i = 0; i < 2; i++) {
+      char *sl = strrchr(root, '/');
+      if (sl) *sl = 0;
+    }
+  }
+  return root;
+}
+
+typedef struct fl_pt {
+  uint32_t e;
+  float x, y;
+} fl_pt;
+static int fl_pt_cmp(const void *a, const void *b) {
+  const fl_pt *p = a, *q = b;
+  if (p->e != q->e) return p->e < q->e ? -1 : 1;
+  if (p->x != q->x) return p->x < q->x ? -1 : 1;
+  if (p->y != q->y) return p->y < q->y ? -1 : 1;
+  return 0;
+}
+/* Closed chains for big line sets: the sorted start points equal the sorted end points. */
+static bool closed_sorted(const cn_line *l, uint32_t n) {
+  fl_pt *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+  for (uint32_t i = 0; i < n; i++) {
+    a[i] = (fl_pt){l[i].element, l[i].x0, l[i].y0};
+    b[i] = (fl_pt){l[i].element, l[i].x1, l[i].y1};
+  }
+  qsort(a, n, sizeof *a, fl_pt_cmp);
+  qsort(b, n, sizeof *b, fl_pt_cmp);
+  bool ok = n == 0 || memcmp(a, b, n * sizeof *a) == 0;
+  free(a);
+  free(b);
+  return ok;
+}
+
+/* Every real scene of tests/data/scenes-real fitted to 1024 px: GPU and CPU
+ * give closed chains, the same line counts per element (up to a few lines
+ * where a float threshold falls the other way), the same boxes, and the same
+ * coverage (sampled over a random choice of elements). */
+TEST(flatten_real_scenes) {
+  static const char *const files[] = {
+      "pathfinder/pathfinder_logo.svg", "pathfinder/material_design_icons.svg", "flag-icons/ni.svg",
+      "flag-icons/rs.svg",           "flag-icons/sh-ac.svg",            "batik/anne.svg",
+      "batik/batik3D.svg",           "batik/mapWaadt.svg",              "batik/batikLogo.svg",
+      "inkscape/inkscape-about.svg"};
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/tests/data/scenes-real/%s", src_root(), files[f]);
+    cn_scene_builder *b = NULL;
+    cn_scene_data d;
+    CHECK_OK(cn_scene_builder_create(&b));
+    if (!b) return;
+    cn_result r = cn_svg_load_file(b, path, NULL, &d, NULL);
+    CHECK_OK(r);
+    if (r != CN_OK) {
+      cn_scene_builder_destroy(b);
+      continue;
+    }
+    float w = d.viewport[2] - d.viewport[0], h = d.viewport[3] - d.viewport[1];
+    float sc = w > 0 && h > 0 ? fminf(1024 / w, 1024 / h) : 1;
+    cn_flatten_desc desc = {.view = {sc, 0, 0, sc, -d.viewport[0] * sc, -d.viewport[1] * sc}};
+    cn_flatten_elem *ge = calloc(d.element_count + 1, sizeof *ge), *ce = calloc(d.element_count + 1, sizeof *ce);
+    cn_line *g = NULL, *c = NULL;
+    uint32_t ng = 0, nc = 0;
+    CHECK_OK(cn_flatten_run(ctx, &d, &desc, &g, &ng, ge, NULL));
+    CHECK_OK(cn_flatten_cpu(&d, &desc, &c, &nc, ce));
+    CHECK(closed_sorted(g, ng));
+    CHECK(closed_sorted(c, nc));
+    uint32_t off = 0, bad = 0;
+    for (uint32_t e = 0; e < d.element_count; e++) {
+      int64_t diff = (int64_t)ge[e].line_count - (int64_t)ce[e].line_count;
+      if (diff < -2 || diff > 2) off++;
+      if (ge[e].line_count && fabsf(ge[e].x0 - ce[e].x0) + fabsf(ge[e].y1 - ce[e].y1) > 0.05f) off++;
+    }
+    for (int k = 0; k < 40 && d.element_count; k++) {
+      uint32_t e = (uint32_t)test_rand_below(d.element_count);
+      if (!ce[e].line_count || !ge[e].line_count) continue;
+      const cn_line *gl = g + ge[e].line_first, *cl = c + ce[e].line_first;
+      for (int t = 0; t < 30; t++) {
+        double x = ce[e].x0 + (ce[e].x1 - ce[e].x0) * (double)test_rand_below(10000) / 1e4;
+        double y = ce[e].y0 + (ce[e].y1 - ce[e].y0) * (double)test_rand_below(10000) / 1e4;
+        bool ig = fu_winding(gl, ge[e].line_count, e, x, y) != 0, ic = fu_winding(cl, ce[e].line_count, e, x, y) != 0;
+        if (ig != ic && fmin(fu_line_dist(gl, ge[e].line_count, e, x, y), fu_line_dist(cl, ce[e].line_count, e, x, y)) > 0.02)
+          bad++;
+      }
+    }
+    if (off || bad) fprintf(stderr, "  %s: %u elements differ in count or box, %u coverage samples differ\n", files[f], off, bad);
+    CHECK(off == 0 && bad == 0);
+    free(g);
+    free(c);
+    free(ge);
+    free(ce);
+    cn_scene_builder_destroy(b);
+  }
+}
+
 TEST_MAIN(T(fill_square_exact), T(fill_open_subpath_and_view), T(fill_curve_tolerance), T(fill_random_gpu_vs_cpu),
-          T(fill_overflow_rerun), T(fill_adversarial), T(flatten_bad_input))
+          T(fill_overflow_rerun), T(fill_adversarial), T(flatten_bad_input),
+          T(flatten_real_scenes))
