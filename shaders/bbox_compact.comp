@@ -14,6 +14,7 @@ layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyBuf { int v[]; };
 #define CN_USE_BBOX_COMPACT_PUSH
 #include "cn_scene_stage_shared.h"
 #include "scene_wg.glsl"

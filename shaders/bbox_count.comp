@@ -3,7 +3,8 @@
 // Block b of WG_SIZE * ITEMS elements: counts[b] = its BEGIN/END tags. Block 0
 // also writes counts[nblocks] = 0 and initialises the status words; every block
 // zeroes its share of the group-byte words (bbox_compact ORs bytes into them)
-// and of the slice marks (bbox_clip_local sets them).
+// and of the slice marks (bbox_clip_local sets them), and sets its share of
+// the gap keys (bbox_draws folds draws into them) to the empty key.
 #include "common.glsl"
 #include "cn_scene_layout.h"
 
@@ -13,6 +14,7 @@ layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyBuf { int v[]; };
 #define CN_USE_BBOX_COMPACT_PUSH
 #include "cn_scene_stage_shared.h"
 
@@ -37,7 +39,13 @@ void main() {
   }
   for (uint k = 0u; k < ITEMS; k++) {
     uint w = b * block + k * WG_SIZE + t;
-    if (w < pc.group_bound) pc.slice.v[w] = 0u;
+    if (w < pc.group_bound) {
+      pc.slice.v[w] = 0u;
+      pc.gap.v[4u * w] = 0x7FFFFFFF; // the empty key: min of nothing, max of nothing
+      pc.gap.v[4u * w + 1u] = 0x7FFFFFFF;
+      pc.gap.v[4u * w + 2u] = int(0x80000000u);
+      pc.gap.v[4u * w + 3u] = int(0x80000000u);
+    }
   }
   barrier();
   if (b >= pc.nblocks) return;

@@ -19,9 +19,9 @@ typedef struct cn__bbox_shape {
   uint32_t clip_wg;          /* bbox_clip_local partition */
 } cn__bbox_shape;
 
-/* Shared memory of bbox_draws (union tree of 2 * block boxes, one uint per
- * invocation) and bbox_clip_local (a box and a link per invocation). */
-static uint32_t cn__draws_shared(uint32_t wg, uint32_t items) { return 32u * wg * items + 4u * wg; }
+/* Shared memory of bbox_draws (two uints per invocation), bbox_compact (one
+ * per invocation) and bbox_clip_local (a box and a link per invocation). */
+static uint32_t cn__draws_shared(uint32_t wg, uint32_t items) { (void)items; return 8u * wg; }
 static uint32_t cn__clip_shared(uint32_t wg) { return 20u * wg; }
 
 static bool cn__pow2(uint32_t x) { return x && (x & (x - 1)) == 0; }
@@ -45,9 +45,8 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
   cn__bbox_shape s;
   if (cn__bbox_shape_env(ctx, &s)) return s;
   s.wg = cn_floor_pow2(CN_MIN(256u, ctx->caps.max_workgroup_invocations));
-  /* 4 items on 48 KiB of shared memory, 2 on 32 KiB */
+  /* blocks of 1024 elements: fewer block offsets to scan, more work per workgroup */
   s.items = 4;
-  while (s.items > 1 && cn__draws_shared(s.wg, s.items) > ctx->caps.max_shared_memory) s.items /= 2;
   s.block = s.wg * s.items;
   /* bbox_clip_local: at most half the shared memory, so that two workgroups fit */
   uint32_t c = CN_MIN(1024u, ctx->caps.max_workgroup_invocations);
@@ -59,7 +58,7 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
 /* Scratch layout: byte offsets, each 256-aligned. */
 typedef struct cn__bbox_layout {
   uint64_t nblocks, pyramid_boxes;
-  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc[2], link[2], slice, gpart, pyramid, total;
+  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc[2], link[2], slice, pyramid, total;
 } cn__bbox_layout;
 
 static uint64_t cn__align(uint64_t x) { return (x + 255u) & ~(uint64_t)255u; }
@@ -76,7 +75,7 @@ static uint64_t cn__pyramid_boxes(uint64_t level0) {
 static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape *s, uint64_t n, uint64_t gb) {
   cn__bbox_layout l = {0};
   l.nblocks = CN_DIV_UP(n, s->block);
-  l.pyramid_boxes = cn__pyramid_boxes(l.nblocks);
+  l.pyramid_boxes = cn__pyramid_boxes(gb);
   uint64_t at = 0;
 #define CN__PLACE(field, bytes) \
   do {                          \
@@ -96,7 +95,6 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   CN__PLACE(link[0], gb * 4);
   CN__PLACE(link[1], gb * 4);
   CN__PLACE(slice, gb * 4);
-  CN__PLACE(gpart, gb * 16);
   CN__PLACE(pyramid, l.pyramid_boxes * 16);
 #undef CN__PLACE
   l.total = at;
@@ -162,6 +160,7 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
                              .gbytes = S + l.gbytes,
                              .status = a->status,
                              .slice = S + l.slice,
+                             .gap = S + l.pyramid,
                              .n = (uint32_t)n,
                              .nblocks = (uint32_t)l.nblocks,
                              .group_bound = (uint32_t)gb};
@@ -227,10 +226,8 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                            .boxes = a->boxes,
                            .offsets = S + l.counts,
                            .parens = S + l.parens,
-                           .idx = S + l.idx,
                            .acc = S + l.acc[cur],
                            .result = a->result,
-                           .gpart = S + l.gpart,
                            .pyramid = S + l.pyramid,
                            .status = a->status,
                            .vp_x0 = vp.x0,
@@ -244,8 +241,8 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox draws");
 
-  /* 5. blends: union pyramid over blocks, then one query per END */
-  uint64_t off = 0, cnt = l.nblocks;
+  /* 5. blends: union pyramid over the gaps between group nodes, then one query per END */
+  uint64_t off = 0, cnt = gb;
   while (cnt > 1) {
     cn_bbox_pyramid_push pp = {.pyramid = S + l.pyramid, .src_off = (uint32_t)off, .src_count = (uint32_t)cnt};
     cn_dispatch(ctx, cmd, rc->pyramid, &pp, sizeof pp, CN_DIV_UP(cnt, 256));
@@ -258,14 +255,11 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   cn_bbox_groups_push gp = {.gbytes = S + l.gbytes,
                             .idx = S + l.idx,
                             .parens = S + l.parens,
-                            .gpart = S + l.gpart,
                             .pyramid = S + l.pyramid,
                             .result = a->result,
-                            .offsets = S + l.counts,
+                            .offsets = S + l.counts + 4 * l.nblocks, /* the group node count */
                             .status = a->status,
-                            .group_bound = (uint32_t)gb,
-                            .nblocks = (uint32_t)l.nblocks,
-                            .block_size = s.block};
+                            .group_bound = (uint32_t)gb};
   cn_dispatch(ctx, cmd, rc->groups, &gp, sizeof gp, CN_MAX(CN_DIV_UP(gb, 256), 1));
   cn__mark(ctx, cmd, a->timer, "bbox blend");
   return CN_OK;
