@@ -69,10 +69,11 @@ CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 72);
 
 /* ----------------------------------------------------------- bbox: clips --
  * bbox_clip_local: per partition of workgroup-size group nodes, pointer jumping
- * in shared memory until every open's link leaves the partition; marks slice[]
- * (opens closed in a later partition: the only targets of such links).
- * bbox_clip_round: one global pointer-jumping round over slice opens (src -> dst).
- * bbox_clip_final: every other open: its partial box ∩ its (resolved) target. */
+ * in shared memory until every open's link leaves the partition (writes
+ * acc_dst, link_dst); marks slice[] (opens closed in a later partition: the
+ * only targets of such links).
+ * bbox_clip_resolve: every open with a link left follows it, in place on
+ * acc_dst / link_dst (slice opens publish their progress). */
 #if !defined(VULKAN) || defined(CN_USE_BBOX_CLIP_PUSH)
 CN_PUSH_BEGIN(cn_bbox_clip_push)
   CN_PTR(BoxBuf) boxes;     /* element boxes (clip path boxes at BEGIN_CLIP) */
@@ -80,18 +81,14 @@ CN_PUSH_BEGIN(cn_bbox_clip_push)
   CN_PTR(U32Buf) gbytes;
   CN_PTR(I32Buf) parens;
   CN_PTR(U32Buf) offsets;   /* offsets[nblocks] = number of group nodes */
-  CN_PTR(BoxBuf) acc_src;
-  CN_PTR(I32Buf) link_src;
   CN_PTR(BoxBuf) acc_dst;
   CN_PTR(I32Buf) link_dst;
   CN_PTR(U32Buf) slice;
   CN_F32 vp_x0, vp_y0, vp_x1, vp_y1;
   CN_U32 group_bound;
   CN_U32 nblocks;
-  CN_U32 first_round;
-  CN_U32 pad0;
 CN_PUSH_END(cn_bbox_clip_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_clip_push, 112);
+CN_STATIC_ASSERT_SIZE(cn_bbox_clip_push, 88);
 #endif
 
 /* ----------------------------------------------------------- bbox: draws --

@@ -58,7 +58,7 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
 /* Scratch layout: byte offsets, each 256-aligned. */
 typedef struct cn__bbox_layout {
   uint64_t nblocks, pyramid_boxes;
-  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc[2], link[2], slice, pyramid, total;
+  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc, link, slice, pyramid, total;
 } cn__bbox_layout;
 
 static uint64_t cn__align(uint64_t x) { return (x + 255u) & ~(uint64_t)255u; }
@@ -90,10 +90,8 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   uint64_t ps = 0; /* the largest variant's, so any variant can be chosen at record time */
   for (int v = 0; v < CN_PARENS_VARIANT_COUNT && gb; v++) ps = CN_MAX(ps, cn_parens_scratch_bytes(ctx, v, gb));
   CN__PLACE(parens_scratch, ps);
-  CN__PLACE(acc[0], gb * 16);
-  CN__PLACE(acc[1], gb * 16);
-  CN__PLACE(link[0], gb * 4);
-  CN__PLACE(link[1], gb * 4);
+  CN__PLACE(acc, gb * 16);
+  CN__PLACE(link, gb * 4);
   CN__PLACE(slice, gb * 4);
   CN__PLACE(pyramid, l.pyramid_boxes * 16);
 #undef CN__PLACE
@@ -117,7 +115,7 @@ typedef struct cn__bbox_rec {
   cn__bbox_layout l;
   uint64_t n, gb;
   cn_box vp;
-  VkPipeline count, compact, clip_local, clip_round, clip_final, draws, pyramid, groups;
+  VkPipeline count, compact, clip_local, clip_resolve, draws, pyramid, groups;
 } cn__bbox_rec;
 
 static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bbox_rec *rc) {
@@ -140,8 +138,7 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COUNT, spec, 2, &rc->count));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COMPACT, spec, 2, &rc->compact));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_LOCAL, &rc->s.clip_wg, 1, &rc->clip_local));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_ROUND, NULL, 0, &rc->clip_round));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_FINAL, NULL, 0, &rc->clip_final));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_RESOLVE, NULL, 0, &rc->clip_resolve));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_DRAWS, spec, 2, &rc->draws));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_PYRAMID, NULL, 0, &rc->pyramid));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_GROUPS, NULL, 0, &rc->groups));
@@ -182,14 +179,15 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   uint64_t n = rc->n, gb = rc->gb;
   cn_box vp = rc->vp;
 
-  /* 3. clips: local pointer jumping, then global rounds */
+  /* 3. clips: pointer jumping inside partitions, then one pass that follows
+   * the links leaving them (in place on acc / link) */
   cn_bbox_clip_push kp = {.boxes = a->boxes,
                           .idx = S + l.idx,
                           .gbytes = S + l.gbytes,
                           .parens = S + l.parens,
                           .offsets = S + l.counts,
-                          .acc_dst = S + l.acc[0],
-                          .link_dst = S + l.link[0],
+                          .acc_dst = S + l.acc,
+                          .link_dst = S + l.link,
                           .slice = S + l.slice,
                           .vp_x0 = vp.x0,
                           .vp_y0 = vp.y0,
@@ -199,24 +197,9 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                           .nblocks = (uint32_t)l.nblocks};
   uint64_t parts = CN_DIV_UP(gb, s.clip_wg);
   cn_dispatch(ctx, cmd, rc->clip_local, &kp, sizeof kp, parts);
-  int cur = 0;
-  for (uint64_t span = 1, round = 0; span < parts; span *= 2, round++) {
-    cn_cmd_barrier(ctx, cmd);
-    kp.acc_src = S + l.acc[cur];
-    kp.link_src = S + l.link[cur];
-    kp.acc_dst = S + l.acc[1 - cur];
-    kp.link_dst = S + l.link[1 - cur];
-    kp.first_round = round == 0;
-    cn_dispatch(ctx, cmd, rc->clip_round, &kp, sizeof kp, CN_DIV_UP(gb, 256));
-    cur = 1 - cur;
-  }
   if (parts > 1) {
     cn_cmd_barrier(ctx, cmd);
-    kp.acc_src = S + l.acc[0];
-    kp.link_src = S + l.link[0];
-    kp.acc_dst = S + l.acc[cur];
-    kp.link_dst = S + l.link[cur];
-    cn_dispatch(ctx, cmd, rc->clip_final, &kp, sizeof kp, CN_DIV_UP(gb, 256));
+    cn_dispatch(ctx, cmd, rc->clip_resolve, &kp, sizeof kp, CN_DIV_UP(gb, 256));
   }
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox clip");
@@ -226,7 +209,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                            .boxes = a->boxes,
                            .offsets = S + l.counts,
                            .parens = S + l.parens,
-                           .acc = S + l.acc[cur],
+                           .acc = S + l.acc,
                            .result = a->result,
                            .pyramid = S + l.pyramid,
                            .status = a->status,
