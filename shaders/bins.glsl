@@ -10,7 +10,9 @@
 // the scan), so an element that covers the whole grid costs no more than many
 // small ones (the work is pairs / 256 per invocation, not the largest element).
 //   count: cnt[bin] += 1 per pair                  -> matrix[bin * nchunks + chunk]
-//   fill:  every pair ORs its element's bit into a 256-bit bitmap of its bin;
+//   fill:  chunk 0 also writes bin_offsets (its offsets are the bin starts;
+//          bins_gather does it only when there are no elements);
+//          every pair ORs its element's bit into a 256-bit bitmap of its bin;
 //          its slot in the bin's list is
 //          offset[bin][chunk] + cnt[bin] + popcount(bits of earlier elements)
 //          (then it clears its bit and adds 1 to cnt[bin])
@@ -72,12 +74,15 @@ void main() {
   uint s0 = (cn_group_id() / pc.nchunks) * SLICE;
 #ifndef BINS_FILL
   if (cn_group_id() == 0u && t == 0u) pc.matrix.v[nbins * pc.nchunks] = 0u; // the total, also with no bins
+#else
+  if (cn_group_id() == 0u && t == 0u) pc.bin_offsets.v[nbins] = pc.matrix.v[nbins * pc.nchunks];
 #endif
   if (s0 >= nbins) return;
   uint sl = min(SLICE, nbins - s0);
   for (uint x = t; x < SLICE; x += WG) {
 #ifdef BINS_FILL
     sh_cnt[x] = x < sl ? pc.matrix.v[(s0 + x) * pc.nchunks + ch] : 0u;
+    if (ch == 0u && x < sl) pc.bin_offsets.v[s0 + x] = sh_cnt[x]; // bin starts (chunk 0's offsets)
     for (uint w = 0u; w < 8u; w++) sh_bits[x * 8u + w] = 0u;
 #else
     sh_cnt[x] = 0u;

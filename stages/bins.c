@@ -42,6 +42,9 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
   /* Rounds of 256 elements per chunk: about nbins / 64, so the count matrix
    * (nbins x chunks) holds at most about n / 4 entries up to 1024 bins. */
   s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, CN_DIV_UP(s->nbins, 64u)));
+  /* Test and benchmark knob: CANOPY_BINS_ROUNDS=r (1..64) replaces it. */
+  const char *e = getenv("CANOPY_BINS_ROUNDS");
+  if (e && atoi(e) >= 1 && atoi(e) <= 64) s->rounds = (uint32_t)atoi(e);
   s->nchunks = CN_DIV_UP(n, (uint64_t)CN__BINS_WG * s->rounds);
   s->matrix = s->nbins * s->nchunks + 1;
   if (n >= (1ull << 32) - (1u << 16)) return cn_fail(CN_ERROR_LIMIT, "bins: %llu elements", (unsigned long long)n);
@@ -92,8 +95,8 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
   CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, matrix, matrix, scan, s.matrix, true));
   cn_cmd_barrier(ctx, cmd);
   if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins scan");
-  cn_dispatch(ctx, cmd, fill, &pc, sizeof pc, groups);
-  cn_dispatch(ctx, cmd, gather, &pc, sizeof pc, CN_DIV_UP(s.nbins + 1, 256));
+  cn_dispatch(ctx, cmd, fill, &pc, sizeof pc, groups); /* also writes bin_offsets when there are elements */
+  if (!groups) cn_dispatch(ctx, cmd, gather, &pc, sizeof pc, CN_DIV_UP(s.nbins + 1, 256));
   if (a->n * s.nbins >= UINT32_MAX) { /* the 32-bit total could have wrapped: look for it */
     cn_cmd_barrier(ctx, cmd);
     cn_dispatch(ctx, cmd, check, &pc, sizeof pc, CN_DIV_UP(s.matrix - 1, 256));
