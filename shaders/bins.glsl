@@ -90,12 +90,17 @@ void main() {
   }
   uint row0 = s0 / pc.nbx, row1 = (s0 + sl - 1u) / pc.nbx;
   uint slot = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+  uint i_next = ch * pc.rounds * WG + t;
+  vec4 bx_next = i_next < pc.n ? pc.boxes.v[i_next] : BOX_EMPTY;
   for (uint r = 0u; r < pc.rounds; r++) {
-    uint i = (ch * pc.rounds + r) * WG + t;
+    // this round's box; the next round's load is in flight during this round
+    uint i = i_next;
+    vec4 bx = bx_next;
+    i_next += WG;
+    if (r + 1u < pc.rounds && i_next < pc.n) bx_next = pc.boxes.v[i_next];
     uint lx = 0u, hx = 0u, ly = 0u, hy = 0u;
     bool have = false;
     if (i < pc.n) {
-      vec4 bx = pc.boxes.v[i];
       have = !box_is_empty(bx) && bin_range(bx.x, bx.z, pc.vp_x0, pc.bin_size, pc.nbx, lx, hx) &&
              bin_range(bx.y, bx.w, pc.vp_y0, pc.bin_size, pc.nby, ly, hy);
     }

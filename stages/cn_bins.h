@@ -30,8 +30,9 @@
  *
  * Limits: n < 2^32 - 2^16; nbx * B and nby * B below 2^24 pixels; at most
  * 2^22 bins; the count matrix has nbins x chunks entries (chunks of 256 x
- * rounds elements, rounds = min(16, ceil(nbins / 64)): about n / 4 entries up
- * to 1024 bins, nbins x n / 4096 beyond) and must stay below 2^32 entries.
+ * rounds elements, rounds the fewest (at most 16) that keep it within
+ * max(n / 2, 2^16) entries; nbins x n / 4096 when 16 are not enough) and
+ * must stay below 2^32 entries.
  * Larger grids fail with CN_ERROR_LIMIT.
  * At most 2^32 - 2 entries in all: when n * nbins could exceed that, a check
  * pass (bins_check) looks for a wrapped 32-bit sum and then sets
