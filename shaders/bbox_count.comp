@@ -31,6 +31,7 @@ void main() {
     pc.status.v[1] = 0u;          // END nodes
     pc.status.v[2] = 0xFFFFFFFFu; // first END without a matching BEGIN of its kind
     pc.status.v[3] = 0xFFFFFFFFu; // first unknown tag
+    pc.ticket.v[0] = 0u;          // bbox_pyramid's finished workgroups
   }
   uint words = (pc.group_bound + 3u) / 4u;
   for (uint k = 0u; k < ITEMS; k++) {

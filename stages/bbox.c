@@ -58,7 +58,7 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
 /* Scratch layout: byte offsets, each 256-aligned. */
 typedef struct cn__bbox_layout {
   uint64_t nblocks, pyramid_boxes;
-  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc, link, slice, pyramid, total;
+  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc, link, slice, pyramid, ticket, total;
 } cn__bbox_layout;
 
 static uint64_t cn__align(uint64_t x) { return (x + 255u) & ~(uint64_t)255u; }
@@ -94,6 +94,7 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   CN__PLACE(link, gb * 4);
   CN__PLACE(slice, gb * 4);
   CN__PLACE(pyramid, l.pyramid_boxes * 16);
+  CN__PLACE(ticket, 4);
 #undef CN__PLACE
   l.total = at;
   return l;
@@ -158,6 +159,7 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
                              .status = a->status,
                              .slice = S + l.slice,
                              .gap = S + l.pyramid,
+                             .ticket = S + l.ticket,
                              .n = (uint32_t)n,
                              .nblocks = (uint32_t)l.nblocks,
                              .group_bound = (uint32_t)gb};
@@ -224,16 +226,12 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox draws");
 
-  /* 5. blends: union pyramid over the gaps between group nodes, then one query per END */
-  uint64_t off = 0, cnt = gb;
-  while (cnt > 1) {
-    cn_bbox_pyramid_push pp = {.pyramid = S + l.pyramid, .src_off = (uint32_t)off, .src_count = (uint32_t)cnt};
-    cn_dispatch(ctx, cmd, rc->pyramid, &pp, sizeof pp, CN_DIV_UP(cnt, 256));
+  /* 5. blends: union pyramid over the gaps between group nodes (one
+   * dispatch), then one query per END */
+  if (gb > 1) {
+    cn_bbox_pyramid_push pp = {.pyramid = S + l.pyramid, .ticket = S + l.ticket, .count = (uint32_t)gb};
+    cn_dispatch(ctx, cmd, rc->pyramid, &pp, sizeof pp, CN_DIV_UP(gb, 256));
     cn_cmd_barrier(ctx, cmd);
-    for (int k = 0; k < 8 && cnt > 1; k++) {
-      off += cnt;
-      cnt = (cnt + 1) / 2;
-    }
   }
   cn_bbox_groups_push gp = {.gbytes = S + l.gbytes,
                             .idx = S + l.idx,
