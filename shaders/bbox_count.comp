@@ -15,6 +15,7 @@ layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyBuf { int v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer KeyBox { ivec4 v[]; };
 #define CN_USE_BBOX_COMPACT_PUSH
 #include "cn_scene_stage_shared.h"
 
@@ -42,18 +43,15 @@ void main() {
     uint w = b * block + k * WG_SIZE + t;
     if (w < pc.group_bound) {
       pc.slice.v[w] = 0u;
-      pc.gap.v[4u * w] = 0x7FFFFFFF; // the empty key: min of nothing, max of nothing
-      pc.gap.v[4u * w + 1u] = 0x7FFFFFFF;
-      pc.gap.v[4u * w + 2u] = int(0x80000000u);
-      pc.gap.v[4u * w + 3u] = int(0x80000000u);
+      // the empty key box: min of nothing, max of nothing (one 16-byte store)
+      KeyBox(pc.gap).v[w] = ivec4(0x7FFFFFFF, 0x7FFFFFFF, int(0x80000000u), int(0x80000000u));
     }
   }
   barrier();
   if (b >= pc.nblocks) return;
   uint c = 0u;
-  uint first = b * block + t * ITEMS;
   for (uint k = 0u; k < ITEMS; k++) {
-    uint i = first + k;
+    uint i = b * block + k * WG_SIZE + t; // rows: coalesced
     if (i < pc.n) {
       uint tag = pc.tags.v[i];
       c += (tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND) ? 1u : 0u;
