@@ -292,14 +292,14 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                     "copy_us = copy_u32x4 of the 16n-byte box array in the same run; bbox/cp = bytes/s of the five\n"
                     "bbox stages (36n bytes: tags, boxes in, results out) over the copy's bytes/s;\n"
                     "cpu_ms = cn_bbox_cpu + cn_bins_cpu on this host (one run); vs_cpu = cpu / total.\n"
-                    "Every row was checked against the CPU reference first. Sizes run largest first.\n\n");
+                    "Every row was checked against the CPU reference first.\n\n");
   print_head(rep);
   int rc = CLI_OK;
-  /* Largest first: on the H200, 2^24 run after the smaller sizes (their
-   * buffers allocated and freed before it) ran 2.5-4x slower in every stage
-   * and in the copy than 2^24 run alone, the copy included (device memory
-   * placement); smaller sizes are not affected by going second. */
-  for (int e = hi; e >= lo && rc == CLI_OK; e--) {
+  /* Smallest first. On the H200 a size run after a larger one in the same
+   * process can be 2-3x slower in every stage and in the copy (seen both
+   * ways: 2^24 after 2^23, and 2^23 .. 2^10 after 2^24); for headline figures
+   * run one size per process (--min-log2 e --max-log2 e). docs/PERF.md. */
+  for (int e = lo; e <= hi && rc == CLI_OK; e++) {
     uint64_t n = 1ull << e;
     uint32_t *tags = malloc(n * 4);
     cn_box *boxes = malloc(n * 16);
