@@ -131,6 +131,9 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
     return cn_fail(CN_ERROR_LIMIT, "cn_bbox_record: group_bound %llu: parentheses matching takes at most 2^31 - 1",
                    (unsigned long long)a->group_bound);
   rc->s = cn__bbox_shape_of(ctx);
+  uint32_t sg = ctx->caps.subgroup_size;
+  if (!sg || rc->s.wg % sg)
+    return cn_fail(CN_ERROR_LIMIT, "cn_bbox_record: workgroups of %u are not whole subgroups of %u", rc->s.wg, sg);
   rc->n = a->n;
   rc->gb = CN_MIN(a->group_bound, a->n);
   rc->l = cn__bbox_layout_of(ctx, &rc->s, rc->n, rc->gb);

@@ -73,6 +73,9 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bins_record: a buffer address is 0");
   cn__bins_shape s;
   CN_TRY(cn__bins_shape_of(ctx, a->n, &a->grid, &s));
+  if (!ctx->caps.subgroup_size || CN__BINS_WG % ctx->caps.subgroup_size)
+    return cn_fail(CN_ERROR_LIMIT, "cn_bins_record: workgroups of %u are not whole subgroups of %u", CN__BINS_WG,
+                   ctx->caps.subgroup_size);
   uint32_t spec[3] = {CN__BINS_WG, 1, s.slice};
   VkPipeline count, fill, gather, check;
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_CHECK, NULL, 0, &check));

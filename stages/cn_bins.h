@@ -33,7 +33,8 @@
  * rounds elements, rounds the fewest (at most 16) that keep it within
  * max(n / 2, 2^16) entries; nbins x n / 4096 when 16 are not enough) and
  * must stay below 2^32 entries.
- * Larger grids fail with CN_ERROR_LIMIT.
+ * Larger grids fail with CN_ERROR_LIMIT. The kernels number invocations by
+ * subgroup: 256 must be a multiple of the subgroup size (else CN_ERROR_LIMIT).
  * At most 2^32 - 2 entries in all: when n * nbins could exceed that, a check
  * pass (bins_check) looks for a wrapped 32-bit sum and then sets
  * bin_offsets[nbins] to UINT32_MAX (cn_bins_run reports CN_ERROR_LIMIT).
