@@ -14,8 +14,7 @@
 // (writers store acc before link, with release/acquire fences: see
 // fence_barrier), and a box seen newer than its link only adds ancestors'
 // clips that the chase would intersect anyway (∩ is idempotent and
-// componentwise, so even a half-updated box is such a value: the four
-// coordinates move as separate relaxed atomics).
+// componentwise, so even a half-updated box is such a value).
 //
 // Memory ordering as in parens_lookback.comp: links are relaxed atomics; the
 // fences are workgroup-uniform control barriers with device-scope
@@ -30,7 +29,6 @@ layout(local_size_x = 256) in;
 layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer BoxBuf { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer I32Buf { int v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer AccWords { uint v[]; };
 #define CN_USE_BBOX_CLIP_PUSH
 #include "cn_scene_stage_shared.h"
 #include "scene_box.glsl"
@@ -40,22 +38,6 @@ shared uint sh_any[2];
 void fence_barrier() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
                  gl_SemanticsAcquireRelease);
-}
-
-// Boxes that others read while they change move as four relaxed atomics (one
-// per coordinate: no data race; a box seen half-updated is still exact, above).
-vec4 acc_load(uint j) {
-  AccWords w = AccWords(pc.acc_dst);
-  uvec4 u;
-  for (uint c = 0u; c < 4u; c++)
-    u[c] = atomicLoad(w.v[4u * j + c], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-  return uintBitsToFloat(u);
-}
-void acc_store(uint j, vec4 v) {
-  AccWords w = AccWords(pc.acc_dst);
-  uvec4 u = floatBitsToUint(v);
-  for (uint c = 0u; c < 4u; c++)
-    atomicStore(w.v[4u * j + c], u[c], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }
 
 void main() {
@@ -86,8 +68,8 @@ void main() {
     fence_barrier(); // acquire: acc[l] is at least as new as the link just read
     if (t == 0u) sh_any[par ^ 1u] = 0u;
     if (going) {
-      v = box_intersect(v, acc_load(uint(l)));
-      if (slice) acc_store(k, v);
+      v = box_intersect(v, pc.acc_dst.v[l]);
+      if (slice) pc.acc_dst.v[k] = v;
       if (nl >= l) nl = -1;
       l = nl;
       if (l >= 0) sh_any[par] = 1u;
@@ -98,6 +80,5 @@ void main() {
     going = going && l >= 0;
     if (sh_any[par] == 0u) break;
   }
-  // atomic too: in an unbalanced stream a never-closed BEGIN can be a target
-  if (changed && !slice) acc_store(k, v);
+  if (changed && !slice) pc.acc_dst.v[k] = v;
 }
