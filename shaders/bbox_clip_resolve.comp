@@ -14,7 +14,12 @@
 // (writers store acc before link, with release/acquire fences: see
 // fence_barrier), and a box seen newer than its link only adds ancestors'
 // clips that the chase would intersect anyway (∩ is idempotent and
-// componentwise, so even a half-updated box is such a value).
+// componentwise, so even a half-updated box is such a value). The box
+// accesses race formally (plain coherent vec4 loads and stores; the SPIR-V
+// memory model then leaves the value read undefined); on the hardware a
+// 16-byte aligned access is old, new or torn per 32-bit word, all exact by
+// the argument above. Per-coordinate relaxed atomics would remove the race
+// at some cost (not measured on the H200; the measured kernel is this one).
 //
 // Memory ordering as in parens_lookback.comp: links are relaxed atomics; the
 // fences are workgroup-uniform control barriers with device-scope
