@@ -295,6 +295,10 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                     "Every row was checked against the CPU reference first.\n\n");
   print_head(rep);
   int rc = CLI_OK;
+  /* Smallest first. On the H200 a size run after a larger one in the same
+   * process can be 2-3x slower in every stage and in the copy (seen both
+   * ways: 2^24 after 2^23, and 2^23 .. 2^10 after 2^24); for headline figures
+   * run one size per process (--min-log2 e --max-log2 e). docs/PERF.md. */
   for (int e = lo; e <= hi && rc == CLI_OK; e++) {
     uint64_t n = 1ull << e;
     uint32_t *tags = malloc(n * 4);

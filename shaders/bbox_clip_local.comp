@@ -12,9 +12,9 @@
 // leaves it (or -1 at the root). A link that leaves the partition always
 // points at a "slice" open: one closed in a later partition (it is still open
 // where the link starts). Every END here whose BEGIN lies in an earlier
-// partition marks that BEGIN in slice[]. bbox_clip_round then resolves the
-// slice opens across partitions, bbox_clip_final all the others with one
-// more step. Intersection is idempotent and exact (min/max).
+// partition marks that BEGIN in slice[]. bbox_clip_resolve then follows the
+// links that leave partitions, in place on acc_dst / link_dst. Intersection
+// is idempotent and exact (min/max).
 #include "common.glsl"
 #include "cn_scene_layout.h"
 

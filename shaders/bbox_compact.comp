@@ -14,33 +14,43 @@ layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyBuf { int v[]; };
 #define CN_USE_BBOX_COMPACT_PUSH
 #include "cn_scene_stage_shared.h"
-#include "scene_wg.glsl"
 
+shared uint sh_sg[2u * WG_SIZE];
+
+// Rows of WG_SIZE consecutive elements, one per invocation (row lane =
+// subgroup id * subgroup size + lane: workgroups of whole subgroups); a
+// ballot count within the subgroup and the subgroups' totals give each
+// BEGIN/END its slot in stream order.
 void main() {
   uint b = cn_group_id();
   if (b >= pc.nblocks) return;
-  uint t = gl_LocalInvocationID.x;
-  uint first = b * WG_SIZE * ITEMS + t * ITEMS;
-  uint tags[ITEMS];
-  uint mine = 0u;
+  uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+  uint bs = b * WG_SIZE * ITEMS;
+  uint c_row = pc.counts.v[b];
   for (uint k = 0u; k < ITEMS; k++) {
-    uint i = first + k;
-    tags[k] = i < pc.n ? pc.tags.v[i] : 0u;
-    mine += (tags[k] >= CN_TAG_BEGIN_CLIP && tags[k] <= CN_TAG_END_BLEND) ? 1u : 0u;
-  }
-  uint total;
-  uint pos = pc.counts.v[b] + wg_exclusive_sum(mine, total);
-  for (uint k = 0u; k < ITEMS; k++) {
-    uint tag = tags[k];
-    if (tag < CN_TAG_BEGIN_CLIP || tag > CN_TAG_END_BLEND) continue;
-    if (pos < pc.group_bound) {
-      pc.idx.v[pos] = first + k;
+    uint i = bs + k * WG_SIZE + lane;
+    uint tag = i < pc.n ? pc.tags.v[i] : 0u;
+    bool group = tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND;
+    uvec4 ballot = subgroupBallot(group);
+    uint buf = (k & 1u) * WG_SIZE; // alternate halves: no barrier before the write
+    if (subgroupElect()) sh_sg[buf + gl_SubgroupID] = subgroupBallotBitCount(ballot);
+    barrier();
+    uint before = 0u, row_total = 0u;
+    for (uint j = 0u; j < gl_NumSubgroups; j++) {
+      uint v = sh_sg[buf + j];
+      before += j < gl_SubgroupID ? v : 0u;
+      row_total += v;
+    }
+    uint pos = c_row + before + subgroupBallotExclusiveBitCount(ballot);
+    c_row += row_total;
+    if (group && pos < pc.group_bound) {
+      pc.idx.v[pos] = i;
       uint byte = ((tag == CN_TAG_END_CLIP || tag == CN_TAG_END_BLEND) ? CN_GROUP_CLOSE : 0u) |
                   ((tag == CN_TAG_BEGIN_BLEND || tag == CN_TAG_END_BLEND) ? CN_GROUP_BLEND : 0u);
       atomicOr(pc.gbytes.v[pos >> 2], byte << ((pos & 3u) * 8u));
     }
-    pos++;
   }
 }

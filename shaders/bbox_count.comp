@@ -3,7 +3,8 @@
 // Block b of WG_SIZE * ITEMS elements: counts[b] = its BEGIN/END tags. Block 0
 // also writes counts[nblocks] = 0 and initialises the status words; every block
 // zeroes its share of the group-byte words (bbox_compact ORs bytes into them)
-// and of the slice marks (bbox_clip_local sets them).
+// and of the slice marks (bbox_clip_local sets them), and sets its share of
+// the gap keys (bbox_draws folds draws into them) to the empty key.
 #include "common.glsl"
 #include "cn_scene_layout.h"
 
@@ -13,6 +14,8 @@ layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyBuf { int v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer KeyBox { ivec4 v[]; };
 #define CN_USE_BBOX_COMPACT_PUSH
 #include "cn_scene_stage_shared.h"
 
@@ -29,6 +32,7 @@ void main() {
     pc.status.v[1] = 0u;          // END nodes
     pc.status.v[2] = 0xFFFFFFFFu; // first END without a matching BEGIN of its kind
     pc.status.v[3] = 0xFFFFFFFFu; // first unknown tag
+    pc.ticket.v[0] = 0u;          // bbox_pyramid's finished workgroups
   }
   uint words = (pc.group_bound + 3u) / 4u;
   for (uint k = 0u; k < ITEMS; k++) {
@@ -37,14 +41,17 @@ void main() {
   }
   for (uint k = 0u; k < ITEMS; k++) {
     uint w = b * block + k * WG_SIZE + t;
-    if (w < pc.group_bound) pc.slice.v[w] = 0u;
+    if (w < pc.group_bound) {
+      pc.slice.v[w] = 0u;
+      // the empty key box: min of nothing, max of nothing (one 16-byte store)
+      KeyBox(pc.gap).v[w] = ivec4(0x7FFFFFFF, 0x7FFFFFFF, int(0x80000000u), int(0x80000000u));
+    }
   }
   barrier();
   if (b >= pc.nblocks) return;
   uint c = 0u;
-  uint first = b * block + t * ITEMS;
   for (uint k = 0u; k < ITEMS; k++) {
-    uint i = first + k;
+    uint i = b * block + k * WG_SIZE + t; // rows: coalesced
     if (i < pc.n) {
       uint tag = pc.tags.v[i];
       c += (tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND) ? 1u : 0u;

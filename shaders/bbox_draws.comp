@@ -1,14 +1,22 @@
 #version 460
-// bbox_draws: per block of WG_SIZE * ITEMS elements (stages/bbox.c):
-//  - the result box of every draw (FILL/STROKE): its box ∩ the clip stack box
-//    of its innermost enclosing group (acc[parens[c]], c = group nodes before
-//    it) or the viewport at the root; canonical empty when empty;
-//  - a union tree of those results in shared memory: its root is level 0 of
-//    the block pyramid, and every group node in the block gets gpart, its part
-//    of the group's union inside this block (a BEGIN: after it to the block's
-//    end; an END: from its BEGIN, or the block's start, to before it).
-// BEGIN/END elements get the canonical empty box here; bbox_groups writes them.
+// bbox_draws: per block of WG_SIZE * ITEMS elements, ITEMS rows of WG_SIZE
+// consecutive elements, one element per invocation and row (stages/bbox.c):
+//  - c = the number of group nodes before the element (the block's offset from
+//    the compaction scan + a ballot count within the row); group node c is the
+//    first BEGIN/END after it, so its parentheses result is the element's
+//    innermost enclosing BEGIN (for a BEGIN: its parent; for an END: its
+//    BEGIN), or -1 at the root;
+//  - a draw's result box: its box ∩ acc[that BEGIN] (the clip stack box) or
+//    the viewport at the root; canonical empty when empty; unknown tags get
+//    the empty box and are reported (BEGIN/END results come from bbox_groups);
+//  - the blend stage's leaves: gap[c] = the union of the non-empty results of
+//    the draws between group nodes c - 1 and c (inside some group), kept as
+//    ordered-int keys (x0 y0 min, x1 y1 max: exact float min/max in any order)
+//    in pyramid level 0, which bbox_count set to the empty key. Lanes of a
+//    subgroup with the same c reduce first; one lane per c does the atomics.
+// Needs workgroups of whole subgroups: row lane = subgroup id * size + lane.
 #include "common.glsl"
+#extension GL_KHR_shader_subgroup_vote : require
 #include "cn_scene_layout.h"
 
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 256;
@@ -17,75 +25,70 @@ layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer BoxBuf { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyBuf { int v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer I32Buf { int v[]; };
 #define CN_USE_BBOX_DRAWS_PUSH
 #include "cn_scene_stage_shared.h"
 #include "scene_box.glsl"
-#include "scene_wg.glsl"
-#define TREE_N (WG_SIZE * ITEMS)
-#include "bbox_tree.glsl"
+#include "pathbox.glsl"
 
-const uint MAX_ITEMS = 8u;
+shared uint sh_sg[2u * WG_SIZE];
 
 void main() {
   uint b = cn_group_id();
   if (b >= pc.nblocks) return;
-  uint t = gl_LocalInvocationID.x;
-  uint bs = b * TREE_N;
-  uint first = bs + t * ITEMS;
-  uint m = pc.offsets.v[pc.nblocks];
-  uint limit = min(m, pc.group_bound);
+  uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+  uint bs = b * WG_SIZE * ITEMS;
+  uint limit = min(pc.offsets.v[pc.nblocks], pc.group_bound);
   vec4 vp = vec4(pc.vp_x0, pc.vp_y0, pc.vp_x1, pc.vp_y1);
-
-  uint tags[MAX_ITEMS];
-  uint mine = 0u;
-  for (uint k = 0u; k < ITEMS; k++) {
-    uint i = first + k;
-    tags[k] = i < pc.n ? pc.tags.v[i] : 0u;
-    mine += (tags[k] >= CN_TAG_BEGIN_CLIP && tags[k] <= CN_TAG_END_BLEND) ? 1u : 0u;
-  }
-  uint total;
-  uint c = pc.offsets.v[b] + wg_exclusive_sum(mine, total);
-  uint c0 = c;
+  uint c_row = pc.offsets.v[b];
 
   for (uint k = 0u; k < ITEMS; k++) {
-    uint i = first + k;
-    uint tag = tags[k];
+    uint i = bs + k * WG_SIZE + lane;
+    uint tag = i < pc.n ? pc.tags.v[i] : CN_TAG_FILL;
+    bool group = tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND;
+    bool draw = i < pc.n && (tag == CN_TAG_FILL || tag == CN_TAG_STROKE);
+    uvec4 ballot = subgroupBallot(group);
+    uint sg_total = subgroupBallotBitCount(ballot);
+    uint buf = (k & 1u) * WG_SIZE; // alternate halves: no barrier before the write
+    if (subgroupElect()) sh_sg[buf + gl_SubgroupID] = sg_total;
+    barrier();
+    uint before = 0u, row_total = 0u;
+    for (uint j = 0u; j < gl_NumSubgroups; j++) {
+      uint v = sh_sg[buf + j];
+      before += j < gl_SubgroupID ? v : 0u;
+      row_total += v;
+    }
+    uint c = c_row + before + subgroupBallotExclusiveBitCount(ballot);
+    c_row += row_total;
+
     vec4 r = BOX_EMPTY;
-    if (i < pc.n) {
-      if (tag == CN_TAG_FILL || tag == CN_TAG_STROKE) {
-        int enc = c < limit ? pc.parens.v[c] : -1;
-        vec4 clip = enc >= 0 ? pc.acc.v[enc] : vp;
-        r = box_canon(box_intersect(box_clean(pc.boxes.v[i]), clip));
-      } else if (tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND) {
-        c++;
-      } else {
-        atomicMin(pc.status.v[3], i);
-      }
-      pc.result.v[i] = r;
+    bool contribute = false;
+    if (draw) {
+      int enc = c < limit ? pc.parens.v[c] : -1;
+      vec4 clip = enc >= 0 ? pc.acc.v[enc] : vp;
+      r = box_canon(box_intersect(box_clean(pc.boxes.v[i]), clip));
+      contribute = enc >= 0 && !box_is_empty(r);
+    } else if (i < pc.n && !group) {
+      atomicMin(pc.status.v[3], i);
     }
-    sh_tree[t * ITEMS + k] = r;
-  }
-  tree_build();
-  if (t == 0u) pc.pyramid.v[b] = tree_root();
+    if (i < pc.n && !group) pc.result.v[i] = r;
 
-  c = c0;
-  for (uint k = 0u; k < ITEMS; k++) {
-    uint tag = tags[k];
-    if (tag < CN_TAG_BEGIN_CLIP || tag > CN_TAG_END_BLEND) continue;
-    if (c < limit) {
-      int lp = int(t * ITEMS + k);
-      vec4 u;
-      if (tag == CN_TAG_BEGIN_CLIP || tag == CN_TAG_BEGIN_BLEND) {
-        u = tree_query(lp + 1, int(TREE_N) - 1);
-      } else {
-        int o = pc.parens.v[c];
-        int a = (o >= 0 && uint(o) < limit) ? int(pc.idx.v[o]) : -1;
-        u = tree_query(a >= int(bs) ? a - int(bs) + 1 : 0, lp - 1);
+    // gap[c] ∪= r, one set of atomics per distinct c in the subgroup
+    while (subgroupAny(contribute)) {
+      uint key = subgroupMin(contribute ? c : 0xFFFFFFFFu);
+      if (contribute && c == key) {
+        ivec4 q = ivec4(f32_key(r.x), f32_key(r.y), f32_key(r.z), f32_key(r.w));
+        q = ivec4(subgroupMin(q.x), subgroupMin(q.y), subgroupMax(q.z), subgroupMax(q.w));
+        if (subgroupElect()) {
+          atomicMin(pc.pyramid.v[4u * key], q.x);
+          atomicMin(pc.pyramid.v[4u * key + 1u], q.y);
+          atomicMax(pc.pyramid.v[4u * key + 2u], q.z);
+          atomicMax(pc.pyramid.v[4u * key + 3u], q.w);
+        }
+        contribute = false;
       }
-      pc.gpart.v[c] = u;
     }
-    c++;
   }
 }

@@ -1,32 +1,35 @@
 #version 460
 // bbox_groups: one invocation per group node (stages/bbox.c). At every END k
 // with BEGIN o = parens[k] (elements a < c): the union of the draws between
-// them is gpart[k] when both lie in one bbox_draws block, else
-//     gpart[o] ∪ pyramid(blocks strictly between) ∪ gpart[k]
-// (a range query on the union pyramid, paper section 6.2), written to out[a]
-// and out[c]. An END without a BEGIN, or closing one of the other kind, is
-// reported in the status (first such element) and gets the empty box.
+// them is the union of gap[o + 1 .. k] (the draws between consecutive group
+// nodes, nested ones included), a range query on the key pyramid (paper
+// section 6.2), written to out[a] and out[c]. An END without a BEGIN, or
+// closing one of the other kind, is reported in the status (first such
+// element) and gets the empty box.
 #include "common.glsl"
 #include "cn_scene_layout.h"
 
 layout(local_size_x = 256) in;
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer BoxBuf { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer KeyBuf { ivec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer I32Buf { int v[]; };
 #define CN_USE_BBOX_GROUPS_PUSH
 #include "cn_scene_stage_shared.h"
 #include "scene_box.glsl"
+#include "pathbox.glsl"
+#include "bbox_keys.glsl"
 
 uint group_byte(uint k) { return (pc.gbytes.v[k >> 2] >> ((k & 3u) * 8u)) & 0xFFu; }
 
-// Union of pyramid level-0 entries l..r (the pyramid has nblocks leaves).
-vec4 pyramid_query(int l, int r) {
-  vec4 acc = BOX_EMPTY;
-  uint off = 0u, count = pc.nblocks;
+// Union of pyramid level-0 entries l..r (the pyramid has group_bound leaves).
+ivec4 pyramid_query(int l, int r) {
+  ivec4 acc = KEY_BOX_EMPTY;
+  uint off = 0u, count = pc.group_bound;
   while (l <= r) {
-    if ((l & 1) != 0) acc = box_union(acc, pc.pyramid.v[off + uint(l++)]);
-    if ((r & 1) == 0) acc = box_union(acc, pc.pyramid.v[off + uint(r--)]);
+    if ((l & 1) != 0) acc = key_union(acc, pc.pyramid.v[off + uint(l++)]);
+    if ((r & 1) == 0) acc = key_union(acc, pc.pyramid.v[off + uint(r--)]);
     if (l > r) break;
     l >>= 1;
     r >>= 1;
@@ -38,7 +41,7 @@ vec4 pyramid_query(int l, int r) {
 
 void main() {
   uint k = cn_group_id() * 256u + gl_LocalInvocationID.x;
-  uint m = pc.offsets.v[pc.nblocks];
+  uint m = pc.offsets.v[0];
   uint limit = min(m, pc.group_bound);
   if (k == 0u) pc.status.v[0] = m;
   bool close = false;
@@ -54,10 +57,7 @@ void main() {
     pc.result.v[c] = BOX_EMPTY;
     return;
   }
-  uint a = pc.idx.v[o];
-  uint ba = a / pc.block_size, bc = c / pc.block_size;
-  vec4 u = pc.gpart.v[k];
-  if (ba != bc) u = box_union(box_union(pc.gpart.v[o], pyramid_query(int(ba) + 1, int(bc) - 1)), u);
-  pc.result.v[a] = u;
+  vec4 u = key_box(pyramid_query(o + 1, int(k)));
+  pc.result.v[pc.idx.v[o]] = u;
   pc.result.v[c] = u;
 }

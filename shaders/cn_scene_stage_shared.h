@@ -58,20 +58,23 @@ CN_PUSH_BEGIN(cn_bbox_compact_push)
   CN_PTR(U32Buf) gbytes;    /* out: group bytes, 4 per word (zeroed beforehand) */
   CN_PTR(U32Buf) status;
   CN_PTR(U32Buf) slice;     /* bbox_count zeroes it (group_bound words) for bbox_clip_local */
+  CN_PTR(KeyBuf) gap;       /* bbox_count sets it (group_bound x 4 ints) to the empty key for bbox_draws */
+  CN_PTR(U32Buf) ticket;    /* bbox_count zeroes it for bbox_pyramid */
   CN_U32 n;
   CN_U32 nblocks;
   CN_U32 group_bound;
   CN_U32 pad0;
 CN_PUSH_END(cn_bbox_compact_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 64);
+CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 80);
 #endif
 
 /* ----------------------------------------------------------- bbox: clips --
  * bbox_clip_local: per partition of workgroup-size group nodes, pointer jumping
- * in shared memory until every open's link leaves the partition; marks slice[]
- * (opens closed in a later partition: the only targets of such links).
- * bbox_clip_round: one global pointer-jumping round over slice opens (src -> dst).
- * bbox_clip_final: every other open: its partial box ∩ its (resolved) target. */
+ * in shared memory until every open's link leaves the partition (writes
+ * acc_dst, link_dst); marks slice[] (opens closed in a later partition: the
+ * only targets of such links).
+ * bbox_clip_resolve: every open with a link left follows it, in place on
+ * acc_dst / link_dst (slice opens publish their progress). */
 #if !defined(VULKAN) || defined(CN_USE_BBOX_CLIP_PUSH)
 CN_PUSH_BEGIN(cn_bbox_clip_push)
   CN_PTR(BoxBuf) boxes;     /* element boxes (clip path boxes at BEGIN_CLIP) */
@@ -79,34 +82,29 @@ CN_PUSH_BEGIN(cn_bbox_clip_push)
   CN_PTR(U32Buf) gbytes;
   CN_PTR(I32Buf) parens;
   CN_PTR(U32Buf) offsets;   /* offsets[nblocks] = number of group nodes */
-  CN_PTR(BoxBuf) acc_src;
-  CN_PTR(I32Buf) link_src;
   CN_PTR(BoxBuf) acc_dst;
   CN_PTR(I32Buf) link_dst;
   CN_PTR(U32Buf) slice;
   CN_F32 vp_x0, vp_y0, vp_x1, vp_y1;
   CN_U32 group_bound;
   CN_U32 nblocks;
-  CN_U32 first_round;
-  CN_U32 pad0;
 CN_PUSH_END(cn_bbox_clip_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_clip_push, 112);
+CN_STATIC_ASSERT_SIZE(cn_bbox_clip_push, 88);
 #endif
 
 /* ----------------------------------------------------------- bbox: draws --
- * bbox_draws: per block of elements: result boxes of draws, the block's union
- * (pyramid level 0) and the in-block part of every group's union. */
+ * bbox_draws: per element: result boxes of draws, and gap[c] (pyramid level 0,
+ * ordered-int keys, 4 ints per group node c) = union of the draws between
+ * group nodes c - 1 and c that lie inside a group. */
 #if !defined(VULKAN) || defined(CN_USE_BBOX_DRAWS_PUSH)
 CN_PUSH_BEGIN(cn_bbox_draws_push)
   CN_PTR(TagBuf) tags;
   CN_PTR(BoxBuf) boxes;
   CN_PTR(U32Buf) offsets;
   CN_PTR(I32Buf) parens;
-  CN_PTR(U32Buf) idx;
   CN_PTR(BoxBuf) acc;       /* clip stack box of every open group node */
   CN_PTR(BoxBuf) result;    /* result boxes, one per element */
-  CN_PTR(BoxBuf) gpart;     /* per group node: its in-block part of the union */
-  CN_PTR(BoxBuf) pyramid;   /* level 0: one union per block */
+  CN_PTR(KeyBuf) pyramid;   /* level 0: gap keys, one ivec4 per group node */
   CN_PTR(U32Buf) status;
   CN_F32 vp_x0, vp_y0, vp_x1, vp_y1;
   CN_U32 n;
@@ -114,38 +112,39 @@ CN_PUSH_BEGIN(cn_bbox_draws_push)
   CN_U32 group_bound;
   CN_U32 pad0;
 CN_PUSH_END(cn_bbox_draws_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_draws_push, 112);
+CN_STATIC_ASSERT_SIZE(cn_bbox_draws_push, 96);
 #endif
 
-/* bbox_pyramid: builds up to log2(workgroup) levels of a union tree above
- * level src (offset src_off, src_count boxes); level j+1 follows level j. */
+/* bbox_pyramid: the union tree (ordered-int keys: min, min, max, max) above
+ * level 0 (count entries at offset 0, in ivec4s); level j+1 follows level j.
+ * Each workgroup builds 8 levels over its 256 entries; the last to finish
+ * (ticket) builds the rest. */
 #if !defined(VULKAN) || defined(CN_USE_BBOX_PYRAMID_PUSH)
 CN_PUSH_BEGIN(cn_bbox_pyramid_push)
-  CN_PTR(BoxBuf) pyramid;
-  CN_U32 src_off;
-  CN_U32 src_count;
+  CN_PTR(KeyBuf) pyramid;
+  CN_PTR(U32Buf) ticket;    /* zeroed beforehand */
+  CN_U32 count;             /* level-0 entries, > 1 */
+  CN_U32 pad0;
 CN_PUSH_END(cn_bbox_pyramid_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_pyramid_push, 16);
+CN_STATIC_ASSERT_SIZE(cn_bbox_pyramid_push, 24);
 #endif
 
-/* bbox_groups: one invocation per group node; at each END the group's union
- * (in-block parts + pyramid range query) goes to both BEGIN and END. */
+/* bbox_groups: one invocation per group node; at each END k with BEGIN o the
+ * group's union = pyramid range query over gap[o + 1 .. k], written to the
+ * results of both elements. */
 #if !defined(VULKAN) || defined(CN_USE_BBOX_GROUPS_PUSH)
 CN_PUSH_BEGIN(cn_bbox_groups_push)
   CN_PTR(U32Buf) gbytes;
   CN_PTR(U32Buf) idx;
   CN_PTR(I32Buf) parens;
-  CN_PTR(BoxBuf) gpart;
-  CN_PTR(BoxBuf) pyramid;
+  CN_PTR(KeyBuf) pyramid;
   CN_PTR(BoxBuf) result;
   CN_PTR(U32Buf) offsets;
   CN_PTR(U32Buf) status;
   CN_U32 group_bound;
-  CN_U32 nblocks;
-  CN_U32 block_size;        /* elements per bbox_draws block */
   CN_U32 pad0;
 CN_PUSH_END(cn_bbox_groups_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_groups_push, 80);
+CN_STATIC_ASSERT_SIZE(cn_bbox_groups_push, 64);
 #endif
 
 /* ------------------------------------------------------------------ bins --

@@ -19,9 +19,9 @@ typedef struct cn__bbox_shape {
   uint32_t clip_wg;          /* bbox_clip_local partition */
 } cn__bbox_shape;
 
-/* Shared memory of bbox_draws (union tree of 2 * block boxes, one uint per
- * invocation) and bbox_clip_local (a box and a link per invocation). */
-static uint32_t cn__draws_shared(uint32_t wg, uint32_t items) { return 32u * wg * items + 4u * wg; }
+/* Shared memory of bbox_draws (two uints per invocation), bbox_compact (one
+ * per invocation) and bbox_clip_local (a box and a link per invocation). */
+static uint32_t cn__draws_shared(uint32_t wg, uint32_t items) { (void)items; return 8u * wg; }
 static uint32_t cn__clip_shared(uint32_t wg) { return 20u * wg; }
 
 static bool cn__pow2(uint32_t x) { return x && (x & (x - 1)) == 0; }
@@ -45,9 +45,8 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
   cn__bbox_shape s;
   if (cn__bbox_shape_env(ctx, &s)) return s;
   s.wg = cn_floor_pow2(CN_MIN(256u, ctx->caps.max_workgroup_invocations));
-  /* 4 items on 48 KiB of shared memory, 2 on 32 KiB */
+  /* blocks of 1024 elements: fewer block offsets to scan, more work per workgroup */
   s.items = 4;
-  while (s.items > 1 && cn__draws_shared(s.wg, s.items) > ctx->caps.max_shared_memory) s.items /= 2;
   s.block = s.wg * s.items;
   /* bbox_clip_local: at most half the shared memory, so that two workgroups fit */
   uint32_t c = CN_MIN(1024u, ctx->caps.max_workgroup_invocations);
@@ -59,7 +58,7 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
 /* Scratch layout: byte offsets, each 256-aligned. */
 typedef struct cn__bbox_layout {
   uint64_t nblocks, pyramid_boxes;
-  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc[2], link[2], slice, gpart, pyramid, total;
+  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc, link, slice, pyramid, ticket, total;
 } cn__bbox_layout;
 
 static uint64_t cn__align(uint64_t x) { return (x + 255u) & ~(uint64_t)255u; }
@@ -76,7 +75,7 @@ static uint64_t cn__pyramid_boxes(uint64_t level0) {
 static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape *s, uint64_t n, uint64_t gb) {
   cn__bbox_layout l = {0};
   l.nblocks = CN_DIV_UP(n, s->block);
-  l.pyramid_boxes = cn__pyramid_boxes(l.nblocks);
+  l.pyramid_boxes = cn__pyramid_boxes(gb);
   uint64_t at = 0;
 #define CN__PLACE(field, bytes) \
   do {                          \
@@ -91,13 +90,11 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   uint64_t ps = 0; /* the largest variant's, so any variant can be chosen at record time */
   for (int v = 0; v < CN_PARENS_VARIANT_COUNT && gb; v++) ps = CN_MAX(ps, cn_parens_scratch_bytes(ctx, v, gb));
   CN__PLACE(parens_scratch, ps);
-  CN__PLACE(acc[0], gb * 16);
-  CN__PLACE(acc[1], gb * 16);
-  CN__PLACE(link[0], gb * 4);
-  CN__PLACE(link[1], gb * 4);
+  CN__PLACE(acc, gb * 16);
+  CN__PLACE(link, gb * 4);
   CN__PLACE(slice, gb * 4);
-  CN__PLACE(gpart, gb * 16);
   CN__PLACE(pyramid, l.pyramid_boxes * 16);
+  CN__PLACE(ticket, 4);
 #undef CN__PLACE
   l.total = at;
   return l;
@@ -119,7 +116,7 @@ typedef struct cn__bbox_rec {
   cn__bbox_layout l;
   uint64_t n, gb;
   cn_box vp;
-  VkPipeline count, compact, clip_local, clip_round, clip_final, draws, pyramid, groups;
+  VkPipeline count, compact, clip_local, clip_resolve, draws, pyramid, groups;
 } cn__bbox_rec;
 
 static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bbox_rec *rc) {
@@ -134,6 +131,9 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
     return cn_fail(CN_ERROR_LIMIT, "cn_bbox_record: group_bound %llu: parentheses matching takes at most 2^31 - 1",
                    (unsigned long long)a->group_bound);
   rc->s = cn__bbox_shape_of(ctx);
+  uint32_t sg = ctx->caps.subgroup_size;
+  if (!sg || rc->s.wg % sg)
+    return cn_fail(CN_ERROR_LIMIT, "cn_bbox_record: workgroups of %u are not whole subgroups of %u", rc->s.wg, sg);
   rc->n = a->n;
   rc->gb = CN_MIN(a->group_bound, a->n);
   rc->l = cn__bbox_layout_of(ctx, &rc->s, rc->n, rc->gb);
@@ -142,8 +142,7 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COUNT, spec, 2, &rc->count));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COMPACT, spec, 2, &rc->compact));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_LOCAL, &rc->s.clip_wg, 1, &rc->clip_local));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_ROUND, NULL, 0, &rc->clip_round));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_FINAL, NULL, 0, &rc->clip_final));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_RESOLVE, NULL, 0, &rc->clip_resolve));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_DRAWS, spec, 2, &rc->draws));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_PYRAMID, NULL, 0, &rc->pyramid));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_GROUPS, NULL, 0, &rc->groups));
@@ -162,6 +161,8 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
                              .gbytes = S + l.gbytes,
                              .status = a->status,
                              .slice = S + l.slice,
+                             .gap = S + l.pyramid,
+                             .ticket = S + l.ticket,
                              .n = (uint32_t)n,
                              .nblocks = (uint32_t)l.nblocks,
                              .group_bound = (uint32_t)gb};
@@ -183,14 +184,15 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   uint64_t n = rc->n, gb = rc->gb;
   cn_box vp = rc->vp;
 
-  /* 3. clips: local pointer jumping, then global rounds */
+  /* 3. clips: pointer jumping inside partitions, then one pass that follows
+   * the links leaving them (in place on acc / link) */
   cn_bbox_clip_push kp = {.boxes = a->boxes,
                           .idx = S + l.idx,
                           .gbytes = S + l.gbytes,
                           .parens = S + l.parens,
                           .offsets = S + l.counts,
-                          .acc_dst = S + l.acc[0],
-                          .link_dst = S + l.link[0],
+                          .acc_dst = S + l.acc,
+                          .link_dst = S + l.link,
                           .slice = S + l.slice,
                           .vp_x0 = vp.x0,
                           .vp_y0 = vp.y0,
@@ -200,24 +202,9 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                           .nblocks = (uint32_t)l.nblocks};
   uint64_t parts = CN_DIV_UP(gb, s.clip_wg);
   cn_dispatch(ctx, cmd, rc->clip_local, &kp, sizeof kp, parts);
-  int cur = 0;
-  for (uint64_t span = 1, round = 0; span < parts; span *= 2, round++) {
-    cn_cmd_barrier(ctx, cmd);
-    kp.acc_src = S + l.acc[cur];
-    kp.link_src = S + l.link[cur];
-    kp.acc_dst = S + l.acc[1 - cur];
-    kp.link_dst = S + l.link[1 - cur];
-    kp.first_round = round == 0;
-    cn_dispatch(ctx, cmd, rc->clip_round, &kp, sizeof kp, CN_DIV_UP(gb, 256));
-    cur = 1 - cur;
-  }
   if (parts > 1) {
     cn_cmd_barrier(ctx, cmd);
-    kp.acc_src = S + l.acc[0];
-    kp.link_src = S + l.link[0];
-    kp.acc_dst = S + l.acc[cur];
-    kp.link_dst = S + l.link[cur];
-    cn_dispatch(ctx, cmd, rc->clip_final, &kp, sizeof kp, CN_DIV_UP(gb, 256));
+    cn_dispatch(ctx, cmd, rc->clip_resolve, &kp, sizeof kp, CN_DIV_UP(gb, 256));
   }
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox clip");
@@ -227,10 +214,8 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                            .boxes = a->boxes,
                            .offsets = S + l.counts,
                            .parens = S + l.parens,
-                           .idx = S + l.idx,
-                           .acc = S + l.acc[cur],
+                           .acc = S + l.acc,
                            .result = a->result,
-                           .gpart = S + l.gpart,
                            .pyramid = S + l.pyramid,
                            .status = a->status,
                            .vp_x0 = vp.x0,
@@ -244,28 +229,21 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox draws");
 
-  /* 5. blends: union pyramid over blocks, then one query per END */
-  uint64_t off = 0, cnt = l.nblocks;
-  while (cnt > 1) {
-    cn_bbox_pyramid_push pp = {.pyramid = S + l.pyramid, .src_off = (uint32_t)off, .src_count = (uint32_t)cnt};
-    cn_dispatch(ctx, cmd, rc->pyramid, &pp, sizeof pp, CN_DIV_UP(cnt, 256));
+  /* 5. blends: union pyramid over the gaps between group nodes (one
+   * dispatch), then one query per END */
+  if (gb > 1) {
+    cn_bbox_pyramid_push pp = {.pyramid = S + l.pyramid, .ticket = S + l.ticket, .count = (uint32_t)gb};
+    cn_dispatch(ctx, cmd, rc->pyramid, &pp, sizeof pp, CN_DIV_UP(gb, 256));
     cn_cmd_barrier(ctx, cmd);
-    for (int k = 0; k < 8 && cnt > 1; k++) {
-      off += cnt;
-      cnt = (cnt + 1) / 2;
-    }
   }
   cn_bbox_groups_push gp = {.gbytes = S + l.gbytes,
                             .idx = S + l.idx,
                             .parens = S + l.parens,
-                            .gpart = S + l.gpart,
                             .pyramid = S + l.pyramid,
                             .result = a->result,
-                            .offsets = S + l.counts,
+                            .offsets = S + l.counts + 4 * l.nblocks, /* the group node count */
                             .status = a->status,
-                            .group_bound = (uint32_t)gb,
-                            .nblocks = (uint32_t)l.nblocks,
-                            .block_size = s.block};
+                            .group_bound = (uint32_t)gb};
   cn_dispatch(ctx, cmd, rc->groups, &gp, sizeof gp, CN_MAX(CN_DIV_UP(gb, 256), 1));
   cn__mark(ctx, cmd, a->timer, "bbox blend");
   return CN_OK;

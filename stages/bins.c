@@ -39,9 +39,17 @@ typedef struct cn__bins_shape {
 static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_bins_grid *g, cn__bins_shape *s) {
   s->slice = ctx->caps.max_shared_memory >= 24u * 1024u ? 512u : 256u;
   s->nbins = (uint64_t)g->nbx * g->nby;
-  /* Rounds of 256 elements per chunk: about nbins / 64, so the count matrix
-   * (nbins x chunks) holds at most about n / 4 entries up to 1024 bins. */
-  s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, CN_DIV_UP(s->nbins, 64u)));
+  /* Rounds of 256 elements per chunk: as few as keep the count matrix
+   * (nbins x chunks) within max(n / 2, 2^16) entries, at most 16. A round
+   * costs a workgroup latency (H200, bench scene at 2^20 with 256 bins:
+   * 1 round 80 us, 2: 73, 4: 93, 8: 96, 16: 149 for the three bins passes), a
+   * matrix entry costs scan bandwidth. */
+  uint64_t budget = CN_MAX(n / 2, 65536), chunks_max = CN_MAX(budget / CN_MAX(s->nbins, 1), 1);
+  uint64_t r = CN_DIV_UP(CN_DIV_UP(n, CN__BINS_WG), chunks_max);
+  s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, r));
+  /* Test and benchmark knob: CANOPY_BINS_ROUNDS=r (1..64) replaces it. */
+  const char *e = getenv("CANOPY_BINS_ROUNDS");
+  if (e && atoi(e) >= 1 && atoi(e) <= 64) s->rounds = (uint32_t)atoi(e);
   s->nchunks = CN_DIV_UP(n, (uint64_t)CN__BINS_WG * s->rounds);
   s->matrix = s->nbins * s->nchunks + 1;
   if (n >= (1ull << 32) - (1u << 16)) return cn_fail(CN_ERROR_LIMIT, "bins: %llu elements", (unsigned long long)n);
@@ -65,6 +73,9 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bins_record: a buffer address is 0");
   cn__bins_shape s;
   CN_TRY(cn__bins_shape_of(ctx, a->n, &a->grid, &s));
+  if (!ctx->caps.subgroup_size || CN__BINS_WG % ctx->caps.subgroup_size)
+    return cn_fail(CN_ERROR_LIMIT, "cn_bins_record: workgroups of %u are not whole subgroups of %u", CN__BINS_WG,
+                   ctx->caps.subgroup_size);
   uint32_t spec[3] = {CN__BINS_WG, 1, s.slice};
   VkPipeline count, fill, gather, check;
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_CHECK, NULL, 0, &check));
@@ -92,8 +103,8 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
   CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, matrix, matrix, scan, s.matrix, true));
   cn_cmd_barrier(ctx, cmd);
   if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins scan");
-  cn_dispatch(ctx, cmd, fill, &pc, sizeof pc, groups);
-  cn_dispatch(ctx, cmd, gather, &pc, sizeof pc, CN_DIV_UP(s.nbins + 1, 256));
+  cn_dispatch(ctx, cmd, fill, &pc, sizeof pc, groups); /* also writes bin_offsets when there are elements */
+  if (!groups) cn_dispatch(ctx, cmd, gather, &pc, sizeof pc, CN_DIV_UP(s.nbins + 1, 256));
   if (a->n * s.nbins >= UINT32_MAX) { /* the 32-bit total could have wrapped: look for it */
     cn_cmd_barrier(ctx, cmd);
     cn_dispatch(ctx, cmd, check, &pc, sizeof pc, CN_DIV_UP(s.matrix - 1, 256));

@@ -11,24 +11,26 @@
  *     subnormal coordinates read as +0).
  *
  * GPU pipeline (cn_bbox_record), all on device, no host round trip:
- *   1. compaction: bbox_count counts BEGIN/END tags per block of elements,
- *      cn_scan_record scans the counts, bbox_compact writes the compacted group
- *      array (element index + a byte: bit 0 close, bit 1 blend);
+ *   1. compaction: bbox_count counts BEGIN/END tags per block of elements (and
+ *      resets the scratch the later kernels accumulate into), cn_scan_record
+ *      scans the counts, bbox_compact writes the compacted group array
+ *      (element index + a byte: bit 0 close, bit 1 blend) from ballot counts;
  *   2. parentheses matching of the compacted bytes (cn_parens_record, issue 3):
  *      for an END its BEGIN, for a BEGIN its enclosing BEGIN;
  *   3. clips: pointer jumping inside partitions of group nodes in shared memory
  *      (bbox_clip_local); a link that leaves a partition always lands on a
- *      "slice" BEGIN (one closed in a later partition, marked there), so
- *      ceil(log2(partitions)) global rounds over the slice BEGINs only
- *      (bbox_clip_round) and one last step for all others (bbox_clip_final)
- *      give every BEGIN its clip stack box (∩ of its and its ancestors' clips
- *      and the viewport);
- *   4. draws: bbox_draws gives each draw box ∩ clip stack box of its innermost
- *      group (the parens output just after it), builds a union tree per block
- *      in shared memory and the in-block parts of every group's union;
- *   5. blends: bbox_pyramid builds the union pyramid over blocks, bbox_groups
- *      answers each group's range union (tree search, paper 6.2) at its END and
- *      writes it to the BEGIN and the END.
+ *      "slice" BEGIN (one closed in a later partition, marked there), and one
+ *      pass (bbox_clip_resolve) follows those links in place, slice BEGINs
+ *      publishing their progress (release/acquire), which gives every BEGIN its
+ *      clip stack box (∩ of its and its ancestors' clips and the viewport);
+ *   4. draws: bbox_draws, one element per invocation: group node c = the first
+ *      after the draw (a block offset + a ballot count) names its innermost
+ *      group (parens[c]); result = box ∩ that group's clip stack box; and
+ *      gap[c] ∪= result (ordered-int keys, subgroup-reduced atomics): the union
+ *      of the draws between group nodes c - 1 and c;
+ *   5. blends: bbox_pyramid builds a union pyramid over gap[] in one dispatch,
+ *      bbox_groups answers each group's union (gap[BEGIN + 1 .. END], a range
+ *      query, paper 6.2) at its END and writes it to the BEGIN and the END.
  *
  * Unbalanced streams: the GPU does not stop; it reports in a cn_bbox_status
  * (every END whose parens match is missing or of the other kind, the count of
@@ -38,8 +40,12 @@
  * CPU pass over the tags (cn_bbox_validate).
  *
  * Limits: n < 2^32 - 2^12 elements, BEGIN/END elements < 2^31 (parentheses
- * matching); no limit on clips, groups or depth (deep chains cost log2
- * rounds). group_bound (>= the BEGIN/END count) sizes scratch and the
+ * matching); no limit on clips, groups or depth (a nested chain crossing
+ * many clip partitions costs bbox_clip_resolve steps: about log2 of the
+ * partitions it crosses when they run together, at most one per partition).
+ * bbox_compact and bbox_draws number invocations by subgroup (id * size +
+ * lane): workgroups must be whole subgroups (256 with subgroups of 8 to 64,
+ * as on lavapipe and the H200). group_bound (>= the BEGIN/END count) sizes scratch and the
  * matching: a larger bound only costs time (the matching runs over zero
  * padding after the real group nodes, which cannot change their results); a
  * stream with more group nodes is reported (CN_ERROR_LIMIT), never overrun.

@@ -14,21 +14,27 @@
  *                is the total number of (bin, element) entries.
  *   elems:       element indices, each bin's list in increasing (stream) order.
  *
- * GPU pipeline (cn_bins_record): bins_count (one workgroup per chunk of up to
- * 16 x 256 elements and slice of 256-512 bins; per chunk and bin:
- * how many of the chunk's elements the bin lists, from 256-bit bitmaps in
- * shared memory) -> exclusive cn_scan_record over the count matrix, stored
- * bin-major so the scan lays the lists out contiguously in chunk order ->
- * bins_fill (each element's slot = offset + bitmap rank: stream order with no
- * sort) and bins_gather (bin_offsets). The counts are exact, so nothing can
- * overflow: entries beyond `capacity` are not written, and the caller sees
- * bin_offsets[nbins] > capacity and re-runs with more (cn_bins_run does).
+ * GPU pipeline (cn_bins_record): bins_count (one workgroup per chunk of
+ * rounds x 256 elements and slice of 256-512 bins; per chunk and bin: how many
+ * of the chunk's elements the bin lists, by shared-memory atomics over the
+ * round's (element, bin) pairs, which are spread evenly over the invocations
+ * so that one element covering the grid costs no more than many small ones)
+ * -> exclusive cn_scan_record over the count matrix, stored bin-major so the
+ * scan lays the lists out contiguously in chunk order -> bins_fill (each
+ * pair's slot = offset + running count + rank in a 256-bit bitmap of its bin:
+ * stream order with no sort; chunk 0 also writes bin_offsets, bins_gather
+ * only when there are no elements or no bins). The counts are exact, so
+ * nothing can overflow: entries beyond `capacity` are not written, and the
+ * caller sees bin_offsets[nbins] > capacity and re-runs with more
+ * (cn_bins_run does). Test knob: CANOPY_BINS_ROUNDS=r (1..64) sets rounds.
  *
  * Limits: n < 2^32 - 2^16; nbx * B and nby * B below 2^24 pixels; at most
  * 2^22 bins; the count matrix has nbins x chunks entries (chunks of 256 x
- * rounds elements, rounds = min(16, ceil(nbins / 64)): about n / 4 entries up
- * to 1024 bins, nbins x n / 4096 beyond) and must stay below 2^32 entries.
- * Larger grids fail with CN_ERROR_LIMIT.
+ * rounds elements, rounds the fewest (at most 16) that keep it within
+ * max(n / 2, 2^16) entries; nbins x n / 4096 when 16 are not enough) and
+ * must stay below 2^32 entries.
+ * Larger grids fail with CN_ERROR_LIMIT. The kernels number invocations by
+ * subgroup: 256 must be a multiple of the subgroup size (else CN_ERROR_LIMIT).
  * At most 2^32 - 2 entries in all: when n * nbins could exceed that, a check
  * pass (bins_check) looks for a wrapped 32-bit sum and then sets
  * bin_offsets[nbins] to UINT32_MAX (cn_bins_run reports CN_ERROR_LIMIT).

@@ -94,6 +94,25 @@ TEST(bins_thousands) {
   free(b);
 }
 
+TEST(bins_rounds_and_big_elements) {
+  /* Other chunk shapes (CANOPY_BINS_ROUNDS), and rounds whose pair count is
+   * far above 256: many elements covering most of the grid (pairs are spread
+   * over the invocations; bitmaps give ranks in stream order). */
+  const float vp[4] = {0, 0, 1024, 1024};
+  uint64_t n = 5000;
+  cn_box *b = malloc(n * sizeof *b);
+  for (uint64_t i = 0; i < n; i++)
+    b[i] = test_rand_below(4) ? rand_box_in(vp, 100) : (cn_box){1, 1, 1000 + (float)test_rand_below(24), 1023};
+  const char *rounds[] = {"1", "3", "64"};
+  for (int k = 0; k < 3; k++) {
+    setenv("CANOPY_BINS_ROUNDS", rounds[k], 1);
+    check_bins(b, n, vp, 64, rounds[k]);
+  }
+  unsetenv("CANOPY_BINS_ROUNDS");
+  check_bins(b, n, vp, 64, "big elements");
+  free(b);
+}
+
 TEST(bins_limits) {
   cn_bins_grid g;
   const float huge[4] = {0, 0, 3e7f, 10};
@@ -114,4 +133,4 @@ TEST(bins_limits) {
   check_bins(b, 600, vp, 4, "some bins");
 }
 
-TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_limits))
+TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_limits))
