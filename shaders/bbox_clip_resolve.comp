@@ -14,12 +14,11 @@
 // (writers store acc before link, with release/acquire fences: see
 // fence_barrier), and a box seen newer than its link only adds ancestors'
 // clips that the chase would intersect anyway (∩ is idempotent and
-// componentwise, so even a half-updated box is such a value). The box
-// accesses race formally (plain coherent vec4 loads and stores; the SPIR-V
-// memory model then leaves the value read undefined); on the hardware a
-// 16-byte aligned access is old, new or torn per 32-bit word, all exact by
-// the argument above. Per-coordinate relaxed atomics would remove the race
-// at some cost (not measured on the H200; the measured kernel is this one).
+// componentwise, so even a half-updated box is such a value). Boxes that
+// other invocations may read or write while this pass runs (a slice open's
+// own box, and every link target's) are accessed as four relaxed 32-bit
+// atomics, so there is no data race in the SPIR-V memory model: each word
+// read is one that was written, which the argument above shows is exact.
 //
 // Memory ordering as in parens_lookback.comp: links are relaxed atomics; the
 // fences are workgroup-uniform control barriers with device-scope
@@ -34,11 +33,28 @@ layout(local_size_x = 256) in;
 layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer BoxBuf { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer I32Buf { int v[]; };
+// The same boxes as 32-bit words, for the atomic accesses.
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer BoxWords { uint v[]; };
 #define CN_USE_BBOX_CLIP_PUSH
 #include "cn_scene_stage_shared.h"
 #include "scene_box.glsl"
 
 shared uint sh_any[2];
+
+vec4 box_load_atomic(uint i) {
+  BoxWords w = BoxWords(pc.acc_dst);
+  uvec4 u;
+  for (uint c = 0u; c < 4u; c++)
+    u[c] = atomicLoad(w.v[4u * i + c], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+  return uintBitsToFloat(u);
+}
+
+void box_store_atomic(uint i, vec4 b) {
+  BoxWords w = BoxWords(pc.acc_dst);
+  uvec4 u = floatBitsToUint(b);
+  for (uint c = 0u; c < 4u; c++)
+    atomicStore(w.v[4u * i + c], u[c], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+}
 
 void fence_barrier() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
@@ -73,8 +89,8 @@ void main() {
     fence_barrier(); // acquire: acc[l] is at least as new as the link just read
     if (t == 0u) sh_any[par ^ 1u] = 0u;
     if (going) {
-      v = box_intersect(v, pc.acc_dst.v[l]);
-      if (slice) pc.acc_dst.v[k] = v;
+      v = box_intersect(v, box_load_atomic(uint(l)));
+      if (slice) box_store_atomic(k, v);
       if (nl >= l) nl = -1;
       l = nl;
       if (l >= 0) sh_any[par] = 1u;
