@@ -249,14 +249,6 @@ static cn_result open_effects(svg_loader *L, xmlNode *n, const svg_style *st, sv
   return CN_OK;
 }
 
-static bool units_obb(const xmlNode *n, const char *attr, bool def) {
-  const char *u = n ? svg_attr(n, attr) : NULL;
-  if (!u) return def;
-  if (strcmp(u, "objectBoundingBox") == 0) return true;
-  if (strcmp(u, "userSpaceOnUse") == 0) return false;
-  return def;
-}
-
 static cn_result render_element(svg_loader *L, xmlNode *n, const svg_style *parent, svg_mat ctm) {
   svg_style st;
   svg_style_compute(L, n, parent, &st);
@@ -292,8 +284,9 @@ static cn_result render_element(svg_loader *L, xmlNode *n, const svg_style *pare
   }
   if (!st.clip_path && !st.mask && !group) return render_content(L, n, &st, m, alpha);
 
-  bool need_bbox = (st.clip_path && units_obb(st.clip_path, "clipPathUnits", false)) ||
-                   (st.mask && (units_obb(st.mask, "maskUnits", true) || units_obb(st.mask, "maskContentUnits", false)));
+  /* Clips and masks may need the content's bounds (objectBoundingBox units, on
+   * the clipPath, its clip-path or children, or the mask): always gather them. */
+  bool need_bbox = st.clip_path || st.mask;
   uint32_t pushed = 0;
   bool hidden = false;
   if (!need_bbox) {

@@ -257,9 +257,10 @@ TEST(clip_path_single_child) {
                      "transform=\"scale(2)\" clip-rule=\"evenodd\"/></clipPath></defs>"
                      "<g clip-path=\"url(#c)\"><rect width=\"50\" height=\"50\"/></g></svg>"))
     return;
-  CHECK_STR(dump_elements(&scene), "CLIP(p0,eo) FILL(p1,k0,nz) /CLIP");
-  CHECK_STR(dump_path(&scene, 0), "M5,5 L15,5 L15,15 L5,15 L5,5 Z");
-  CHECK_STR(dump_transform(&scene, scene.paths[0].transform), "[2 0 0 2 1 0]");
+  /* the content is encoded first (clips may need its bounds), the clip moved in front */
+  CHECK_STR(dump_elements(&scene), "CLIP(p1,eo) FILL(p0,k0,nz) /CLIP");
+  CHECK_STR(dump_path(&scene, 1), "M5,5 L15,5 L15,15 L5,15 L5,5 Z");
+  CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[2 0 0 2 1 0]");
   CHECK_EQ_U64(stats.clips, 1);
 }
 
@@ -273,6 +274,15 @@ TEST(clip_path_object_bounding_box) {
   CHECK_STR(dump_elements(&scene), "CLIP(p1,nz) FILL(p0,k0,nz) /CLIP");
   CHECK_STR(dump_path(&scene, 1), "M0,0 L0.5,0 L0.5,1 L0,1 L0,0 Z");
   CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[40 0 0 10 15 25]");
+  /* objectBoundingBox on the clip-path of a userSpaceOnUse clipPath: bounds still known */
+  if (!load(SVG_OPEN "width=\"100\" height=\"100\"><clipPath id=\"o\" clipPathUnits=\"objectBoundingBox\">"
+                     "<rect width=\"0.5\" height=\"1\"/></clipPath><clipPath id=\"c\" clip-path=\"url(#o)\">"
+                     "<rect width=\"30\" height=\"30\"/></clipPath>"
+                     "<rect x=\"10\" y=\"20\" width=\"40\" height=\"10\" clip-path=\"url(#c)\"/></svg>"))
+    return;
+  CHECK_STR(dump_elements(&scene), "CLIP(p1,nz) CLIP(p2,nz) FILL(p0,k0,nz) /CLIP /CLIP");
+  CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[40 0 0 10 10 20]");
+  CHECK_STR(dump_path(&scene, 2), "M0,0 L30,0 L30,30 L0,30 L0,0 Z");
 }
 
 TEST(clip_path_several_children_is_alpha_mask) {
@@ -282,8 +292,8 @@ TEST(clip_path_several_children_is_alpha_mask) {
                      "<rect width=\"50\" height=\"50\" fill=\"blue\" clip-path=\"url(#c)\"/></svg>"))
     return;
   CHECK_STR(dump_elements(&scene),
-            "MASK(alpha) FILL(p0,k0,nz) FILL(p1,k0,eo) /BLEND MASKED(normal,1) FILL(p2,k1,nz) /BLEND");
-  CHECK_STR(dump_paint(&scene, 0), "solid(1,1,1,1)");
+            "MASK(alpha) FILL(p1,k1,nz) FILL(p2,k1,eo) /BLEND MASKED(normal,1) FILL(p0,k0,nz) /BLEND");
+  CHECK_STR(dump_paint(&scene, 1), "solid(1,1,1,1)");
   CHECK_EQ_U64(stats.masks, 1);
   CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_TEXT], 1);
 }
@@ -296,9 +306,9 @@ TEST(clip_path_nested_and_empty) {
                      "<rect width=\"50\" height=\"50\" clip-path=\"url(#inner)\"/>"
                      "<rect width=\"50\" height=\"50\" clip-path=\"url(#none)\"/></svg>"))
     return;
-  CHECK_STR(dump_elements(&scene), "CLIP(p0,nz) CLIP(p1,nz) FILL(p2,k0,nz) /CLIP /CLIP");
-  CHECK_STR(dump_path(&scene, 0), "M0,0 L30,0 L30,30 L0,30 L0,0 Z");
-  CHECK_STR(dump_path(&scene, 1), "M0,0 L20,0 L20,40 L0,40 L0,0 Z");
+  CHECK_STR(dump_elements(&scene), "CLIP(p1,nz) CLIP(p2,nz) FILL(p0,k0,nz) /CLIP /CLIP");
+  CHECK_STR(dump_path(&scene, 1), "M0,0 L30,0 L30,30 L0,30 L0,0 Z");
+  CHECK_STR(dump_path(&scene, 2), "M0,0 L20,0 L20,40 L0,40 L0,0 Z");
 }
 
 TEST(masks) {
@@ -310,9 +320,11 @@ TEST(masks) {
                      "<rect x=\"10\" y=\"10\" width=\"20\" height=\"40\" mask=\"url(#a)\"/></svg>"))
     return;
   CHECK_STR(dump_elements(&scene),
-            "MASK(lum) CLIP(p0,nz) FILL(p1,k0,nz) /CLIP /BLEND MASKED(screen,0.5) FILL(p2,k1,nz) /BLEND "
+            "MASK(lum) CLIP(p1,nz) FILL(p2,k1,nz) /CLIP /BLEND MASKED(screen,0.5) FILL(p0,k0,nz) /BLEND "
             "MASK(alpha) CLIP(p4,nz) FILL(p5,k2,nz) /CLIP /BLEND MASKED(normal,1) FILL(p3,k2,nz) /BLEND");
-  CHECK_STR(dump_path(&scene, 0), "M0,0 L50,0 L50,60 L0,60 L0,0 Z");
+  CHECK_STR(dump_path(&scene, 1), "M0,0 L50,0 L50,60 L0,60 L0,0 Z");
+  CHECK_STR(dump_paint(&scene, 0), "solid(1,0,0,1)");
+  CHECK_STR(dump_paint(&scene, 1), "solid(1,1,1,1)");
   /* objectBoundingBox region: -10% .. 120% of the 20x40 box at 10,10 */
   CHECK_STR(dump_path(&scene, 4), "M8,6 L32,6 L32,54 L8,54 L8,6 Z");
   CHECK_EQ_U64(stats.masks, 2);
