@@ -187,6 +187,8 @@ typedef struct svg_style {
   svg_color stop_color;
   float stop_opacity;
   bool mask_alpha; /* mask-type: alpha */
+  const char *transform; /* the CSS transform property (overrides the attribute), or NULL */
+  uint32_t transform_len;
 } svg_style;
 
 struct svg_loader;
@@ -212,6 +214,7 @@ typedef struct svg_loader {
   cn_svg_options opt;
   cn_svg_stats *stats;
   svg_sheet *sheet;
+  xmlNode *root; /* the root <svg> */
   svg_id_entry *ids; /* open addressing, cap a power of two */
   size_t id_cap, id_count;
   /* current viewport size (user units) for percentages */
@@ -281,8 +284,16 @@ cn_result svg_emit_path(svg_loader *L, const xmlNode *node, const svg_path *p, s
  * is not a shape or is not rendered (zero size). */
 bool svg_shape_path(svg_loader *L, xmlNode *node, const svg_style *st, svg_path *p);
 bool svg_is_shape(const xmlNode *n);
+/* Graphics and container elements (what a switch chooses among). */
+bool svg_is_renderable(const xmlNode *n);
 /* Adds a shape's geometry to the open bounding-box accumulators. */
 void svg_bbox_add(svg_loader *L, const svg_path *p, svg_mat ctm);
+
+/* The transform attribute attr of n (or the CSS transform property of st
+ * for "transform"), with transform-origin, whose percentages and keywords
+ * refer to a ref_w x ref_h box. */
+svg_mat svg_transform_attr(svg_loader *L, const xmlNode *n, const char *attr, const svg_style *st, double ref_w,
+                           double ref_h);
 
 /* svg_use.c */
 cn_result svg_render_use(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm);

@@ -189,8 +189,7 @@ static cn_result draw_marker(svg_loader *L, xmlNode *node, xmlNode *mk, const ve
 cn_result svg_render_markers(svg_loader *L, xmlNode *node, const svg_style *st, const svg_path *p, svg_mat ctm) {
   if (L->in_marker) return CN_OK;
   if (!st->marker[0] && !st->marker[1] && !st->marker[2]) return CN_OK;
-  if (!(svg_is(node, "path") || svg_is(node, "line") || svg_is(node, "polyline") || svg_is(node, "polygon")))
-    return CN_OK;
+  if (!svg_is_shape(node)) return CN_OK; /* SVG 2: markers on every shape */
   vlist vl = {0};
   if (!vertices(p, &vl)) {
     free(vl.v);

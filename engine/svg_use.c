@@ -25,7 +25,7 @@ bool svg_conditions_pass(const xmlNode *n) {
 
 cn_result svg_render_switch(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm) {
   for (xmlNode *c = node->children; c; c = c->next) {
-    if (c->type != XML_ELEMENT_NODE || !svg_is_element(c)) continue;
+    if (c->type != XML_ELEMENT_NODE || !svg_is_renderable(c)) continue; /* unknown elements are not candidates */
     if (!svg_conditions_pass(c)) continue;
     return svg_render_node(L, c, st, ctm);
   }
@@ -99,9 +99,12 @@ cn_result svg_render_use(svg_loader *L, xmlNode *node, const svg_style *st, svg_
         double w = len_or(L, ref, "width", SVG_AXIS_X, L->vw, &rs), h = len_or(L, ref, "height", SVG_AXIS_Y, L->vh, &rs);
         w = len_or(L, node, "width", SVG_AXIS_X, w, st);
         h = len_or(L, node, "height", SVG_AXIS_Y, h, st);
-        svg_mat t;
-        svg_parse_transform(svg_attr(ref, "transform"), &t);
-        r = svg_render_viewport(L, ref, &rs, svg_mat_mul(m, t), rx, ry, w, h);
+        svg_mat t = svg_transform_attr(L, ref, "transform", &rs, L->vw, L->vh);
+        /* the symbol's own opacity and blending (its clip-path and mask are not supported) */
+        bool group = rs.opacity < 1 || rs.blend != CN_BLEND_NORMAL || rs.isolate;
+        if (group) r = cn_scene_push_blend(L->b, rs.blend, rs.opacity, CN_BLEND_ISOLATED);
+        if (r == CN_OK) r = svg_render_viewport(L, ref, &rs, svg_mat_mul(m, t), rx, ry, w, h);
+        if (r == CN_OK && group) r = cn_scene_pop(L->b);
       }
       svg_leave(L);
     }
