@@ -427,6 +427,87 @@ TEST(simple_entities_in_attributes) {
   CHECK(scene.viewport[2] == 10);
 }
 
+TEST(root_effects_and_conditions) {
+  if (!load(SVG_OPEN "width=\"10\" height=\"10\" opacity=\"0.5\"><rect width=\"1\" height=\"1\"/>"
+                     "<rect width=\"2\" height=\"2\"/></svg>"))
+    return;
+  CHECK_STR(dump_elements(&scene), "BLEND(normal,0.5) FILL(p0,k0,nz) FILL(p1,k0,nz) /BLEND");
+  if (!load(SVG_OPEN "width=\"10\" height=\"10\" systemLanguage=\"ru\"><rect width=\"1\" height=\"1\"/></svg>"))
+    return;
+  CHECK_EQ_U64(scene.element_count, 0);
+}
+
+TEST(entity_content_and_style_comments) {
+  if (!load("<!DOCTYPE svg [ <!ENTITY R \"<rect id='r' width='2' height='3' fill='green'/>\"> ]>\n" SVG_OPEN
+            "width=\"10\" height=\"10\"><g transform=\"translate(1 1)\">&R;</g><use href=\"#r\" x=\"5\"/>"
+            "<rect width=\"1\" height=\"1\" style=\"/* a */fill:blue/* b */\"/></svg>"))
+    return;
+  CHECK_STR(dump_elements(&scene), "FILL(p0,k0,nz) FILL(p1,k0,nz) FILL(p2,k1,nz)");
+  CHECK_STR(dump_transform(&scene, scene.paths[0].transform), "[1 0 0 1 1 1]");
+  CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[1 0 0 1 5 0]");
+  CHECK_STR(dump_paint(&scene, 1), "solid(0,0,1,1)");
+}
+
+TEST(css_transform_and_transform_origin) {
+  if (!load(SVG_OPEN "width=\"200\" height=\"100\"><style>#a { transform: translate(10px, 5px) rotate(90deg) }</style>"
+                     "<rect id=\"a\" width=\"1\" height=\"1\" transform=\"scale(9)\"/>"
+                     "<rect width=\"1\" height=\"1\" transform=\"scale(2)\" transform-origin=\"bottom\"/>"
+                     "<rect width=\"1\" height=\"1\" transform=\"scale(2)\" transform-origin=\"center\"/>"
+                     "<rect width=\"1\" height=\"1\" transform=\"scale(2)\" transform-origin=\"top left\"/>"
+                     "<rect width=\"1\" height=\"1\" transform=\"scale(2)\" transform-origin=\"10\"/></svg>"))
+    return;
+  CHECK_STR(dump_transform(&scene, scene.paths[0].transform), "[0 1 -1 0 10 5]"); /* the CSS property wins */
+  CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[2 0 0 2 -100 -100]"); /* origin 100,100 */
+  CHECK_STR(dump_transform(&scene, scene.paths[2].transform), "[2 0 0 2 -100 -50]");  /* origin 100,50 */
+  CHECK_STR(dump_transform(&scene, scene.paths[3].transform), "[2 0 0 2 0 0]");
+  CHECK_STR(dump_transform(&scene, scene.paths[4].transform), "[2 0 0 2 -10 -50]");   /* y: centre */
+}
+
+TEST(clip_transform_order_and_cycles) {
+  /* the clipPath's transform is in user units, before the objectBoundingBox mapping */
+  if (!load(SVG_OPEN "width=\"200\" height=\"200\"><clipPath id=\"c\" clipPathUnits=\"objectBoundingBox\" "
+                     "transform=\"translate(100 -40)\"><rect width=\"0.5\" height=\"0.5\"/></clipPath>"
+                     "<clipPath id=\"self\" clip-path=\"url(#self)\"><rect width=\"5\" height=\"5\"/></clipPath>"
+                     "<rect width=\"200\" height=\"100\" clip-path=\"url(#c)\"/>"
+                     "<rect width=\"20\" height=\"20\" clip-path=\"url(#self)\"/></svg>"))
+    return;
+  CHECK_STR(dump_elements(&scene), "CLIP(p1,nz) FILL(p0,k0,nz) /CLIP CLIP(p3,nz) FILL(p2,k0,nz) /CLIP");
+  CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[200 0 0 100 100 -40]");
+  CHECK_STR(dump_path(&scene, 3), "M0,0 L5,0 L5,5 L0,5 L0,0 Z"); /* the cyclic reference is ignored */
+  CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_CYCLE], 1);
+}
+
+TEST(paint_fallbacks_and_current_color) {
+  if (!load(SVG_OPEN "width=\"200\" height=\"200\"><linearGradient id=\"none\"/>"
+                     "<linearGradient id=\"g\"><stop offset=\"5mm\" stop-color=\"red\"/><stop offset=\"1\" "
+                     "stop-color=\"blue\"/></linearGradient>"
+                     "<rect width=\"1\" height=\"1\" fill=\"url(#none) green\"/>"
+                     "<line x2=\"10\" stroke=\"url(#g) lime\"/>"
+                     "<rect width=\"2\" height=\"1\" fill=\"url(#g)\"/>"
+                     "<g fill=\"currentColor\"><rect width=\"1\" height=\"1\" color=\"blue\"/></g>"
+                     "<rect width=\"1\" height=\"1\" fill=\"url(#none) currentColor\" color=\"red\"/></svg>"))
+    return;
+  CHECK_EQ_U64(scene.element_count, 5);
+  CHECK_STR(dump_paint(&scene, scene.elements[0].paint), "solid(0,0.501961,0,1)"); /* no stops: the fallback */
+  CHECK_STR(dump_paint(&scene, scene.elements[1].paint), "solid(0,1,0,1)");      /* no area: the fallback */
+  CHECK_STR(dump_paint(&scene, scene.elements[2].paint),
+            "linear(0,0,1,0,pad,op=1,xf=[2 0 0 1 0 0] 0:1,0,0,1 1:0,0,1,1)"); /* "5mm" is offset 0 */
+  CHECK_STR(dump_paint(&scene, scene.elements[3].paint), "solid(0,0,1,1)"); /* currentColor of the rect */
+  CHECK_STR(dump_paint(&scene, scene.elements[4].paint), "solid(1,0,0,1)");
+}
+
+TEST(switch_symbol_and_markers_on_shapes) {
+  if (!load(SVG_OPEN "width=\"100\" height=\"100\"><switch><blink/><rect width=\"1\" height=\"1\" fill=\"green\"/>"
+                     "</switch><symbol id=\"s\" opacity=\"0.5\"><rect width=\"1\" height=\"1\"/></symbol>"
+                     "<use href=\"#s\"/><marker id=\"m\" overflow=\"visible\" markerUnits=\"userSpaceOnUse\">"
+                     "<rect width=\"1\" height=\"1\"/></marker>"
+                     "<rect width=\"10\" height=\"10\" fill=\"none\" marker-start=\"url(#m)\"/></svg>"))
+    return;
+  CHECK_STR(dump_elements(&scene), "FILL(p0,k0,nz) BLEND(normal,0.5) CLIP(p1,nz) FILL(p2,k1,nz) /CLIP /BLEND "
+                                   "FILL(p3,k1,nz)");
+  CHECK_STR(dump_paint(&scene, 0), "solid(0,0.501961,0,1)");
+}
+
 static void cleanup(void) {
   cn_scene_builder_destroy(builder);
   builder = NULL;
@@ -440,4 +521,6 @@ TEST_MAIN(T(rect_fill_identity), T(viewbox_and_aspect_ratio), T(output_size_opti
           T(clip_path_single_child), T(clip_path_object_bounding_box), T(clip_path_several_children_is_alpha_mask),
           T(clip_path_nested_and_empty), T(masks), T(gradients), T(use_symbol_nested_svg), T(switch_and_conditions),
           T(markers_expand_to_geometry), T(skipped_content_is_counted), T(simple_entities_in_attributes),
+          T(root_effects_and_conditions), T(entity_content_and_style_comments), T(css_transform_and_transform_origin),
+          T(clip_transform_order_and_cycles), T(paint_fallbacks_and_current_color), T(switch_symbol_and_markers_on_shapes),
           T(zz_cleanup))
