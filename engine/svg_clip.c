@@ -235,8 +235,25 @@ cn_result svg_push_mask(svg_loader *L, xmlNode *mask, const xmlNode *user, svg_m
     *hidden = true;
     goto out;
   }
-  /* a mask on the mask: its own masked group wraps the mask content */
+  /* a mask on the mask: its own masked group wraps the mask content; a mask
+   * chain that leads back to a mask being expanded is dropped whole (as resvg) */
   bool nested = ms.mask && svg_is(ms.mask, "mask");
+  if (nested) {
+    xmlNode *m = ms.mask;
+    for (int hop = 0; m && hop < 64 && nested; hop++) {
+      for (uint32_t i = 0; i < L->nactive; i++)
+        if (L->active[i] == m) nested = false;
+      svg_style hs;
+      r = svg_style_of(L, m, &hs);
+      if (r != CN_OK) goto out;
+      m = hs.mask && svg_is(hs.mask, "mask") ? hs.mask : NULL;
+    }
+    if (!nested) {
+      r = svg_warn(L, CN_SVG_SKIP_CYCLE, mask, "the mask chain of #%.60s is a cycle; ignored",
+                   svg_attr(mask, "id") ? svg_attr(mask, "id") : "?");
+      if (r != CN_OK) goto out;
+    }
+  }
   uint32_t kind = ms.mask_alpha ? CN_BLEND_MASK_ALPHA : CN_BLEND_MASK_LUMINANCE;
   r = cn_scene_push_blend(L->b, CN_BLEND_NORMAL, 1, CN_BLEND_ISOLATED | kind);
   if (r != CN_OK) goto out;

@@ -236,8 +236,8 @@ static void apply(void *user, const svg_decl *d) {
   } else if (name_is(d, "filter")) {
     s->filter = !eq(d, "none");
   } else if (name_is(d, "overflow")) {
-    if (inherit) {
-      s->overflow_set = p->overflow_set, s->overflow_visible = p->overflow_visible;
+    if (inherit) { /* the parent's value; its initial value is visible (UA rules only apply when unset) */
+      s->overflow_set = true, s->overflow_visible = p->overflow_set ? p->overflow_visible : true;
       return;
     }
     s->overflow_set = true;
@@ -261,15 +261,16 @@ static void apply(void *user, const svg_decl *d) {
     bool used[3] = {false, false, false};
     const char *v = d->value, *e = d->value + d->value_len;
     if (!eq(d, "normal")) {
-      while (v < e && n < 3) {
+      for (;;) {
         while (v < e && (*v == ' ' || *v == ',')) v++;
+        if (v == e) break;
         const char *w = v;
         while (v < e && *v != ' ' && *v != ',') v++;
         size_t wl = (size_t)(v - w);
         int k = wl == 4 && !strncmp(w, "fill", 4) ? 0 : wl == 6 && !strncmp(w, "stroke", 6) ? 1
               : wl == 7 && !strncmp(w, "markers", 7) ? 2 : -1;
-        if (k < 0) return; /* invalid: ignored */
-        if (!used[k]) used[k] = true, order[n++] = (uint8_t)k;
+        if (k < 0 || used[k]) return; /* unknown or repeated keyword: invalid, ignored */
+        used[k] = true, order[n++] = (uint8_t)k;
       }
     }
     for (uint8_t k = 0; k < 3; k++)
