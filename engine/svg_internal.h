@@ -226,7 +226,6 @@ typedef struct svg_loader {
   /* bounding box accumulators (objectBoundingBox clip/mask), innermost last */
   struct svg_bbox_acc *acc;
   uint32_t nacc, cap_acc;
-  bool in_clip, in_marker;
   uint64_t work; /* selector tests and elements visited: bounded */
 } svg_loader;
 

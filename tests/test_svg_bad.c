@@ -253,6 +253,22 @@ TEST(limits_on_input_and_output) {
   CHECK(r == CN_ERROR_LIMIT);
   CHECK_STR_CONTAINS(cn_last_error(), "scene has more than 100000 segments");
   free(b.s);
+  /* marker explosion: markers whose content carries the next marker */
+  b = (sbuf){0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\">");
+  const char *pts = "M0 0 L1 1 L2 2 L3 3 L4 4 L5 5 L6 6 L7 7 L8 8 L9 9 L10 10";
+  char mk[256];
+  for (int i = 0; i < 12; i++) {
+    snprintf(mk, sizeof mk, "<marker id=\"m%d\" overflow=\"visible\"><path d=\"%s\" marker-mid=\"url(#m%d)\"/></marker>",
+             i, pts, i + 1);
+    put(&b, mk);
+  }
+  snprintf(mk, sizeof mk, "<path d=\"%s\" marker-mid=\"url(#m0)\"/></svg>", pts);
+  put(&b, mk);
+  r = try_load(b.s, b.n, &o);
+  CHECK(r == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "scene has more than 100000 segments");
+  free(b.s);
   /* the load leaves the builder usable */
   CHECK_OK(try_load(doc, strlen(doc), NULL));
   CHECK_EQ_U64(scene.element_count, 1);
