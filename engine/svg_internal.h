@@ -151,7 +151,8 @@ void svg_sheet_match(const svg_sheet *s, xmlNode *node, svg_decl_fn fn, void *us
 
 /* ----------------------------------------------------------------- style */
 
-enum { SVG_PAINT_NONE, SVG_PAINT_COLOR, SVG_PAINT_CURRENT, SVG_PAINT_REF };
+enum { SVG_PAINT_NONE, SVG_PAINT_COLOR, SVG_PAINT_CURRENT, SVG_PAINT_REF, SVG_PAINT_CONTEXT_FILL,
+       SVG_PAINT_CONTEXT_STROKE };
 typedef struct svg_paint {
   uint8_t kind;          /* SVG_PAINT_* */
   uint8_t fallback_kind; /* REF: what to use when the server is unusable */
@@ -208,6 +209,16 @@ typedef struct svg_id_entry {
   xmlNode *node;
 } svg_id_entry;
 
+/* One paint of a context element (SVG 2 context-fill/context-stroke): the
+ * element's fill or stroke with what is needed to make it again. */
+typedef struct svg_context_paint {
+  svg_paint paint; /* never a context-* kind: those are resolved when the context is set */
+  svg_color color; /* the context element's currentColor */
+  svg_mat ctm;
+  double bbox[4];
+  bool has_bbox;
+} svg_context_paint;
+
 typedef struct svg_loader {
   cn_scene_builder *b;
   xmlDoc *doc;
@@ -227,6 +238,10 @@ typedef struct svg_loader {
   struct svg_bbox_acc *acc;
   uint32_t nacc, cap_acc;
   uint64_t work; /* selector tests and elements visited: bounded */
+  /* context-fill / context-stroke: the context element's paints (markers: the
+   * shape; use: the use element); valid when has_context */
+  svg_context_paint context[2];
+  bool has_context;
 } svg_loader;
 
 /* A bounding box being gathered in the space of `inv` (device -> element user space). */
@@ -285,6 +300,10 @@ bool svg_shape_path(svg_loader *L, xmlNode *node, const svg_style *st, svg_path 
 bool svg_is_shape(const xmlNode *n);
 /* Graphics and container elements (what a switch chooses among). */
 bool svg_is_renderable(const xmlNode *n);
+/* Bounding boxes of content in the user space of m: begin (*ok false when m
+ * is singular: then no end), render, end (false when nothing had geometry). */
+cn_result svg_bbox_begin(svg_loader *L, svg_mat m, bool *ok);
+bool svg_bbox_end(svg_loader *L, double box[4]);
 /* Adds a shape's geometry to the open bounding-box accumulators. */
 void svg_bbox_add(svg_loader *L, const svg_path *p, svg_mat ctm);
 
@@ -308,6 +327,11 @@ bool svg_conditions_pass(const xmlNode *n);
  * bbox (x0 y0 x1 y1) under ctm; *paint = CN_NONE when nothing is painted. */
 cn_result svg_make_paint(svg_loader *L, const xmlNode *node, const svg_paint *p, const svg_style *st, float opacity,
                          svg_mat ctm, const double bbox[4], uint32_t *paint);
+/* Sets the context paints from an element with style st, transform ctm and
+ * bounds bbox (NULL: unknown), saving the previous ones in *saved. */
+void svg_context_push(svg_loader *L, const svg_style *st, svg_mat ctm, const double *bbox, svg_context_paint saved[2],
+                      bool *saved_valid);
+void svg_context_pop(svg_loader *L, const svg_context_paint saved[2], bool saved_valid);
 /* The stroke description of a style (dashes in dash_buf, cap 64); false
  * when the stroke is not drawn (width <= 0). */
 bool svg_make_stroke(svg_loader *L, const svg_style *st, cn_stroke_desc *out, float *dash_buf, uint32_t dash_cap);

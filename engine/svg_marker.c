@@ -208,6 +208,12 @@ cn_result svg_render_markers(svg_loader *L, xmlNode *node, const svg_style *st, 
   cn_result r = CN_OK;
   uint32_t saved = L->nacc;
   L->nacc = 0; /* markers are not part of bounding boxes */
+  /* the shape is the context element of context-fill/context-stroke in the markers */
+  double box[4];
+  bool has_box = svg_path_tight_bounds(p, box);
+  svg_context_paint saved_ctx[2];
+  bool saved_valid;
+  svg_context_push(L, st, ctm, has_box ? box : NULL, saved_ctx, &saved_valid);
   for (size_t i = 0; i < vl.n && r == CN_OK; i++) {
     int kind = i == 0 ? 0 : i == vl.n - 1 ? 2 : 1;
     xmlNode *mk = mk3[kind];
@@ -221,6 +227,7 @@ cn_result svg_render_markers(svg_loader *L, xmlNode *node, const svg_style *st, 
     }
     svg_leave(L);
   }
+  svg_context_pop(L, saved_ctx, saved_valid);
   L->nacc = saved;
   free(vl.v);
   return r;

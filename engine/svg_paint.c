@@ -187,6 +187,38 @@ done:
   return r;
 }
 
+/* The context paint k (0 fill, 1 stroke) resolved: a concrete paint. */
+static void resolve_context(const svg_loader *L, int k, svg_context_paint *out) {
+  if (!L->has_context) {
+    *out = (svg_context_paint){.paint = {.kind = SVG_PAINT_NONE}};
+    return;
+  }
+  *out = L->context[k];
+}
+
+void svg_context_push(svg_loader *L, const svg_style *st, svg_mat ctm, const double *bbox, svg_context_paint saved[2],
+                      bool *saved_valid) {
+  saved[0] = L->context[0], saved[1] = L->context[1];
+  *saved_valid = L->has_context;
+  svg_context_paint next[2];
+  const svg_paint *ps[2] = {&st->fill, &st->stroke};
+  for (int k = 0; k < 2; k++) {
+    if (ps[k]->kind == SVG_PAINT_CONTEXT_FILL || ps[k]->kind == SVG_PAINT_CONTEXT_STROKE) {
+      resolve_context(L, ps[k]->kind == SVG_PAINT_CONTEXT_FILL ? 0 : 1, &next[k]); /* from the outer context */
+      continue;
+    }
+    next[k] = (svg_context_paint){.paint = *ps[k], .color = st->color, .ctm = ctm, .has_bbox = bbox != NULL};
+    if (bbox) memcpy(next[k].bbox, bbox, sizeof next[k].bbox);
+  }
+  L->context[0] = next[0], L->context[1] = next[1];
+  L->has_context = true;
+}
+
+void svg_context_pop(svg_loader *L, const svg_context_paint saved[2], bool saved_valid) {
+  L->context[0] = saved[0], L->context[1] = saved[1];
+  L->has_context = saved_valid;
+}
+
 cn_result svg_make_paint(svg_loader *L, const xmlNode *node, const svg_paint *p, const svg_style *st, float opacity,
                          svg_mat ctm, const double bbox[4], uint32_t *paint) {
   *paint = CN_NONE;
@@ -195,6 +227,17 @@ cn_result svg_make_paint(svg_loader *L, const xmlNode *node, const svg_paint *p,
     case SVG_PAINT_COLOR: return solid(L, p->color, opacity, paint);
     case SVG_PAINT_CURRENT: return solid(L, st->color, opacity, paint);
     case SVG_PAINT_REF: break;
+    case SVG_PAINT_CONTEXT_FILL:
+    case SVG_PAINT_CONTEXT_STROKE: {
+      /* the context element's paint, with its transform and bounds (SVG 2) */
+      svg_context_paint c;
+      resolve_context(L, p->kind == SVG_PAINT_CONTEXT_FILL ? 0 : 1, &c);
+      if (c.paint.kind == SVG_PAINT_NONE) return CN_OK;
+      svg_style cs = *st;
+      cs.color = c.color;
+      static const double no_box[4] = {0, 0, 0, 0};
+      return svg_make_paint(L, node, &c.paint, &cs, opacity, c.ctm, c.has_bbox ? c.bbox : no_box, paint);
+    }
     default: return CN_OK;
   }
   if (p->ref && is_gradient(p->ref)) {

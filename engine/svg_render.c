@@ -111,6 +111,27 @@ void svg_bbox_add(svg_loader *L, const svg_path *p, svg_mat ctm) {
   }
 }
 
+cn_result svg_bbox_begin(svg_loader *L, svg_mat m, bool *ok) {
+  *ok = false;
+  if (L->nacc == L->cap_acc) {
+    uint32_t cap = L->cap_acc ? L->cap_acc * 2 : 16;
+    svg_bbox_acc *a = realloc(L->acc, cap * sizeof *a);
+    if (!a) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for bounding boxes");
+    L->acc = a, L->cap_acc = cap;
+  }
+  svg_bbox_acc acc = {.any = false};
+  if (!svg_mat_invert(m, &acc.ctm_inv)) return CN_OK;
+  L->acc[L->nacc++] = acc;
+  *ok = true;
+  return CN_OK;
+}
+
+bool svg_bbox_end(svg_loader *L, double box[4]) {
+  svg_bbox_acc acc = L->acc[--L->nacc];
+  if (acc.any) memcpy(box, acc.box, 4 * sizeof *box);
+  return acc.any;
+}
+
 svg_mat svg_transform_attr(svg_loader *L, const xmlNode *n, const char *attr, const svg_style *st, double ref_w,
                            double ref_h) {
   svg_mat t;
@@ -320,24 +341,17 @@ static cn_result render_element(svg_loader *L, xmlNode *n, const svg_style *pare
     CN_TRY(render_content(L, n, &st, m, alpha));
   } else {
     /* content first, gathering its bounds; then the opening groups, moved in front */
-    if (L->nacc == L->cap_acc) {
-      uint32_t cap = L->cap_acc ? L->cap_acc * 2 : 16;
-      svg_bbox_acc *a = realloc(L->acc, cap * sizeof *a);
-      if (!a) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for bounding boxes");
-      L->acc = a, L->cap_acc = cap;
-    }
-    svg_bbox_acc acc = {.any = false};
-    if (!svg_mat_invert(m, &acc.ctm_inv)) return CN_OK;
+    bool ok;
+    CN_TRY(svg_bbox_begin(L, m, &ok));
+    if (!ok) return CN_OK;
     uint32_t mark = cn__scene_element_count(L->b);
-    L->acc[L->nacc++] = acc;
     cn_result r = render_content(L, n, &st, m, alpha);
-    acc = L->acc[--L->nacc];
-    CN_TRY(r);
     double bbox[4] = {0, 0, 0, 0};
-    if (acc.any) memcpy(bbox, acc.box, sizeof bbox);
+    bool any = svg_bbox_end(L, bbox);
+    CN_TRY(r);
     uint32_t split = cn__scene_element_count(L->b);
     if (split == mark) return CN_OK; /* nothing drawn: no groups needed */
-    CN_TRY(open_effects(L, n, &st, m, acc.any ? bbox : NULL, group, &pushed, &hidden));
+    CN_TRY(open_effects(L, n, &st, m, any ? bbox : NULL, group, &pushed, &hidden));
     if (hidden) {
       cn__scene_truncate_elements(L->b, mark);
       return CN_OK;

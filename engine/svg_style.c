@@ -116,6 +116,10 @@ static bool parse_paint(cascade *c, const svg_decl *d, svg_paint *out) {
     *out = (svg_paint){.kind = SVG_PAINT_NONE};
     return true;
   }
+  if (eq(d, "context-fill") || eq(d, "context-stroke")) {
+    *out = (svg_paint){.kind = eq(d, "context-fill") ? SVG_PAINT_CONTEXT_FILL : SVG_PAINT_CONTEXT_STROKE};
+    return true;
+  }
   bool cur;
   if (!svg_parse_color(v, n, &p.color, &cur)) return false;
   p.kind = cur ? SVG_PAINT_CURRENT : SVG_PAINT_COLOR;

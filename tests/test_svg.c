@@ -508,6 +508,24 @@ TEST(switch_symbol_and_markers_on_shapes) {
   CHECK_STR(dump_paint(&scene, 0), "solid(0,0.501961,0,1)");
 }
 
+TEST(context_fill_and_stroke) {
+  if (!load(SVG_OPEN "width=\"100\" height=\"100\"><marker id=\"m\" overflow=\"visible\" markerUnits=\"userSpaceOnUse\">"
+                     "<rect width=\"1\" height=\"1\" fill=\"context-stroke\" stroke=\"context-fill\"/></marker>"
+                     "<linearGradient id=\"g\"><stop stop-color=\"red\"/><stop offset=\"1\" stop-color=\"blue\"/>"
+                     "</linearGradient><rect id=\"r\" width=\"4\" height=\"2\" fill=\"context-fill\"/>"
+                     "<path d=\"M0 0 L10 0\" fill=\"lime\" stroke=\"navy\" marker-end=\"url(#m)\"/>"
+                     "<use href=\"#r\" fill=\"url(#g)\" x=\"10\"/>"
+                     "<rect width=\"1\" height=\"1\" fill=\"context-fill\"/></svg>"))
+    return;
+  /* the marker rect: fill = the path's stroke, stroke = the path's fill; the
+   * used rect: the use's gradient over the use's bounds; outside any context: none */
+  CHECK_STR(dump_elements(&scene), "FILL(p1,k0,nz) STROKE(p0,k1,s0) FILL(p2,k1,nz) STROKE(p2,k2,s1) FILL(p3,k3,nz)");
+  CHECK_STR(dump_paint(&scene, 0), "solid(0,1,0,1)");
+  CHECK_STR(dump_paint(&scene, 1), "solid(0,0,0.501961,1)");
+  CHECK_STR(dump_paint(&scene, 2), "solid(0,1,0,1)");
+  CHECK_STR(dump_paint(&scene, 3), "linear(0,0,1,0,pad,op=1,xf=[4 0 0 2 10 0] 0:1,0,0,1 1:0,0,1,1)");
+}
+
 static void cleanup(void) {
   cn_scene_builder_destroy(builder);
   builder = NULL;
@@ -522,5 +540,5 @@ TEST_MAIN(T(rect_fill_identity), T(viewbox_and_aspect_ratio), T(output_size_opti
           T(clip_path_nested_and_empty), T(masks), T(gradients), T(use_symbol_nested_svg), T(switch_and_conditions),
           T(markers_expand_to_geometry), T(skipped_content_is_counted), T(simple_entities_in_attributes),
           T(root_effects_and_conditions), T(entity_content_and_style_comments), T(css_transform_and_transform_origin),
-          T(clip_transform_order_and_cycles), T(paint_fallbacks_and_current_color), T(switch_symbol_and_markers_on_shapes),
+          T(clip_transform_order_and_cycles), T(paint_fallbacks_and_current_color), T(switch_symbol_and_markers_on_shapes), T(context_fill_and_stroke),
           T(zz_cleanup))
