@@ -9,7 +9,8 @@
  *   svg_css.c        <style> sheets: selectors, specificity, declarations
  *   svg_style.c      the cascade, properties and inheritance
  *   svg_color.c      colours
- *   svg_paint.c      paint servers (gradients) and stroke styles
+ *   svg_paint.c      paint servers (gradients, context paints) and stroke styles
+ *   svg_pattern.c    pattern fills expanded into clipped tiles of geometry
  *   svg_clip.c       clipPath and mask as groups
  *   svg_marker.c     markers expanded into geometry
  *
@@ -335,6 +336,13 @@ void svg_context_pop(svg_loader *L, const svg_context_paint saved[2], bool saved
 /* The stroke description of a style (dashes in dash_buf, cap 64); false
  * when the stroke is not drawn (width <= 0). */
 bool svg_make_stroke(svg_loader *L, const svg_style *st, cn_stroke_desc *out, float *dash_buf, uint32_t dash_cap);
+
+/* svg_pattern.c */
+/* Fills path (emitted, with rule) with pattern as tiles of geometry; shape
+ * bounds bbox in the space of ctm. *painted false: the caller uses the
+ * fallback colour (bounds without area, too many tiles, a cycle). */
+cn_result svg_fill_pattern(svg_loader *L, xmlNode *node, xmlNode *pattern, uint32_t path, uint32_t rule,
+                           float opacity, svg_mat ctm, const double bbox[4], bool *painted);
 
 /* svg_clip.c */
 /* Opens the groups a clip-path reference asks for around content in an

@@ -212,6 +212,13 @@ static cn_result render_shape(svg_loader *L, xmlNode *n, const svg_style *st, sv
   for (int k = 0; k < 3 && r == CN_OK; k++) {
     int what = st->paint_order[k];
     if (what == 0 && st->fill.kind != SVG_PAINT_NONE && !svg_is(n, "line")) { /* a line has no inside */
+      if (st->fill.kind == SVG_PAINT_REF && st->fill.ref && svg_is(st->fill.ref, "pattern")) {
+        bool painted = false;
+        if (path == CN_NONE) r = svg_emit_path(L, n, &p, ctm, &path);
+        if (r == CN_OK)
+          r = svg_fill_pattern(L, n, st->fill.ref, path, st->fill_rule, st->fill_opacity * alpha, ctm, bbox, &painted);
+        if (r != CN_OK || painted) continue; /* else the fallback colour below */
+      }
       uint32_t paint;
       r = svg_make_paint(L, n, &st->fill, st, st->fill_opacity * alpha, ctm, bbox, &paint);
       if (r != CN_OK || paint == CN_NONE) continue;

@@ -406,9 +406,10 @@ TEST(skipped_content_is_counted) {
   if (!load(SVG_OPEN "width=\"10\" height=\"10\" xmlns:foo=\"http://example.com/foo\"><text>hi</text>"
                      "<image href=\"x.png\" width=\"1\" height=\"1\"/><filter id=\"f\"/>"
                      "<rect width=\"1\" height=\"1\" filter=\"url(#f)\"/><foreignObject/><foo:bar/><blink/>"
-                     "<pattern id=\"p\"/><rect width=\"1\" height=\"1\" fill=\"url(#p) red\"/></svg>"))
+                     "<pattern id=\"p\" width=\"1\" height=\"1\"><rect width=\"1\" height=\"1\"/></pattern>"
+                     "<rect width=\"1\" height=\"1\" fill=\"none\" stroke=\"url(#p) red\"/></svg>"))
     return;
-  CHECK_STR(dump_elements(&scene), "FILL(p0,k0,nz)");
+  CHECK_STR(dump_elements(&scene), "STROKE(p0,k0,s0)"); /* a pattern stroke: the fallback colour */
   CHECK_STR(dump_paint(&scene, 0), "solid(1,0,0,1)");
   CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_TEXT], 1);
   CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_IMAGE], 1);
@@ -526,6 +527,24 @@ TEST(context_fill_and_stroke) {
   CHECK_STR(dump_paint(&scene, 3), "linear(0,0,1,0,pad,op=1,xf=[4 0 0 2 10 0] 0:1,0,0,1 1:0,0,1,1)");
 }
 
+TEST(pattern_fill_as_tiles) {
+  if (!load(SVG_OPEN "width=\"100\" height=\"100\"><pattern id=\"p\" patternUnits=\"userSpaceOnUse\" width=\"10\" "
+                     "height=\"20\" patternTransform=\"translate(5 0)\"><rect width=\"5\" height=\"5\" fill=\"red\"/>"
+                     "</pattern><pattern id=\"q\" href=\"#p\" x=\"2\"/><pattern id=\"e\" width=\"1\" height=\"1\"/>"
+                     "<rect x=\"5\" width=\"15\" height=\"10\" fill=\"url(#q)\" fill-opacity=\"0.5\" fill-rule=\"evenodd\"/>"
+                     "<rect width=\"15\" height=\"10\" fill=\"url(#e) blue\"/></svg>"))
+    return;
+  /* tiles at pattern-space x = 2 + 10 i (user x = 7 + 10 i) meeting user x 5..20: i = -1, 0, 1 */
+  CHECK_STR(dump_elements(&scene), "BLEND(normal,0.5) CLIP(p0,eo) CLIP(p1,nz) FILL(p2,k0,nz) /CLIP CLIP(p3,nz) "
+                                   "FILL(p4,k0,nz) /CLIP CLIP(p5,nz) FILL(p6,k0,nz) /CLIP /CLIP /BLEND");
+  CHECK_STR(dump_path(&scene, 1), "M-8,0 L2,0 L2,20 L-8,20 L-8,0 Z");
+  CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[1 0 0 1 5 0]");
+  CHECK_STR(dump_transform(&scene, scene.paths[2].transform), "[1 0 0 1 -3 0]");
+  CHECK_STR(dump_transform(&scene, scene.paths[4].transform), "[1 0 0 1 7 0]"); /* tile origin 2, then +5 */
+  CHECK_STR(dump_paint(&scene, 0), "solid(1,0,0,1)");
+  CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_PATTERN], 0); /* a pattern without content paints nothing */
+}
+
 static void cleanup(void) {
   cn_scene_builder_destroy(builder);
   builder = NULL;
@@ -540,5 +559,5 @@ TEST_MAIN(T(rect_fill_identity), T(viewbox_and_aspect_ratio), T(output_size_opti
           T(clip_path_nested_and_empty), T(masks), T(gradients), T(use_symbol_nested_svg), T(switch_and_conditions),
           T(markers_expand_to_geometry), T(skipped_content_is_counted), T(simple_entities_in_attributes),
           T(root_effects_and_conditions), T(entity_content_and_style_comments), T(css_transform_and_transform_origin),
-          T(clip_transform_order_and_cycles), T(paint_fallbacks_and_current_color), T(switch_symbol_and_markers_on_shapes), T(context_fill_and_stroke),
+          T(clip_transform_order_and_cycles), T(paint_fallbacks_and_current_color), T(switch_symbol_and_markers_on_shapes), T(context_fill_and_stroke), T(pattern_fill_as_tiles),
           T(zz_cleanup))
