@@ -35,7 +35,11 @@ shared=${CANOPY_SHARED:-../shared}
 add_seeds "$shared/conformance/resvg" 65536
 echo "== fuzz: $i seed files, ${seconds}s"
 cd "$dir"
+set +e
 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ./tests/fuzz/fuzz_svg -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-  -dict=../tests/fuzz/svg.dict -print_final_stats=1 corpus seeds 2>&1 | tail -25
-exit "${PIPESTATUS[0]}"
+  -dict=../tests/fuzz/svg.dict -print_final_stats=1 corpus seeds >fuzz.log 2>&1
+rc=$?
+tail -60 fuzz.log
+echo "== fuzz: exit $rc (full log: $dir/fuzz.log)"
+exit $rc
