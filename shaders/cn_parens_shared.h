@@ -14,6 +14,8 @@
  *           state (0 nothing, 1 aggregate and slice, 2 window too).
  *   win     lookback: N1 * WINDOW int32: the top WINDOW entries of the stack
  *           after partition q, top first, -1 past the bottom.
+ *           lowmark: N1 * P int32: the stack before partition q, top first,
+ *           down to the depth q pops into (min(a_q + 1, P) entries).
  * A bicyclic value is uvec2(a, b): a unmatched ')' then b unmatched '('. */
 #ifndef CN_PARENS_SHARED_H
 #define CN_PARENS_SHARED_H

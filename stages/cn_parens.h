@@ -11,12 +11,13 @@
  *          whole 32-bit words, so bytes up to the next multiple of 4 must be
  *          readable). Only the low bit of a byte counts: 0 open, 1 close, so
  *          ASCII '(' (0x28) and ')' (0x29) work directly.
- * Outputs: n int32 at `out` (4-byte aligned).
+ * Outputs: n int32 at `out` (4-byte aligned; LOWMARK: in and out 16-byte aligned).
  * Scratch: cn_parens_scratch_bytes() bytes at `scratch` (16-byte aligned).
  *          Sized for the worst case (every partition's slice as deep as the
  *          partition, every look-back window full): no data-dependent overflow,
  *          nothing to detect or re-run. About 4 bytes per element (+ 1/32 of
- *          that for the look-back windows, + a few bytes per partition).
+ *          that for the look-back windows, + a few bytes per partition;
+ *          LOWMARK about 8: slices and windows).
  * Limits:  n < 2^31 (indices are int32), else CN_ERROR_LIMIT. Any depth.
  *
  * Shapes (workgroup x elements per invocation = partition P), defaults from
@@ -51,8 +52,41 @@
  *              below a window, the walk follows the window's bottom entry (a
  *              backlink) to the partition that pushed it and continues below it,
  *              so a deep stack costs a few hops, not a step per partition.
+ *   LOWMARK    a prefix sum and searches over low-water marks, no stack (k =
+ *              16, workgroup 128, P = 2048; k may be 16 or 32). With g(k) = (number of '(' minus
+ *              number of ')') in elements [0, k), out[i] is the largest k < i
+ *              with g(k) < g(i), or -1 (a previous-smaller-value search):
+ *              the '(' at k pushed the stack to depth g(i), and nothing after
+ *              it went lower. Four kinds of dispatch:
+ *              1. per partition (parens_lm_reduce): each invocation loads its
+ *                 16 elements as one uvec4, walks them in registers (bitmask
+ *                 of unmatched '(', sum, low mark); a subgroup-based sum and
+ *                 suffix minimum over the workgroup give the partition's
+ *                 bicyclic value (a, b) = (-low, sum - low) and its stack
+ *                 slice: an unmatched '(' sits at slot g(k) - low, so each
+ *                 survivor writes itself, no compaction;
+ *              2. the bicyclic tree over partitions (as the other multi-pass
+ *                 variants, 8 levels per dispatch, any n);
+ *              3. per partition (parens_lm_window): the stack before it down
+ *                 to the depth it pops into, by tree searches continued down
+ *                 the slices, 16 invocations per partition, written to a
+ *                 window in scratch; apart from the matching so that many
+ *                 partitions' chains of dependent reads overlap;
+ *              4. per partition (parens_lm_match): each invocation again
+ *                 walks its 16 elements in registers; a '(' still open in its
+ *                 chunk is the answer; else the last earlier chunk of the
+ *                 partition whose low mark is below g(i) holds it (a search
+ *                 back over chunk low marks in shared memory that skips whole
+ *                 subgroups by their minimum), as one of its unmatched '(';
+ *                 else the partition's window holds it. Outputs leave
+ *                 registers as 16-byte stores.
+ *              Needs in and out 16-byte aligned (CN_ERROR_INVALID_ARGUMENT
+ *              otherwise) and full subgroups (chunk order follows subgroup
+ *              id and lane).
  *   AUTO       the variant measured fastest for n on the H200: simple below
- *              2^18 elements, efficient from there.
+ *              2^18 elements, efficient below 2^22, lowmark from there;
+ *              efficient instead of lowmark when in or out is not 16-byte
+ *              aligned.
  *
  * Memory ordering of LOOKBACK. Flag accesses are relaxed atomics by one
  * invocation; ordering comes from workgroup-uniform control barriers with
@@ -91,13 +125,14 @@ typedef enum cn_parens_variant {
   CN_PARENS_SIMPLE,
   CN_PARENS_EFFICIENT,
   CN_PARENS_LOOKBACK,
+  CN_PARENS_LOWMARK,
   CN_PARENS_VARIANT_COUNT
 } cn_parens_variant;
 
 /* Largest n the GPU variants accept. */
 #define CN_PARENS_MAX_N 0x7fffffffull
 
-/* "auto", "simple", "efficient", "lookback"; "?" for a bad value. */
+/* "auto", "simple", "efficient", "lookback", "lowmark"; "?" for a bad value. */
 const char *cn_parens_variant_name(cn_parens_variant v);
 /* Parses a name of cn_parens_variant_name(); false if unknown. */
 bool cn_parens_variant_parse(const char *name, cn_parens_variant *out);

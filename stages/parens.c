@@ -14,13 +14,17 @@ enum {
   PARENS_CLEAR_WG = 256,
   PARENS_WINDOW_DIVISOR = 32, /* look-back window = partition / this */
   PARENS_SPIN_BUDGET = 16384, /* look-back: flag loads per partition (see cn_parens.h) */
+  PARENS_LOWMARK_K = 16,      /* lowmark: one uvec4 of input bytes per invocation (16 or 32, parens_lm.glsl) */
+  PARENS_WINDOW_WG = 64,      /* lowmark: parens_lm_window workgroup */
+  PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES) */
 };
 
 typedef struct cn__parens_shape {
   uint32_t wg, k, window; /* invocations, elements each, look-back window entries */
 } cn__parens_shape;
 
-static const char *const cn__variant_names[CN_PARENS_VARIANT_COUNT] = {"auto", "simple", "efficient", "lookback"};
+static const char *const cn__variant_names[CN_PARENS_VARIANT_COUNT] = {"auto", "simple", "efficient", "lookback",
+                                                                             "lowmark"};
 
 const char *cn_parens_variant_name(cn_parens_variant v) {
   return (unsigned)v < CN_PARENS_VARIANT_COUNT ? cn__variant_names[v] : "?";
@@ -46,12 +50,15 @@ uint32_t cn_parens_tree_levels_per_pass(void) {
 /* Shared memory of the partition kernels (parens.glsl) for a shape. */
 static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window) {
   uint64_t p = (uint64_t)wg * k;
+  if (v == CN_PARENS_LOWMARK) /* parens_lm_match: four words per chunk (sh_sg, sh_low, sh_mask, sh_blk) */
+    return 16 * (uint64_t)wg + 64;
   uint64_t common = (p + p / 32) * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
   uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : 32 * 8; /* parens_match's sh_near */
   return common + near + 4 * (v == CN_PARENS_LOOKBACK ? p + window : p) + 64;
 }
 
 static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn__parens_shape s) {
+  if (v == CN_PARENS_LOWMARK && ((s.k != 16 && s.k != 32) || s.wg < ctx->caps.max_subgroup_size)) return false;
   return s.wg >= 32 && s.wg <= ctx->caps.max_workgroup_invocations && (s.wg & (s.wg - 1)) == 0 && s.k >= 1 &&
          s.k <= 32 && (s.k <= 2 || s.k % 4 == 0) && s.window >= 1 && s.window <= s.wg * s.k &&
          cn__parens_shared_bytes(v, s.wg, s.k, s.window) <= ctx->caps.max_shared_memory;
@@ -61,7 +68,7 @@ static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn
  * chosen below when it is valid and fits the device (ignored otherwise). */
 static bool cn__parens_shape_env(const cn_context *ctx, cn_parens_variant v, cn__parens_shape *out) {
   static const char *const names[CN_PARENS_VARIANT_COUNT] = {NULL, "CANOPY_PARENS_SIMPLE", "CANOPY_PARENS_EFFICIENT",
-                                                             "CANOPY_PARENS_LOOKBACK"};
+                                                             "CANOPY_PARENS_LOOKBACK", "CANOPY_PARENS_LOWMARK"};
   const char *e = names[v] ? getenv(names[v]) : NULL;
   if (!e || !*e) return false;
   unsigned wg = 0, k = 0, window = 0;
@@ -79,6 +86,7 @@ static const cn__parens_shape cn__parens_default_shapes[CN_PARENS_VARIANT_COUNT]
     [CN_PARENS_SIMPLE] = {.wg = 64, .k = 1},
     [CN_PARENS_EFFICIENT] = {.wg = 128, .k = 4},
     [CN_PARENS_LOOKBACK] = {.wg = 256, .k = 8},
+    [CN_PARENS_LOWMARK] = {.wg = 128, .k = PARENS_LOWMARK_K},
 };
 
 static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_variant v) {
@@ -88,7 +96,9 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
   for (;;) {
     s.wg = wg;
     s.window = CN_MAX(1u, wg * s.k / PARENS_WINDOW_DIVISOR);
-    if (wg <= 32 || cn__parens_shared_bytes(v, wg, s.k, s.window) <= ctx->caps.max_shared_memory) break;
+    if (wg <= CN_MAX(32u, ctx->caps.max_subgroup_size) ||
+        cn__parens_shared_bytes(v, wg, s.k, s.window) <= ctx->caps.max_shared_memory)
+      break;
     wg /= 2;
   }
   return s;
@@ -98,8 +108,11 @@ cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
   (void)ctx;
   /* From the H200 measurements in docs/PERF.md: below 2^18 every variant is
    * within a few microseconds of the others (dispatch-bound) and simple has
-   * the fewest dispatches' worth of work; from 2^18 up efficient is fastest. */
-  return n < (1u << 18) ? CN_PARENS_SIMPLE : CN_PARENS_EFFICIENT;
+   * the fewest dispatches' worth of work; efficient is fastest from 2^18 and
+   * lowmark from 2^22 (a near tie at 2^21). cn_parens_record() falls back to
+   * efficient when lowmark's 16-byte alignment is not met. */
+  if (n < (1u << 18)) return CN_PARENS_SIMPLE;
+  return n < (1u << 22) ? CN_PARENS_EFFICIENT : CN_PARENS_LOWMARK;
 }
 
 uint64_t cn_parens_partition_size(cn_context *ctx, cn_parens_variant v) {
@@ -135,9 +148,9 @@ static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_sh
   }
   l.slices = at;
   at += cn__align16(4 * l.n1 * l.part);
-  if (v == CN_PARENS_LOOKBACK) {
+  if (v == CN_PARENS_LOOKBACK || v == CN_PARENS_LOWMARK) { /* lowmark: a whole partition's worth per partition */
     l.win = at;
-    at += cn__align16(4 * l.n1 * s.window);
+    at += cn__align16(4 * l.n1 * (v == CN_PARENS_LOWMARK ? l.part : s.window));
   }
   l.total = at;
   return l;
@@ -145,20 +158,36 @@ static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_sh
 
 uint64_t cn_parens_scratch_bytes(cn_context *ctx, cn_parens_variant v, uint64_t n) {
   if (n == 0 || (unsigned)v >= CN_PARENS_VARIANT_COUNT) return 0;
-  if (v == CN_PARENS_AUTO) v = cn_parens_choose(ctx, n);
-  return cn__parens_layout_of(v, cn__parens_shape_of(ctx, v), n).total;
+  if (v != CN_PARENS_AUTO) return cn__parens_layout_of(v, cn__parens_shape_of(ctx, v), n).total;
+  v = cn_parens_choose(ctx, n);
+  uint64_t bytes = cn__parens_layout_of(v, cn__parens_shape_of(ctx, v), n).total;
+  if (v == CN_PARENS_LOWMARK) { /* cn_parens_record() falls back to efficient for unaligned buffers */
+    uint64_t e = cn__parens_layout_of(CN_PARENS_EFFICIENT, cn__parens_shape_of(ctx, CN_PARENS_EFFICIENT), n).total;
+    bytes = CN_MAX(bytes, e);
+  }
+  return bytes;
 }
 
-static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s,
-                                             const cn__parens_layout *l, cn_parens_push pc) {
+static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v,
+                                             cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc) {
   uint32_t spec[3] = {s.wg, s.k, s.window};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
-  VkPipeline reduce, tree, match;
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_REDUCE, spec, 3, &reduce));
+  /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
+  uint32_t window_spec[3] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, 1};
+  bool lm = v == CN_PARENS_LOWMARK;
+  VkPipeline reduce, tree, window = VK_NULL_HANDLE, match;
+  CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_REDUCE : CN_KERNEL_PARENS_REDUCE, spec, 3, &reduce));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_MATCH, spec, 3, &match));
+  if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 3, &window));
+  CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, 3, &match));
+  /* Benchmark knob: CANOPY_PARENS_LOWMARK_STOP=reduce|tree|window records
+   * lowmark only up to and including that pass, so a benchmark can time each
+   * pass by difference (out[] is then left unwritten). */
+  const char *stop = lm ? getenv("CANOPY_PARENS_LOWMARK_STOP") : NULL;
+  if (stop && !*stop) stop = NULL;
   cn_dispatch(ctx, cmd, reduce, &pc, sizeof pc, l->n1);
   cn_cmd_barrier(ctx, cmd);
+  if (stop && strcmp(stop, "reduce") == 0) return CN_OK;
   uint32_t levels = 0;
   while ((1ull << levels) < l->n1p) levels++;
   uint32_t per_pass = cn_parens_tree_levels_per_pass();
@@ -168,6 +197,12 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
     cn_dispatch(ctx, cmd, tree, &pc, sizeof pc, CN_DIV_UP(l->n1p >> j0, (uint64_t)PARENS_TREE_WG));
     cn_cmd_barrier(ctx, cmd);
   }
+  if (stop && strcmp(stop, "tree") == 0) return CN_OK;
+  if (lm) {
+    cn_dispatch(ctx, cmd, window, &pc, sizeof pc, CN_DIV_UP(l->n1, PARENS_WINDOW_WG / PARENS_WINDOW_LANES));
+    cn_cmd_barrier(ctx, cmd);
+  }
+  if (stop && strcmp(stop, "window") == 0) return CN_OK;
   cn_dispatch(ctx, cmd, match, &pc, sizeof pc, l->n1);
   return CN_OK;
 }
@@ -202,7 +237,12 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, cn_parens_varia
   if (in % 4 || out % 4 || scratch % 16)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT,
                    "parentheses matching: in and out must be 4-byte aligned, scratch 16-byte aligned");
-  if (v == CN_PARENS_AUTO) v = cn_parens_choose(ctx, n);
+  if (v == CN_PARENS_AUTO) {
+    v = cn_parens_choose(ctx, n);
+    if (v == CN_PARENS_LOWMARK && (in % 16 || out % 16)) v = CN_PARENS_EFFICIENT;
+  } else if (v == CN_PARENS_LOWMARK && (in % 16 || out % 16)) {
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching (lowmark): in and out must be 16-byte aligned");
+  }
   cn__parens_shape s = cn__parens_shape_of(ctx, v);
   cn__parens_layout l = cn__parens_layout_of(v, s, n);
   cn_parens_push pc = {.src = in,
@@ -215,7 +255,7 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, cn_parens_varia
                        .n1 = (uint32_t)l.n1,
                        .n1p = (uint32_t)l.n1p};
   if (v == CN_PARENS_LOOKBACK) return cn__parens_record_lookback(ctx, cmd, s, &l, pc);
-  return cn__parens_record_multipass(ctx, cmd, s, &l, pc);
+  return cn__parens_record_multipass(ctx, cmd, v, s, &l, pc);
 }
 
 cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const uint8_t *in, int32_t *out, uint64_t n) {

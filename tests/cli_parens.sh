@@ -20,7 +20,7 @@ ints() { od -An -v -t d4 "$1" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'; }
 # The blog's example, with a trailing newline; unbalanced input.
 printf '((()((())(()()))))\n' > "$dir/a.txt"
 want="-1 0 1 2 1 4 5 6 5 4 9 10 9 12 9 4 1 0"
-for v in auto simple efficient lookback; do
+for v in auto simple efficient lookback lowmark; do
   "$canopy" parens --variant $v --in "$dir/a.txt" --out "$dir/a.bin" 2>"$dir/err"; expect "parens-$v" 0 $?
   same "parens-$v-output" "$(ints "$dir/a.bin")" "$want"
 done
@@ -31,9 +31,10 @@ same unbalanced-size "$(stat -c %s "$dir/u.bin")" 32
 
 # A larger random input: every variant agrees with the others byte for byte.
 head -c 300000 /dev/urandom | tr '\000-\377' '()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()' > "$dir/r.txt"
-for v in simple efficient lookback; do "$canopy" parens --variant $v --in "$dir/r.txt" --out "$dir/r.$v"; expect "random-$v" 0 $?; done
+for v in simple efficient lookback lowmark; do "$canopy" parens --variant $v --in "$dir/r.txt" --out "$dir/r.$v"; expect "random-$v" 0 $?; done
 cmp -s "$dir/r.simple" "$dir/r.efficient"; expect random-simple-efficient 0 $?
 cmp -s "$dir/r.simple" "$dir/r.lookback"; expect random-simple-lookback 0 $?
+cmp -s "$dir/r.simple" "$dir/r.lowmark"; expect random-simple-lowmark 0 $?
 same random-size "$(stat -c %s "$dir/r.lookback")" 1200000
 
 # Empty input gives empty output; a lone newline is empty input.

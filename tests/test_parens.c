@@ -7,7 +7,7 @@
 #include <time.h>
 
 static const cn_parens_variant variants[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOOKBACK,
-                                             CN_PARENS_AUTO};
+                                             CN_PARENS_LOWMARK, CN_PARENS_AUTO};
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
 enum pattern {
@@ -140,6 +140,7 @@ TEST(parens_cpu_reference) {
 TEST(parens_variant_names) {
   cn_parens_variant v;
   CHECK(cn_parens_variant_parse("lookback", &v) && v == CN_PARENS_LOOKBACK);
+  CHECK(cn_parens_variant_parse("lowmark", &v) && v == CN_PARENS_LOWMARK);
   CHECK(cn_parens_variant_parse("auto", &v) && v == CN_PARENS_AUTO);
   CHECK(!cn_parens_variant_parse("fast", &v));
   CHECK(strcmp(cn_parens_variant_name(CN_PARENS_EFFICIENT), "efficient") == 0);
@@ -155,6 +156,14 @@ TEST(parens_bad_arguments) {
   CHECK_STR_CONTAINS(cn_last_error(), "at most");
   CHECK(cn_parens(ctx, CN_PARENS_SIMPLE, NULL, out, 4) == CN_ERROR_INVALID_ARGUMENT);
   CHECK(cn_parens_record(ctx, VK_NULL_HANDLE, CN_PARENS_SIMPLE, 2, 0, 0, 4) == CN_ERROR_INVALID_ARGUMENT);
+  /* lowmark loads and stores 16 bytes at a time: it needs 16-byte aligned in and out. */
+  CHECK(cn_parens_record(ctx, VK_NULL_HANDLE, CN_PARENS_LOWMARK, 4, 16, 16, 4) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(cn_last_error(), "16-byte");
+  CHECK(cn_parens_record(ctx, VK_NULL_HANDLE, CN_PARENS_LOWMARK, 16, 8, 16, 4) == CN_ERROR_INVALID_ARGUMENT);
+  /* auto falls back to a variant without that need, so its scratch covers both. */
+  uint64_t big = 1u << 24;
+  CHECK(cn_parens_scratch_bytes(ctx, CN_PARENS_AUTO, big) >= cn_parens_scratch_bytes(ctx, CN_PARENS_EFFICIENT, big));
+  CHECK(cn_parens_scratch_bytes(ctx, CN_PARENS_AUTO, big) >= cn_parens_scratch_bytes(ctx, CN_PARENS_LOWMARK, big));
   CHECK_OK(cn_parens(ctx, CN_PARENS_SIMPLE, in, out, 0));
   CHECK(cn_parens_scratch_bytes(ctx, CN_PARENS_EFFICIENT, 0) == 0);
 }
@@ -199,8 +208,9 @@ TEST(parens_many_tree_passes) {
   if (!ctx) return;
   setenv("CANOPY_PARENS_TREE_LEVELS", "2", 1);
   CHECK_EQ_U64(cn_parens_tree_levels_per_pass(), 2);
-  for (int vi = 0; vi < 2; vi++) {
-    cn_parens_variant v = vi ? CN_PARENS_EFFICIENT : CN_PARENS_SIMPLE;
+  const cn_parens_variant tree_variants[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOWMARK};
+  for (int vi = 0; vi < 3; vi++) {
+    cn_parens_variant v = tree_variants[vi];
     uint64_t p = cn_parens_partition_size(ctx, v);
     for (uint64_t parts = 4; parts <= 256; parts *= 4) {
       check(v, parts * p - 1, PAT_SAWTOOTH);
@@ -241,6 +251,56 @@ TEST(parens_lookback_redo) {
   unsetenv("CANOPY_PARENS_SPIN_BUDGET");
 }
 
+/* Buffers at 4-byte but not 16-byte offsets: auto, which picks lowmark for
+ * this n on aligned buffers, falls back to a variant that takes them. */
+TEST(parens_auto_unaligned) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  uint64_t n = (1u << 22) + 77;
+  CHECK(cn_parens_choose(ctx, n) == CN_PARENS_LOWMARK);
+  uint8_t *in = malloc(n);
+  int32_t *want = malloc(n * 4), *got = malloc(n * 4);
+  fill(in, n, PAT_SAWTOOTH, cn_parens_partition_size(ctx, CN_PARENS_LOWMARK));
+  cn_parens_cpu(in, want, n);
+  cn_buffer bin = {0}, bout = {0}, bscratch = {0};
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, n + 32, &bin));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, 4 * n + 32, &bout));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_parens_scratch_bytes(ctx, CN_PARENS_AUTO, n), &bscratch));
+  CHECK_OK(cn_buffer_upload(ctx, &bin, 4, in, n));
+  VkCommandBuffer cmd;
+  CHECK_OK(cn_cmd_begin(ctx, &cmd));
+  CHECK_OK(cn_parens_record(ctx, cmd, CN_PARENS_AUTO, bin.address + 4, bout.address + 4, bscratch.address, n));
+  cn_cmd_barrier(ctx, cmd);
+  CHECK_OK(cn_cmd_submit(ctx, cmd));
+  CHECK_OK(cn_buffer_download(ctx, &bout, 4, got, 4 * n));
+  CHECK(memcmp(got, want, 4 * n) == 0);
+  cn_buffer_destroy(ctx, &bscratch);
+  cn_buffer_destroy(ctx, &bout);
+  cn_buffer_destroy(ctx, &bin);
+  free(in);
+  free(want);
+  free(got);
+}
+
+/* lowmark's other shapes (CANOPY_PARENS_LOWMARK=wg,k; k = 16 or 32): the
+ * smallest workgroup, 32 elements per invocation, a large partition. */
+TEST(parens_lowmark_shapes) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const char *shapes[] = {"32,16", "64,32", "256,32"};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    setenv("CANOPY_PARENS_LOWMARK", shapes[i], 1);
+    unsigned wg = 0, k = 0;
+    sscanf(shapes[i], "%u,%u", &wg, &k);
+    uint64_t p = cn_parens_partition_size(ctx, CN_PARENS_LOWMARK);
+    CHECK_EQ_U64(p, (uint64_t)wg * k);
+    uint64_t sizes[] = {1, 31, 33, p - 1, p + 1, 9 * p + 17};
+    for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++)
+      for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_LOWMARK, sizes[j], pat);
+  }
+  unsetenv("CANOPY_PARENS_LOWMARK");
+}
+
 TEST(parens_random_sizes) {
   for (int i = 0; i < 24; i++) {
     uint64_t n = 1 + test_rand_below(i < 16 ? 20000 : 200000);
@@ -251,10 +311,11 @@ TEST(parens_random_sizes) {
 /* Several million elements, once per variant. */
 TEST(parens_large) {
   uint64_t n = (2u << 20) + 12345;
-  int pats[] = {PAT_RANDOM, PAT_SAWTOOTH, PAT_STAIRS};
+  int pats[] = {PAT_RANDOM, PAT_SAWTOOTH, PAT_STAIRS, PAT_NESTED};
   for (size_t vi = 0; vi + 1 < NVARIANTS; vi++) check(variants[vi], n, pats[vi]);
 }
 
 TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_small_boundaries),
-          T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_lookback_redo), T(parens_random_sizes),
+          T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_lookback_redo),
+          T(parens_auto_unaligned), T(parens_lowmark_shapes), T(parens_random_sizes),
           T(parens_large))

@@ -1,0 +1,126 @@
+// parens_lm.glsl: the partition-local half of the LOWMARK variant
+// (parens_lm_reduce, parens_lm_match; see stages/cn_parens.h).
+//
+// Formulation. Let g(k) be the prefix sum of +1 per '(' and -1 per ')' over
+// elements [0, k) (g(0) = 0, no clamping). Then
+//   out[i] = the largest k < i with g(k) < g(i), or -1 if there is none
+// (a "previous smaller value" search): the stack entry at depth g(i) just
+// before i is the last '(' that pushed to that depth, and nothing after it
+// went lower. So matching is a prefix sum plus searches over low-water marks
+// (minima of g over ranges), with no stack.
+//
+// A workgroup owns a partition of P = WG * K elements (K = 16 or 32);
+// invocation t owns chunk t, the K elements of K / 16 uvec4s of input bytes. The chunk order is
+// subgroup-major (t = subgroup id * subgroup size + lane) so that subgroup
+// scans follow element order on any device; subgroups must be full (the
+// workgroup size is a power of two >= the subgroup size).
+// Include after parens.glsl (with PARENS_NO_PARTITION).
+#ifndef PARENS_LM_GLSL
+#define PARENS_LM_GLSL
+
+#extension GL_EXT_control_flow_attributes : require
+
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ParensIn4 { uvec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer ParensOut4 { ivec4 v[]; };
+
+// K (parens.glsl, a specialization constant) is 16 or 32 here: the chunk's
+// bits fit a uint, its input is whole uvec4s, its outputs whole ivec4s.
+const uint LK = K;
+const int LM_INF = 0x7fffffff;
+
+shared int sh_sg[WG]; // one value per subgroup (scans across subgroups)
+
+// Chunk index of this invocation (subgroup-major, see above).
+uint lm_chunk_id() { return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; }
+
+// One chunk: close bits and its walk relative to its start.
+struct LmChunk {
+  uint closes; // bit j: element j is ')'
+  uint count;  // elements inside n
+  uint mask;   // '(' not popped inside the chunk, bit j = element j
+  int sum;     // g(end) - g(start)
+  int low;     // min of g - g(start) over the chunk's positions, end included (<= 0)
+};
+
+// Loads chunk t of the partition starting at `part` (one uvec4 when whole).
+LmChunk lm_load(uint part, uint t) {
+  LmChunk c;
+  uint base = part + t * LK;
+  c.count = base < pc.n ? min(LK, pc.n - base) : 0u;
+  c.closes = 0u;
+  uint nwords = (pc.n + 3u) / 4u;
+  [[unroll]] for (uint h = 0u; h < LK / 16u; h++) {
+    uvec4 w = uvec4(0u);
+    if (c.count == LK) {
+      w = ParensIn4(pc.src).v[base / 16u + h];
+    } else if (c.count != 0u) {
+      for (uint i = 0u; i < 4u; i++)
+        if (base / 4u + 4u * h + i < nwords) w[i] = pc.src.v[base / 4u + 4u * h + i];
+    }
+    [[unroll]] for (uint i = 0u; i < 4u; i++) {
+      uint m = w[i] & 0x01010101u; // the low bit of each byte, gathered into 4 bits
+      m |= m >> 7;
+      m |= m >> 14;
+      c.closes |= (m & 0xFu) << (16u * h + 4u * i);
+    }
+  }
+  uint valid = c.count == LK ? 0xFFFFFFFFu >> (32u - LK) : (1u << c.count) - 1u;
+  c.closes &= valid;
+  uint mask = 0u;
+  int r = 0, lo = 0;
+  [[unroll]] for (uint j = 0u; j < LK; j++) {
+    if ((valid >> j & 1u) != 0u) {
+      if ((c.closes >> j & 1u) != 0u) {
+        if (mask != 0u) mask ^= 1u << findMSB(mask);
+        r--;
+      } else {
+        mask |= 1u << j;
+        r++;
+      }
+      lo = min(lo, r);
+    }
+  }
+  c.mask = mask;
+  c.sum = r;
+  c.low = lo;
+  return c;
+}
+
+// Exclusive prefix sum of x over the workgroup's chunks; `total` gets the sum.
+int lm_excl_add(int x, out int total) {
+  int incl = subgroupInclusiveAdd(x);
+  int sg = subgroupAdd(x);
+  if (subgroupElect()) sh_sg[gl_SubgroupID] = sg;
+  barrier();
+  int before = 0, all = 0;
+  for (uint s = 0u; s < gl_NumSubgroups; s++) {
+    int v = sh_sg[s];
+    before += s < gl_SubgroupID ? v : 0;
+    all += v;
+  }
+  barrier(); // sh_sg is reused
+  total = all;
+  return before + incl - x;
+}
+
+// Minimum of x over the chunks after this one (LM_INF for the last); `total`
+// gets the minimum over all chunks.
+int lm_suffix_min(int x, out int total) {
+  uint last = gl_SubgroupSize - 1u, l = gl_SubgroupInvocationID;
+  int rev = subgroupShuffle(x, last - l);             // lanes reversed
+  int after = subgroupShuffle(subgroupExclusiveMin(rev), last - l);
+  int sg = subgroupMin(x);
+  if (subgroupElect()) sh_sg[gl_SubgroupID] = sg;
+  barrier();
+  int all = LM_INF;
+  for (uint s = 0u; s < gl_NumSubgroups; s++) {
+    int v = sh_sg[s];
+    if (s > gl_SubgroupID) after = min(after, v);
+    all = min(all, v);
+  }
+  barrier(); // sh_sg is reused
+  total = all;
+  return after;
+}
+
+#endif

@@ -1,0 +1,34 @@
+#version 460
+// parens_lm_reduce: pass 1 of the LOWMARK variant (see parens_lm.glsl and
+// stages/cn_parens.h). Per partition q: its bicyclic value (a, b) = (-low,
+// sum - low), low being the minimum of g relative to the partition's start, as
+// level 0 of the partition tree; and its stack slice, the b unmatched '(' with
+// slice position = g(k) - low (bottom first): an unmatched '(' of chunk t is
+// one of its own unmatched '(' that lies below every later chunk's low mark.
+// No compaction, no local-memory stack: each survivor knows its slot.
+#define PARENS_NO_PARTITION
+#include "parens.glsl"
+#include "parens_lm.glsl"
+
+void main() {
+  uint q = cn_group_id(), t = lm_chunk_id();
+  uint part = q * P;
+  LmChunk c = lm_load(part, t);
+  int sum;
+  int start = lm_excl_add(c.sum, sum); // g(chunk start) - g(partition start)
+  int low_t = start + c.low;
+  int low;
+  int after = lm_suffix_min(low_t, low);
+  // The k-th lowest unmatched '(' of the chunk sits at g = low_t + k; it
+  // survives the partition while that is below every later position.
+  int b = bitCount(c.mask);
+  int surv = after == LM_INF ? b : clamp(after - low_t, 0, b);
+  uint m = c.mask;
+  uint slot = q * P + uint(low_t - low);
+  for (int k = 0; k < surv; k++) {
+    uint bit = uint(findLSB(m));
+    m ^= 1u << bit;
+    pc.slices.v[slot + uint(k)] = int(part + t * LK + bit);
+  }
+  if (gl_LocalInvocationID.x == 0u) pc.tree.v[q] = uvec2(uint(-low), uint(sum - low));
+}
