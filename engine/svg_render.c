@@ -7,6 +7,7 @@
 
 #include <libxml/entities.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,7 +97,13 @@ cn_result svg_emit_path(svg_loader *L, const xmlNode *node, const svg_path *p, s
   /* leave the builder outside a path whatever happened */
   uint32_t dummy;
   cn_scene_path_end(L->b, &dummy);
-  if (r == CN_ERROR_LIMIT) return cn_fail(r, "line %d: <%s>: %s", svg_line(node), (const char *)node->name, cn_last_error());
+  if (r == CN_ERROR_LIMIT) { /* name the element; drop the inner message's "(file:line)" */
+    char inner[512];
+    snprintf(inner, sizeof inner, "%s", cn_last_error());
+    char *tail = strrchr(inner, '(');
+    if (tail && tail > inner && tail[-1] == ' ') tail[-1] = 0;
+    return cn_fail(r, "line %d: <%s>: %s", svg_line(node), (const char *)node->name, inner);
+  }
   return r;
 }
 
