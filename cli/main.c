@@ -8,6 +8,7 @@
 
 static const cli_command commands[] = {
     {"info", "list Vulkan devices, mark the chosen one, print its limits", cli_info},
+    {"stats", "load an SVG into a scene and print its counts (or the error)", cli_stats},
 };
 
 static void print_help(FILE *f) {
