@@ -67,11 +67,12 @@
 #define CN_RSTRUCT_END(name) name;
 #endif
 
-/* One line segment of a flattened element, in device pixels. */
+/* One line segment of a flattened element, in device pixels: the same layout
+ * as the flatten stage's cn_line (20 bytes, 4-byte aligned), so its output is
+ * read in place. */
 CN_RSTRUCT(cn_render_line) {
   CN_F32 x0, y0, x1, y1;
   CN_U32 element; /* index into the element stream (FILL, STROKE or BEGIN_CLIP) */
-  CN_U32 pad0, pad1, pad2;
 } CN_RSTRUCT_END(cn_render_line)
 
 /* Counters of the frame's bump allocators (zeroed before each run). "used"
@@ -170,7 +171,7 @@ CN_STATIC_ASSERT_SIZE(cn_render_push, 16);
 #endif
 
 #ifndef VULKAN
-CN_STATIC_ASSERT_SIZE(cn_render_line, 32);
+CN_STATIC_ASSERT_SIZE(cn_render_line, 20);
 CN_STATIC_ASSERT_SIZE(cn_render_bump, 32);
 CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
 CN_STATIC_ASSERT_SIZE(cn_render_tile, 8);

@@ -138,7 +138,7 @@ static inline void ref_lines_push(ref_lines *L, float x0, float y0, float x1, fl
     L->cap = L->cap ? L->cap * 2 : 256;
     L->v = realloc(L->v, sizeof *L->v * L->cap);
   }
-  L->v[L->n++] = (cn_render_line){x0, y0, x1, y1, e, 0, 0, 0};
+  L->v[L->n++] = (cn_render_line){x0, y0, x1, y1, e};
 }
 
 static inline void ref_xf(const cn_transform *t, float x, float y, float *ox, float *oy) {
