@@ -79,12 +79,13 @@ CN_RSTRUCT(cn_render_line) {
  * counts keep growing past the capacity so the host learns the need. */
 CN_RSTRUCT(cn_render_bump) {
   CN_U32 failed;      /* CN_FAIL_* bits */
-  CN_U32 lines;       /* lines written by flattening (the count the kernels read) */
+  CN_U32 lines;       /* lines the frame read (copied from *line_count by render_tile_alloc) */
   CN_U32 tiles;       /* tile records used */
   CN_U32 segs;        /* tile segments used (record 0 is the null link) */
   CN_U32 chunks;      /* extra command chunks used */
   CN_U32 spill;       /* spilled stack entries used (each CN_TILE_PIXELS vec4) */
-  CN_U32 pad0, pad1;
+  CN_U32 host_lines;  /* lines uploaded from the host (what line_count points at then) */
+  CN_U32 pad0;
 } CN_RSTRUCT_END(cn_render_bump)
 
 /* cn_render_elem.flags: a BEGIN_CLIP whose content blends with a mode other
@@ -145,7 +146,8 @@ typedef struct cn_render_config {
   CN_PTR(CmdBuf) cmds;           /* u32[n_tiles * CN_CMD_CHUNK + cap_chunks * CN_CMD_CHUNK] */
   CN_PTR(PtileBuf) ptiles;       /* cn_render_ptile[n_tiles] */
   CN_PTR(SpillBuf) spill;        /* vec4[cap_spill * CN_TILE_PIXELS] */
-  CN_PTR(OutBuf) target;           /* u32[width * height]: RGBA8, straight alpha, row-major */
+  CN_PTR(OutBuf) target;         /* u32[width * height]: RGBA8, straight alpha, row-major */
+  CN_PTR(CountBuf) line_count;   /* u32: lines valid in lines[] (clamped to cap_lines) */
   CN_U32 n_elements;
   CN_U32 width, height;          /* target in pixels */
   CN_U32 tiles_x, tiles_y;       /* CN_DIV_UP(width|height, CN_TILE) */
@@ -176,7 +178,7 @@ CN_STATIC_ASSERT_SIZE(cn_render_bump, 32);
 CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
 CN_STATIC_ASSERT_SIZE(cn_render_tile, 8);
 CN_STATIC_ASSERT_SIZE(cn_render_seg, 32);
-CN_STATIC_ASSERT_SIZE(cn_render_config, 208);
+CN_STATIC_ASSERT_SIZE(cn_render_config, 216);
 #endif
 
 #endif

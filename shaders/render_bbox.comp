@@ -13,7 +13,7 @@ const float LIM = 16777216.0;
 void main() {
   CnRenderConfig cfg = pc.config;
   uint i = cn_group_id() * WG_SIZE + gl_LocalInvocationID.x;
-  if (i >= min(cfg.bump.v.lines, cfg.cap_lines)) return;
+  if (i >= cn_line_count(cfg)) return;
   cn_render_line l = cfg.lines.v[i];
   if (l.element >= cfg.n_elements) return;
   vec4 p = vec4(l.x0, l.y0, l.x1, l.y1);

@@ -20,6 +20,7 @@ layout(buffer_reference) buffer CmdBuf;
 layout(buffer_reference) buffer PtileBuf;
 layout(buffer_reference) buffer SpillBuf;
 layout(buffer_reference) buffer OutBuf;
+layout(buffer_reference) buffer CountBuf;
 layout(buffer_reference) buffer CnRenderConfig;
 
 #define CN_USE_RENDER_PUSH
@@ -39,7 +40,11 @@ layout(buffer_reference, std430, buffer_reference_align = 4) buffer CmdBuf { uin
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer PtileBuf { cn_render_ptile v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer SpillBuf { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer OutBuf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer CountBuf { uint v; };
 
+
+// Number of valid lines this frame.
+uint cn_line_count(CnRenderConfig cfg) { return min(cfg.line_count.v, cfg.cap_lines); }
 
 // Integer tile of a pixel coordinate (floor division that also works below 0).
 int cn_tile_of(float x) { return int(floor(x * (1.0 / float(CN_TILE)))); }

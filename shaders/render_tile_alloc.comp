@@ -11,6 +11,7 @@ layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 void main() {
   CnRenderConfig cfg = pc.config;
   uint e = cn_group_id() * WG_SIZE + gl_LocalInvocationID.x;
+  if (e == 0) cfg.bump.v.lines = cn_line_count(cfg); // for the host's statistics
   if (e >= cfg.n_elements) return;
   uint tag = cfg.elements.v[e].tag;
   if (tag != CN_TAG_FILL && tag != CN_TAG_STROKE && tag != CN_TAG_BEGIN_CLIP) return;

@@ -70,11 +70,10 @@ cn_result cn_renderer_set_scene(cn_renderer *r, const cn_scene_data *scene);
 cn_result cn_renderer_set_lines(cn_renderer *r, const cn_render_line *lines, uint32_t n);
 
 /* Uses lines already on the GPU instead (the flattening stage's output):
- * `lines` (a device address) holds cap records; the u32 at count_offset of
- * buffer `count` is the number of valid ones, read when the frame runs (a
- * count above cap is clamped to cap). */
-cn_result cn_renderer_use_gpu_lines(cn_renderer *r, VkDeviceAddress lines, VkBuffer count, VkDeviceSize count_offset,
-                                    uint32_t cap);
+ * `lines` holds cap records; the u32 at device address `count` is the number
+ * of valid ones, read by the kernels when the frame runs (a count above cap
+ * is clamped to cap). */
+cn_result cn_renderer_use_gpu_lines(cn_renderer *r, VkDeviceAddress lines, VkDeviceAddress count, uint32_t cap);
 
 /* Records one frame into cmd. The scene and lines must be set. */
 cn_result cn_renderer_record(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *view);

@@ -34,9 +34,7 @@ struct cn_renderer {
   /* lines */
   cn_buffer lines;     /* host lines (set_lines) */
   uint32_t nlines;
-  VkDeviceAddress gpu_lines;
-  VkBuffer gpu_count;
-  VkDeviceSize gpu_count_offset;
+  VkDeviceAddress gpu_lines, gpu_count;
   uint32_t gpu_cap;
   bool has_lines;
   /* frame scratch */
@@ -225,12 +223,10 @@ cn_result cn_renderer_set_lines(cn_renderer *r, const cn_render_line *lines, uin
   return CN_OK;
 }
 
-cn_result cn_renderer_use_gpu_lines(cn_renderer *r, VkDeviceAddress lines, VkBuffer count, VkDeviceSize count_offset,
-                                    uint32_t cap) {
+cn_result cn_renderer_use_gpu_lines(cn_renderer *r, VkDeviceAddress lines, VkDeviceAddress count, uint32_t cap) {
   if (!r || !lines || !count) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_renderer_use_gpu_lines: NULL argument");
   r->gpu_lines = lines;
   r->gpu_count = count;
-  r->gpu_count_offset = count_offset;
   r->gpu_cap = cap;
   r->has_lines = true;
   return CN_OK;
@@ -308,6 +304,8 @@ cn_result cn_renderer_record(cn_renderer *r, VkCommandBuffer cmd, const cn_rende
       .ptiles = r->ptiles.address,
       .spill = r->spill.address,
       .target = v->target ? v->target : r->out.address,
+      /* host lines: all of them (bump.host_lines holds the count); GPU lines: the producer's counter */
+      .line_count = gpu_lines ? r->gpu_count : r->bump.address + offsetof(cn_render_bump, host_lines),
       .n_elements = r->n_elements,
       .width = v->width,
       .height = v->height,
@@ -337,14 +335,8 @@ cn_result cn_renderer_record(cn_renderer *r, VkCommandBuffer cmd, const cn_rende
   if (r->timer) cn_timer_reset(ctx, r->timer, cmd);
   cn__mark(r, cmd, "start");
   vkCmdUpdateBuffer(cmd, r->config.buffer, 0, sizeof cfg, &cfg);
-  cn_render_bump bump0 = {.lines = cap_lines};
+  cn_render_bump bump0 = {.lines = cap_lines, .host_lines = cap_lines};
   vkCmdUpdateBuffer(cmd, r->bump.buffer, 0, sizeof bump0, &bump0);
-  if (gpu_lines) {
-    /* the line count the flattening stage left on the GPU goes into bump.lines */
-    cn_cmd_barrier(ctx, cmd);
-    VkBufferCopy c = {.srcOffset = r->gpu_count_offset, .dstOffset = offsetof(cn_render_bump, lines), .size = 4};
-    vkCmdCopyBuffer(cmd, r->gpu_count, r->bump.buffer, 1, &c);
-  }
   if (r->n_elements) {
     VkBufferCopy c = {.size = (VkDeviceSize)r->n_elements * sizeof(cn_render_elem)};
     vkCmdCopyBuffer(cmd, r->elem_init.buffer, r->elem.buffer, 1, &c);
