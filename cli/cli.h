@@ -32,5 +32,7 @@ int cli_context(const char *cmd, cn_context **out);
 /* Subcommands. */
 int cli_info(int argc, char **argv);
 int cli_stats(int argc, char **argv);
+int cli_render(int argc, char **argv);
+int cli_conformance(int argc, char **argv);
 
 #endif

@@ -156,7 +156,8 @@ typedef struct cn_render_config {
   CN_U32 paint_count, stop_count, transform_count, blend_count;
   CN_U32 out_stride;             /* pixels per output row */
   CN_F32 background[4];          /* premultiplied sRGB, composited under the scene */
-  CN_U32 pad0, pad1, pad2;
+  CN_F32 view_inv[6];            /* device pixels -> scene device space (inverse view transform) */
+  CN_U32 pad0, pad1, pad2, pad3, pad4;
 #ifdef VULKAN
 };
 #else
@@ -178,7 +179,7 @@ CN_STATIC_ASSERT_SIZE(cn_render_bump, 32);
 CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
 CN_STATIC_ASSERT_SIZE(cn_render_tile, 8);
 CN_STATIC_ASSERT_SIZE(cn_render_seg, 32);
-CN_STATIC_ASSERT_SIZE(cn_render_config, 216);
+CN_STATIC_ASSERT_SIZE(cn_render_config, 248);
 #endif
 
 #endif

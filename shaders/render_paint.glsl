@@ -17,6 +17,9 @@ bool cn_paint_to_local(CnRenderConfig cfg, uint ti, vec2 p, out vec2 q) {
   float d = tr.v[ti * 6 + 3], e = tr.v[ti * 6 + 4], f = tr.v[ti * 6 + 5];
   float det = a * d - b * c;
   if (abs(det) < 1e-12 || isnan(det)) return false;
+  // undo the view transform first
+  p = vec2(cfg.view_inv[0] * p.x + cfg.view_inv[2] * p.y + cfg.view_inv[4],
+           cfg.view_inv[1] * p.x + cfg.view_inv[3] * p.y + cfg.view_inv[5]);
   vec2 v = p - vec2(e, f);
   q = vec2(d * v.x - c * v.y, -b * v.x + a * v.y) / det;
   return true;

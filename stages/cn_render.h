@@ -50,6 +50,11 @@ typedef struct cn_render_view {
    * (cn_renderer_output). */
   VkDeviceAddress target;
   uint32_t stride;
+  /* Whole-scene rendering only (cn_renderer_record_scene): the view transform
+   * a b c d e f (SVG order) applied after every path's and paint's transform
+   * (all zero: identity), and the flattening tolerance in device pixels (0: 0.25). */
+  float transform[6];
+  float tolerance;
 } cn_render_view;
 
 /* Creates a renderer bound to ctx. *out is NULL on failure. */
@@ -97,6 +102,17 @@ void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out);
 
 /* GPU time per stage of the last frame (desc.timing): up to cap spans. */
 cn_result cn_renderer_stage_times(cn_renderer *r, uint32_t *n, const char **labels, double *ns, uint32_t cap);
+
+/* Whole scenes: the renderer runs the flatten stage (stages/cn_flatten.h) on
+ * the GPU itself. set_scene_full keeps a pointer to scene: it must stay valid
+ * and unchanged while frames of it are recorded. frame_done also checks the
+ * flatten stage's line buffer. */
+cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *view);
+
+/* Standalone whole-scene rendering: uploads the scene, flattens and renders,
+ * re-running frames until the buffers fit; rgba gets width*height*4 bytes. */
+cn_result cn_render_scene_to_rgba8(cn_renderer *r, const cn_scene_data *scene, const cn_render_view *view,
+                                   uint8_t *rgba);
 
 /* Standalone: renders scene + host lines into rgba (width*height*4 bytes),
  * re-running frames until the buffers fit. */

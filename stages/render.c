@@ -4,7 +4,9 @@
  * render_coarse, render_fine). */
 #include "cn_render.h"
 #include "internal.h"
+#include "cn_flatten.h"
 #include "kernels.gen.h"
+#include "render_internal.h"
 
 #include <limits.h>
 #include <math.h>
@@ -19,32 +21,6 @@
 /* Above this many records of one kind a scene is refused (CN_ERROR_LIMIT):
  * every count stays far from 2^32 and every buffer below 4 GiB-ish. */
 #define CN_RENDER_MAX_RECORDS (1u << 27)
-
-enum { CN__STAGES = 8 };
-
-struct cn_renderer {
-  cn_context *ctx;
-  cn_renderer_desc desc;
-  /* scene */
-  cn_buffer scene;     /* elements | paints | stops | transforms | blends */
-  VkDeviceSize off_elements, off_paints, off_stops, off_transforms, off_blends;
-  uint32_t n_elements, paint_count, stop_count, transform_count, blend_count;
-  cn_buffer elem_init; /* cn_render_elem[n]: empty boxes and bracket pairs */
-  bool has_scene;
-  /* lines */
-  cn_buffer lines;     /* host lines (set_lines) */
-  uint32_t nlines;
-  VkDeviceAddress gpu_lines, gpu_count;
-  uint32_t gpu_cap;
-  bool has_lines;
-  /* frame scratch */
-  cn_buffer config, elem, tiles, segs, bump, bump_read, cmds, ptiles, spill, out;
-  uint32_t cap_tiles, cap_segs, cap_chunks, cap_spill;
-  uint32_t last_w, last_h;
-  cn_render_bump last_bump;
-  uint32_t reruns;
-  cn_timer *timer;
-};
 
 /* ------------------------------------------------------------- lifetime */
 
@@ -75,6 +51,7 @@ void cn_renderer_destroy(cn_renderer *r) {
                        &r->bump, &r->bump_read, &r->cmds, &r->ptiles, &r->spill, &r->out};
   for (size_t i = 0; i < CN_ARRAY_LEN(bufs); i++) cn_buffer_destroy(ctx, bufs[i]);
   if (r->timer) cn_timer_destroy(ctx, r->timer);
+  cn_flatten_destroy(ctx, r->flatten);
   free(r);
 }
 
@@ -170,6 +147,10 @@ cn_result cn_renderer_set_scene(cn_renderer *r, const cn_scene_data *s) {
   r->off_stops = off, off = cn__align16(off + (VkDeviceSize)s->stop_count * sizeof(cn_stop));
   r->off_transforms = off, off = cn__align16(off + (VkDeviceSize)s->transform_count * sizeof(cn_transform));
   r->off_blends = off, off = cn__align16(off + (VkDeviceSize)s->blend_count * sizeof(cn_blend));
+  r->off_paths = off, off = cn__align16(off + (VkDeviceSize)s->path_count * sizeof(cn_path));
+  r->off_segments = off, off = cn__align16(off + (VkDeviceSize)s->segment_count * sizeof(cn_segment));
+  r->off_strokes = off, off = cn__align16(off + (VkDeviceSize)s->stroke_count * sizeof(cn_stroke));
+  r->off_dashes = off, off = cn__align16(off + (VkDeviceSize)s->dash_count * sizeof(float));
   uint8_t *host = NULL;
   cn_render_elem *init = NULL;
   if (res == CN_OK) {
@@ -184,6 +165,11 @@ cn_result cn_renderer_set_scene(cn_renderer *r, const cn_scene_data *s) {
     if (s->transform_count)
       memcpy(host + r->off_transforms, s->transforms, (size_t)s->transform_count * sizeof(cn_transform));
     if (s->blend_count) memcpy(host + r->off_blends, s->blends, (size_t)s->blend_count * sizeof(cn_blend));
+    if (s->path_count) memcpy(host + r->off_paths, s->paths, (size_t)s->path_count * sizeof(cn_path));
+    if (s->segment_count)
+      memcpy(host + r->off_segments, s->segments, (size_t)s->segment_count * sizeof(cn_segment));
+    if (s->stroke_count) memcpy(host + r->off_strokes, s->strokes, (size_t)s->stroke_count * sizeof(cn_stroke));
+    if (s->dash_count) memcpy(host + r->off_dashes, s->dashes, (size_t)s->dash_count * sizeof(float));
     for (uint32_t i = 0; i < n; i++) {
       init[i].px0 = init[i].py0 = INT_MAX;
       init[i].px1 = init[i].py1 = INT_MIN;
@@ -205,6 +191,7 @@ cn_result cn_renderer_set_scene(cn_renderer *r, const cn_scene_data *s) {
   r->stop_count = s->stop_count;
   r->transform_count = s->transform_count;
   r->blend_count = s->blend_count;
+  r->host = *s;
   r->has_scene = true;
   return CN_OK;
 }
@@ -263,6 +250,11 @@ static void cn__mark(cn_renderer *r, VkCommandBuffer cmd, const char *label) {
 }
 
 cn_result cn_renderer_record(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *v) {
+  if (r) r->flattened = false;
+  return cn_renderer_record_frame(r, cmd, v, true);
+}
+
+cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *v, bool timer_start) {
   if (!r || !v || !cmd) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_renderer_record: NULL argument");
   if (!r->has_scene) return cn_fail(CN_ERROR_STATE, "cn_renderer_record: no scene (cn_renderer_set_scene)");
   if (!r->has_lines) return cn_fail(CN_ERROR_STATE, "cn_renderer_record: no lines (cn_renderer_set_lines)");
@@ -331,9 +323,27 @@ cn_result cn_renderer_record(cn_renderer *r, VkCommandBuffer cmd, const cn_rende
     cfg.background[i] = c * a;
   }
   cfg.background[3] = a;
+  /* the inverse view transform, for paints (lines come already transformed) */
+  const float *m = v->transform;
+  bool zero = true;
+  for (int i = 0; i < 6; i++) zero = zero && m[i] == 0;
+  double va = zero ? 1 : m[0], vb = zero ? 0 : m[1], vc = zero ? 0 : m[2], vd = zero ? 1 : m[3];
+  double ve = zero ? 0 : m[4], vf = zero ? 0 : m[5];
+  double det = va * vd - vb * vc;
+  if (!(fabs(det) > 1e-12) || !isfinite(det))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "render view transform [%g %g %g %g %g %g] is singular", va, vb, vc, vd,
+                   ve, vf);
+  cfg.view_inv[0] = (float)(vd / det);
+  cfg.view_inv[1] = (float)(-vb / det);
+  cfg.view_inv[2] = (float)(-vc / det);
+  cfg.view_inv[3] = (float)(va / det);
+  cfg.view_inv[4] = (float)((vc * vf - vd * ve) / det);
+  cfg.view_inv[5] = (float)((vb * ve - va * vf) / det);
 
-  if (r->timer) cn_timer_reset(ctx, r->timer, cmd);
-  cn__mark(r, cmd, "start");
+  if (r->timer && timer_start) {
+    cn_timer_reset(ctx, r->timer, cmd);
+    cn__mark(r, cmd, "start");
+  }
   vkCmdUpdateBuffer(cmd, r->config.buffer, 0, sizeof cfg, &cfg);
   cn_render_bump bump0 = {.lines = cap_lines, .host_lines = cap_lines};
   vkCmdUpdateBuffer(cmd, r->bump.buffer, 0, sizeof bump0, &bump0);
@@ -383,10 +393,17 @@ static cn_result cn__grow(uint32_t *cap, uint64_t need, const char *what) {
 cn_result cn_renderer_frame_done(cn_renderer *r, bool *again) {
   if (!r || !again) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_renderer_frame_done: NULL argument");
   *again = false;
+  if (r->flattened) {
+    uint32_t count;
+    bool fits;
+    CN_TRY(cn_flatten_finish(r->ctx, r->flatten, &count, &fits));
+    if (!fits) *again = true; /* the flatten stage grew its line buffer */
+  }
   cn_render_bump b;
   memcpy(&b, r->bump_read.mapped, sizeof b);
   r->last_bump = b;
   if (!b.failed) return CN_OK;
+  *again = true;
   /* counters past a failure are lower bounds: grow and try again */
   if (b.failed & CN_FAIL_TILES) CN_TRY(cn__grow(&r->cap_tiles, b.tiles, "tile records"));
   if (b.failed & CN_FAIL_SEGS) CN_TRY(cn__grow(&r->cap_segs, (uint64_t)b.segs + 1, "tile segments"));
