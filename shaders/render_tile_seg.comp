@@ -42,6 +42,10 @@ void main() {
     // Horizontal: no area and no row crossings, but where it crosses a tile's
     // left edge the winding below it changes (a y edge, no piece).
     int r = cn_tile_of(l.y0);
+    // Exactly on a row's top line it counts as the bottom of the row above
+    // (where its y edge is empty): the same convention as the row-top
+    // crossings of the backdrop (a line crosses y = rT when y0 <= rT < y1).
+    if (l.y0 == float(r) * T) return;
     if (r < E.ty0 || r >= E.ty1) return;
     float xl = min(l.x0, l.x1), xr = max(l.x0, l.x1);
     int c0 = max(cn_tile_of(xl) + 1, E.tx0), c1 = min(cn_tile_of(xr), E.tx1 - 1);

@@ -179,6 +179,11 @@ TEST(render_tile_border_cases) {
   ref_fill(&s, ref_rect(&s, 40.2f, 40.2f, 40.7f, 40.9f), ref_solid(&s, 0, 0, 1, 1), CN_RULE_NONZERO);
   ref_fill(&s, ref_rect(&s, -1000, 60, 1000, 61.5f), ref_solid(&s, 1, 1, 0, 1), CN_RULE_NONZERO);
   ref_fill(&s, ref_rect(&s, 70, -500, 71.25f, 500), ref_solid(&s, 0, 1, 1, 1), CN_RULE_NONZERO);
+  /* horizontal edges on tile rows, entered and left along them (a stroke's joins do this) */
+  float steps[16] = {20, 32, 40, 32, 40, 48, 72, 48, 72, 64, 88, 64, 88, 80, 20, 80};
+  ref_fill(&s, ref_poly(&s, steps, 8), ref_solid(&s, 0.3f, 0.6f, 0.1f, 0.5f), CN_RULE_NONZERO);
+  float steps2[12] = {8, 16, 60, 16, 60, 33.5f, 30, 33.5f, 30, 16.0f, 8, 40};
+  ref_fill(&s, ref_poly(&s, steps2, 6), ref_solid(&s, 0.9f, 0.1f, 0.6f, 0.5f), CN_RULE_EVENODD);
   float zig[12] = {0, 48, 16, 64, 32, 48, 48, 64, 64, 48, 32, 96};
   ref_fill(&s, ref_poly(&s, zig, 6), ref_solid(&s, 0.5f, 0, 1, 0.7f), CN_RULE_EVENODD);
   ref_fill(&s, ref_circle(&s, 64, 64, 30), ref_solid(&s, 0.2f, 0.4f, 0.6f, 0.5f), CN_RULE_NONZERO);
