@@ -166,6 +166,22 @@ TEST(render_random_polygons_vs_reference) {
     }
     check_against_ref("random polygons", &s, w, h, NULL);
   }
+  /* vertices on an 8-pixel grid: edges on tile borders, horizontal and vertical runs */
+  for (int round = 0; round < 2; round++) {
+    static ref_scene s;
+    ref_init(&s);
+    for (int k = 0; k < 16; k++) {
+      float xy[24];
+      int n = 3 + (int)test_rand_below(9);
+      for (int i = 0; i < n; i++) {
+        xy[2 * i] = 8.0f * (float)test_rand_below(16) - 8;
+        xy[2 * i + 1] = 8.0f * (float)test_rand_below(14) - 8;
+      }
+      uint32_t paint = ref_solid(&s, (float)test_rand_below(256) / 255, 0.4f, 0.7f, 0.4f);
+      ref_fill(&s, ref_poly(&s, xy, n), paint, (uint32_t)test_rand_below(2));
+    }
+    check_against_ref("grid polygons", &s, 112, 96, NULL);
+  }
 }
 
 /* Axis-aligned edges exactly on tile borders, vertices on tile corners, tiny
