@@ -8,6 +8,8 @@
 
 static const cli_command commands[] = {
     {"info", "list Vulkan devices, mark the chosen one, print its limits", cli_info},
+    {"parens", "parentheses matching of a file of '(' and ')' on the GPU", cli_parens},
+    {"bench", "GPU benchmarks (bench parens, ...), timed with GPU timestamps", cli_bench},
     {"stats", "load an SVG into a scene and print its counts (or the error)", cli_stats},
     {"render", "render an SVG on the GPU into a PNG", cli_render},
     {"conformance", "render the resvg test suite and print pass rates (canopy or rsvg-convert)", cli_conformance},

@@ -46,7 +46,7 @@ typedef struct cn_scene_builder cn_scene_builder;
 
 /* Default limits (a scene beyond them fails with CN_ERROR_LIMIT). */
 #define CN_SCENE_DEFAULT_MAX_ELEMENTS (1u << 22)
-#define CN_SCENE_DEFAULT_MAX_SEGMENTS (1u << 23) /* 8 Mi segments = 384 MiB */
+#define CN_SCENE_DEFAULT_MAX_SEGMENTS (1u << 22) /* 4 Mi segments = 192 MiB */
 #define CN_SCENE_MAX_PATHS (1u << 28)            /* segment info holds path << 4 */
 #define CN_SCENE_MAX_DEPTH 1024u                 /* open groups at once */
 
@@ -87,7 +87,8 @@ cn_result cn_scene_close(cn_scene_builder *b);
 /* Ends the path. An empty path (no segments) is valid: drawing it draws nothing. */
 cn_result cn_scene_path_end(cn_scene_builder *b, uint32_t *path);
 
-/* A solid colour paint (straight alpha sRGB, each in 0..1). Fails:
+/* A solid colour paint (straight alpha sRGB, each in 0..1). The same colour
+ * as the paint defined just before returns that paint's index. Fails:
  * CN_ERROR_INVALID_ARGUMENT on a value outside 0..1 or NaN. */
 cn_result cn_scene_solid(cn_scene_builder *b, float r, float g, float bl, float a, uint32_t *paint);
 
@@ -140,6 +141,15 @@ cn_result cn_scene_end(cn_scene_builder *b, cn_scene_data *out);
 /* Current open-group depth and the deepest seen since begin (stats). */
 uint32_t cn_scene_depth(const cn_scene_builder *b);
 uint32_t cn_scene_max_depth(const cn_scene_builder *b);
+
+/* Checks that d is a well-formed encoding: groups balanced, every index in
+ * range, segment path indices matching their path, fill and clip paths
+ * closed (every subpath ends where it starts), finite coordinates and
+ * transforms, masks followed by their masked group, paint stops sorted.
+ * Any producer's output can be checked before upload (the fuzz target and
+ * tests do). Fails: CN_ERROR_UNBALANCED or CN_ERROR_INVALID_ARGUMENT naming
+ * the first bad element, path or segment. */
+cn_result cn_scene_validate(const cn_scene_data *d);
 
 #ifdef __cplusplus
 }

@@ -67,7 +67,7 @@ typedef struct cn_svg_options {
 /* Kinds of skipped content (stats.skipped[kind]). */
 typedef enum cn_svg_skip {
   CN_SVG_SKIP_TEXT,         /* text, tspan, textPath */
-  CN_SVG_SKIP_FILTER,       /* elements with filter="" (not rendered) and filter elements */
+  CN_SVG_SKIP_FILTER,       /* elements with a filter (not rendered) */
   CN_SVG_SKIP_IMAGE,        /* image */
   CN_SVG_SKIP_PATTERN,      /* pattern paint servers (the fallback colour is used) */
   CN_SVG_SKIP_FOREIGN,      /* foreignObject, elements of other namespaces */

@@ -251,6 +251,13 @@ cn_result cn_scene_solid(cn_scene_builder *b, float r, float g, float bl, float 
   if (!paint) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_solid: paint is NULL");
   if (!unit(r) || !unit(g) || !unit(bl) || !unit(a))
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_solid: colour %g %g %g %g outside 0..1", r, g, bl, a);
+  if (b->paints.count) { /* the same colour again (common): share the paint */
+    const cn_paint *last = &VEC_AT(b->paints, cn_paint, b->paints.count - 1);
+    if (last->kind == CN_PAINT_SOLID && last->r == r && last->g == g && last->b == bl && last->a == a) {
+      *paint = b->paints.count - 1;
+      return CN_OK;
+    }
+  }
   CN_TRY(vec_reserve(&b->paints, sizeof(cn_paint), 1, b->limits.max_segments, "paints"));
   cn_paint p = {.kind = CN_PAINT_SOLID, .stop_first = CN_NONE, .stop_count = 0, .spread = CN_SPREAD_PAD,
                 .r = r, .g = g, .b = bl, .a = a, .transform = CN_NONE, .opacity = 1.0f};

@@ -38,11 +38,12 @@ typedef struct clip_child {
   svg_mat m; /* child's outline space -> clipPath content space */
 } clip_child;
 
-static cn_result clip_child_of(svg_loader *L, xmlNode *c, const svg_style *cs, clip_child *out, bool *ok) {
+static cn_result clip_child_of(svg_loader *L, xmlNode *c, const svg_style *cs, clip_child *out, bool *ok,
+                               bool count_skips) {
   *ok = false;
   if (c->type != XML_ELEMENT_NODE) return CN_OK;
   if (svg_is(c, "text")) {
-    svg_skip(L, CN_SVG_SKIP_TEXT);
+    if (count_skips) svg_skip(L, CN_SVG_SKIP_TEXT);
     return CN_OK;
   }
   if (!svg_conditions_pass(c)) return CN_OK;
@@ -144,7 +145,7 @@ static cn_result push_clip_inner(svg_loader *L, xmlNode *clip, const xmlNode *us
   for (xmlNode *c = clip->children; c && r == CN_OK && !*hidden; c = c->next) {
     clip_child ch;
     bool ok;
-    r = clip_child_of(L, c, &cs, &ch, &ok);
+    r = clip_child_of(L, c, &cs, &ch, &ok, true);
     if (ok && valid++ == 0) first = ch;
   }
   if (r == CN_OK && !*hidden) {
@@ -160,7 +161,7 @@ static cn_result push_clip_inner(svg_loader *L, xmlNode *clip, const xmlNode *us
         clip_child ch;
         bool ok, h = false;
         uint32_t none = 0;
-        r = clip_child_of(L, c, &cs, &ch, &ok);
+        r = clip_child_of(L, c, &cs, &ch, &ok, false);
         if (r == CN_OK && ok) r = child_geometry(L, &ch, space, true, white, &none, &h);
       }
       if (r == CN_OK) r = cn_scene_pop(L->b);

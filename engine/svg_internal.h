@@ -235,7 +235,8 @@ typedef struct svg_bbox_acc {
   bool any;
 } svg_bbox_acc;
 
-#define SVG_MAX_WORK (1ull << 27)
+/* Steps (elements visited, path commands, selector tests) a document may take. */
+#define SVG_MAX_WORK (1ull << 25)
 
 /* Element tests. */
 bool svg_is(const xmlNode *n, const char *name); /* an SVG element named name */

@@ -296,16 +296,32 @@ static cn_result index_document(svg_loader *L, xmlNode *root) {
 static cn_result parse_xml(const void *data, size_t size, xmlDoc **out) {
   *out = NULL;
   if (size == 0) return cn_fail(CN_ERROR_PARSE, "line 1: empty input (not an SVG document)");
-  xmlParserCtxt *ctxt = xmlNewParserCtxt();
-  if (!ctxt) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "cannot create an XML parser");
   xml_errors errs = {0};
   xmlSetStructuredErrorFunc(&errs, on_xml_error);
   xmlSetGenericErrorFunc(NULL, on_generic_error);
+  /* The push parser: libxml2 2.9's memory parser refuses documents over
+   * 10 MB ("Huge input lookup"); pushed chunks have no such limit while
+   * every single token stays bounded by libxml2's own 10 MB limits. */
+  const char *bytes = data;
+  size_t first = size < 4 ? size : 4;
+  xmlParserCtxt *ctxt = xmlCreatePushParserCtxt(NULL, NULL, bytes, (int)first, "input.svg");
+  if (!ctxt) {
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    xmlSetGenericErrorFunc(NULL, NULL);
+    return cn_fail(CN_ERROR_OUT_OF_MEMORY, "cannot create an XML parser");
+  }
   /* No network, no DTD loading or attribute defaults, no entity
    * substitution, no XInclude; libxml2's size/depth limits stay on
    * (no XML_PARSE_HUGE). */
-  int opts = XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING | XML_PARSE_NOERROR;
-  xmlDoc *doc = xmlCtxtReadMemory(ctxt, data, (int)size, "input.svg", NULL, opts);
+  xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
+  for (size_t off = first; off < size && !errs.have;) {
+    size_t n = size - off < (1u << 16) ? size - off : (1u << 16);
+    xmlParseChunk(ctxt, bytes + off, (int)n, 0);
+    off += n;
+  }
+  xmlParseChunk(ctxt, NULL, 0, 1);
+  xmlDoc *doc = ctxt->myDoc;
+  ctxt->myDoc = NULL;
   int well_formed = ctxt->wellFormed;
   if (!errs.have) { /* errors that bypassed the handler */
     xmlErrorPtr e = xmlCtxtGetLastError(ctxt);

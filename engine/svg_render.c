@@ -13,7 +13,7 @@ bool svg_is_shape(const xmlNode *n) {
   static const char *const shapes[] = {"path", "rect", "circle", "ellipse", "line", "polyline", "polygon"};
   if (!svg_is_element(n)) return false;
   for (size_t i = 0; i < CN_ARRAY_LEN(shapes); i++)
-    if (strcmp((const char *)n->name, shapes[i]) == 0) return true;
+    if (shapes[i][0] == n->name[0] && strcmp((const char *)n->name, shapes[i]) == 0) return true;
   return false;
 }
 
@@ -54,7 +54,10 @@ bool svg_shape_path(svg_loader *L, xmlNode *n, const svg_style *st, svg_path *p)
   } else {
     return false;
   }
-  return p->nops > 0 && !p->oom;
+  if (p->oom) return false;
+  for (size_t i = 0; i < p->nops; i++) /* a lone moveto draws nothing */
+    if ((p->ops[i] & 0x7f) != SVG_OP_MOVE) return true;
+  return false;
 }
 
 cn_result svg_emit_path(svg_loader *L, const xmlNode *node, const svg_path *p, svg_mat ctm, uint32_t *id) {
@@ -165,7 +168,7 @@ static cn_result render_shape(svg_loader *L, xmlNode *n, const svg_style *st, sv
   uint32_t path = CN_NONE;
   for (int k = 0; k < 3 && r == CN_OK; k++) {
     int what = st->paint_order[k];
-    if (what == 0 && st->fill.kind != SVG_PAINT_NONE) {
+    if (what == 0 && st->fill.kind != SVG_PAINT_NONE && !svg_is(n, "line")) { /* a line has no inside */
       uint32_t paint;
       r = svg_make_paint(L, n, &st->fill, st, st->fill_opacity * alpha, ctm, bbox, &paint);
       if (r != CN_OK || paint == CN_NONE) continue;
@@ -199,9 +202,9 @@ static bool is_definition(const char *name) {
   static const char *const defs[] = {
       "defs", "clipPath", "mask", "marker", "linearGradient", "radialGradient", "pattern", "symbol", "style",
       "title", "desc", "metadata", "script", "font", "font-face", "cursor", "view", "animate", "animateColor",
-      "animateMotion", "animateTransform", "set", "stop", "color-profile", "hatch", "solidcolor"};
+      "animateMotion", "animateTransform", "set", "stop", "color-profile", "hatch", "solidcolor", "filter"};
   for (size_t i = 0; i < CN_ARRAY_LEN(defs); i++)
-    if (strcmp(name, defs[i]) == 0) return true;
+    if (defs[i][0] == name[0] && strcmp(name, defs[i]) == 0) return true;
   return false;
 }
 
@@ -281,7 +284,7 @@ static cn_result render_element(svg_loader *L, xmlNode *n, const svg_style *pare
   bool group = st.opacity < 1 || st.blend != CN_BLEND_NORMAL || st.isolate;
   float alpha = 1;
   if (group && shape && !st.mask && st.blend == CN_BLEND_NORMAL && !st.isolate && !has_markers(n, &st)) {
-    int ops = (st.fill.kind != SVG_PAINT_NONE) + (st.stroke.kind != SVG_PAINT_NONE);
+    int ops = (st.fill.kind != SVG_PAINT_NONE && !svg_is(n, "line")) + (st.stroke.kind != SVG_PAINT_NONE);
     if (ops <= 1) { /* one thing drawn: opacity folds into its paint */
       alpha = st.opacity;
       group = false;
@@ -341,14 +344,13 @@ cn_result svg_render_node(svg_loader *L, xmlNode *n, const svg_style *parent, sv
   if (is_definition(name)) return CN_OK;
   if (strcmp(name, "text") == 0) return svg_skip(L, CN_SVG_SKIP_TEXT), CN_OK;
   if (strcmp(name, "image") == 0) return svg_skip(L, CN_SVG_SKIP_IMAGE), CN_OK;
-  if (strcmp(name, "filter") == 0) return svg_skip(L, CN_SVG_SKIP_FILTER), CN_OK;
   if (strcmp(name, "foreignObject") == 0) return svg_skip(L, CN_SVG_SKIP_FOREIGN), CN_OK;
   bool known = strcmp(name, "g") == 0 || strcmp(name, "a") == 0 || strcmp(name, "svg") == 0 ||
                strcmp(name, "use") == 0 || strcmp(name, "switch") == 0 || svg_is_shape(n);
   if (!known) return svg_skip(L, CN_SVG_SKIP_UNKNOWN), CN_OK;
   if (!svg_conditions_pass(n)) return CN_OK;
   CN_TRY(svg_enter(L, n));
-  cn_result r = svg_work(L, n, 1);
+  cn_result r = svg_work(L, n, 8); /* an element costs about as much as 8 path commands */
   if (r == CN_OK) r = render_element(L, n, parent, ctm);
   svg_leave(L);
   return r;

@@ -283,8 +283,10 @@ static bool is_property(const char *name) {
       "stroke-dashoffset", "stroke-miterlimit", "stroke-linejoin", "stroke-linecap", "stroke-dasharray", "color",
       "display", "visibility", "clip-path", "mask", "marker-start", "marker-mid", "marker-end", "mix-blend-mode",
       "isolation", "filter", "overflow", "stop-color", "stop-opacity", "mask-type", "paint-order", "font-size"};
+  /* most attributes (d, x, id, ...) are not properties: filter on the first letter */
+  if (!strchr("fsocdvmitp", name[0])) return false;
   for (size_t i = 0; i < CN_ARRAY_LEN(props); i++)
-    if (strcmp(name, props[i]) == 0) return true;
+    if (props[i][0] == name[0] && strcmp(name, props[i]) == 0) return true;
   return false;
 }
 
