@@ -16,6 +16,7 @@ typedef struct bench_target {
 
 static const bench_target targets[] = {
     {"parens", "parentheses matching, every variant, n = 2^10..2^28, vs a copy kernel and the CPU", bench_parens},
+    {"render", "whole-scene rendering per stage: real SVGs and 100k synthetic paths at 3840x2160", bench_render},
 };
 
 struct bench_report {
