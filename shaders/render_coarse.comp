@@ -54,6 +54,33 @@ bool reserve(uint k) {
 
 void put(uint w) { cmds.v[pos++] = w; }
 
+// Groups whose content turns out empty in this tile are taken back out of the
+// list: for the innermost GROUP_TRACK open groups, where their BEGIN starts
+// and ends in the list (CN_NONE: not removable: masks and masked groups).
+#define GROUP_TRACK 8u
+uint grp_before[GROUP_TRACK], grp_after[GROUP_TRACK];
+uint groups_open;
+
+void open_group(uint before, bool removable) {
+  if (groups_open < GROUP_TRACK) {
+    grp_before[groups_open] = before;
+    grp_after[groups_open] = removable ? pos : CN_NONE;
+  }
+  groups_open++;
+}
+
+// Closes the innermost group; true when nothing was written since its BEGIN,
+// which is then removed (the caller writes no END).
+bool close_group() {
+  if (groups_open == 0) return false;
+  groups_open--;
+  if (groups_open < GROUP_TRACK && grp_after[groups_open] == pos && !cut) {
+    pos = grp_before[groups_open];
+    return true;
+  }
+  return false;
+}
+
 // How a path element covers tile (tx, ty): 0 not at all, 1 wholly, 2 partly
 // (then seg_head/backdrop name its segments).
 uint coverage_of(uint e, int tx, int ty, out uint seg_head, out int backdrop, out uint rule) {
@@ -85,6 +112,7 @@ void main() {
   pos = start;
   chunk_end = start + CN_CMD_CHUNK - 2;
   cut = false;
+  groups_open = 0;
   uint zero_depth = 0, depth = 0, max_depth = 0;
 
   for (uint base = 0; base < cfg.n_elements; base += CN_BIN_TILES) {
@@ -157,8 +185,10 @@ void main() {
           if (cov == 1 && (cfg.elem.v[ei].flags & CN_ELEM_ISOLATE) != 0) cov = 2;
           if (cov == 0) zero_depth = 1;
           else if (cov == 2 && reserve(1)) {
+            uint before = pos;
             put(CN_CMD_BEGIN_CLIP);
             depth++;
+            open_group(before, true);
           }
         } else if (el.tag == CN_TAG_END_CLIP) {
           if (zero_depth != 0) { zero_depth--; continue; }
@@ -166,7 +196,9 @@ void main() {
           if (b >= cfg.n_elements) continue;
           uint cov = coverage_of(b, tx, ty, seg_head, backdrop, rule);
           if (cov == 1 && (cfg.elem.v[b].flags & CN_ELEM_ISOLATE) != 0) cov = 2;
-          if (cov == 2 && reserve(4)) {
+          if (cov == 2 && close_group()) {
+            depth--; // nothing was drawn inside: BEGIN_CLIP taken back
+          } else if (cov == 2 && reserve(4)) {
             put(CN_CMD_END_CLIP);
             put(seg_head);
             put(uint(backdrop));
@@ -176,15 +208,20 @@ void main() {
         } else if (el.tag == CN_TAG_BEGIN_BLEND) {
           if (zero_depth != 0) { zero_depth++; continue; }
           if (reserve(2)) {
+            uint before = pos;
             put(CN_CMD_BEGIN_BLEND);
             put(el.aux);
             depth++;
+            uint flags = el.aux < cfg.blend_count ? cfg.blends.v[el.aux].flags : 0;
+            open_group(before, (flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA | CN_BLEND_MASKED)) == 0);
           }
         } else if (el.tag == CN_TAG_END_BLEND) {
           if (zero_depth != 0) { zero_depth--; continue; }
           uint b = cfg.elem.v[ei].pair;
           uint bl = b < cfg.n_elements ? cfg.elements.v[b].aux : CN_NONE;
-          if (reserve(2)) {
+          if (close_group()) {
+            depth--; // an empty group leaves the backdrop as it is, whatever its mode
+          } else if (reserve(2)) {
             put(CN_CMD_END_BLEND);
             put(bl);
             uint flags = bl < cfg.blend_count ? cfg.blends.v[bl].flags : 0;
