@@ -40,6 +40,10 @@ typedef struct cn_renderer_desc {
   uint32_t initial_tiles, initial_segs, initial_chunks, initial_spill;
   /* Record GPU timestamps per stage (cn_renderer_stage_times). */
   bool timing;
+  /* Whole scenes: do not run the scene stage (clip/blend boxes and per-bin
+   * lists, cn_scene_stage.h); coarse then walks every element for every bin.
+   * Bins are also skipped when the view transform is not the identity. */
+  bool no_bins;
 } cn_renderer_desc;
 
 typedef struct cn_render_view {
