@@ -224,5 +224,47 @@ TEST(render_bins_match_full_walk) {
   free(img[1]);
 }
 
-TEST_MAIN(T(render_bins_match_full_walk), T(svg_rect_coverage), T(svg_fill_rules), T(svg_clip_path), T(svg_stroke), T(svg_blend_multiply_and_opacity),
+/* A view transform (the viewer's pan and zoom) moves geometry and paints
+ * together: zoom 2 about the origin plus a shift equals the document drawn at
+ * twice its size, shifted. */
+TEST(render_view_transform) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const char *svg = "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' viewBox='0 0 40 20'>"
+                    "<linearGradient id='g' gradientUnits='userSpaceOnUse' x1='0' y1='0' x2='40' y2='0'>"
+                    "<stop offset='0' stop-color='#ff0000'/><stop offset='1' stop-color='#0000ff'/>"
+                    "</linearGradient><rect x='4' y='2' width='32' height='16' fill='url(#g)'/>"
+                    "<circle cx='20' cy='10' r='6' fill='#00ff00' fill-opacity='0.5'/></svg>";
+  char doc[1024];
+  uint8_t *img[2] = {calloc(80 * 40, 4), calloc(80 * 40, 4)};
+  for (int i = 0; i < 2; i++) {
+    snprintf(doc, sizeof doc, svg, i ? 40 : 80, i ? 20 : 40);
+    cn_scene_builder *b = NULL;
+    CHECK_OK(cn_scene_builder_create(&b));
+    cn_scene_data scene;
+    cn_renderer *r = NULL;
+    CHECK_OK(cn_renderer_create(ctx, NULL, &r));
+    if (b && r && cn_svg_load_memory(b, doc, strlen(doc), NULL, &scene, NULL) == CN_OK) {
+      cn_render_view v = {.width = 80, .height = 40};
+      if (i) { /* the 40x20 document zoomed 2x: x' = 2x, y' = 2y */
+        v.transform[0] = 2, v.transform[3] = 2;
+      }
+      CHECK_OK(cn_render_scene_to_rgba8(r, &scene, &v, img[i]));
+    } else {
+      test_failures++;
+    }
+    cn_renderer_destroy(r);
+    cn_scene_builder_destroy(b);
+  }
+  int bad = 0;
+  for (int i = 0; i < 80 * 40 * 4; i++)
+    if (abs(img[0][i] - img[1][i]) > 2 && bad++ < 5)
+      fprintf(stderr, "  pixel (%d,%d) channel %d: direct %d, view transform %d\n", (i / 4) % 80, i / 4 / 80, i % 4,
+              img[0][i], img[1][i]);
+  CHECK(bad == 0);
+  free(img[0]);
+  free(img[1]);
+}
+
+TEST_MAIN(T(render_view_transform), T(render_bins_match_full_walk), T(svg_rect_coverage), T(svg_fill_rules), T(svg_clip_path), T(svg_stroke), T(svg_blend_multiply_and_opacity),
           T(svg_linear_gradient), T(svg_luminance_mask))
