@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BR_MAX_SPANS 16
+#define BR_MAX_SPANS 32
 #define BR_MAX_FILES 256
 
 typedef struct br_result {

@@ -8,7 +8,7 @@
 #include "internal.h"
 
 /* timestamps a frame writes (stages + start) */
-enum { CN__STAGES = 12 };
+enum { CN__STAGES = 30 };
 
 struct cn_renderer {
   cn_context *ctx;
