@@ -84,7 +84,10 @@ cn_result cn_renderer_set_lines(cn_renderer *r, const cn_render_line *lines, uin
  * is clamped to cap). */
 cn_result cn_renderer_use_gpu_lines(cn_renderer *r, VkDeviceAddress lines, VkDeviceAddress count, uint32_t cap);
 
-/* Records one frame into cmd. The scene and lines must be set. */
+/* Records one frame into cmd. The scene and lines must be set. Buffers are
+ * (re)allocated here: the previous frame recorded with this renderer must have
+ * completed on the GPU (one frame in flight per renderer; use one renderer per
+ * frame in flight otherwise). */
 cn_result cn_renderer_record(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *view);
 
 /* After the recorded frame completed on the GPU: *again is true when a buffer
