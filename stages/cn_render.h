@@ -38,6 +38,7 @@ typedef struct cn_renderer_desc {
   /* Initial capacities (0: defaults sized from the target). Tests set them tiny
    * to prove that overflow is detected and the frame re-run. */
   uint32_t initial_tiles, initial_segs, initial_chunks, initial_spill;
+  uint32_t initial_bins, initial_lines; /* whole scenes: bin list entries, flattened lines */
   /* Record GPU timestamps per stage (cn_renderer_stage_times). */
   bool timing;
   /* Whole scenes: do not run the scene stage (clip/blend boxes and per-bin

@@ -20,7 +20,7 @@ static cn_result cn__record_bins(cn_renderer *r, VkCommandBuffer cmd, const cn_r
   uint32_t nbins = grid.nbx * grid.nby;
   if (grid.nbx != CN_DIV_UP(v->width, CN_BIN * CN_TILE) || grid.nby != CN_DIV_UP(v->height, CN_BIN * CN_TILE))
     return cn_fail(CN_ERROR_STATE, "scene stage grid %ux%u does not match the renderer's bins", grid.nbx, grid.nby);
-  if (!r->cap_bins) r->cap_bins = CN_MAX(4 * n, 4096u);
+  if (!r->cap_bins) r->cap_bins = r->desc.initial_bins ? r->desc.initial_bins : CN_MAX(4 * n, 4096u);
   uint64_t gb = r->group_count ? r->group_count : 1;
   CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, n * 4, &r->ss_tags));
   CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, n * sizeof(cn_box), &r->ss_path_boxes));
@@ -97,7 +97,7 @@ cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn
       .strokes = base + r->off_strokes,
       .dashes = base + r->off_dashes,
   };
-  cn_flatten_desc fd = {.tolerance = v->tolerance};
+  cn_flatten_desc fd = {.tolerance = v->tolerance, .initial_line_capacity = r->desc.initial_lines};
   memcpy(fd.view, v->transform, sizeof fd.view);
   if (r->timer) {
     cn_timer_reset(ctx, r->timer, cmd);

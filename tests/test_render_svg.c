@@ -203,20 +203,30 @@ TEST(render_bins_match_full_walk) {
   ref_fill(&s, ref_rect(&s, 0, 0, 600, 300), ref_solid(&s, 0, 0, 0, 1), CN_RULE_NONZERO);
   ref_end_clip(&s);
   cn_scene_data d = ref_data(&s, (float)w, (float)h);
-  uint8_t *img[2] = {malloc((size_t)w * h * 4), malloc((size_t)w * h * 4)};
-  for (int i = 0; i < 2; i++) {
+  uint8_t *img[3] = {malloc((size_t)w * h * 4), malloc((size_t)w * h * 4), malloc((size_t)w * h * 4)};
+  /* 0: bins; 1: full walk; 2: bins with every buffer starting at 1 entry (re-runs) */
+  cn_renderer_desc descs[3] = {{0}, {.no_bins = true},
+                               {.initial_tiles = 1, .initial_segs = 1, .initial_chunks = 1, .initial_spill = 1,
+                                .initial_bins = 1, .initial_lines = 1}};
+  for (int i = 0; i < 3; i++) {
     cn_renderer *r = NULL;
-    CHECK_OK(cn_renderer_create(ctx, &(cn_renderer_desc){.no_bins = i == 1}, &r));
+    CHECK_OK(cn_renderer_create(ctx, &descs[i], &r));
     cn_render_view v = {.width = w, .height = h};
     if (r) CHECK_OK(cn_render_scene_to_rgba8(r, &d, &v, img[i]));
+    cn_render_stats st;
+    cn_renderer_stats(r, &st);
+    if (i == 2) CHECK(st.reruns >= 2);
     cn_renderer_destroy(r);
   }
-  int bad = 0;
-  for (int i = 0; i < w * h * 4; i++)
-    if (abs(img[0][i] - img[1][i]) > 1 && bad++ < 5)
-      fprintf(stderr, "  pixel (%d,%d) channel %d: bins %d, full walk %d\n", (i / 4) % w, i / 4 / w, i % 4, img[0][i],
-              img[1][i]);
-  CHECK(bad == 0);
+  for (int k = 1; k < 3; k++) {
+    int bad = 0;
+    for (int i = 0; i < w * h * 4; i++)
+      if (abs(img[0][i] - img[k][i]) > 1 && bad++ < 5)
+        fprintf(stderr, "  pixel (%d,%d) channel %d: bins %d, %s %d\n", (i / 4) % w, i / 4 / w, i % 4, img[0][i],
+                k == 1 ? "full walk" : "tiny buffers", img[k][i]);
+    CHECK(bad == 0);
+  }
+  free(img[2]);
   /* spot checks: masked red where the mask is white, nothing right of it */
   expect_px(img[0], w, 50, 150, 255, 0, 0, 255, 1);
   expect_px(img[0], w, 550, 150, 0, 0, 0, 0, 0);
