@@ -5,15 +5,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: canopy stats [--strict] [--width W] [--height H] [--scale S] FILE.svg\n\n"
+          "usage: canopy stats [--strict] [--width W] [--height H] [--scale S] [--time N] [--dump]\n"
+          "                    FILE.svg\n\n"
           "Loads FILE.svg into a scene and prints its counts: paths, fills, strokes, clips, masks,\n"
           "blend groups, segments, the deepest group nesting, and the elements skipped by kind\n"
           "(text, filters, images, ...). Warnings (missing references, reference cycles: the\n"
           "element is skipped as SVG says) are printed to stderr; --strict makes them errors.\n"
           "--width/--height/--scale set the output size the scene is fitted to.\n"
+          "--dump prints the encoded scene: one line per element (tag, path, paint, rule or\n"
+          "stroke/blend record), then each path's transform and segments in local space.\n"
+          "--time N loads the file N more times and prints the median and the fastest load time\n"
+          "(file already in memory: parsing and encoding only).\n"
           "exit: 0 loaded, 1 the file could not be loaded (the message names the line), 2 usage.\n");
 }
 
@@ -25,20 +31,108 @@ static bool parse_float(const char *s, float *out) {
   return true;
 }
 
+/* The scene as text (docs/SCENE.md names the fields). */
+static void dump_scene(const cn_scene_data *d) {
+  static const char *const tags[] = {"?", "FILL", "STROKE", "BEGIN_CLIP", "END_CLIP", "BEGIN_BLEND", "END_BLEND"};
+  printf("viewport:     %g %g %g %g\n", d->viewport[0], d->viewport[1], d->viewport[2], d->viewport[3]);
+  for (uint32_t i = 0; i < d->element_count; i++) {
+    const cn_element *e = &d->elements[i];
+    printf("element %u: %s", i, e->tag <= CN_TAG_END_BLEND ? tags[e->tag] : "?");
+    if (e->path != CN_NONE) printf(" path=%u", e->path);
+    if (e->paint != CN_NONE) {
+      const cn_paint *p = &d->paints[e->paint];
+      if (p->kind == CN_PAINT_SOLID) printf(" paint=%u solid(%g %g %g %g)", e->paint, p->r, p->g, p->b, p->a);
+      else printf(" paint=%u %s(%u stops)", e->paint, p->kind == CN_PAINT_LINEAR ? "linear" : "radial", p->stop_count);
+    }
+    if (e->tag == CN_TAG_FILL || e->tag == CN_TAG_BEGIN_CLIP) printf(" %s", e->aux ? "evenodd" : "nonzero");
+    if (e->tag == CN_TAG_STROKE) printf(" width=%g", d->strokes[e->aux].width);
+    if (e->tag == CN_TAG_BEGIN_BLEND) {
+      const cn_blend *bl = &d->blends[e->aux];
+      printf(" mode=%u alpha=%g flags=0x%x", bl->mode, bl->alpha, bl->flags);
+    }
+    printf("\n");
+  }
+  for (uint32_t p = 0; p < d->path_count; p++) {
+    const cn_path *path = &d->paths[p];
+    const cn_transform *t = &d->transforms[path->transform];
+    printf("path %u: transform [%g %g %g %g %g %g]\n", p, t->a, t->b, t->c, t->d, t->e, t->f);
+    for (uint32_t k = 0; k < path->seg_count; k++) {
+      const cn_segment *sg = &d->segments[path->seg_first + k];
+      const float *q = &sg->x0;
+      uint32_t kind = sg->info & 3u;
+      printf("  %s", kind == CN_SEG_LINE ? "line " : kind == CN_SEG_QUAD ? "quad " : "cubic");
+      for (uint32_t j = 0; j <= kind + 1; j++) printf(" %g,%g", q[2 * j], q[2 * j + 1]);
+      printf("%s%s\n", sg->info & CN_SEG_SUBPATH_CLOSED ? " closed" : "", sg->info & CN_SEG_SUBPATH_END ? " end" : "");
+    }
+  }
+}
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Loads file n times from memory; prints the median and the fastest time. */
+static int time_loads(cn_scene_builder *b, const char *file, const cn_svg_options *opt, int n) {
+  FILE *f = fopen(file, "rb");
+  if (!f) return cli_fail("stats", "cannot reopen the file", CN_ERROR_IO);
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = size > 0 ? malloc((size_t)size) : NULL;
+  bool ok = buf && fread(buf, 1, (size_t)size, f) == (size_t)size;
+  fclose(f);
+  double *ms = malloc((size_t)n * sizeof *ms);
+  cn_result r = ok && ms ? CN_OK : CN_ERROR_OUT_OF_MEMORY;
+  for (int i = 0; i < n && r == CN_OK; i++) {
+    cn_scene_data scene;
+    double t0 = now_ms();
+    r = cn_svg_load_memory(b, buf, (size_t)size, opt, &scene, NULL);
+    ms[i] = now_ms() - t0;
+  }
+  int rc = CLI_OK;
+  if (r != CN_OK) {
+    rc = cli_fail("stats", "timed load failed", r);
+  } else {
+    qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+    printf("load time:    median %.3f ms, fastest %.3f ms over %d loads (%.1f MB/s)\n", ms[n / 2], ms[0], n,
+           size / 1e3 / ms[n / 2]);
+  }
+  free(ms);
+  free(buf);
+  return rc;
+}
+
 int cli_stats(int argc, char **argv) {
   cn_svg_options opt = {0};
   const char *file = NULL;
+  int repeat = 0;
+  bool dump = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       usage(stdout);
       return CLI_OK;
+    } else if (strcmp(a, "--dump") == 0) {
+      dump = true;
     } else if (strcmp(a, "--strict") == 0) {
       opt.strict = true;
     } else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0 || strcmp(a, "--scale") == 0) {
       float *dst = a[2] == 'w' ? &opt.width : a[2] == 'h' ? &opt.height : &opt.scale;
       if (i + 1 >= argc) return cli_usage_error("stats", "%s needs a value", a);
       if (!parse_float(argv[++i], dst)) return cli_usage_error("stats", "%s: '%s' is not a number in 0..1e6", a, argv[i]);
+    } else if (strcmp(a, "--time") == 0) {
+      if (i + 1 >= argc) return cli_usage_error("stats", "--time needs a count");
+      char *end;
+      long v = strtol(argv[++i], &end, 10);
+      if (*end || v < 1 || v > 1000) return cli_usage_error("stats", "--time: '%s' is not a count in 1..1000", argv[i]);
+      repeat = (int)v;
     } else if (a[0] == '-' && a[1]) {
       return cli_usage_error("stats", "unknown option '%s'", a);
     } else if (file) {
@@ -87,6 +181,8 @@ int cli_stats(int argc, char **argv) {
     }
   printf("%s\n", any ? "" : " none");
   printf("warnings:     %u\n", st.warning_count);
+  if (dump) dump_scene(&scene);
+  int rc = repeat ? time_loads(b, file, &opt, repeat) : CLI_OK;
   cn_scene_builder_destroy(b);
-  return CLI_OK;
+  return rc;
 }
