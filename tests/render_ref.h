@@ -339,8 +339,7 @@ static inline ref_rgba ref_paint(const cn_scene_data *d, uint32_t pi, double x, 
     double r = p->g2, fr = p->g5, dr = r - fr;
     double A = cdx * cdx + cdy * cdy - dr * dr, B = pdx * cdx + pdy * cdy + fr * dr, C = pdx * pdx + pdy * pdy - fr * fr;
     if (cdx * cdx + cdy * cdy + dr * dr <= 1e-12 * fmax(1, r * r)) {
-      if (pdx * pdx + pdy * pdy > r * r) return (ref_rgba){0, 0, 0, 0};
-      u = 0;
+      u = pdx * pdx + pdy * pdy > r * r ? 1 : 0;
     } else if (fabs(A) < 1e-9) {
       u = C / (2 * B);
     } else {
