@@ -1,0 +1,325 @@
+#version 460
+// render_coarse: per-tile command lists, in draw order.
+//
+// One workgroup per bin of CN_BIN x CN_BIN tiles, one invocation per tile.
+// The workgroup walks the element stream in blocks of CN_BIN_TILES elements:
+// it keeps, in stream order, the elements whose tile rectangle meets the bin
+// (clip and blend brackets are always kept), then every tile walks that list
+// and appends its commands:
+//   FILL/STROKE  coverage (FILL with its segment list, or SOLID when the tile
+//                is inside the path) and its paint; nothing when outside.
+//   BEGIN_CLIP   outside the clip path: everything up to the matching END_CLIP
+//                is skipped ("zero depth"); inside: nothing (the END matches);
+//                partly covered (or covered, but isolating a blend mode inside):
+//                BEGIN_CLIP, and the END_CLIP carries the path.
+//   BEGIN_BLEND/END_BLEND: always (a mask's END keeps its coverage on the stack
+//                for the masked group after it, whose END pops both).
+// An opaque solid fill of the whole tile at depth 0 drops what came before.
+// Lists live in chunks (see cn_render_shared.h); past cap_chunks the list is
+// cut and CN_FAIL_CMDS set. Stack levels past CN_FINE_STACK_REGS get spill
+// memory, bump-allocated here (CN_FAIL_SPILL past cap_spill).
+#include "render_common.glsl"
+
+layout(local_size_x = CN_BIN_TILES) in;
+
+#ifndef CN_BLEND_MASKED
+#define CN_BLEND_MASKED (1u << 3)
+#endif
+
+shared uint sh_scan[CN_BIN_TILES];
+// The block's kept elements, in stream order, staged once for all 256 tiles:
+// tag; the tile rectangle, first tile record and fill rule of the path that
+// decides coverage (an END_CLIP's own BEGIN_CLIP); the paint (draws) or blend
+// index (blend brackets); CN_ELEM_* flags (clips) or cn_blend flags (blends).
+shared uint sh_elem[CN_BIN_TILES];
+shared uint sh_tag[CN_BIN_TILES];
+shared ivec4 sh_rect[CN_BIN_TILES];
+shared uint sh_off[CN_BIN_TILES];
+shared uint sh_rule[CN_BIN_TILES];
+shared uint sh_arg[CN_BIN_TILES];
+shared uint sh_flags[CN_BIN_TILES];
+
+CnRenderConfig cfg;
+CmdBuf cmds;
+uint pos, chunk_end;
+bool cut;
+
+// Makes room for k more words (plus the two a JUMP needs) in the list.
+bool reserve(uint k) {
+  if (cut) return false;
+  if (pos + k <= chunk_end) return true;
+  uint c = atomicAdd(cfg.bump.v.chunks, 1);
+  if (c >= cfg.cap_chunks) {
+    atomicOr(cfg.bump.v.failed, CN_FAIL_CMDS);
+    cut = true;
+    return false;
+  }
+  uint next = (cfg.tiles_x * cfg.tiles_y + c) * CN_CMD_CHUNK;
+  cmds.v[pos] = CN_CMD_JUMP;
+  cmds.v[pos + 1] = next;
+  pos = next;
+  chunk_end = next + CN_CMD_CHUNK - 2;
+  return true;
+}
+
+void put(uint w) { cmds.v[pos++] = w; }
+
+// Groups whose content turns out empty in this tile are taken back out of the
+// list: for the innermost GROUP_TRACK open groups, where their BEGIN starts
+// and ends in the list (CN_NONE: not removable: masks and masked groups).
+#define GROUP_TRACK 8u
+uint grp_before[GROUP_TRACK], grp_after[GROUP_TRACK];
+uint groups_open;
+
+void open_group(uint before, bool removable) {
+  if (groups_open < GROUP_TRACK) {
+    grp_before[groups_open] = before;
+    grp_after[groups_open] = removable ? pos : CN_NONE;
+  }
+  groups_open++;
+}
+
+// Closes the innermost group; true when nothing was written since its BEGIN,
+// which is then removed (the caller writes no END).
+bool close_group() {
+  if (groups_open == 0) return false;
+  groups_open--;
+  if (groups_open < GROUP_TRACK && grp_after[groups_open] == pos && !cut) {
+    pos = grp_before[groups_open];
+    return true;
+  }
+  return false;
+}
+
+// How the path of staged element k covers tile (tx, ty): 0 not at all, 1
+// wholly, 2 partly (then seg_head/backdrop name its segments).
+uint coverage_of(uint k, int tx, int ty, out uint seg_head, out int backdrop, out uint rule) {
+  ivec4 R = sh_rect[k];
+  seg_head = 0;
+  backdrop = 0;
+  rule = sh_rule[k];
+  if (tx < R.x || tx >= R.z || ty < R.y || ty >= R.w) return 0;
+  cn_render_tile t = cfg.tiles.v[sh_off[k] + uint(ty - R.y) * uint(R.z - R.x) + uint(tx - R.x)];
+  seg_head = t.seg_head;
+  backdrop = t.backdrop;
+  if (seg_head != 0) return 2;
+  bool inside = rule == CN_RULE_EVENODD ? (backdrop & 1) != 0 : backdrop != 0;
+  return inside ? 1 : 0;
+}
+
+void main() {
+  cfg = pc.config;
+  cmds = cfg.cmds;
+  uint bin = cn_group_id();
+  uint lid = gl_LocalInvocationID.x;
+  int bx0 = int(bin % cfg.bins_x) * CN_BIN, by0 = int(bin / cfg.bins_x) * CN_BIN;
+  int bx1 = min(bx0 + CN_BIN, int(cfg.tiles_x)), by1 = min(by0 + CN_BIN, int(cfg.tiles_y));
+  int tx = bx0 + int(lid % CN_BIN), ty = by0 + int(lid / CN_BIN);
+  bool valid = tx < int(cfg.tiles_x) && ty < int(cfg.tiles_y);
+  uint tile = valid ? uint(ty) * cfg.tiles_x + uint(tx) : 0;
+  uint start = tile * CN_CMD_CHUNK;
+  pos = start;
+  chunk_end = start + CN_CMD_CHUNK - 2;
+  cut = false;
+  groups_open = 0;
+  uint zero_depth = 0, depth = 0, max_depth = 0;
+  // A mask's END leaves its coverage on the stack for the masked group that
+  // follows at once (element mask_next). With bin lists the masked group may
+  // be missing from this bin (nothing drawn in it here): the coverage is then
+  // popped; a masked group whose mask is missing (mask empty: coverage 0) is
+  // skipped.
+  uint mask_next = CN_NONE;
+
+  // The elements to walk: the scene stage's list for this bin (clip-culled,
+  // groups only where they draw), else every element.
+  uint list_first = 0, list_len = cfg.n_elements;
+  if (cfg.use_bins != 0) {
+    uint nb = cfg.bins_x * cfg.bins_y;
+    uint total = cfg.bin_offsets.v[nb];
+    list_first = cfg.bin_offsets.v[bin];
+    uint list_end = min(cfg.bin_offsets.v[bin + 1], min(total, cfg.cap_bins)); // past cap: the frame re-runs
+    list_len = list_end > list_first ? list_end - list_first : 0;
+  }
+
+  for (uint base = 0; base < list_len; base += CN_BIN_TILES) {
+    uint e = base + lid < list_len ? (cfg.use_bins != 0 ? cfg.bin_elems.v[list_first + base + lid] : base + lid)
+                                   : CN_NONE;
+    uint keep = 0;
+    cn_element el;
+    el.tag = 0;
+    ivec4 rect = ivec4(0);
+    uint off = 0, rule = CN_RULE_NONZERO, arg = CN_NONE, flags = 0;
+    if (e < cfg.n_elements) {
+      el = cfg.elements.v[e];
+      uint src = e; // whose path decides coverage
+      if (el.tag == CN_TAG_END_CLIP || el.tag == CN_TAG_END_BLEND) src = cfg.elem.v[e].pair;
+      if (src < cfg.n_elements) {
+        if (el.tag <= CN_TAG_END_CLIP) {
+          cn_render_elem E = cfg.elem.v[src];
+          rect = ivec4(E.tx0, E.ty0, E.tx1, E.ty1);
+          off = E.tile_off;
+          flags = E.flags;
+          uint aux = src == e ? el.aux : cfg.elements.v[src].aux;
+          rule = el.tag == CN_TAG_STROKE ? CN_RULE_NONZERO : aux;
+          arg = el.paint;
+        } else {
+          arg = src == e ? el.aux : cfg.elements.v[src].aux;
+          flags = arg < cfg.blend_count ? cfg.blends.v[arg].flags : 0;
+        }
+      }
+      if (el.tag == CN_TAG_FILL || el.tag == CN_TAG_STROKE) {
+        keep = (rect.x < bx1 && rect.z > bx0 && rect.y < by1 && rect.w > by0) ? 1 : 0;
+      } else if (el.tag >= CN_TAG_BEGIN_CLIP && el.tag <= CN_TAG_END_BLEND) {
+        keep = src < cfg.n_elements ? 1 : 0;
+      }
+    }
+    // stream-order compaction of the kept elements (inclusive scan)
+    uint x = keep;
+    sh_scan[lid] = x;
+    for (uint off = 1; off < CN_BIN_TILES; off <<= 1) {
+      barrier();
+      uint other = lid >= off ? sh_scan[lid - off] : 0;
+      barrier();
+      x += other;
+      sh_scan[lid] = x;
+    }
+    barrier();
+    if (keep != 0) {
+      sh_elem[x - 1] = e;
+      sh_tag[x - 1] = el.tag;
+      sh_rect[x - 1] = rect;
+      sh_off[x - 1] = off;
+      sh_rule[x - 1] = rule;
+      sh_arg[x - 1] = arg;
+      sh_flags[x - 1] = flags;
+    }
+    uint total = sh_scan[CN_BIN_TILES - 1];
+    barrier();
+
+    if (valid) {
+      for (uint k = 0; k < total; k++) {
+        uint tag = sh_tag[k], arg = sh_arg[k];
+        uint seg_head, rule;
+        int backdrop;
+        if (mask_next != CN_NONE && sh_elem[k] != mask_next) {
+          if (reserve(1)) {
+            put(CN_CMD_POP);
+            depth--;
+          }
+          mask_next = CN_NONE;
+        }
+        if (tag == CN_TAG_FILL || tag == CN_TAG_STROKE) {
+          if (zero_depth != 0 || arg >= cfg.paint_count) continue;
+          uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule);
+          if (cov == 0) continue;
+          cn_paint p = cfg.paints.v[arg];
+          if (p.kind == CN_PAINT_SOLID && !(p.a > 0.0)) continue;
+          if (cov == 1 && depth == 0 && p.kind == CN_PAINT_SOLID && p.a >= 1.0) {
+            // an opaque tile-covering fill hides everything drawn before it
+            pos = start;
+            chunk_end = start + CN_CMD_CHUNK - 2;
+          }
+          if (!reserve(4 + 5)) continue;
+          if (cov == 2) {
+            put(CN_CMD_FILL);
+            put(seg_head);
+            put(uint(backdrop));
+            put(rule);
+          } else {
+            put(CN_CMD_SOLID);
+          }
+          if (p.kind == CN_PAINT_SOLID) {
+            float a = clamp(p.a, 0.0, 1.0);
+            put(CN_CMD_COLOR);
+            put(floatBitsToUint(clamp(p.r, 0.0, 1.0) * a));
+            put(floatBitsToUint(clamp(p.g, 0.0, 1.0) * a));
+            put(floatBitsToUint(clamp(p.b, 0.0, 1.0) * a));
+            put(floatBitsToUint(a));
+          } else {
+            put(CN_CMD_GRADIENT);
+            put(arg);
+          }
+        } else if (tag == CN_TAG_BEGIN_CLIP) {
+          if (zero_depth != 0) { zero_depth++; continue; }
+          uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule);
+          if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
+          if (cov == 0) zero_depth = 1;
+          else if (cov == 2 && reserve(1)) {
+            uint before = pos;
+            put(CN_CMD_BEGIN_CLIP);
+            depth++;
+            open_group(before, true);
+          }
+        } else if (tag == CN_TAG_END_CLIP) {
+          if (zero_depth != 0) { zero_depth--; continue; }
+          uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule); // its BEGIN's path
+          if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
+          if (cov == 2 && close_group()) {
+            depth--; // nothing was drawn inside: BEGIN_CLIP taken back
+          } else if (cov == 2 && reserve(4)) {
+            put(CN_CMD_END_CLIP);
+            put(seg_head);
+            put(uint(backdrop));
+            put(rule);
+            depth--;
+          }
+        } else if (tag == CN_TAG_BEGIN_BLEND) {
+          if (zero_depth != 0) { zero_depth++; continue; }
+          if ((sh_flags[k] & CN_BLEND_MASKED) != 0) {
+            bool has_mask = mask_next == sh_elem[k];
+            mask_next = CN_NONE;
+            if (!has_mask) { zero_depth = 1; continue; }
+          }
+          if (reserve(2)) {
+            uint before = pos;
+            put(CN_CMD_BEGIN_BLEND);
+            put(arg);
+            depth++;
+            uint flags = sh_flags[k];
+            open_group(before, (flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA | CN_BLEND_MASKED)) == 0);
+          }
+        } else if (tag == CN_TAG_END_BLEND) {
+          if (zero_depth != 0) { zero_depth--; continue; }
+          uint bl = arg; // its BEGIN's blend
+          if (close_group()) {
+            depth--; // an empty group leaves the backdrop as it is, whatever its mode
+          } else if (reserve(2)) {
+            put(CN_CMD_END_BLEND);
+            put(bl);
+            uint flags = sh_flags[k];
+            // a mask's END keeps its coverage pushed; the masked group's END pops both
+            if ((flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA)) != 0) {
+              mask_next = sh_elem[k] + 1;
+            } else if ((flags & CN_BLEND_MASKED) != 0) {
+              depth -= 2;
+            } else {
+              depth--;
+            }
+          }
+        }
+        max_depth = max(max_depth, depth);
+      }
+    }
+    barrier();
+  }
+
+  if (!valid) return;
+  if (mask_next != CN_NONE && reserve(1)) {
+    put(CN_CMD_POP);
+    depth--;
+  }
+  cmds.v[pos] = CN_CMD_END;
+  cn_render_ptile pt;
+  pt.depth = max_depth;
+  pt.spill_off = 0;
+  if (max_depth > CN_FINE_STACK_REGS) {
+    uint need = max_depth - CN_FINE_STACK_REGS;
+    uint off = atomicAdd(cfg.bump.v.spill, need);
+    if (off > cfg.cap_spill || need > cfg.cap_spill - off) {
+      atomicOr(cfg.bump.v.failed, CN_FAIL_SPILL);
+      off = CN_NONE; // fine then keeps the deep levels nowhere; the frame is re-run
+    }
+    pt.spill_off = off;
+  }
+  cfg.ptiles.v[tile] = pt;
+}
