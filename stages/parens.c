@@ -17,6 +17,7 @@ enum {
   PARENS_LOWMARK_K = 16,      /* lowmark: one uvec4 of input bytes per invocation (16 or 32, parens_lm.glsl) */
   PARENS_WINDOW_WG = 64,      /* lowmark: parens_lm_window workgroup */
   PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES) */
+  PARENS_LOWMARK_STAGE = 1,   /* lowmark: match stages outputs through shared memory (STAGE) */
 };
 
 typedef struct cn__parens_shape {
@@ -50,8 +51,11 @@ uint32_t cn_parens_tree_levels_per_pass(void) {
 /* Shared memory of the partition kernels (parens.glsl) for a shape. */
 static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window) {
   uint64_t p = (uint64_t)wg * k;
-  if (v == CN_PARENS_LOWMARK) /* parens_lm_match: four words per chunk (sh_sg, sh_low, sh_mask, sh_blk) */
-    return 16 * (uint64_t)wg + 64;
+  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match: per chunk sh_sg, sh_psv, sh_mask, log2(wg) of sh_min, k + 1 of sh_ans */
+    uint64_t log = 0;
+    while ((1ull << log) < wg) log++;
+    return 4 * (uint64_t)wg * (3 + log + k + 1) + 64;
+  }
   uint64_t common = (p + p / 32) * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
   uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : 32 * 8; /* parens_match's sh_near */
   return common + near + 4 * (v == CN_PARENS_LOOKBACK ? p + window : p) + 64;
@@ -168,9 +172,17 @@ uint64_t cn_parens_scratch_bytes(cn_context *ctx, cn_parens_variant v, uint64_t 
   return bytes;
 }
 
+/* lowmark's STAGE: PARENS_LOWMARK_STAGE, or 0 / 1 from the benchmark knob
+ * CANOPY_PARENS_LOWMARK_STAGE. */
+static uint32_t cn__parens_lowmark_stage(void) {
+  const char *e = getenv("CANOPY_PARENS_LOWMARK_STAGE");
+  if (e && (strcmp(e, "0") == 0 || strcmp(e, "1") == 0)) return (uint32_t)(e[0] - '0');
+  return PARENS_LOWMARK_STAGE;
+}
+
 static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v,
                                              cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc) {
-  uint32_t spec[3] = {s.wg, s.k, s.window};
+  uint32_t spec[4] = {s.wg, s.k, s.window, v == CN_PARENS_LOWMARK ? cn__parens_lowmark_stage() : 0};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
   uint32_t window_spec[3] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, 1};
@@ -179,7 +191,7 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_REDUCE : CN_KERNEL_PARENS_REDUCE, spec, 3, &reduce));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
   if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 3, &window));
-  CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, 3, &match));
+  CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, lm ? 4 : 3, &match));
   /* Benchmark knob: CANOPY_PARENS_LOWMARK_STOP=reduce|tree|window records
    * lowmark only up to and including that pass, so a benchmark can time each
    * pass by difference (out[] is then left unwritten). */

@@ -283,13 +283,16 @@ TEST(parens_auto_unaligned) {
 }
 
 /* lowmark's other shapes (CANOPY_PARENS_LOWMARK=wg,k; k = 16 or 32): the
- * smallest workgroup, 32 elements per invocation, a large partition. */
+ * smallest workgroup, 32 elements per invocation, large partitions; the last
+ * also with outputs stored straight from registers (CANOPY_PARENS_LOWMARK_STAGE=0). */
 TEST(parens_lowmark_shapes) {
   cn_context *ctx = test_context();
   if (!ctx) return;
-  const char *shapes[] = {"32,16", "64,32", "256,32"};
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+  const char *shapes[] = {"32,16", "64,32", "128,32", "256,16", "256,16"};
+  size_t count = sizeof shapes / sizeof shapes[0];
+  for (size_t i = 0; i < count; i++) {
     setenv("CANOPY_PARENS_LOWMARK", shapes[i], 1);
+    setenv("CANOPY_PARENS_LOWMARK_STAGE", i + 1 == count ? "0" : "1", 1);
     unsigned wg = 0, k = 0;
     sscanf(shapes[i], "%u,%u", &wg, &k);
     uint64_t p = cn_parens_partition_size(ctx, CN_PARENS_LOWMARK);
@@ -299,6 +302,7 @@ TEST(parens_lowmark_shapes) {
       for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_LOWMARK, sizes[j], pat);
   }
   unsetenv("CANOPY_PARENS_LOWMARK");
+  unsetenv("CANOPY_PARENS_LOWMARK_STAGE");
 }
 
 TEST(parens_random_sizes) {
