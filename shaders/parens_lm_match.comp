@@ -10,13 +10,14 @@
 //      sum, low mark, bitmask and how many depths (nq) it asks for.
 //   2. queries, per chunk, for its nq depths v = start - d: the answer lies in
 //      the last chunk u before it whose low mark is below v (a previous-smaller-
-//      value search), as the (v - 1 - low_u)-th lowest unmatched '(' of u; or,
-//      with no such chunk (v <= 0), in the window before the partition that
-//      parens_lm_window wrote. The searches follow the chunks' previous-smaller
-//      links (psv[u]: the last chunk before u with a lower low mark), each found
-//      once per chunk by binary lifting over min tables in shared memory; the
-//      depths of one chunk are asked in decreasing order, so its walk down the
-//      links only moves back. Answers go to the chunk's row of sh_ans.
+//      value search), as the (v - 1 - low_u)-th lowest unmatched '(' of u,
+//      read from u's row of sh_pos; or, with no such chunk (v <= 0), in the
+//      window before the partition that parens_lm_window wrote. The searches
+//      follow the chunks' previous-smaller links (psv[u]: the last chunk before
+//      u with a lower low mark), each found once per chunk by binary lifting
+//      over min tables in shared memory; the depths of one chunk are asked in
+//      decreasing order, so its walk down the links only moves back. Answers
+//      go to the chunk's row of sh_ans.
 //   3. patch and store: recorded depths become their answers; the outputs
 //      leave as 16-byte stores, staged through shared memory (STAGE != 0) so
 //      that a subgroup's stores are contiguous, or straight from registers.
@@ -33,20 +34,8 @@ const uint ROW = LK + 1u; // sh_ans row per chunk: depths 0 .. K (odd stride: no
 
 shared int sh_min[LM_LOG * WG]; // level j, chunk x: min of low marks over chunks (x - 2^j, x]; level 0 = low marks
 shared int sh_psv[WG];          // last chunk before x with a lower low mark, or -1
-shared uint sh_mask[WG];        // unmatched '(' of each chunk
+shared int sh_pos[WG * ROW];    // chunk x's unmatched '(' (indices), lowest first
 shared int sh_ans[WG * ROW];    // chunk t's answers at depths start - d, d = 0 .. K; later the staged outputs
-
-// Position of the r-th lowest set bit of m (r < bitCount(m)), by halving.
-uint lm_select_low(uint m, uint r) {
-  uint pos = 0u;
-  [[unroll]] for (uint w = LK / 2u; w != 0u; w >>= 1) {
-    uint c = bitCount(bitfieldExtract(m, int(pos), int(w)));
-    bool up = r >= c;
-    r -= up ? c : 0u;
-    pos += up ? w : 0u;
-  }
-  return pos;
-}
 
 void main() {
   uint q = cn_group_id(), t = lm_chunk_id();
@@ -57,11 +46,10 @@ void main() {
   // 1. Walk. o[j] >= 0 is an answer; o[j] = -1 - d asks for depth start - d.
   int o[LK];
   uint mask = 0u;
-  int r = 0, nq = 0;
+  int r = 0;
   [[unroll]] for (uint j = 0u; j < LK; j++) {
     int m = findMSB(mask);
     o[j] = m >= 0 ? int(base) + m : r - 1; // r = the running low when mask is empty
-    nq = m >= 0 ? nq : 1 - r;
     bool cl = (c.closes & (1u << j)) != 0u;
     uint popped = bitfieldExtract(mask, 0, max(m, 0)); // the top removed (0 if empty)
     mask = cl ? popped : mask | (1u << j);
@@ -69,11 +57,14 @@ void main() {
   }
   int sum;
   int start = lm_excl_add(r, sum);
-  int low_t = start + r - int(bitCount(mask)); // low = sum - (unmatched '(')
+  int low = r - int(bitCount(mask)); // sum - (unmatched '(')
+  int low_t = start + low;
+  int nq = 1 - low; // depths d = 0 .. -low (the last is unused when only the chunk's end reaches it)
 
   // 2. Min tables, links, queries.
+  uint row = t * ROW;
+  for (uint m = mask, k = 0u; m != 0u; m &= m - 1u, k++) sh_pos[row + k] = int(base) + findLSB(m);
   sh_min[t] = low_t;
-  sh_mask[t] = mask;
   for (uint j = 1u; j < LM_LOG; j++) {
     barrier();
     uint h = 1u << (j - 1u);
@@ -88,14 +79,16 @@ void main() {
   sh_psv[t] = max(x, -1);
   barrier();
 
-  uint row = t * ROW;
-  int u = int(t) - 1;
+  int u = int(t) - 1, lu = u >= 0 ? sh_min[u] : 0; // a chunk and its low mark
   for (int d = 0; d < nq; d++) {
     int v = start - d;
-    while (u >= 0 && sh_min[u] >= v) u = sh_psv[u];
+    while (u >= 0 && lu >= v) {
+      u = sh_psv[u];
+      lu = u >= 0 ? sh_min[u] : 0;
+    }
     int a;
-    if (u >= 0) a = int(part + uint(u) * LK + lm_select_low(sh_mask[u], uint(v - 1 - sh_min[u])));
-    else a = pc.win.v[q * P + uint(-v)];
+    if (u >= 0) a = sh_pos[uint(u) * ROW + uint(v - 1 - lu)];
+    else a = pc.win.v[q * P + uint(min(-v, int(P) - 1))]; // -v = P only for an unused depth
     sh_ans[row + uint(d)] = a;
   }
 

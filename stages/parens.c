@@ -51,10 +51,10 @@ uint32_t cn_parens_tree_levels_per_pass(void) {
 /* Shared memory of the partition kernels (parens.glsl) for a shape. */
 static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window) {
   uint64_t p = (uint64_t)wg * k;
-  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match: per chunk sh_sg, sh_psv, sh_mask, log2(wg) of sh_min, k + 1 of sh_ans */
+  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match, words per chunk: sh_sg, sh_psv, log2(wg) of sh_min, k + 1 each of sh_pos and sh_ans */
     uint64_t log = 0;
     while ((1ull << log) < wg) log++;
-    return 4 * (uint64_t)wg * (3 + log + k + 1) + 64;
+    return 4 * (uint64_t)wg * (2 + log + 2 * (k + 1)) + 64;
   }
   uint64_t common = (p + p / 32) * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
   uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : 32 * 8; /* parens_match's sh_near */
