@@ -51,7 +51,7 @@ void main() {
     int m = findMSB(mask);
     o[j] = m >= 0 ? int(base) + m : r - 1; // r = the running low when mask is empty
     bool cl = (c.closes & (1u << j)) != 0u;
-    uint popped = bitfieldExtract(mask, 0, max(m, 0)); // the top removed (0 if empty)
+    uint popped = mask & ~(1u << (uint(m) & 31u)); // the top removed (mask is 0 when m = -1)
     mask = cl ? popped : mask | (1u << j);
     r += cl ? -1 : 1;
   }
@@ -96,7 +96,7 @@ void main() {
   [[unroll]] for (uint j = 0u; j < LK; j++)
     if (o[j] < 0) o[j] = sh_ans[row + uint(-1 - o[j])];
   if (STAGE != 0u && part + P <= pc.n) {
-    barrier(); // rows are reused for the staged outputs
+    // The chunk's outputs go to its own row (read by no other invocation before the barrier).
     [[unroll]] for (uint j = 0u; j < LK; j++) sh_ans[row + j] = o[j];
     barrier();
     ParensOut4 dst = ParensOut4(pc.dst);
