@@ -17,7 +17,7 @@ enum {
   PARENS_LOWMARK_K = 16,      /* lowmark: one uvec4 of input bytes per invocation (16 or 32, parens_lm.glsl) */
   PARENS_WINDOW_WG = 64,      /* lowmark: parens_lm_window workgroup */
   PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES) */
-  PARENS_LOWMARK_STAGE = 1,   /* lowmark: match stages outputs through shared memory (STAGE) */
+  PARENS_LOWMARK_STAGE = 0,   /* lowmark: match stages outputs through shared memory (STAGE); 0 measured faster at 128 x 16 */
 };
 
 typedef struct cn__parens_shape {
@@ -110,13 +110,12 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
 
 cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
   (void)ctx;
-  /* From the H200 measurements in docs/PERF.md: below 2^18 every variant is
-   * within a few microseconds of the others (dispatch-bound) and simple has
-   * the fewest dispatches' worth of work; efficient is fastest from 2^18 and
-   * lowmark from 2^22 (a near tie at 2^21). cn_parens_record() falls back to
-   * efficient when lowmark's 16-byte alignment is not met. */
-  if (n < (1u << 18)) return CN_PARENS_SIMPLE;
-  return n < (1u << 22) ? CN_PARENS_EFFICIENT : CN_PARENS_LOWMARK;
+  /* From the H200 run of 2026-11-21 17:45 UTC (docs/PERF.md): below 2^15
+   * every variant is dispatch-bound (15-60 us) and simple has the shortest
+   * critical path; lowmark is fastest from 2^15 (17.1 vs 17.9 us) up, by
+   * 3.3x over efficient at 2^26. cn_parens_record() falls back to efficient
+   * when lowmark's 16-byte alignment is not met. */
+  return n < (1u << 15) ? CN_PARENS_SIMPLE : CN_PARENS_LOWMARK;
 }
 
 uint64_t cn_parens_partition_size(cn_context *ctx, cn_parens_variant v) {
