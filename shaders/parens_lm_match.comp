@@ -21,12 +21,18 @@
 //   3. patch and store: recorded depths become their answers; the outputs
 //      leave as 16-byte stores, staged through shared memory (STAGE != 0) so
 //      that a subgroup's stores are contiguous, or straight from registers.
+//      With REWALK != 0 the first walk records nothing (no K outputs held in
+//      registers across step 2) and a second walk after the queries produces
+//      each output and stores each quad as it completes (STAGE is then unused).
 #define PARENS_NO_PARTITION
 #include "parens.glsl"
 #include "parens_lm.glsl"
 
-// Stage outputs through shared memory for contiguous stores (whole partitions).
-layout(constant_id = CN_SPEC_PARENS_STAGE) const uint STAGE = 1;
+// Bit 0 (STAGE): stage outputs through shared memory for contiguous stores
+// (whole partitions); bit 1 (REWALK): walk twice instead of holding the outputs.
+layout(constant_id = CN_SPEC_PARENS_MATCH) const uint MATCH_FORM = 0;
+const uint STAGE = MATCH_FORM & 1u;
+const uint REWALK = MATCH_FORM & 2u;
 
 // log2(WG): levels of the min tables (WG is a power of two, 32 .. 1024).
 const uint LM_LOG = WG >= 1024u ? 10u : WG >= 512u ? 9u : WG >= 256u ? 8u : WG >= 128u ? 7u : WG >= 64u ? 6u : 5u;
@@ -49,7 +55,7 @@ void main() {
   int r = 0;
   [[unroll]] for (uint j = 0u; j < LK; j++) {
     int m = findMSB(mask);
-    o[j] = m >= 0 ? int(base) + m : r - 1; // r = the running low when mask is empty
+    if (REWALK == 0u) o[j] = m >= 0 ? int(base) + m : r - 1; // r = the running low when mask is empty
     bool cl = (c.closes & (1u << j)) != 0u;
     uint popped = mask & ~(1u << (uint(m) & 31u)); // the top removed (mask is 0 when m = -1)
     mask = cl ? popped : mask | (1u << j);
@@ -93,6 +99,26 @@ void main() {
   }
 
   // 3. Patch (each invocation reads its own row) and store.
+  if (REWALK != 0u) {
+    ParensOut4 dst = ParensOut4(pc.dst);
+    bool whole = c.count == LK;
+    ivec4 quad = ivec4(0);
+    mask = 0u;
+    r = 0;
+    [[unroll]] for (uint j = 0u; j < LK; j++) {
+      int m = findMSB(mask);
+      int ov = int(base) + m;
+      if (m < 0) ov = sh_ans[row + uint(-r)];
+      quad[j % 4u] = ov;
+      if (j % 4u == 3u && whole) dst.v[base / 4u + j / 4u] = quad;
+      if (!whole && j < c.count) pc.dst.v[base + j] = ov;
+      bool cl = (c.closes & (1u << j)) != 0u;
+      uint popped = mask & ~(1u << (uint(m) & 31u));
+      mask = cl ? popped : mask | (1u << j);
+      r += cl ? -1 : 1;
+    }
+    return;
+  }
   [[unroll]] for (uint j = 0u; j < LK; j++)
     if (o[j] < 0) o[j] = sh_ans[row + uint(-1 - o[j])];
   if (STAGE != 0u && part + P <= pc.n) {

@@ -18,6 +18,7 @@ enum {
   PARENS_WINDOW_WG = 64,      /* lowmark: parens_lm_window workgroup */
   PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES) */
   PARENS_LOWMARK_STAGE = 0,   /* lowmark: match stages outputs through shared memory (STAGE); 0 measured faster at 128 x 16 */
+  PARENS_LOWMARK_REWALK = 0,  /* lowmark: match walks twice instead of holding outputs (REWALK); not yet measured */
 };
 
 typedef struct cn__parens_shape {
@@ -171,17 +172,21 @@ uint64_t cn_parens_scratch_bytes(cn_context *ctx, cn_parens_variant v, uint64_t 
   return bytes;
 }
 
-/* lowmark's STAGE: PARENS_LOWMARK_STAGE, or 0 / 1 from the benchmark knob
- * CANOPY_PARENS_LOWMARK_STAGE. */
-static uint32_t cn__parens_lowmark_stage(void) {
-  const char *e = getenv("CANOPY_PARENS_LOWMARK_STAGE");
+/* A 0/1 benchmark knob of lowmark's matching kernel: the environment
+ * variable `name` when it is "0" or "1", else `fallback`. */
+static uint32_t cn__parens_lowmark_flag(const char *name, uint32_t fallback) {
+  const char *e = getenv(name);
   if (e && (strcmp(e, "0") == 0 || strcmp(e, "1") == 0)) return (uint32_t)(e[0] - '0');
-  return PARENS_LOWMARK_STAGE;
+  return fallback;
 }
 
 static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v,
                                              cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc) {
-  uint32_t spec[4] = {s.wg, s.k, s.window, v == CN_PARENS_LOWMARK ? cn__parens_lowmark_stage() : 0};
+  /* lowmark's matching form (parens_lm_match.comp): bit 0 STAGE, bit 1 REWALK, from
+   * CANOPY_PARENS_LOWMARK_STAGE / _REWALK */
+  uint32_t form = cn__parens_lowmark_flag("CANOPY_PARENS_LOWMARK_STAGE", PARENS_LOWMARK_STAGE) |
+                  cn__parens_lowmark_flag("CANOPY_PARENS_LOWMARK_REWALK", PARENS_LOWMARK_REWALK) << 1;
+  uint32_t spec[4] = {s.wg, s.k, s.window, v == CN_PARENS_LOWMARK ? form : 0};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
   uint32_t window_spec[3] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, 1};
