@@ -85,8 +85,10 @@
  *                 (each computed once by binary lifting over min tables);
  *                 with no such chunk the partition's window holds it. Then
  *                 the recorded depths are patched and the outputs leave as
- *                 16-byte stores (optionally staged through shared memory:
- *                 CANOPY_PARENS_LOWMARK_STAGE=1, a benchmark knob).
+ *                 16-byte stores. Benchmark knobs: CANOPY_PARENS_LOWMARK_STAGE=1
+ *                 stages them through shared memory for contiguous stores;
+ *                 CANOPY_PARENS_LOWMARK_REWALK=1 walks the chunk a second time
+ *                 after the queries instead of holding its outputs in registers.
  *              Needs in and out 16-byte aligned (CN_ERROR_INVALID_ARGUMENT
  *              otherwise) and full subgroups (chunk order follows subgroup
  *              id and lane).
