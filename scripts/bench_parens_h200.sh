@@ -4,23 +4,31 @@
 # timed by difference, the full `canopy bench parens`, and adversarial inputs
 # compared byte for byte across the four variants. Run in the lead's checkout
 # root with `.gpu` and `.gl` carried (docs/GPU.md): B names the Release binary
-# (default .gpu/parens2/canopy); results land in $OUT.
-B=${B:-.gpu/parens2/canopy}
+# (default .gpu/parens3/canopy); results land in $OUT. SW: lowmark forms swept
+# (wg,k:STAGE:REWALK), STOPSW: shapes whose passes are timed by difference (from
+# 2^STOPMIN), with the fastest form's STAGE and REWALK.
+B=${B:-.gpu/parens3/canopy}
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; mkdir -p /tmp/libs; for f in .gl/extra/*.deb; do dpkg -x $f /tmp/libs; done
 export LD_LIBRARY_PATH=/tmp/libs/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 $B info > $OUT/info.txt 2>&1 || { cat $OUT/info.txt; exit 1; }
 head -8 $OUT/info.txt
-SW=${SW:-"128,16 256,16 64,32 128,32"}
-for s in $SW; do
-  echo "== LOWMARK=$s" >> $OUT/sweep.txt
-  CANOPY_BENCH_PARENS_VARIANTS=${SWV:-lowmark} CANOPY_PARENS_LOWMARK=$s $B bench parens --min-log2 ${SWMIN:-20} --max-log2 26 2>&1 | grep -E "^2\^|partition of|differs|rror" >> $OUT/sweep.txt
-done
-for st in reduce tree window; do # lowmark's passes, timed by difference (default shape)
-  echo "== LOWMARK_STOP=$st" >> $OUT/sweep.txt
-  CANOPY_PARENS_LOWMARK_STOP=$st CANOPY_BENCH_PARENS_VARIANTS=lowmark $B bench parens --min-log2 ${SWMIN:-20} --max-log2 26 2>&1 | grep -E "^2\^|rror" >> $OUT/sweep.txt
+SW=${SW:-"128,16:0:0 128,16:0:1 256,16:0:1 128,32:0:1 64,32:0:1 128,32:1:0"}
+for e in $SW; do # shape:STAGE:REWALK of lowmark's matching kernel (parens_lm_match.comp)
+  IFS=: read -r s st rw <<< "$e"
+  echo "== LOWMARK=$s STAGE=$st REWALK=$rw" >> $OUT/sweep.txt
+  CANOPY_PARENS_LOWMARK_STAGE=$st CANOPY_PARENS_LOWMARK_REWALK=$rw CANOPY_BENCH_PARENS_VARIANTS=${SWV:-lowmark} CANOPY_PARENS_LOWMARK=$s $B bench parens --min-log2 ${SWMIN:-20} --max-log2 26 2>&1 | grep -E "^2\^|partition of lowmark|differs|rror" >> $OUT/sweep.txt
 done
 cat $OUT/sweep.txt
-[ -n "$NOFULL" ] && exit 0
+# The full bench and the adversarial runs use the sweep's fastest lowmark shape at 2^26.
+best=$(awk '/^== LOWMARK=.* REWALK=/ { split($2, a, "="); split($3, b, "="); split($4, c, "="); s = a[2]; st = b[2]; rw = c[2]; next }
+  /^== / { s = "" } s != "" && /^2\^26 +lowmark/ { if (bt == "" || $3 + 0 < bt) { bt = $3 + 0; bs = s; bst = st; brw = rw } }
+  END { if (bs != "") print bs, bst, brw }' $OUT/sweep.txt)
+if [ -n "$best" ]; then
+  read -r CANOPY_PARENS_LOWMARK CANOPY_PARENS_LOWMARK_STAGE CANOPY_PARENS_LOWMARK_REWALK <<< "$best"
+  export CANOPY_PARENS_LOWMARK CANOPY_PARENS_LOWMARK_STAGE CANOPY_PARENS_LOWMARK_REWALK
+  echo "fastest lowmark form at 2^26: CANOPY_PARENS_LOWMARK=$CANOPY_PARENS_LOWMARK CANOPY_PARENS_LOWMARK_STAGE=$CANOPY_PARENS_LOWMARK_STAGE CANOPY_PARENS_LOWMARK_REWALK=$CANOPY_PARENS_LOWMARK_REWALK" | tee -a $OUT/sweep.txt
+fi
+[ -z "$NOFULL" ] && {
 $B bench parens $MAIN --out $OUT/parens.txt > /dev/null 2> $OUT/parens.err; echo "main rc=$?"
 cat $OUT/parens.err; grep -E "^2\^(2[0-8]) |fastest|at 2|faster|checked" $OUT/parens.txt
 # Adversarial inputs on the GPU: the four variants must agree byte for byte.
@@ -44,3 +52,12 @@ for f in nested closeopen saw stairs; do
   cmp -s /tmp/$f.simple /tmp/$f.efficient && cmp -s /tmp/$f.simple /tmp/$f.lookback && cmp -s /tmp/$f.simple /tmp/$f.lowmark && echo "adversarial $f: variants agree" || echo "adversarial $f: DIFFER"
 done | tee -a $OUT/parens.txt
 fi
+}
+# lowmark's passes, timed by difference (at the end: the least needed part of the call)
+for s in ${STOPSW:-128,16}; do
+  for st in reduce tree window; do
+    echo "== LOWMARK=$s STOP=$st" >> $OUT/passes.txt
+    CANOPY_PARENS_LOWMARK=$s CANOPY_PARENS_LOWMARK_STOP=$st CANOPY_BENCH_PARENS_VARIANTS=lowmark $B bench parens --min-log2 ${STOPMIN:-22} --max-log2 26 2>&1 | grep -E "^2\^|rror" >> $OUT/passes.txt
+  done
+done
+cat $OUT/passes.txt

@@ -42,8 +42,10 @@ struct LmChunk {
   int low;     // min of g - g(start) over the chunk's positions, end included (<= 0)
 };
 
-// Loads chunk t of the partition starting at `part` (one uvec4 when whole).
-LmChunk lm_load(uint part, uint t) {
+// Loads the close bits of chunk t of the partition starting at `part` (one
+// uvec4 per 16 elements when whole); bits past n are 0. mask, sum and low are
+// left for lm_walk / lm_summary.
+LmChunk lm_load_bits(uint part, uint t) {
   LmChunk c;
   uint base = part + t * LK;
   c.count = base < pc.n ? min(LK, pc.n - base) : 0u;
@@ -66,10 +68,19 @@ LmChunk lm_load(uint part, uint t) {
   }
   uint valid = c.count == LK ? 0xFFFFFFFFu >> (32u - LK) : (1u << c.count) - 1u;
   c.closes &= valid;
+  c.mask = 0u;
+  c.sum = 0;
+  c.low = 0;
+  return c;
+}
+
+// The chunk's walk, element by element (its first c.count elements): the
+// unmatched '(' bitmask, sum and low mark.
+void lm_walk(inout LmChunk c) {
   uint mask = 0u;
   int r = 0, lo = 0;
   [[unroll]] for (uint j = 0u; j < LK; j++) {
-    if ((valid >> j & 1u) != 0u) {
+    if (j < c.count) {
       if ((c.closes >> j & 1u) != 0u) {
         if (mask != 0u) mask ^= 1u << findMSB(mask);
         r--;
@@ -83,7 +94,30 @@ LmChunk lm_load(uint part, uint t) {
   c.mask = mask;
   c.sum = r;
   c.low = lo;
-  return c;
+}
+
+// -(low mark) of the 4-element walk whose close bits are x (0..4), from a
+// table of 16 nibbles: x < 8 in the first word, x >= 8 in the second.
+int lm_nibble_drop(uint x) {
+  uint tab = x < 8u ? 0x31102010u : 0x42202010u;
+  return int(bitfieldExtract(tab, int(4u * (x & 7u)), 4));
+}
+
+// Sum and low mark of the chunk (not its mask): four elements at a time for a
+// whole chunk, else by lm_walk.
+void lm_summary(inout LmChunk c) {
+  if (c.count != LK) {
+    lm_walk(c);
+    return;
+  }
+  int acc = 0, lo = 0;
+  [[unroll]] for (uint h = 0u; h < LK / 4u; h++) {
+    uint x = bitfieldExtract(c.closes, int(4u * h), 4);
+    lo = min(lo, acc - lm_nibble_drop(x));
+    acc += 4 - 2 * int(bitCount(x));
+  }
+  c.sum = acc;
+  c.low = lo;
 }
 
 // Exclusive prefix sum of x over the workgroup's chunks; `total` gets the sum.

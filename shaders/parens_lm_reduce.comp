@@ -5,7 +5,9 @@
 // level 0 of the partition tree; and its stack slice, the b unmatched '(' with
 // slice position = g(k) - low (bottom first): an unmatched '(' of chunk t is
 // one of its own unmatched '(' that lies below every later chunk's low mark.
-// No compaction, no local-memory stack: each survivor knows its slot.
+// No compaction, no local-memory stack: each survivor knows its slot. The
+// chunk's sum and low mark come four elements at a time (lm_summary); only a
+// chunk with survivors walks its elements for its bitmask.
 #define PARENS_NO_PARTITION
 #include "parens.glsl"
 #include "parens_lm.glsl"
@@ -13,7 +15,8 @@
 void main() {
   uint q = cn_group_id(), t = lm_chunk_id();
   uint part = q * P;
-  LmChunk c = lm_load(part, t);
+  LmChunk c = lm_load_bits(part, t);
+  lm_summary(c);
   int sum;
   int start = lm_excl_add(c.sum, sum); // g(chunk start) - g(partition start)
   int low_t = start + c.low;
@@ -21,8 +24,9 @@ void main() {
   int after = lm_suffix_min(low_t, low);
   // The k-th lowest unmatched '(' of the chunk sits at g = low_t + k; it
   // survives the partition while that is below every later position.
-  int b = bitCount(c.mask);
+  int b = c.sum - c.low; // unmatched '(' of the chunk
   int surv = after == LM_INF ? b : clamp(after - low_t, 0, b);
+  if (surv > 0) lm_walk(c);
   uint m = c.mask;
   uint slot = q * P + uint(low_t - low);
   for (int k = 0; k < surv; k++) {

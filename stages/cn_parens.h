@@ -59,8 +59,10 @@
  *              the '(' at k pushed the stack to depth g(i), and nothing after
  *              it went lower. Four kinds of dispatch:
  *              1. per partition (parens_lm_reduce): each invocation loads its
- *                 16 elements as one uvec4, walks them in registers (bitmask
- *                 of unmatched '(', sum, low mark); a subgroup-based sum and
+ *                 16 elements as one uvec4 and takes their sum and low mark
+ *                 four at a time from a nibble table (only a chunk with
+ *                 survivors walks its elements for its bitmask of unmatched
+ *                 '('); a subgroup-based sum and
  *                 suffix minimum over the workgroup give the partition's
  *                 bicyclic value (a, b) = (-low, sum - low) and its stack
  *                 slice: an unmatched '(' sits at slot g(k) - low, so each
@@ -72,21 +74,27 @@
  *                 the slices, 16 invocations per partition, written to a
  *                 window in scratch; apart from the matching so that many
  *                 partitions' chains of dependent reads overlap;
- *              4. per partition (parens_lm_match): each invocation again
- *                 walks its 16 elements in registers; a '(' still open in its
- *                 chunk is the answer; else the last earlier chunk of the
- *                 partition whose low mark is below g(i) holds it (a search
- *                 back over chunk low marks in shared memory that skips whole
- *                 subgroups by their minimum), as one of its unmatched '(';
- *                 else the partition's window holds it. Outputs leave
- *                 registers as 16-byte stores.
+ *              4. per partition (parens_lm_match): each invocation walks
+ *                 its 16 elements in registers; a '(' still open in its chunk
+ *                 is the answer, else the element records the depth it needs
+ *                 (0, 1, ... below the chunk's start). Then, per chunk and not
+ *                 per element, those depths are answered: the last earlier
+ *                 chunk whose low mark is below the depth holds it as one of
+ *                 its unmatched '(' (kept as index rows in shared memory),
+ *                 found by following previous-smaller links between chunks
+ *                 (each computed once by binary lifting over min tables);
+ *                 with no such chunk the partition's window holds it. Then
+ *                 the recorded depths are patched and the outputs leave as
+ *                 16-byte stores. Benchmark knobs: CANOPY_PARENS_LOWMARK_STAGE=1
+ *                 stages them through shared memory for contiguous stores;
+ *                 CANOPY_PARENS_LOWMARK_REWALK=1 walks the chunk a second time
+ *                 after the queries instead of holding its outputs in registers.
  *              Needs in and out 16-byte aligned (CN_ERROR_INVALID_ARGUMENT
  *              otherwise) and full subgroups (chunk order follows subgroup
  *              id and lane).
  *   AUTO       the variant measured fastest for n on the H200: simple below
- *              2^18 elements, efficient below 2^22, lowmark from there;
- *              efficient instead of lowmark when in or out is not 16-byte
- *              aligned.
+ *              2^15 elements, lowmark from there; efficient instead of
+ *              lowmark when in or out is not 16-byte aligned.
  *
  * Memory ordering of LOOKBACK. Flag accesses are relaxed atomics by one
  * invocation; ordering comes from workgroup-uniform control barriers with

@@ -17,6 +17,8 @@ enum {
   PARENS_LOWMARK_K = 16,      /* lowmark: one uvec4 of input bytes per invocation (16 or 32, parens_lm.glsl) */
   PARENS_WINDOW_WG = 64,      /* lowmark: parens_lm_window workgroup */
   PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES) */
+  PARENS_LOWMARK_STAGE = 0,   /* lowmark: match stages outputs through shared memory (STAGE); 0 measured faster at 128 x 16 */
+  PARENS_LOWMARK_REWALK = 0,  /* lowmark: match walks twice instead of holding outputs (REWALK); not yet measured */
 };
 
 typedef struct cn__parens_shape {
@@ -50,8 +52,11 @@ uint32_t cn_parens_tree_levels_per_pass(void) {
 /* Shared memory of the partition kernels (parens.glsl) for a shape. */
 static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window) {
   uint64_t p = (uint64_t)wg * k;
-  if (v == CN_PARENS_LOWMARK) /* parens_lm_match: four words per chunk (sh_sg, sh_low, sh_mask, sh_blk) */
-    return 16 * (uint64_t)wg + 64;
+  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match, words per chunk: sh_sg, sh_psv, log2(wg) of sh_min, k + 1 each of sh_pos and sh_ans */
+    uint64_t log = 0;
+    while ((1ull << log) < wg) log++;
+    return 4 * (uint64_t)wg * (2 + log + 2 * (k + 1)) + 64;
+  }
   uint64_t common = (p + p / 32) * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
   uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : 32 * 8; /* parens_match's sh_near */
   return common + near + 4 * (v == CN_PARENS_LOOKBACK ? p + window : p) + 64;
@@ -106,13 +111,12 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
 
 cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
   (void)ctx;
-  /* From the H200 measurements in docs/PERF.md: below 2^18 every variant is
-   * within a few microseconds of the others (dispatch-bound) and simple has
-   * the fewest dispatches' worth of work; efficient is fastest from 2^18 and
-   * lowmark from 2^22 (a near tie at 2^21). cn_parens_record() falls back to
-   * efficient when lowmark's 16-byte alignment is not met. */
-  if (n < (1u << 18)) return CN_PARENS_SIMPLE;
-  return n < (1u << 22) ? CN_PARENS_EFFICIENT : CN_PARENS_LOWMARK;
+  /* From the H200 run of 2026-11-21 17:45 UTC (docs/PERF.md): below 2^15
+   * every variant is dispatch-bound (15-60 us) and simple has the shortest
+   * critical path; lowmark is fastest from 2^15 (17.1 vs 17.9 us) up, by
+   * 3.3x over efficient at 2^26. cn_parens_record() falls back to efficient
+   * when lowmark's 16-byte alignment is not met. */
+  return n < (1u << 15) ? CN_PARENS_SIMPLE : CN_PARENS_LOWMARK;
 }
 
 uint64_t cn_parens_partition_size(cn_context *ctx, cn_parens_variant v) {
@@ -168,9 +172,21 @@ uint64_t cn_parens_scratch_bytes(cn_context *ctx, cn_parens_variant v, uint64_t 
   return bytes;
 }
 
+/* A 0/1 benchmark knob of lowmark's matching kernel: the environment
+ * variable `name` when it is "0" or "1", else `fallback`. */
+static uint32_t cn__parens_lowmark_flag(const char *name, uint32_t fallback) {
+  const char *e = getenv(name);
+  if (e && (strcmp(e, "0") == 0 || strcmp(e, "1") == 0)) return (uint32_t)(e[0] - '0');
+  return fallback;
+}
+
 static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v,
                                              cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc) {
-  uint32_t spec[3] = {s.wg, s.k, s.window};
+  /* lowmark's matching form (parens_lm_match.comp): bit 0 STAGE, bit 1 REWALK, from
+   * CANOPY_PARENS_LOWMARK_STAGE / _REWALK */
+  uint32_t form = cn__parens_lowmark_flag("CANOPY_PARENS_LOWMARK_STAGE", PARENS_LOWMARK_STAGE) |
+                  cn__parens_lowmark_flag("CANOPY_PARENS_LOWMARK_REWALK", PARENS_LOWMARK_REWALK) << 1;
+  uint32_t spec[4] = {s.wg, s.k, s.window, v == CN_PARENS_LOWMARK ? form : 0};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
   uint32_t window_spec[3] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, 1};
@@ -179,7 +195,7 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_REDUCE : CN_KERNEL_PARENS_REDUCE, spec, 3, &reduce));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
   if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 3, &window));
-  CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, 3, &match));
+  CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, lm ? 4 : 3, &match));
   /* Benchmark knob: CANOPY_PARENS_LOWMARK_STOP=reduce|tree|window records
    * lowmark only up to and including that pass, so a benchmark can time each
    * pass by difference (out[] is then left unwritten). */

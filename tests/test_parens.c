@@ -283,15 +283,22 @@ TEST(parens_auto_unaligned) {
 }
 
 /* lowmark's other shapes (CANOPY_PARENS_LOWMARK=wg,k; k = 16 or 32): the
- * smallest workgroup, 32 elements per invocation, a large partition. */
+ * smallest workgroup, 32 elements per invocation, a larger workgroup; and the
+ * matching kernel's other forms: outputs staged through shared memory
+ * (CANOPY_PARENS_LOWMARK_STAGE=1) and the second walk (CANOPY_PARENS_LOWMARK_REWALK=1). */
 TEST(parens_lowmark_shapes) {
   cn_context *ctx = test_context();
   if (!ctx) return;
-  const char *shapes[] = {"32,16", "64,32", "256,32"};
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-    setenv("CANOPY_PARENS_LOWMARK", shapes[i], 1);
+  static const struct {
+    const char *shape, *stage, *rewalk;
+  } runs[] = {{"32,16", "1", "0"}, {"64,32", "1", "0"}, {"128,16", "1", "0"},
+              {"64,32", "0", "0"}, {"128,16", "0", "1"}, {"64,32", "0", "1"}};
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    setenv("CANOPY_PARENS_LOWMARK", runs[i].shape, 1);
+    setenv("CANOPY_PARENS_LOWMARK_STAGE", runs[i].stage, 1);
+    setenv("CANOPY_PARENS_LOWMARK_REWALK", runs[i].rewalk, 1);
     unsigned wg = 0, k = 0;
-    sscanf(shapes[i], "%u,%u", &wg, &k);
+    sscanf(runs[i].shape, "%u,%u", &wg, &k);
     uint64_t p = cn_parens_partition_size(ctx, CN_PARENS_LOWMARK);
     CHECK_EQ_U64(p, (uint64_t)wg * k);
     uint64_t sizes[] = {1, 31, 33, p - 1, p + 1, 9 * p + 17};
@@ -299,6 +306,8 @@ TEST(parens_lowmark_shapes) {
       for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_LOWMARK, sizes[j], pat);
   }
   unsetenv("CANOPY_PARENS_LOWMARK");
+  unsetenv("CANOPY_PARENS_LOWMARK_STAGE");
+  unsetenv("CANOPY_PARENS_LOWMARK_REWALK");
 }
 
 TEST(parens_random_sizes) {
