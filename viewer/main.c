@@ -1,0 +1,648 @@
+/* main.c: build/canopy-view, the interactive viewer.
+ *
+ *   canopy-view [options] [FILE.svg]
+ *
+ * Opens FILE.svg (or the bundled scenes/default.svg) in a window, runs it
+ * through canopy on the viewer's own Vulkan device each time the view
+ * changes, and draws the picture with debug overlays and a HUD. With
+ * --frames N --screenshot OUT.png it renders N frames, writes the window's
+ * image and exits (the headless check CI runs under Xvfb). See viewer/README.md.
+ */
+#include <errno.h>
+#include <math.h>
+#include <png.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpu.h"
+
+#define VW_EXIT_OK 0
+#define VW_EXIT_FAIL 1
+#define VW_EXIT_USAGE 2
+#define VW_BACKGROUND 0xFFFFFFFFu /* opaque white, RGBA8 */
+#define VW_TILE_SIZE 16u
+#define VW_WATCH_PERIOD_S 0.5
+#define VW_PAN_STEP 64.0
+#define VW_ZOOM_STEP 1.25
+#define VW_WHEEL_STEP 1.15
+
+typedef struct vw_app {
+  GLFWwindow *window;
+  vw_host host;
+  vw_draw draw;
+  vw_gpu gpu;
+  bool draw_ready;
+  vw_doc doc;
+  vw_view view;
+  bool have_view;
+  uint32_t fb_w, fb_h;         /* size the view was last laid out for */
+  uint32_t overlays;           /* mask of 1 << VW_OVERLAY_* */
+  bool hud;
+  bool redraw;                 /* something changed: draw a frame */
+  bool rerun;                  /* the view or the scene changed: run canopy again */
+  bool swapchain_dirty;
+  uint32_t run_generation;     /* doc generation the analysis belongs to */
+  vw_analysis analysis;
+  bool have_analysis;
+  cn_transform *viewed_xf;
+  uint32_t viewed_cap;
+  cn_scene_data viewed;
+  vw_mesh mesh;
+  double mouse_x, mouse_y;     /* framebuffer pixels */
+  bool dragging;
+  bool cursor_inside;          /* hover only while the cursor is over the window */
+  int hover;
+  char status[160];
+  double status_until;
+  double frame_ms;
+  double last_watch;
+  char pending_drop[4096];
+  /* headless check */
+  int frames;                  /* 0: interactive */
+  const char *screenshot;
+  cn_buffer readback;
+  char fatal[1024];
+} vw_app;
+
+static double vw__now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void vw__status(vw_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void vw__status(vw_app *app, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(app->status, sizeof app->status, fmt, ap);
+  va_end(ap);
+  app->status_until = vw__now() + 2.5;
+  app->redraw = true;
+}
+
+static void vw__fatal(vw_app *app, const char *what, VkResult vr) {
+  if (app->fatal[0]) return;
+  if (vr == VK_ERROR_DEVICE_LOST)
+    snprintf(app->fatal, sizeof app->fatal, "the Vulkan device was lost (%s) during %s", cn_vk_result_name(vr), what);
+  else
+    snprintf(app->fatal, sizeof app->fatal, "%s failed: %s", what, cn_vk_result_name(vr));
+}
+
+/* ------------------------------------------------------------ document */
+
+static void vw__fit(vw_app *app) {
+  if (!app->doc.loaded || !app->fb_w) return;
+  app->view = vw_view_fit(app->doc.scene.viewport, app->fb_w, app->fb_h);
+  app->have_view = true;
+  app->rerun = app->redraw = true;
+}
+
+static void vw__open(vw_app *app, const char *path, bool keep_view) {
+  bool same = strcmp(path, app->doc.path) == 0;
+  if (vw_doc_load(&app->doc, path)) {
+    if (!keep_view || !same || !app->have_view) vw__fit(app);
+    vw__status(app, "%s %s", keep_view && same ? "reloaded" : "opened", path);
+  } else {
+    fprintf(stderr, "canopy-view: %s\n", app->doc.error);
+  }
+  app->rerun = app->redraw = true;
+}
+
+/* --------------------------------------------------------------- input */
+
+static void vw__cursor_to_fb(vw_app *app, double *x, double *y) {
+  int ww, wh, fw, fh;
+  glfwGetWindowSize(app->window, &ww, &wh);
+  glfwGetFramebufferSize(app->window, &fw, &fh);
+  if (ww > 0 && wh > 0) {
+    *x *= (double)fw / ww;
+    *y *= (double)fh / wh;
+  }
+}
+
+static void vw__on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  if (action == GLFW_RELEASE) return;
+  double step = (mods & GLFW_MOD_SHIFT) ? 4 * VW_PAN_STEP : VW_PAN_STEP;
+  double cx = app->fb_w * 0.5, cy = app->fb_h * 0.5;
+  switch (key) {
+    case GLFW_KEY_ESCAPE:
+    case GLFW_KEY_Q: glfwSetWindowShouldClose(w, GLFW_TRUE); return;
+    case GLFW_KEY_EQUAL:
+    case GLFW_KEY_KP_ADD: app->view = vw_view_zoom_at(app->view, VW_ZOOM_STEP, cx, cy); break;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_KP_SUBTRACT: app->view = vw_view_zoom_at(app->view, 1.0 / VW_ZOOM_STEP, cx, cy); break;
+    case GLFW_KEY_LEFT: app->view = vw_view_pan(app->view, step, 0); break;
+    case GLFW_KEY_RIGHT: app->view = vw_view_pan(app->view, -step, 0); break;
+    case GLFW_KEY_UP: app->view = vw_view_pan(app->view, 0, step); break;
+    case GLFW_KEY_DOWN: app->view = vw_view_pan(app->view, 0, -step); break;
+    case GLFW_KEY_0:
+    case GLFW_KEY_KP_0:
+    case GLFW_KEY_F: vw__fit(app); break;
+    case GLFW_KEY_R:
+      if (app->doc.path[0] && strcmp(app->doc.path, "demo") != 0) vw__open(app, app->doc.path, true);
+      return;
+    case GLFW_KEY_H: app->hud = !app->hud; app->redraw = true; return;
+    default:
+      for (int i = 0; i < VW_OVERLAY_COUNT; i++) {
+        if (key == vw_overlays[i].key || key == GLFW_KEY_1 + i) {
+          app->overlays ^= 1u << i;
+          app->redraw = true;
+        }
+      }
+      return;
+  }
+  app->rerun = app->redraw = true;
+}
+
+static void vw__on_scroll(GLFWwindow *w, double dx, double dy) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  (void)dx;
+  app->view = vw_view_zoom_at(app->view, pow(VW_WHEEL_STEP, dy), app->mouse_x, app->mouse_y);
+  app->rerun = app->redraw = true;
+}
+
+static void vw__on_cursor(GLFWwindow *w, double x, double y) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  vw__cursor_to_fb(app, &x, &y);
+  if (app->dragging) {
+    app->view = vw_view_pan(app->view, x - app->mouse_x, y - app->mouse_y);
+    app->rerun = true;
+  }
+  app->mouse_x = x;
+  app->mouse_y = y;
+  app->redraw = true;
+}
+
+static void vw__on_button(GLFWwindow *w, int button, int action, int mods) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  (void)mods;
+  if (button == GLFW_MOUSE_BUTTON_LEFT || button == GLFW_MOUSE_BUTTON_MIDDLE) app->dragging = action == GLFW_PRESS;
+}
+
+static void vw__on_enter(GLFWwindow *w, int entered) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  app->cursor_inside = entered;
+  app->redraw = true;
+}
+
+static void vw__on_drop(GLFWwindow *w, int count, const char **paths) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  if (count > 0) snprintf(app->pending_drop, sizeof app->pending_drop, "%s", paths[0]);
+  app->redraw = true;
+}
+
+static void vw__on_resize(GLFWwindow *w, int fw, int fh) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  (void)fw;
+  (void)fh;
+  app->swapchain_dirty = app->redraw = true;
+}
+
+static void vw__on_refresh(GLFWwindow *w) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  app->redraw = true;
+}
+
+/* ---------------------------------------------------------- screenshot */
+
+static bool vw__write_png(const char *path, const uint8_t *bgra_or_rgba, bool bgr, uint32_t w, uint32_t h, char *err,
+                          size_t errcap) {
+  FILE *f = fopen(path, "wb");
+  if (!f) {
+    snprintf(err, errcap, "%s: cannot write: %s", path, strerror(errno));
+    return false;
+  }
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  uint8_t *row = malloc((size_t)w * 4);
+  if (!png || !info || !row || setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    fclose(f);
+    snprintf(err, errcap, "%s: PNG encoding failed", path);
+    return false;
+  }
+  png_init_io(png, f);
+  png_set_IHDR(png, info, w, h, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  for (uint32_t y = 0; y < h; y++) {
+    const uint8_t *src = bgra_or_rgba + (size_t)y * w * 4;
+    for (uint32_t x = 0; x < w; x++) {
+      row[4 * x + 0] = src[4 * x + (bgr ? 2 : 0)];
+      row[4 * x + 1] = src[4 * x + 1];
+      row[4 * x + 2] = src[4 * x + (bgr ? 0 : 2)];
+      row[4 * x + 3] = src[4 * x + 3];
+    }
+    png_write_row(png, row);
+  }
+  png_write_end(png, NULL);
+  png_destroy_write_struct(&png, &info);
+  free(row);
+  if (fclose(f) != 0) {
+    snprintf(err, errcap, "%s: cannot write: %s", path, strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+/* ---------------------------------------------------------------- frame */
+
+/* Lays the scene out for the current view and runs canopy on it. */
+static bool vw__run(vw_app *app) {
+  const cn_scene_data *s = &app->doc.scene;
+  if (s->transform_count > app->viewed_cap) {
+    cn_transform *nx = realloc(app->viewed_xf, (size_t)s->transform_count * sizeof *nx);
+    if (!nx) {
+      snprintf(app->fatal, sizeof app->fatal, "out of memory for %u transforms", s->transform_count);
+      return false;
+    }
+    app->viewed_xf = nx;
+    app->viewed_cap = s->transform_count;
+  }
+  vw_view_scene(&app->view, s, app->fb_w, app->fb_h, app->viewed_xf, &app->viewed);
+  char err[512];
+  if (!vw_analysis_compute(&app->analysis, &app->viewed, app->fb_w, app->fb_h, err, sizeof err)) {
+    snprintf(app->fatal, sizeof app->fatal, "%s", err);
+    return false;
+  }
+  app->have_analysis = true;
+
+  VkCommandBuffer cmd = app->host.cmd_compute;
+  VkResult vr = vw_host_begin(&app->host, cmd);
+  if (vr != VK_SUCCESS) {
+    vw__fatal(app, "vkBeginCommandBuffer", vr);
+    return false;
+  }
+  if (!vw_gpu_record(&app->gpu, cmd, &app->viewed, app->fb_w, app->fb_h, err, sizeof err)) {
+    vkEndCommandBuffer(cmd);
+    snprintf(app->fatal, sizeof app->fatal, "canopy: %s", err);
+    return false;
+  }
+  vr = vw_host_submit_wait(&app->host, cmd, VK_NULL_HANDLE, VK_NULL_HANDLE);
+  if (vr != VK_SUCCESS) {
+    vw__fatal(app, "canopy's GPU work", vr);
+    return false;
+  }
+  vw_gpu_collect_stages(&app->gpu);
+  return true;
+}
+
+static void vw__build_mesh(vw_app *app) {
+  vw_mesh *m = &app->mesh;
+  vw_mesh_clear(m);
+  const vw_analysis *a = app->have_analysis && app->doc.loaded ? &app->analysis : NULL;
+  if (a && !app->gpu.picture.pixels) vw_outline_build(m, a, &app->viewed);
+  if (a) vw_overlay_build(m, a, app->overlays, VW_TILE_SIZE, app->fb_w, app->fb_h);
+  app->hover = -1;
+  if (a && app->hud && app->cursor_inside && !app->dragging) {
+    app->hover = vw_overlay_hit(a, app->mouse_x, app->mouse_y);
+    vw_overlay_highlight(m, a, app->hover);
+  }
+  const char *file = app->doc.path[0] ? app->doc.path : "(no file)";
+  vw_hud_info info = {.file = file,
+                      .width = app->fb_w,
+                      .height = app->fb_h,
+                      .zoom = app->view.scale,
+                      .analysis = a,
+                      .picture = vw_gpu_picture_kind(&app->gpu),
+                      .overlays = app->overlays,
+                      .spans = app->gpu.spans,
+                      .gpu_total_ms = app->gpu.total_ms,
+                      .frame_ms = app->frame_ms,
+                      .hover = app->hover,
+                      .error = app->doc.error,
+                      .status = vw__now() < app->status_until ? app->status : NULL,
+                      .show_hud = app->hud};
+  for (uint32_t i = 0; i < app->gpu.spans && i < 16; i++) {
+    info.span_label[i] = app->gpu.span_label[i];
+    info.span_ms[i] = app->gpu.span_ms[i];
+  }
+  vw_hud_build(m, &info);
+}
+
+static bool vw__resize(vw_app *app) {
+  uint32_t ow = app->fb_w, oh = app->fb_h;
+  char err[512];
+  if (!vw_host_swapchain(&app->host, err, sizeof err)) {
+    snprintf(app->fatal, sizeof app->fatal, "swapchain: %s", err);
+    return false;
+  }
+  app->swapchain_dirty = false;
+  if (!app->host.extent.width) return true; /* minimised */
+  app->fb_w = app->host.extent.width;
+  app->fb_h = app->host.extent.height;
+  if (app->have_view && ow && (ow != app->fb_w || oh != app->fb_h))
+    app->view = vw_view_resize(app->view, ow, oh, app->fb_w, app->fb_h);
+  else if (!app->have_view)
+    vw__fit(app);
+  app->rerun = app->redraw = true;
+  return true;
+}
+
+/* Draws one frame; false only on a fatal error (app->fatal says which). */
+static bool vw__frame(vw_app *app, bool capture) {
+  double t0 = vw__now();
+  if (app->swapchain_dirty || !app->host.swapchain) {
+    if (!vw__resize(app)) return false;
+  }
+  if (!app->host.extent.width) return true;
+  if (app->rerun && app->doc.loaded) {
+    if (!vw__run(app)) return false;
+    app->rerun = false;
+  }
+  vw__build_mesh(app);
+  char err[512];
+  if (app->mesh.oom || !vw_draw_upload(&app->draw, app->gpu.cn, &app->mesh, err, sizeof err)) {
+    snprintf(app->fatal, sizeof app->fatal, "%s", app->mesh.oom ? "out of memory building overlays" : err);
+    return false;
+  }
+  uint32_t image = 0;
+  VkResult vr = vkAcquireNextImageKHR(app->host.device, app->host.swapchain, 5000000000ull, app->host.acquired,
+                                      VK_NULL_HANDLE, &image);
+  if (vr == VK_ERROR_OUT_OF_DATE_KHR) {
+    app->swapchain_dirty = app->redraw = true;
+    return true;
+  }
+  if (vr == VK_SUBOPTIMAL_KHR) app->swapchain_dirty = true;
+  else if (vr != VK_SUCCESS) {
+    vw__fatal(app, "vkAcquireNextImageKHR", vr);
+    return false;
+  }
+  VkCommandBuffer cmd = app->host.cmd_draw;
+  vr = vw_host_begin(&app->host, cmd);
+  if (vr != VK_SUCCESS) {
+    vw__fatal(app, "vkBeginCommandBuffer", vr);
+    return false;
+  }
+  if (capture) {
+    cn_result r = cn_buffer_reserve(app->gpu.cn, CN_MEMORY_READBACK,
+                                    (VkDeviceSize)app->fb_w * app->fb_h * 4, &app->readback);
+    if (r != CN_OK) {
+      vkEndCommandBuffer(cmd);
+      snprintf(app->fatal, sizeof app->fatal, "screenshot buffer: %s", cn_last_error());
+      return false;
+    }
+  }
+  vw_gpu_draw_begin(&app->gpu, cmd);
+  vw_draw_record(&app->draw, &app->host, cmd, image, &app->gpu.picture, VW_BACKGROUND, app->mesh.count);
+  vw_gpu_draw_end(&app->gpu, cmd);
+  if (capture) vw_draw_record_readback(&app->host, cmd, image, &app->readback);
+  vr = vw_host_submit_wait(&app->host, cmd, app->host.acquired, app->host.rendered[image]);
+  if (vr != VK_SUCCESS) {
+    vw__fatal(app, "drawing the frame", vr);
+    return false;
+  }
+  vw_gpu_collect_draw(&app->gpu);
+  VkPresentInfoKHR pi = {.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR,
+                         .waitSemaphoreCount = 1,
+                         .pWaitSemaphores = &app->host.rendered[image],
+                         .swapchainCount = 1,
+                         .pSwapchains = &app->host.swapchain,
+                         .pImageIndices = &image};
+  vr = vkQueuePresentKHR(app->host.queue, &pi);
+  if (vr == VK_ERROR_OUT_OF_DATE_KHR || vr == VK_SUBOPTIMAL_KHR) {
+    app->swapchain_dirty = app->redraw = true;
+  } else if (vr != VK_SUCCESS) {
+    vw__fatal(app, "vkQueuePresentKHR", vr);
+    return false;
+  }
+  if (capture) {
+    if (!vw__write_png(app->screenshot, app->readback.mapped, app->host.format_bgr, app->fb_w, app->fb_h, err,
+                       sizeof err)) {
+      snprintf(app->fatal, sizeof app->fatal, "%s", err);
+      return false;
+    }
+  }
+  app->frame_ms = (vw__now() - t0) * 1e3;
+  return true;
+}
+
+/* ------------------------------------------------------------------ main */
+
+static void vw__usage(FILE *f) {
+  fprintf(f,
+          "usage: canopy-view [options] [FILE.svg]\n\n"
+          "Shows FILE.svg (default: the bundled scenes/default.svg) run through canopy on the GPU,\n"
+          "with debug overlays. Keys: see viewer/README.md, or the HUD (H).\n\n"
+          "options:\n"
+          "  --demo              show the scene built into the viewer instead of a file\n"
+          "  --size WxH          window size (default: the scene's size, within the screen)\n"
+          "  --overlay NAME      turn an overlay on (repeatable): boxes clips blends bins tiles depth segments\n"
+          "  --hud / --no-hud    show or hide the HUD (default: shown; hidden for --screenshot)\n"
+          "  --frames N          render N frames, then exit (headless check)\n"
+          "  --screenshot OUT.png  with --frames: write the window's last frame to OUT.png\n"
+          "  --help              this text\n\n"
+          "environment: CANOPY_DEVICE=<index|name> picks the device, CANOPY_VALIDATION=1 turns the\n"
+          "validation layer on (any message fails a --frames run), CANOPY_SCENES=<dir> holds default.svg.\n"
+          "exit codes: 0 success, 1 failure (the message says what), 2 usage error.\n");
+}
+
+static int vw__usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "canopy-view: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\nrun `canopy-view --help` for usage\n");
+  return VW_EXIT_USAGE;
+}
+
+static void vw__glfw_error(int code, const char *desc) {
+  (void)code;
+  (void)desc; /* glfwGetError reports it where it matters */
+}
+
+int main(int argc, char **argv) {
+  static vw_app app_storage;
+  vw_app *app = &app_storage;
+  app->hud = true;
+  app->hover = -1;
+  const char *file = NULL;
+  bool demo = false, hud_set = false;
+  int want_w = 0, want_h = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      vw__usage(stdout);
+      return VW_EXIT_OK;
+    } else if (!strcmp(a, "--demo")) {
+      demo = true;
+    } else if (!strcmp(a, "--hud") || !strcmp(a, "--no-hud")) {
+      app->hud = !strcmp(a, "--hud");
+      hud_set = true;
+    } else if (!strcmp(a, "--size") || !strcmp(a, "--overlay") || !strcmp(a, "--frames") ||
+               !strcmp(a, "--screenshot")) {
+      if (i + 1 >= argc) return vw__usage_error("%s needs a value", a);
+      const char *v = argv[++i];
+      if (!strcmp(a, "--size")) {
+        char tail = 0;
+        if (sscanf(v, "%dx%d%c", &want_w, &want_h, &tail) != 2 || want_w < 1 || want_h < 1 || want_w > 16384 ||
+            want_h > 16384)
+          return vw__usage_error("--size '%s': want WxH, each 1..16384", v);
+      } else if (!strcmp(a, "--overlay")) {
+        int o = vw_overlay_by_name(v);
+        if (o < 0)
+          return vw__usage_error("unknown overlay '%s' (boxes clips blends bins tiles depth segments)", v);
+        app->overlays |= 1u << o;
+      } else if (!strcmp(a, "--frames")) {
+        char *end = NULL;
+        long n = strtol(v, &end, 10);
+        if (!end || *end || n < 1 || n > 100000) return vw__usage_error("--frames '%s': want 1..100000", v);
+        app->frames = (int)n;
+      } else {
+        app->screenshot = v;
+      }
+    } else if (a[0] == '-' && a[1]) {
+      return vw__usage_error("unknown option '%s'", a);
+    } else if (file) {
+      return vw__usage_error("one file at a time ('%s' is the second)", a);
+    } else {
+      file = a;
+    }
+  }
+  if (app->screenshot && !app->frames) return vw__usage_error("%s needs --frames N", "--screenshot");
+  if (demo && file) return vw__usage_error("--demo and a file ('%s') exclude each other", file);
+  if (app->screenshot && !hud_set) app->hud = false;
+  bool headless = app->frames > 0;
+
+  /* The document first: its size picks the window's. */
+  bool loaded = demo ? vw_doc_demo(&app->doc) : vw_doc_load(&app->doc, file ? file : vw_default_scene());
+  if (!loaded) fprintf(stderr, "canopy-view: %s\n", app->doc.error);
+
+  glfwSetErrorCallback(vw__glfw_error);
+  if (!glfwInit()) {
+    const char *desc = NULL;
+    glfwGetError(&desc);
+    fprintf(stderr,
+            "canopy-view: cannot open a window: %s\n"
+            "canopy-view needs a display. Without one, render to a file with `canopy render FILE.svg -o OUT.png`,\n"
+            "or run the viewer under a virtual display: `xvfb-run -a canopy-view ...`.\n",
+            desc ? desc : "no display");
+    vw_doc_free(&app->doc);
+    return VW_EXIT_FAIL;
+  }
+  if (!glfwVulkanSupported()) {
+    fprintf(stderr, "canopy-view: GLFW finds no Vulkan loader/driver that can present to a window "
+                    "(is mesa-vulkan-drivers installed?); use `canopy render` without a display\n");
+    glfwTerminate();
+    vw_doc_free(&app->doc);
+    return VW_EXIT_FAIL;
+  }
+  int win_w = 1024, win_h = 768;
+  if (app->doc.loaded) {
+    const float *vp = app->doc.scene.viewport;
+    double sw = vp[2] - vp[0], sh = vp[3] - vp[1];
+    if (sw >= 1 && sh >= 1 && sw <= 16384 && sh <= 16384) {
+      double k = 1.0;
+      GLFWmonitor *mon = glfwGetPrimaryMonitor();
+      const GLFWvidmode *mode = mon ? glfwGetVideoMode(mon) : NULL;
+      if (!headless && mode) k = fmin(1.0, fmin(0.9 * mode->width / sw, 0.85 * mode->height / sh));
+      win_w = (int)ceil(sw * k);
+      win_h = (int)ceil(sh * k);
+      if (!headless) {
+        if (win_w < 480) win_w = 480;
+        if (win_h < 360) win_h = 360;
+      }
+    }
+  }
+  if (want_w) win_w = want_w, win_h = want_h;
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE);
+  glfwWindowHint(GLFW_RESIZABLE, headless ? GLFW_FALSE : GLFW_TRUE);
+  char title[4200];
+  snprintf(title, sizeof title, "canopy-view: %.4000s", app->doc.path[0] ? app->doc.path : "(no file)");
+  app->window = glfwCreateWindow(win_w, win_h, title, NULL, NULL);
+  if (!app->window) {
+    const char *desc = NULL;
+    glfwGetError(&desc);
+    fprintf(stderr, "canopy-view: cannot create a %dx%d window: %s\n", win_w, win_h, desc ? desc : "unknown error");
+    glfwTerminate();
+    vw_doc_free(&app->doc);
+    return VW_EXIT_FAIL;
+  }
+  glfwSetWindowUserPointer(app->window, app);
+  glfwSetKeyCallback(app->window, vw__on_key);
+  glfwSetScrollCallback(app->window, vw__on_scroll);
+  glfwSetCursorPosCallback(app->window, vw__on_cursor);
+  glfwSetMouseButtonCallback(app->window, vw__on_button);
+  glfwSetDropCallback(app->window, vw__on_drop);
+  glfwSetCursorEnterCallback(app->window, vw__on_enter);
+  glfwSetFramebufferSizeCallback(app->window, vw__on_resize);
+  glfwSetWindowRefreshCallback(app->window, vw__on_refresh);
+
+  const char *val = getenv("CANOPY_VALIDATION");
+  bool validation = val && *val && strcmp(val, "0") != 0;
+  char err[1024];
+  int code = VW_EXIT_OK;
+  if (!vw_host_create(&app->host, app->window, validation, err, sizeof err)) {
+    fprintf(stderr, "canopy-view: Vulkan set-up failed: %s\n", err);
+    code = VW_EXIT_FAIL;
+  } else if (!vw_gpu_create(&app->gpu, &app->host, err, sizeof err)) {
+    fprintf(stderr, "canopy-view: %s\n", err);
+    code = VW_EXIT_FAIL;
+  } else if (!(app->draw_ready = vw_draw_create(&app->draw, &app->host, err, sizeof err))) {
+    fprintf(stderr, "canopy-view: %s\n", err);
+    code = VW_EXIT_FAIL;
+  }
+  if (code == VW_EXIT_OK) {
+    app->fb_w = app->host.extent.width;
+    app->fb_h = app->host.extent.height;
+    vw__fit(app);
+    app->redraw = true;
+    int drawn = 0;
+    app->last_watch = vw__now();
+    while (!glfwWindowShouldClose(app->window)) {
+      if (headless || app->redraw) glfwPollEvents();
+      else glfwWaitEventsTimeout(VW_WATCH_PERIOD_S);
+      if (app->pending_drop[0]) {
+        char path[sizeof app->pending_drop];
+        memcpy(path, app->pending_drop, sizeof path);
+        app->pending_drop[0] = 0;
+        vw__open(app, path, false);
+      }
+      double now = vw__now();
+      if (!headless && now - app->last_watch >= VW_WATCH_PERIOD_S) {
+        app->last_watch = now;
+        if (vw_doc_changed_on_disk(&app->doc)) vw__open(app, app->doc.path, true);
+        if (app->status_until && now >= app->status_until) {
+          app->status_until = 0;
+          app->redraw = true;
+        }
+      }
+      if (!headless && !app->redraw) continue;
+      app->redraw = false;
+      bool last = headless && drawn + 1 == app->frames;
+      if (!vw__frame(app, last && app->screenshot)) break;
+      if (app->host.validation_count && headless) break;
+      if (app->host.extent.width) drawn++;
+      if (headless && drawn >= app->frames) break;
+    }
+    if (app->fatal[0]) {
+      fprintf(stderr, "canopy-view: %s\n", app->fatal);
+      code = VW_EXIT_FAIL;
+    } else if (headless && drawn < app->frames) {
+      fprintf(stderr, "canopy-view: the window closed after %d of %d frames\n", drawn, app->frames);
+      code = VW_EXIT_FAIL;
+    }
+    if (headless && !app->doc.loaded) code = VW_EXIT_FAIL;
+    if (headless && app->doc.error[0]) code = VW_EXIT_FAIL;
+    if (app->host.device) vkDeviceWaitIdle(app->host.device);
+  }
+  if (app->gpu.cn) cn_buffer_destroy(app->gpu.cn, &app->readback);
+  if (app->draw_ready) vw_draw_destroy(&app->draw, &app->host, app->gpu.cn);
+  vw_gpu_destroy(&app->gpu);
+  vw_host_destroy(&app->host);
+  if (app->host.validation_count) {
+    fprintf(stderr, "canopy-view: the validation layer reported %u message(s)\n", app->host.validation_count);
+    if (headless) code = VW_EXIT_FAIL;
+  }
+  glfwDestroyWindow(app->window);
+  glfwTerminate();
+  vw_analysis_free(&app->analysis);
+  vw_mesh_free(&app->mesh);
+  free(app->viewed_xf);
+  vw_doc_free(&app->doc);
+  return code;
+}

@@ -1,0 +1,22 @@
+#version 460
+// picture.frag: the renderer's picture (premultiplied RGBA8, one uint per
+// pixel, read by device address) composited over the background colour.
+// Pixels outside the picture show the background.
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_scalar_block_layout : require
+
+layout(buffer_reference, scalar) readonly buffer VwData { uint px[]; };
+#include "vw_push.h"
+
+layout(location = 0) out vec4 result;
+
+void main() {
+  uvec2 p = uvec2(gl_FragCoord.xy);
+  vec4 bg = unpackUnorm4x8(pc.background);
+  if (p.x >= pc.width || p.y >= pc.height) {
+    result = bg;
+    return;
+  }
+  vec4 c = unpackUnorm4x8(pc.data.px[p.y * pc.width + p.x]);
+  result = c + bg * (1.0 - c.a);
+}
