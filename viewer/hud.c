@@ -124,6 +124,7 @@ static int vw__wrap(const char *text, char *out, size_t cap, int cols) {
 void vw_hud_build(vw_mesh *m, const vw_hud_info *in) {
   const vw_analysis *a = in->analysis;
   float W = (float)in->width, H = (float)in->height;
+  float hud_bottom = 0.0f;
   if (in->show_hud) {
     /* Top panel: laid out first, then the panel behind it gets its height. */
     uint32_t panel = m->count;
@@ -172,6 +173,7 @@ void vw_hud_build(vw_mesh *m, const vw_hud_info *in) {
       vw__say(&r, VW_COL_DIM, " %s", keys[i][1]);
     }
     float bottom = r.y + VW_LINE + VW_PAD - 6.0f;
+    hud_bottom = bottom;
     if (!m->oom && panel + 6 <= m->count) {
       /* vertices 2, 4, 5 of the reserved quad are its bottom corners */
       m->v[panel + 2].y = bottom;
@@ -197,14 +199,16 @@ void vw_hud_build(vw_mesh *m, const vw_hud_info *in) {
     }
   }
   if (in->error && *in->error) {
-    char wrapped[2048];
+    char text[1400], wrapped[2048];
+    snprintf(text, sizeof text, "%s\n%s", in->error,
+             in->has_scene ? "(the previous scene stays; R retries, or drop another file)"
+                           : "(R retries, or drop another file)");
     int cols = (int)((W - 4 * VW_PAD) / (6.0f * VW_TEXT_SCALE));
     if (cols < 20) cols = 20;
-    int lines = vw__wrap(in->error, wrapped, sizeof wrapped, cols);
-    float h = VW_PAD * 2 + 12.0f * VW_TEXT_SCALE * (float)(lines + 1);
-    float y0 = H * 0.5f - h * 0.5f;
+    int lines = vw__wrap(text, wrapped, sizeof wrapped, cols);
+    float h = VW_PAD * 2 + 12.0f * VW_TEXT_SCALE * (float)lines;
+    float y0 = fmaxf(H * 0.5f - h * 0.5f, hud_bottom + VW_PAD);
     vw__panel(m, VW_PAD, y0, W - VW_PAD, y0 + h, VW_COL_ERROR_PANEL);
-    vw_text(m, 2 * VW_PAD, y0 + VW_PAD, VW_TEXT_SCALE, VW_COL_TEXT, "could not open the file (previous scene kept; R retries):");
-    vw_text(m, 2 * VW_PAD, y0 + VW_PAD + 12.0f * VW_TEXT_SCALE, VW_TEXT_SCALE, VW_COL_TEXT, wrapped);
+    vw_text(m, 2 * VW_PAD, y0 + VW_PAD, VW_TEXT_SCALE, VW_COL_TEXT, wrapped);
   }
 }

@@ -63,6 +63,7 @@ typedef struct vw_app {
   /* headless check */
   int frames;                  /* 0: interactive */
   const char *screenshot;
+  bool print_boxes;            /* --print-boxes: the last frame's analysis to stdout */
   cn_buffer readback;
   char fatal[1024];
 } vw_app;
@@ -316,6 +317,7 @@ static void vw__build_mesh(vw_app *app) {
                       .frame_ms = app->frame_ms,
                       .hover = app->hover,
                       .error = app->doc.error,
+                      .has_scene = app->doc.loaded,
                       .status = vw__now() < app->status_until ? app->status : NULL,
                       .show_hud = app->hud};
   for (uint32_t i = 0; i < app->gpu.spans && i < 16; i++) {
@@ -436,6 +438,8 @@ static void vw__usage(FILE *f) {
           "  --hud / --no-hud    show or hide the HUD (default: shown; hidden for --screenshot)\n"
           "  --frames N          render N frames, then exit (headless check)\n"
           "  --screenshot OUT.png  with --frames: write the window's last frame to OUT.png\n"
+          "  --print-boxes       with --frames: print each element's box in window pixels after the\n"
+          "                      last frame (index, kind, depth, x0 y0 x1 y1; tab-separated)\n"
           "  --help              this text\n\n"
           "environment: CANOPY_DEVICE=<index|name> picks the device, CANOPY_VALIDATION=1 turns the\n"
           "validation layer on (any message fails a --frames run), CANOPY_SCENES=<dir> holds default.svg.\n"
@@ -459,6 +463,7 @@ int main(int argc, char **argv) {
   vw_app *app = &app_storage;
   app->hud = true;
   app->hover = -1;
+  app->view = (vw_view){1.0, 0.0, 0.0};
   const char *file = NULL;
   bool demo = false, hud_set = false;
   int want_w = 0, want_h = 0;
@@ -467,6 +472,8 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       vw__usage(stdout);
       return VW_EXIT_OK;
+    } else if (!strcmp(a, "--print-boxes")) {
+      app->print_boxes = true;
     } else if (!strcmp(a, "--demo")) {
       demo = true;
     } else if (!strcmp(a, "--hud") || !strcmp(a, "--no-hud")) {
@@ -503,6 +510,7 @@ int main(int argc, char **argv) {
     }
   }
   if (app->screenshot && !app->frames) return vw__usage_error("%s needs --frames N", "--screenshot");
+  if (app->print_boxes && !app->frames) return vw__usage_error("%s needs --frames N", "--print-boxes");
   if (demo && file) return vw__usage_error("--demo and a file ('%s') exclude each other", file);
   if (app->screenshot && !hud_set) app->hud = false;
   bool headless = app->frames > 0;
@@ -625,6 +633,12 @@ int main(int argc, char **argv) {
     } else if (headless && drawn < app->frames) {
       fprintf(stderr, "canopy-view: the window closed after %d of %d frames\n", drawn, app->frames);
       code = VW_EXIT_FAIL;
+    }
+    if (app->print_boxes && app->have_analysis && code == VW_EXIT_OK) {
+      const vw_analysis *a = &app->analysis;
+      for (uint32_t i = 0; i < a->count; i++)
+        printf("%u\t%s\t%u\t%.2f\t%.2f\t%.2f\t%.2f\n", i, vw_tag_name(a->tags[i]), a->depth[i], a->boxes[i].x0,
+               a->boxes[i].y0, a->boxes[i].x1, a->boxes[i].y1);
     }
     if (headless && !app->doc.loaded) code = VW_EXIT_FAIL;
     if (headless && app->doc.error[0]) code = VW_EXIT_FAIL;

@@ -189,6 +189,7 @@ typedef struct vw_hud_info {
   double frame_ms;
   int hover;                /* element index or -1 */
   const char *error;        /* load error shown in a red box, or NULL */
+  bool has_scene;           /* a scene is shown behind the error */
   const char *status;       /* short transient message, or NULL */
   bool show_hud;
 } vw_hud_info;
