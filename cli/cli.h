@@ -31,5 +31,8 @@ int cli_context(const char *cmd, cn_context **out);
 
 /* Subcommands. */
 int cli_info(int argc, char **argv);
+int cli_parens(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+int cli_stats(int argc, char **argv);
 
 #endif

@@ -8,6 +8,9 @@
 
 static const cli_command commands[] = {
     {"info", "list Vulkan devices, mark the chosen one, print its limits", cli_info},
+    {"parens", "parentheses matching of a file of '(' and ')' on the GPU", cli_parens},
+    {"bench", "GPU benchmarks (bench parens, ...), timed with GPU timestamps", cli_bench},
+    {"stats", "load an SVG into a scene and print its counts (or the error)", cli_stats},
 };
 
 static void print_help(FILE *f) {

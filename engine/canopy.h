@@ -225,5 +225,8 @@ const char *cn_version(void);
 
 #include "cn_scan.h"
 #include "cn_scene.h"
+#include "cn_parens.h"
+#include "cn_scene_api.h"
+#include "cn_svg.h"
 
 #endif

@@ -84,11 +84,17 @@
 #define CN_BLEND_MODE_COUNT 16u
 /* cn_blend.flags */
 #define CN_BLEND_ISOLATED (1u << 0)
-/* A mask group: BEGIN_BLEND(mask) <mask content> END_BLEND BEGIN_BLEND(masked)
- * ... : the renderer documents the exact protocol; the scene stage treats
- * every BEGIN_BLEND/END_BLEND pair as a group whatever its flags. */
+/* Masks (docs/SCENE.md, "Masks"): two sibling groups, mask first,
+ *   BEGIN_BLEND(flags MASK_LUMINANCE or MASK_ALPHA)  <mask content>  END_BLEND
+ *   BEGIN_BLEND(flags MASKED, mode, alpha)            <content>       END_BLEND
+ * The mask group draws nothing by itself: at its END_BLEND its layer becomes a
+ * coverage (luminance x alpha, or alpha) kept for the group that follows at
+ * once; at that masked group's END_BLEND the group's colour is multiplied by
+ * the coverage and by alpha, then composited with mode. The scene stage
+ * treats every BEGIN_BLEND/END_BLEND pair as a group whatever its flags. */
 #define CN_BLEND_MASK_LUMINANCE (1u << 1)
 #define CN_BLEND_MASK_ALPHA (1u << 2)
+#define CN_BLEND_MASKED (1u << 3) /* consumes the mask group just before it */
 
 #ifdef VULKAN
 #define CN_STRUCT(name) struct name

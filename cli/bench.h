@@ -1,0 +1,43 @@
+/* bench.h: what the targets of `canopy bench` share (cli/cmd_bench.c). A target
+ * is one bench_<name>.c with a run function listed in cmd_bench.c's table. */
+#ifndef CN_BENCH_H
+#define CN_BENCH_H
+
+#include "cli.h"
+
+#include <stdio.h>
+
+/* Options every target takes. */
+typedef struct bench_opts {
+  bool quick;          /* a small run (tests, lavapipe) */
+  const char *out;     /* also write the report here (NULL: stdout only) */
+  int runs, warmup;    /* timed runs (median), untimed runs before them */
+  int min_log2, max_log2; /* size range where the target has one (0: its default) */
+  const char *command; /* the command line, for the report */
+} bench_opts;
+
+/* The report: printed to stdout and, with --out, to a file. */
+typedef struct bench_report bench_report;
+void bench_printf(bench_report *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Header lines: date (UTC), device, driver, Vulkan version, command. */
+void bench_header(bench_report *r, cn_context *ctx, const bench_opts *o);
+
+/* Records one run of the work being timed into cmd. */
+typedef cn_result (*bench_record_fn)(cn_context *ctx, VkCommandBuffer cmd, void *user);
+
+/* Runs o->warmup + o->runs repetitions in one command buffer, each between GPU
+ * timestamps (with a barrier after each), and returns the median of the timed
+ * ones in *ns. */
+cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user, double *ns);
+
+/* Seconds of a monotonic clock. */
+double bench_now(void);
+
+/* Targets. Each returns a CLI exit code. */
+int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *r);
+
+#endif

@@ -1,0 +1,185 @@
+/* cmd_bench.c: `canopy bench <target>`: GPU benchmarks timed with timestamp
+ * queries (median of runs after warm-up), printed as a table and optionally
+ * written to a file. Targets are rows of the table below (bench_<name>.c). */
+#include "bench.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct bench_target {
+  const char *name;
+  const char *summary;
+  int (*run)(cn_context *ctx, const bench_opts *o, bench_report *r);
+} bench_target;
+
+static const bench_target targets[] = {
+    {"parens", "parentheses matching, every variant, n = 2^10..2^28, vs a copy kernel and the CPU", bench_parens},
+};
+
+struct bench_report {
+  FILE *file;
+};
+
+void bench_printf(bench_report *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  fflush(stdout);
+  if (r->file) {
+    va_start(ap, fmt);
+    vfprintf(r->file, fmt, ap);
+    va_end(ap);
+  }
+}
+
+double bench_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void bench_header(bench_report *r, cn_context *ctx, const bench_opts *o) {
+  const cn_device_caps *c = cn_context_caps(ctx);
+  char date[64];
+  time_t now = time(NULL);
+  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+  uint32_t d = c->driver_version;
+  char driver[64];
+  if (c->vendor_id == 0x10de) /* NVIDIA packs 10.8.8.6 bits */
+    snprintf(driver, sizeof driver, "%u.%u.%u", d >> 22, (d >> 14) & 0xff, (d >> 6) & 0xff);
+  else
+    snprintf(driver, sizeof driver, "%u.%u.%u", VK_API_VERSION_MAJOR(d), VK_API_VERSION_MINOR(d),
+             VK_API_VERSION_PATCH(d));
+  bench_printf(r, "date:    %s\n", date);
+  bench_printf(r, "device:  %s (subgroup %u, shared memory %u bytes)\n", c->name, c->subgroup_size,
+               c->max_shared_memory);
+  bench_printf(r, "driver:  %s, Vulkan %u.%u.%u\n", driver, VK_API_VERSION_MAJOR(c->api_version),
+               VK_API_VERSION_MINOR(c->api_version), VK_API_VERSION_PATCH(c->api_version));
+  bench_printf(r, "command: %s\n", o->command);
+  bench_printf(r, "timing:  GPU timestamps, median of %d runs after %d warm-up runs\n\n", o->runs, o->warmup);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user, double *ns) {
+  *ns = 0;
+  uint32_t reps = (uint32_t)(o->warmup + o->runs);
+  cn_timer *timer = NULL;
+  cn_result r = cn_timer_create(ctx, reps + 1, &timer);
+  if (r != CN_OK) return r;
+  VkCommandBuffer cmd;
+  r = cn_cmd_begin(ctx, &cmd);
+  if (r == CN_OK) {
+    cn_timer_reset(ctx, timer, cmd);
+    cn_timer_mark(ctx, timer, cmd, "start");
+    for (uint32_t i = 0; i < reps && r == CN_OK; i++) {
+      r = fn(ctx, cmd, user);
+      cn_cmd_barrier(ctx, cmd);
+      cn_timer_mark(ctx, timer, cmd, "run");
+    }
+    cn_result s = cn_cmd_submit(ctx, cmd);
+    if (r == CN_OK) r = s;
+  }
+  double spans[256];
+  uint32_t nspans = 0;
+  if (r == CN_OK) r = cn_timer_read(ctx, timer, &nspans, NULL, spans, 256);
+  cn_timer_destroy(ctx, timer);
+  if (r != CN_OK) return r;
+  if (nspans < reps) return CN_ERROR_STATE;
+  double *timed = spans + o->warmup;
+  qsort(timed, (size_t)o->runs, sizeof *timed, cmp_double);
+  *ns = o->runs % 2 ? timed[o->runs / 2] : 0.5 * (timed[o->runs / 2 - 1] + timed[o->runs / 2]);
+  return CN_OK;
+}
+
+static void print_help(FILE *f) {
+  fprintf(f,
+          "usage: canopy bench <target> [--quick] [--out FILE] [--runs N] [--warmup N]\n"
+          "                    [--min-log2 A] [--max-log2 B]\n\n"
+          "GPU benchmarks: GPU timestamps, median of --runs (default 10) after --warmup (default 3)\n"
+          "runs; a table on stdout, also written to FILE with --out. --quick: a small run.\n\ntargets:\n");
+  for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+    fprintf(f, "  %-8s %s\n", targets[i].name, targets[i].summary);
+}
+
+static bool parse_int(const char *s, int lo, int hi, int *out) {
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (*s == '\0' || *end != '\0' || v < lo || v > hi) return false;
+  *out = (int)v;
+  return true;
+}
+
+int cli_bench(int argc, char **argv) {
+  if (argc < 2) {
+    print_help(stderr);
+    return CLI_USAGE;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    print_help(stdout);
+    return CLI_OK;
+  }
+  const bench_target *target = NULL;
+  for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+    if (strcmp(argv[1], targets[i].name) == 0) target = &targets[i];
+  if (!target) return cli_usage_error("bench", "unknown target '%s'", argv[1]);
+
+  bench_opts o = {.runs = 10, .warmup = 3};
+  bool runs_set = false;
+  char command[1024] = "canopy bench";
+  for (int i = 1; i < argc; i++) {
+    size_t len = strlen(command);
+    snprintf(command + len, sizeof command - len, " %s", argv[i]);
+  }
+  o.command = command;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      print_help(stdout);
+      return CLI_OK;
+    } else if (strcmp(a, "--quick") == 0) {
+      o.quick = true;
+      continue;
+    }
+    if (strcmp(a, "--out") && strcmp(a, "--runs") && strcmp(a, "--warmup") && strcmp(a, "--min-log2") &&
+        strcmp(a, "--max-log2"))
+      return cli_usage_error("bench", "unknown option '%s'", a);
+    if (i + 1 >= argc) return cli_usage_error("bench", "%s needs a value", a);
+    const char *v = argv[++i];
+    bool ok = true;
+    if (strcmp(a, "--out") == 0) o.out = v;
+    else if (strcmp(a, "--runs") == 0) ok = parse_int(v, 1, 200, &o.runs), runs_set = true;
+    else if (strcmp(a, "--warmup") == 0) ok = parse_int(v, 0, 50, &o.warmup);
+    else if (strcmp(a, "--min-log2") == 0) ok = parse_int(v, 1, 40, &o.min_log2);
+    else ok = parse_int(v, 1, 40, &o.max_log2);
+    if (!ok) return cli_usage_error("bench", "bad value '%s' for %s", v, a);
+  }
+  if (o.quick && !runs_set) o.runs = 5;
+
+  bench_report report = {0};
+  if (o.out) {
+    report.file = fopen(o.out, "w");
+    if (!report.file) {
+      fprintf(stderr, "canopy bench: cannot create %s\n", o.out);
+      return CLI_FAIL;
+    }
+  }
+  cn_context *ctx = NULL;
+  int rc = cli_context("bench", &ctx);
+  if (rc == CLI_OK) {
+    bench_header(&report, ctx, &o);
+    rc = target->run(ctx, &o, &report);
+  }
+  cn_context_destroy(ctx);
+  if (report.file && fclose(report.file) != 0 && rc == CLI_OK) {
+    fprintf(stderr, "canopy bench: cannot write %s\n", o.out);
+    rc = CLI_FAIL;
+  }
+  return rc;
+}

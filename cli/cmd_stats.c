@@ -1,0 +1,92 @@
+/* cmd_stats.c: `canopy stats FILE.svg`: loads an SVG into a scene and prints
+ * its element counts, or the error (exit 1). No GPU is involved. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: canopy stats [--strict] [--width W] [--height H] [--scale S] FILE.svg\n\n"
+          "Loads FILE.svg into a scene and prints its counts: paths, fills, strokes, clips, masks,\n"
+          "blend groups, segments, the deepest group nesting, and the elements skipped by kind\n"
+          "(text, filters, images, ...). Warnings (missing references, reference cycles: the\n"
+          "element is skipped as SVG says) are printed to stderr; --strict makes them errors.\n"
+          "--width/--height/--scale set the output size the scene is fitted to.\n"
+          "exit: 0 loaded, 1 the file could not be loaded (the message names the line), 2 usage.\n");
+}
+
+static bool parse_float(const char *s, float *out) {
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || *end || !(v >= 0) || v > 1e6) return false;
+  *out = (float)v;
+  return true;
+}
+
+int cli_stats(int argc, char **argv) {
+  cn_svg_options opt = {0};
+  const char *file = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      usage(stdout);
+      return CLI_OK;
+    } else if (strcmp(a, "--strict") == 0) {
+      opt.strict = true;
+    } else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0 || strcmp(a, "--scale") == 0) {
+      float *dst = a[2] == 'w' ? &opt.width : a[2] == 'h' ? &opt.height : &opt.scale;
+      if (i + 1 >= argc) return cli_usage_error("stats", "%s needs a value", a);
+      if (!parse_float(argv[++i], dst)) return cli_usage_error("stats", "%s: '%s' is not a number in 0..1e6", a, argv[i]);
+    } else if (a[0] == '-' && a[1]) {
+      return cli_usage_error("stats", "unknown option '%s'", a);
+    } else if (file) {
+      return cli_usage_error("stats", "more than one file given");
+    } else {
+      file = a;
+    }
+  }
+  if (!file) return cli_usage_error("stats", "no SVG file given");
+  cn_scene_builder *b = NULL;
+  cn_result r = cn_scene_builder_create(&b);
+  if (r != CN_OK) return cli_fail("stats", "cannot create a scene builder", r);
+  cn_scene_data scene;
+  cn_svg_stats st;
+  r = cn_svg_load_file(b, file, &opt, &scene, &st);
+  if (r != CN_OK) {
+    char what[1100];
+    snprintf(what, sizeof what, "cannot load %s", file);
+    int rc = cli_fail("stats", what, r);
+    cn_scene_builder_destroy(b);
+    return rc;
+  }
+  for (uint32_t i = 0; i < st.warning_count && i < CN_SVG_MAX_WARNINGS; i++)
+    fprintf(stderr, "canopy stats: warning: %s: %s\n", file, st.warnings[i]);
+  if (st.warning_count > CN_SVG_MAX_WARNINGS)
+    fprintf(stderr, "canopy stats: warning: %s: %u more warnings\n", file, st.warning_count - CN_SVG_MAX_WARNINGS);
+  printf("file:         %s\n", file);
+  printf("size:         %g x %g px\n", st.width, st.height);
+  printf("elements:     %u\n", st.elements);
+  printf("paths:        %u\n", st.paths);
+  printf("segments:     %u\n", st.segments);
+  printf("fills:        %u\n", st.fills);
+  printf("strokes:      %u\n", st.strokes);
+  printf("clips:        %u\n", st.clips);
+  printf("masks:        %u\n", st.masks);
+  printf("blend groups: %u\n", st.blend_groups);
+  printf("max depth:    %u\n", st.max_depth);
+  printf("transforms:   %u\n", st.transforms);
+  printf("paints:       %u\n", st.paints);
+  printf("skipped:     ");
+  bool any = false;
+  for (int k = 0; k < CN_SVG_SKIP_COUNT; k++)
+    if (st.skipped[k]) {
+      printf(" %s=%u", cn_svg_skip_name((cn_svg_skip)k), st.skipped[k]);
+      any = true;
+    }
+  printf("%s\n", any ? "" : " none");
+  printf("warnings:     %u\n", st.warning_count);
+  cn_scene_builder_destroy(b);
+  return CLI_OK;
+}

@@ -1,0 +1,49 @@
+/* cn_parens_shared.h: push constants and specialization constants of the
+ * parentheses-matching kernels (stages/parens.c, shaders/parens_*.comp),
+ * shared by C and GLSL. See stages/cn_parens.h for the algorithm.
+ *
+ * One push-constant block serves every parens kernel; each kernel reads the
+ * fields it needs. Scratch regions (all inside the caller's scratch buffer):
+ *   slices  N1 * P int32: partition q's unmatched '(' indices, bottom first,
+ *           at slices[q * P ...] (its count is tree/agg[q].y)
+ *   tree    multi-pass: a binary tree of bicyclic values over partitions in
+ *           heap layout: level j (node count N1P >> j) starts at
+ *           2 * N1P - (2 * N1P >> j); level 0 is one value per partition.
+ *           lookback: agg[q], one value per partition.
+ *   flags   lookback: word 0 the partition counter, word 1 + q partition q's
+ *           state (0 nothing, 1 aggregate and slice, 2 window too).
+ *   win     lookback: N1 * WINDOW int32: the top WINDOW entries of the stack
+ *           after partition q, top first, -1 past the bottom.
+ * A bicyclic value is uvec2(a, b): a unmatched ')' then b unmatched '('. */
+#ifndef CN_PARENS_SHARED_H
+#define CN_PARENS_SHARED_H
+
+#include "cn_config.h"
+
+/* Specialization constant (constant_id) beyond CN_SPEC_WG_SIZE/CN_SPEC_ITEMS. */
+#define CN_SPEC_PARENS_WINDOW 2 /* lookback: stack entries published per partition */
+
+/* Partition states in flags (lookback). */
+#define CN_PARENS_FLAG_NONE 0u
+#define CN_PARENS_FLAG_AGGREGATE 1u
+#define CN_PARENS_FLAG_WINDOW 2u
+
+#if !defined(VULKAN) || defined(CN_USE_PARENS_PUSH)
+CN_PUSH_BEGIN(cn_parens_push)
+  CN_PTR(ParensIn) src;      /* n bytes, read as 32-bit words */
+  CN_PTR(ParensOut) dst;     /* n int32 */
+  CN_PTR(ParensI32) slices;  /* see above */
+  CN_PTR(ParensBic) tree;    /* tree (multi-pass) or agg (lookback) */
+  CN_PTR(ParensU32) flags;   /* lookback; clear: the words to zero */
+  CN_PTR(ParensI32) win;     /* lookback */
+  CN_U32 n;                  /* elements; clear: words */
+  CN_U32 n1;                 /* partitions */
+  CN_U32 n1p;                /* partitions rounded up to a power of two */
+  CN_U32 level;              /* tree: first level this dispatch reads */
+  CN_U32 levels;             /* tree: levels this dispatch writes */
+  CN_U32 pad0;
+CN_PUSH_END(cn_parens_push)
+CN_STATIC_ASSERT_SIZE(cn_parens_push, 72);
+#endif
+
+#endif

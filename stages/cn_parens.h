@@ -1,0 +1,122 @@
+/* cn_parens.h: parentheses matching on the GPU (stages/parens.c, shaders/parens*.comp).
+ *
+ * Definition. For a sequence of '(' and ')', out[i] is the index on top of the
+ * stack just before element i is processed, or -1 when the stack is empty;
+ * '(' pushes its own index, ')' pops when the stack is not empty. So a '('
+ * gets its enclosing '(', a ')' its matching '(', an unmatched ')' gets -1
+ * (or the '(' enclosing it once the stack is nonempty again). Unbalanced input
+ * is valid input; the nesting depth is unlimited.
+ *
+ * Inputs:  n bytes at device address `in` (4-byte aligned; the buffer holds
+ *          whole 32-bit words, so bytes up to the next multiple of 4 must be
+ *          readable). Only the low bit of a byte counts: 0 open, 1 close, so
+ *          ASCII '(' (0x28) and ')' (0x29) work directly.
+ * Outputs: n int32 at `out` (4-byte aligned).
+ * Scratch: cn_parens_scratch_bytes() bytes at `scratch` (16-byte aligned).
+ *          Sized for the worst case (every partition's slice as deep as the
+ *          partition, every look-back window full): no data-dependent overflow,
+ *          nothing to detect or re-run. About 4 bytes per element (+ 1/8 of
+ *          that for the look-back windows, + a few bytes per partition).
+ * Limits:  n < 2^31 (indices are int32), else CN_ERROR_LIMIT.
+ *
+ * Variants (P = the partition size, cn_parens_partition_size()):
+ *   SIMPLE     the paper's algorithm with one element per invocation (k = 1):
+ *              pass 1 per partition of P = WG elements: its bicyclic value
+ *              (a, b) (a unmatched ')', b unmatched '(') and its stack slice
+ *              (the b unmatched '(' indices, by a reverse bicyclic scan over
+ *              the workgroup and a compaction); pass 2 a binary tree of
+ *              bicyclic values over partitions (as many levels as n needs, 8
+ *              per dispatch, so no w^2 limit); pass 3 per partition: the stack
+ *              before it down to the depth the partition pops into, each entry
+ *              by a binary search of that tree ending in one partition's slice;
+ *              then each element's match by a binary search over the bicyclic
+ *              tree of the workgroup in shared memory.
+ *   EFFICIENT  the same passes with k = 16 elements per invocation (paper
+ *              section 8, with our own chunk bookkeeping): each invocation keeps
+ *              its chunk's unmatched '(' as a bitmask, so walking the chunk is
+ *              O(1) per element; only when the chunk's own stack is empty does
+ *              it search the workgroup tree (once per depth).
+ *   LOOKBACK   one pass with decoupled look-back: each workgroup takes its
+ *              partition id from an atomic counter (so it only ever waits on
+ *              partitions that have started), publishes its bicyclic value and
+ *              slice (state AGGREGATE), walks back over earlier partitions to
+ *              build the stack before it (slices of AGGREGATE partitions, the
+ *              published WINDOW of the top entries of a WINDOW partition), then
+ *              publishes its own window (state WINDOW) and writes its outputs.
+ *              When a window is not deep enough the walk follows its bottom
+ *              entry (a backlink) to the partition that pushed it and goes on
+ *              below it, so deep stacks cost a few hops, not a walk over every
+ *              partition in between.
+ *   AUTO       the variant measured fastest for n on the H200 (docs/PERF.md).
+ *
+ * Memory ordering of LOOKBACK (Vulkan memory model, device scope): slice,
+ * aggregate and window stores are `coherent` (non-private); the workgroup then
+ * executes a control barrier with device-scope acquire-release semantics on
+ * buffer memory, after which one invocation stores the partition's flag with
+ * an atomic release store. A reader spins on an atomic acquire load of the flag
+ * and only then reads (coherent) what the flag covers, so everything written
+ * before the release is visible to it. Flags and the counter are zeroed by a
+ * kernel at the start of each recording, followed by a barrier. A workgroup
+ * only waits on lower partition ids, which were taken by workgroups already
+ * running, so the spin always ends (also on lavapipe's few CPU threads).
+ */
+#ifndef CN_PARENS_H
+#define CN_PARENS_H
+
+#include "canopy.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum cn_parens_variant {
+  CN_PARENS_AUTO = 0,
+  CN_PARENS_SIMPLE,
+  CN_PARENS_EFFICIENT,
+  CN_PARENS_LOOKBACK,
+  CN_PARENS_VARIANT_COUNT
+} cn_parens_variant;
+
+/* Largest n the GPU variants accept. */
+#define CN_PARENS_MAX_N 0x7fffffffull
+
+/* "auto", "simple", "efficient", "lookback"; "?" for a bad value. */
+const char *cn_parens_variant_name(cn_parens_variant v);
+/* Parses a name of cn_parens_variant_name(); false if unknown. */
+bool cn_parens_variant_parse(const char *name, cn_parens_variant *out);
+
+/* The variant AUTO runs for n elements on this context. */
+cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n);
+
+/* Elements per partition (workgroup) of variant v on this device (AUTO: of
+ * the variant chosen for a large n). Tests build boundary sizes from it. */
+uint64_t cn_parens_partition_size(cn_context *ctx, cn_parens_variant v);
+
+/* Multi-pass variants: the partition tree gains one dispatch per this many
+ * tree levels, i.e. at P * 2^(levels * i) elements (i = 1, 2, ...). 8, or
+ * 1..8 from the environment variable CANOPY_PARENS_TREE_LEVELS (a test knob). */
+uint32_t cn_parens_tree_levels_per_pass(void);
+
+/* Bytes of scratch cn_parens_record() needs (0 for n == 0 or a bad variant). */
+uint64_t cn_parens_scratch_bytes(cn_context *ctx, cn_parens_variant v, uint64_t n);
+
+/* Records the matching of n elements into cmd (see the header comment for
+ * buffers and alignment); no trailing barrier: add cn_cmd_barrier() before
+ * reading out. n == 0 records nothing. Fails with CN_ERROR_INVALID_ARGUMENT
+ * (bad variant, misaligned address), CN_ERROR_LIMIT (n too large), or a
+ * pipeline error. */
+cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v, VkDeviceAddress in,
+                           VkDeviceAddress out, VkDeviceAddress scratch, uint64_t n);
+
+/* Standalone convenience: uploads in[0..n), matches, reads back out[0..n). */
+cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const uint8_t *in, int32_t *out, uint64_t n);
+
+/* CPU reference: the sequential stack, kept in out[] itself (popping follows
+ * out[top]), so O(1) extra memory and no recursion. Any n. */
+void cn_parens_cpu(const uint8_t *in, int32_t *out, uint64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

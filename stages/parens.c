@@ -1,0 +1,245 @@
+/* parens.c: host side of parentheses matching (see cn_parens.h): shapes from the
+ * device limits, scratch layout, recording of each variant, the CPU reference. */
+#include "cn_parens_shared.h"
+#include "internal.h"
+#include "kernels.gen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+  PARENS_TREE_WG = 256,       /* parens_tree workgroup: levels per pass = log2 */
+  PARENS_TREE_LEVELS = 8,
+  PARENS_CLEAR_WG = 256,
+  PARENS_MAX_WG = 256,
+  PARENS_ITEMS_EFFICIENT = 16,
+  PARENS_WINDOW_DIVISOR = 16, /* look-back window = partition / this */
+};
+
+typedef struct cn__parens_shape {
+  uint32_t wg, k, window; /* invocations, elements each, look-back window entries */
+} cn__parens_shape;
+
+static const char *const cn__variant_names[CN_PARENS_VARIANT_COUNT] = {"auto", "simple", "efficient", "lookback"};
+
+const char *cn_parens_variant_name(cn_parens_variant v) {
+  return (unsigned)v < CN_PARENS_VARIANT_COUNT ? cn__variant_names[v] : "?";
+}
+
+bool cn_parens_variant_parse(const char *name, cn_parens_variant *out) {
+  for (int i = 0; i < CN_PARENS_VARIANT_COUNT; i++)
+    if (name && strcmp(name, cn__variant_names[i]) == 0) {
+      *out = (cn_parens_variant)i;
+      return true;
+    }
+  return false;
+}
+
+uint32_t cn_parens_tree_levels_per_pass(void) {
+  /* Test knob: CANOPY_PARENS_TREE_LEVELS=1..8 makes passes smaller, so tests
+   * reach many tree passes with few elements. */
+  const char *e = getenv("CANOPY_PARENS_TREE_LEVELS");
+  int v = e ? atoi(e) : 0;
+  return v >= 1 && v <= PARENS_TREE_LEVELS ? (uint32_t)v : PARENS_TREE_LEVELS;
+}
+
+/* Shared memory of the partition kernels (parens.glsl) for a shape. */
+static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window) {
+  uint64_t p = (uint64_t)wg * k;
+  uint64_t common = p * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
+  uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : (uint64_t)wg * 8; /* parens_match's sh_near */
+  return common + near + 4 * (v == CN_PARENS_LOOKBACK ? p + window : p) + 64;
+}
+
+static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn__parens_shape s) {
+  return s.wg >= 32 && s.wg <= ctx->caps.max_workgroup_invocations && (s.wg & (s.wg - 1)) == 0 && s.k >= 1 &&
+         s.k <= 32 && (s.k <= 2 || s.k % 4 == 0) && s.window >= 1 && s.window <= s.wg * s.k &&
+         cn__parens_shared_bytes(v, s.wg, s.k, s.window) <= ctx->caps.max_shared_memory;
+}
+
+/* Benchmark knob: CANOPY_PARENS_<VARIANT>=wg,k[,window] replaces the shape
+ * chosen below when it is valid and fits the device (ignored otherwise). */
+static bool cn__parens_shape_env(const cn_context *ctx, cn_parens_variant v, cn__parens_shape *out) {
+  static const char *const names[CN_PARENS_VARIANT_COUNT] = {NULL, "CANOPY_PARENS_SIMPLE", "CANOPY_PARENS_EFFICIENT",
+                                                             "CANOPY_PARENS_LOOKBACK"};
+  const char *e = names[v] ? getenv(names[v]) : NULL;
+  if (!e || !*e) return false;
+  unsigned wg = 0, k = 0, window = 0;
+  int got = sscanf(e, "%u,%u,%u", &wg, &k, &window);
+  if (got < 2) return false;
+  cn__parens_shape s = {wg, k, got == 3 ? window : CN_MAX(1u, wg * k / PARENS_WINDOW_DIVISOR)};
+  if (!cn__parens_shape_fits(ctx, v, s)) return false;
+  *out = s;
+  return true;
+}
+
+static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_variant v) {
+  cn__parens_shape s = {.k = v == CN_PARENS_SIMPLE ? 1 : PARENS_ITEMS_EFFICIENT};
+  if (cn__parens_shape_env(ctx, v, &s)) return s;
+  uint32_t wg = cn_floor_pow2(CN_MIN((uint32_t)PARENS_MAX_WG, ctx->caps.max_workgroup_invocations));
+  for (;;) {
+    s.wg = wg;
+    s.window = CN_MAX(1u, wg * s.k / PARENS_WINDOW_DIVISOR);
+    if (wg <= 32 || cn__parens_shared_bytes(v, wg, s.k, s.window) <= ctx->caps.max_shared_memory) break;
+    wg /= 2;
+  }
+  return s;
+}
+
+cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
+  (void)ctx;
+  /* From the H200 measurements in docs/PERF.md. */
+  return n <= (1u << 16) ? CN_PARENS_EFFICIENT : CN_PARENS_LOOKBACK;
+}
+
+uint64_t cn_parens_partition_size(cn_context *ctx, cn_parens_variant v) {
+  if (v == CN_PARENS_AUTO) v = cn_parens_choose(ctx, CN_PARENS_MAX_N);
+  if ((unsigned)v >= CN_PARENS_VARIANT_COUNT) return 0;
+  cn__parens_shape s = cn__parens_shape_of(ctx, v);
+  return (uint64_t)s.wg * s.k;
+}
+
+/* Scratch layout: offsets in bytes, each 16-byte aligned. */
+typedef struct cn__parens_layout {
+  uint64_t n1, n1p, part;
+  uint64_t flags, tree, slices, win, total;
+} cn__parens_layout;
+
+static uint64_t cn__align16(uint64_t x) { return (x + 15) & ~(uint64_t)15; }
+
+static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_shape s, uint64_t n) {
+  cn__parens_layout l = {0};
+  l.part = (uint64_t)s.wg * s.k;
+  l.n1 = CN_DIV_UP(n, l.part);
+  l.n1p = 1;
+  while (l.n1p < l.n1) l.n1p *= 2;
+  uint64_t at = 0;
+  if (v == CN_PARENS_LOOKBACK) {
+    l.flags = at;
+    at += cn__align16(4 * (1 + l.n1));
+    l.tree = at; /* agg: one bicyclic value per partition */
+    at += cn__align16(8 * l.n1);
+  } else {
+    l.tree = at;
+    at += cn__align16(8 * (2 * l.n1p));
+  }
+  l.slices = at;
+  at += cn__align16(4 * l.n1 * l.part);
+  if (v == CN_PARENS_LOOKBACK) {
+    l.win = at;
+    at += cn__align16(4 * l.n1 * s.window);
+  }
+  l.total = at;
+  return l;
+}
+
+uint64_t cn_parens_scratch_bytes(cn_context *ctx, cn_parens_variant v, uint64_t n) {
+  if (n == 0 || (unsigned)v >= CN_PARENS_VARIANT_COUNT) return 0;
+  if (v == CN_PARENS_AUTO) v = cn_parens_choose(ctx, n);
+  return cn__parens_layout_of(v, cn__parens_shape_of(ctx, v), n).total;
+}
+
+static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s,
+                                             const cn__parens_layout *l, cn_parens_push pc) {
+  uint32_t spec[3] = {s.wg, s.k, s.window};
+  uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
+  VkPipeline reduce, tree, match;
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_REDUCE, spec, 3, &reduce));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_MATCH, spec, 3, &match));
+  cn_dispatch(ctx, cmd, reduce, &pc, sizeof pc, l->n1);
+  cn_cmd_barrier(ctx, cmd);
+  uint32_t levels = 0;
+  while ((1ull << levels) < l->n1p) levels++;
+  uint32_t per_pass = cn_parens_tree_levels_per_pass();
+  for (uint32_t j0 = 0; j0 < levels; j0 += per_pass) {
+    pc.level = j0;
+    pc.levels = CN_MIN(per_pass, levels - j0);
+    cn_dispatch(ctx, cmd, tree, &pc, sizeof pc, CN_DIV_UP(l->n1p >> j0, (uint64_t)PARENS_TREE_WG));
+    cn_cmd_barrier(ctx, cmd);
+  }
+  cn_dispatch(ctx, cmd, match, &pc, sizeof pc, l->n1);
+  return CN_OK;
+}
+
+static cn_result cn__parens_record_lookback(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s,
+                                            const cn__parens_layout *l, cn_parens_push pc) {
+  uint32_t spec[3] = {s.wg, s.k, s.window};
+  uint32_t clear_spec[3] = {PARENS_CLEAR_WG, 1, 1};
+  VkPipeline clear, lookback;
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_CLEAR, clear_spec, 3, &clear));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LOOKBACK, spec, 3, &lookback));
+  cn_parens_push cpc = pc;
+  cpc.n = (uint32_t)(1 + l->n1);
+  cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(1 + l->n1, (uint64_t)PARENS_CLEAR_WG));
+  cn_cmd_barrier(ctx, cmd);
+  cn_dispatch(ctx, cmd, lookback, &pc, sizeof pc, l->n1);
+  return CN_OK;
+}
+
+cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v, VkDeviceAddress in,
+                           VkDeviceAddress out, VkDeviceAddress scratch, uint64_t n) {
+  if ((unsigned)v >= CN_PARENS_VARIANT_COUNT)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching: unknown variant %d", (int)v);
+  if (n > CN_PARENS_MAX_N)
+    return cn_fail(CN_ERROR_LIMIT, "parentheses matching of %llu elements: at most %llu", (unsigned long long)n,
+                   CN_PARENS_MAX_N);
+  if (n == 0) return CN_OK;
+  if (in % 4 || out % 4 || scratch % 16)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT,
+                   "parentheses matching: in and out must be 4-byte aligned, scratch 16-byte aligned");
+  if (v == CN_PARENS_AUTO) v = cn_parens_choose(ctx, n);
+  cn__parens_shape s = cn__parens_shape_of(ctx, v);
+  cn__parens_layout l = cn__parens_layout_of(v, s, n);
+  cn_parens_push pc = {.src = in,
+                       .dst = out,
+                       .slices = scratch + l.slices,
+                       .tree = scratch + l.tree,
+                       .flags = scratch + l.flags,
+                       .win = scratch + l.win,
+                       .n = (uint32_t)n,
+                       .n1 = (uint32_t)l.n1,
+                       .n1p = (uint32_t)l.n1p};
+  if (v == CN_PARENS_LOOKBACK) return cn__parens_record_lookback(ctx, cmd, s, &l, pc);
+  return cn__parens_record_multipass(ctx, cmd, s, &l, pc);
+}
+
+cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const uint8_t *in, int32_t *out, uint64_t n) {
+  if ((unsigned)v >= CN_PARENS_VARIANT_COUNT)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching: unknown variant %d", (int)v);
+  if (n > CN_PARENS_MAX_N)
+    return cn_fail(CN_ERROR_LIMIT, "parentheses matching of %llu elements: at most %llu", (unsigned long long)n,
+                   CN_PARENS_MAX_N);
+  if (n == 0) return CN_OK;
+  if (!in || !out) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_parens: NULL array");
+  cn_buffer bin = {0}, bout = {0}, bscratch = {0};
+  cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn__align16(n), &bin);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, 4 * n, &bout);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_parens_scratch_bytes(ctx, v, n), &bscratch);
+  if (r == CN_OK) r = cn_buffer_upload(ctx, &bin, 0, in, n);
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  if (r == CN_OK) r = cn_cmd_begin(ctx, &cmd);
+  if (r == CN_OK) {
+    r = cn_parens_record(ctx, cmd, v, bin.address, bout.address, bscratch.address, n);
+    cn_cmd_barrier(ctx, cmd);
+    cn_result s = cn_cmd_submit(ctx, cmd);
+    if (r == CN_OK) r = s;
+  }
+  if (r == CN_OK) r = cn_buffer_download(ctx, &bout, 0, out, 4 * n);
+  cn_buffer_destroy(ctx, &bscratch);
+  cn_buffer_destroy(ctx, &bout);
+  cn_buffer_destroy(ctx, &bin);
+  return r;
+}
+
+void cn_parens_cpu(const uint8_t *in, int32_t *out, uint64_t n) {
+  /* Branchless: when the stack is empty (top < 0), "the top's parent" is read
+   * from out[i], which already holds -1. */
+  int64_t top = -1;
+  for (uint64_t i = 0; i < n; i++) {
+    out[i] = (int32_t)top;
+    int64_t parent = out[top >= 0 ? (uint64_t)top : i];
+    top = (in[i] & 1) ? parent : (int64_t)i;
+  }
+}

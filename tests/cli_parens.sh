@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# cli_parens.sh: `canopy parens` (every variant, output bytes, errors, exit codes)
+# and `canopy bench parens --quick`.
+# usage: cli_parens.sh path/to/canopy source-dir
+set -u
+canopy=$1
+fails=0; passes=0
+expect() { # expect NAME EXPECTED_CODE ACTUAL_CODE
+  if [ "$2" -eq "$3" ]; then passes=$((passes+1)); else echo "FAIL $1: exit $3, want $2"; fails=$((fails+1)); fi
+}
+contains() { # contains NAME FILE PATTERN
+  if grep -q -- "$3" "$2"; then passes=$((passes+1)); else echo "FAIL $1: no '$3' in:"; cat "$2"; fails=$((fails+1)); fi
+}
+same() { # same NAME GOT WANT
+  if [ "$2" = "$3" ]; then passes=$((passes+1)); else echo "FAIL $1: got '$2', want '$3'"; fails=$((fails+1)); fi
+}
+dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+ints() { od -An -v -t d4 "$1" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'; }
+
+# The blog's example, with a trailing newline; unbalanced input.
+printf '((()((())(()()))))\n' > "$dir/a.txt"
+want="-1 0 1 2 1 4 5 6 5 4 9 10 9 12 9 4 1 0"
+for v in auto simple efficient lookback; do
+  "$canopy" parens --variant $v --in "$dir/a.txt" --out "$dir/a.bin" 2>"$dir/err"; expect "parens-$v" 0 $?
+  same "parens-$v-output" "$(ints "$dir/a.bin")" "$want"
+done
+printf '))(()))(' > "$dir/u.txt"
+"$canopy" parens --in "$dir/u.txt" --out "$dir/u.bin"; expect unbalanced 0 $?
+same unbalanced-output "$(ints "$dir/u.bin")" "-1 -1 -1 2 3 2 -1 -1"
+same unbalanced-size "$(stat -c %s "$dir/u.bin")" 32
+
+# A larger random input: every variant agrees with the others byte for byte.
+head -c 300000 /dev/urandom | tr '\000-\377' '()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()()' > "$dir/r.txt"
+for v in simple efficient lookback; do "$canopy" parens --variant $v --in "$dir/r.txt" --out "$dir/r.$v"; expect "random-$v" 0 $?; done
+cmp -s "$dir/r.simple" "$dir/r.efficient"; expect random-simple-efficient 0 $?
+cmp -s "$dir/r.simple" "$dir/r.lookback"; expect random-simple-lookback 0 $?
+same random-size "$(stat -c %s "$dir/r.lookback")" 1200000
+
+# Empty input gives empty output; a lone newline is empty input.
+: > "$dir/e.txt"
+"$canopy" parens --in "$dir/e.txt" --out "$dir/e.bin"; expect empty 0 $?
+same empty-size "$(stat -c %s "$dir/e.bin")" 0
+printf '\n' > "$dir/nl.txt"
+"$canopy" parens --in "$dir/nl.txt" --out "$dir/nl.bin"; expect newline-only 0 $?
+same newline-only-size "$(stat -c %s "$dir/nl.bin")" 0
+
+# Bad bytes name their offset; two newlines are one too many.
+printf '(()x)' > "$dir/bad.txt"
+"$canopy" parens --in "$dir/bad.txt" --out "$dir/bad.bin" 2>"$dir/err"; expect bad-byte 1 $?
+contains bad-byte "$dir/err" "byte offset 3"
+printf '()\n\n' > "$dir/nl2.txt"
+"$canopy" parens --in "$dir/nl2.txt" --out "$dir/nl2.bin" 2>"$dir/err"; expect two-newlines 1 $?
+contains two-newlines "$dir/err" "byte offset 2"
+"$canopy" parens --in "$dir/missing.txt" --out "$dir/m.bin" 2>"$dir/err"; expect missing-file 1 $?
+contains missing-file "$dir/err" "missing.txt"
+"$canopy" parens --in "$dir/a.txt" --out "$dir/no/such/dir/x.bin" 2>"$dir/err"; expect unwritable 1 $?
+
+# Usage errors.
+"$canopy" parens --in "$dir/a.txt" 2>"$dir/err"; expect no-out 2 $?
+"$canopy" parens --out "$dir/x.bin" 2>"$dir/err"; expect no-in 2 $?
+"$canopy" parens --variant fast --in "$dir/a.txt" --out "$dir/x.bin" 2>"$dir/err"; expect bad-variant 2 $?
+contains bad-variant "$dir/err" "unknown variant 'fast'"
+"$canopy" parens --frob 2>"$dir/err"; expect unknown-option 2 $?
+"$canopy" parens --in 2>"$dir/err"; expect missing-value 2 $?
+"$canopy" parens --help >"$dir/out"; expect help 0 $?
+contains help "$dir/out" "usage: canopy parens"
+
+# The benchmark, small.
+"$canopy" bench parens --quick --max-log2 12 --runs 3 --warmup 1 --out "$dir/bench.txt" >"$dir/out" 2>"$dir/err"; expect bench 0 $?
+contains bench-file "$dir/bench.txt" "of copy"
+contains bench-rows "$dir/bench.txt" "^2^12 *lookback"
+contains bench-checked "$dir/bench.txt" "checked against the CPU reference"
+"$canopy" bench 2>"$dir/err"; expect bench-no-target 2 $?
+"$canopy" bench frob 2>"$dir/err"; expect bench-bad-target 2 $?
+"$canopy" bench parens --runs x 2>"$dir/err"; expect bench-bad-runs 2 $?
+
+echo "$passes passed, $fails failed"
+[ $fails -eq 0 ]

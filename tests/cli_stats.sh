@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# cli_stats.sh: `canopy stats`: counts of a known file, exit 1 with a clear
+# message (and the line) on each kind of bad input, exit 2 on usage errors.
+# usage: cli_stats.sh path/to/canopy source-dir
+set -u
+canopy=$1
+src=$2
+fails=0; passes=0
+expect() { # expect NAME EXPECTED_CODE ACTUAL_CODE
+  if [ "$2" -eq "$3" ]; then passes=$((passes+1)); else echo "FAIL $1: exit $3, want $2"; cat "$err"; fails=$((fails+1)); fi
+}
+contains() { # contains NAME FILE PATTERN
+  if grep -q -- "$3" "$2"; then passes=$((passes+1)); else echo "FAIL $1: no '$3' in output:"; cat "$2"; fails=$((fails+1)); fi
+}
+tmp=$(mktemp -d); out=$tmp/out; err=$tmp/err; trap 'rm -rf $tmp' EXIT
+svg='<svg xmlns="http://www.w3.org/2000/svg"'
+
+"$canopy" --help >"$out" 2>"$err"; expect help 0 $?
+contains help-lists-stats "$out" "stats"
+"$canopy" stats --help >"$out" 2>"$err"; expect stats-help 0 $?
+contains stats-help "$out" "usage: canopy stats"
+"$canopy" stats >"$out" 2>"$err"; expect no-file 2 $?
+contains no-file "$err" "no SVG file given"
+"$canopy" stats --bogus x.svg >"$out" 2>"$err"; expect bad-option 2 $?
+"$canopy" stats --width abc x.svg >"$out" 2>"$err"; expect bad-width 2 $?
+
+# a known file: exact counts
+cat >"$tmp/ok.svg" <<EOF
+$svg width="100" height="50">
+  <text>skipped</text>
+  <clipPath id="c"><rect width="10" height="10"/></clipPath>
+  <mask id="m"><rect width="100" height="100" fill="white"/></mask>
+  <g opacity="0.5" clip-path="url(#c)">
+    <rect width="20" height="20" fill="red" stroke="blue"/>
+    <path d="M0 0 C 1 1 2 2 3 3" stroke="black" fill="none"/>
+  </g>
+  <circle cx="5" cy="5" r="5" mask="url(#m)"/>
+</svg>
+EOF
+"$canopy" stats "$tmp/ok.svg" >"$out" 2>"$err"; expect ok 0 $?
+contains ok-size "$out" "^size: *100 x 50 px$"
+contains ok-fills "$out" "^fills: *3$"
+contains ok-strokes "$out" "^strokes: *2$"
+contains ok-clips "$out" "^clips: *2$"
+contains ok-masks "$out" "^masks: *1$"
+contains ok-blends "$out" "^blend groups: *2$"
+contains ok-depth "$out" "^max depth: *2$"
+contains ok-segments "$out" "^segments: *"
+contains ok-skipped "$out" "^skipped: *text=1$"
+"$canopy" stats --width 200 "$tmp/ok.svg" >"$out" 2>"$err"; expect width 0 $?
+contains width "$out" "^size: *200 x 100 px$"
+
+# bad input: exit 1, a message naming what and where
+bad() { # bad NAME CONTENT PATTERN
+  printf '%s' "$2" >"$tmp/$1.svg"
+  "$canopy" stats "$tmp/$1.svg" >"$out" 2>"$err"; expect "$1" 1 $?
+  contains "$1" "$err" "$3"
+}
+bad empty "" "empty input"
+bad truncated "$svg width=\"10\" height=\"10\">
+<g>
+<rect width=\"5\"" "line 3: malformed XML"
+bad not-svg "<html/>" "the root element is <html>, not an SVG <svg>"
+bad huge-size "$svg width=\"1e38\" height=\"10\"/>" "line 1: <svg> size 1e+38x10 is beyond the limit"
+bad huge-coord "$svg width=\"10\" height=\"10\">
+<rect width=\"1e30\" height=\"1\"/></svg>" "line 2: <rect> reaches device coordinate 1e+30"
+bad laughs '<?xml version="1.0"?>
+<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>
+<svg xmlns="http://www.w3.org/2000/svg" fill="&c;"/>' "entity"
+deep=$(printf '<g>%.0s' $(seq 1 300))
+bad deep "$svg width=\"10\" height=\"10\">
+$deep" "line 2: malformed XML: Excessive depth"
+"$canopy" stats "$tmp/missing.svg" >"$out" 2>"$err"; expect missing-file 1 $?
+contains missing-file "$err" "cannot open $tmp/missing.svg"
+
+# a reference cycle: skipped with a warning; --strict makes it an error
+cat >"$tmp/cycle.svg" <<EOF
+$svg width="10" height="10">
+<g id="a"><use href="#a"/></g>
+</svg>
+EOF
+"$canopy" stats "$tmp/cycle.svg" >"$out" 2>"$err"; expect cycle 0 $?
+contains cycle-warning "$err" "warning: .*line 2: <use> references #a, which contains it (a cycle); skipped"
+contains cycle-skipped "$out" "cycle=1"
+"$canopy" stats --strict "$tmp/cycle.svg" >"$out" 2>"$err"; expect cycle-strict 1 $?
+contains cycle-strict "$err" "CN_ERROR_PARSE: line 2: <use> references #a"
+
+# real files load
+"$canopy" stats "$src/tests/data/scenes-real/flag-icons/ni.svg" >"$out" 2>"$err"; expect ni 0 $?
+contains ni-clips "$out" "^clips: *1$"
+
+echo "$passes passed, $fails failed"
+[ $fails -eq 0 ]

@@ -1,0 +1,240 @@
+/* test_parens.c: parentheses matching, every GPU variant against the CPU
+ * reference: random, nested, one-sided and adversarial inputs at sizes built
+ * from each variant's partition size and tree levels. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include "test.h"
+
+#include <time.h>
+
+static const cn_parens_variant variants[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOOKBACK,
+                                             CN_PARENS_AUTO};
+#define NVARIANTS (sizeof variants / sizeof variants[0])
+
+enum pattern {
+  PAT_RANDOM,        /* fair coin */
+  PAT_OPEN_HEAVY,    /* 3/4 open */
+  PAT_CLOSE_HEAVY,   /* 3/4 close */
+  PAT_NESTED,        /* n/2 '(' then n/2 ')' */
+  PAT_ALL_OPEN,
+  PAT_ALL_CLOSE,
+  PAT_STAIRS,        /* the stack grows by a few per partition, then long runs of ')' pop it */
+  PAT_SAWTOOTH,      /* deep climbs and descents of random lengths around the partition size */
+  PAT_COUNT
+};
+
+static const char *const pattern_names[PAT_COUNT] = {"random", "open-heavy", "close-heavy", "nested",
+                                                     "all-open", "all-close", "stairs", "sawtooth"};
+
+/* Low bit: 0 open, 1 close; the other bits are noise the stage must ignore,
+ * except that ASCII '(' / ')' is used for half the patterns. */
+static uint8_t elem(bool close, bool ascii) {
+  if (ascii) return close ? ')' : '(';
+  return (uint8_t)((test_rand() & 0xFE) | (close ? 1 : 0));
+}
+
+static void fill(uint8_t *in, uint64_t n, int pat, uint64_t part) {
+  bool ascii = pat % 2 == 0;
+  uint64_t run = 0;
+  bool close = false;
+  for (uint64_t i = 0; i < n; i++) {
+    bool c;
+    switch (pat) {
+      case PAT_RANDOM: c = test_rand() & 1; break;
+      case PAT_OPEN_HEAVY: c = test_rand_below(4) == 0; break;
+      case PAT_CLOSE_HEAVY: c = test_rand_below(4) != 0; break;
+      case PAT_NESTED: c = i >= n / 2; break;
+      case PAT_ALL_OPEN: c = false; break;
+      case PAT_ALL_CLOSE: c = true; break;
+      case PAT_STAIRS: {
+        /* First 3/4: balanced pairs with one extra '(' every 8 elements; then ')'. */
+        if (i < n - n / 4) c = (i % 8 == 7) ? false : (i % 2 == 1);
+        else c = true;
+        break;
+      }
+      default: /* PAT_SAWTOOTH */
+        if (run == 0) {
+          close = !close;
+          run = 1 + test_rand_below(3 * part);
+        }
+        run--;
+        c = close ? test_rand_below(8) != 0 : test_rand_below(8) == 0;
+        break;
+    }
+    in[i] = elem(c, ascii);
+  }
+}
+
+/* The CPU reference checked against an explicit stack. */
+static void naive_parens(const uint8_t *in, int32_t *out, uint64_t n) {
+  int32_t *stack = malloc((n ? n : 1) * sizeof *stack);
+  uint64_t depth = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    out[i] = depth ? stack[depth - 1] : -1;
+    if (!(in[i] & 1)) stack[depth++] = (int32_t)i;
+    else if (depth) depth--;
+  }
+  free(stack);
+}
+
+static int check(cn_parens_variant v, uint64_t n, int pat) {
+  cn_context *ctx = test_context();
+  if (!ctx) return 1;
+  const char *only = getenv("PARENS_TEST_VARIANT"); /* debugging: run one variant */
+  if (only && strcmp(only, cn_parens_variant_name(v)) != 0) return 0;
+  uint64_t part = cn_parens_partition_size(ctx, v);
+  uint8_t *in = malloc(n ? n : 1);
+  int32_t *want = malloc((n ? n : 1) * 4), *got = malloc((n ? n : 1) * 4);
+  fill(in, n, pat, part);
+  cn_parens_cpu(in, want, n);
+  for (uint64_t i = 0; i < n; i++) got[i] = -7;
+  cn_result r = cn_parens(ctx, v, in, got, n);
+  int bad = 0;
+  if (r != CN_OK) {
+    fprintf(stderr, "  %s n=%llu %s: %s: %s\n", cn_parens_variant_name(v), (unsigned long long)n, pattern_names[pat],
+            cn_result_name(r), cn_last_error());
+    bad = 1;
+  } else {
+    uint64_t wrong = 0, first = 0;
+    for (uint64_t i = 0; i < n; i++)
+      if (got[i] != want[i] && wrong++ == 0) first = i;
+    if (wrong) {
+      fprintf(stderr, "  %s n=%llu %s (partition %llu): %llu wrong, first at %llu: got %d want %d\n",
+              cn_parens_variant_name(v), (unsigned long long)n, pattern_names[pat], (unsigned long long)part,
+              (unsigned long long)wrong, (unsigned long long)first, got[first], want[first]);
+      bad = 1;
+    }
+  }
+  test_failures += bad;
+  free(in);
+  free(want);
+  free(got);
+  return bad;
+}
+
+TEST(parens_cpu_reference) {
+  const char *s = "((()((())(()()))))";
+  int32_t want[] = {-1, 0, 1, 2, 1, 4, 5, 6, 5, 4, 9, 10, 9, 12, 9, 4, 1, 0};
+  int32_t out[18];
+  cn_parens_cpu((const uint8_t *)s, out, 18);
+  CHECK(memcmp(out, want, sizeof want) == 0);
+  /* Unbalanced: unmatched ')' get -1 or the enclosing '(' once the stack refills. */
+  const char *u = "))(()))(";
+  int32_t want_u[] = {-1, -1, -1, 2, 3, 2, -1, -1};
+  cn_parens_cpu((const uint8_t *)u, out, 8);
+  CHECK(memcmp(out, want_u, sizeof want_u) == 0);
+  /* Against an explicit stack on every pattern. */
+  for (int pat = 0; pat < PAT_COUNT; pat++) {
+    uint64_t n = 5000 + test_rand_below(5000);
+    uint8_t *in = malloc(n);
+    int32_t *a = malloc(n * 4), *b = malloc(n * 4);
+    fill(in, n, pat, 256);
+    cn_parens_cpu(in, a, n);
+    naive_parens(in, b, n);
+    CHECK(memcmp(a, b, n * 4) == 0);
+    free(in);
+    free(a);
+    free(b);
+  }
+}
+
+TEST(parens_variant_names) {
+  cn_parens_variant v;
+  CHECK(cn_parens_variant_parse("lookback", &v) && v == CN_PARENS_LOOKBACK);
+  CHECK(cn_parens_variant_parse("auto", &v) && v == CN_PARENS_AUTO);
+  CHECK(!cn_parens_variant_parse("fast", &v));
+  CHECK(strcmp(cn_parens_variant_name(CN_PARENS_EFFICIENT), "efficient") == 0);
+}
+
+TEST(parens_bad_arguments) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  uint8_t in[4] = {'(', ')', '(', ')'};
+  int32_t out[4];
+  CHECK(cn_parens(ctx, (cn_parens_variant)99, in, out, 4) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK(cn_parens(ctx, CN_PARENS_SIMPLE, in, out, CN_PARENS_MAX_N + 1) == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "at most");
+  CHECK(cn_parens(ctx, CN_PARENS_SIMPLE, NULL, out, 4) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK(cn_parens_record(ctx, VK_NULL_HANDLE, CN_PARENS_SIMPLE, 2, 0, 0, 4) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK_OK(cn_parens(ctx, CN_PARENS_SIMPLE, in, out, 0));
+  CHECK(cn_parens_scratch_bytes(ctx, CN_PARENS_EFFICIENT, 0) == 0);
+}
+
+/* Sizes 0, 1, 2, around chunks and ±1 around 1, 2, 3 partitions. */
+TEST(parens_small_boundaries) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  for (size_t vi = 0; vi < NVARIANTS; vi++) {
+    uint64_t p = cn_parens_partition_size(ctx, variants[vi]);
+    uint64_t sizes[] = {0, 1, 2, 3, 15, 16, 17, 33, p - 1, p, p + 1, 2 * p - 1, 2 * p, 2 * p + 1, 3 * p + 1};
+    for (size_t i = 0; i < (sizeof sizes / sizeof sizes[0]); i++)
+      for (int pat = 0; pat < PAT_COUNT; pat++) check(variants[vi], sizes[i], pat);
+  }
+}
+
+/* ±1 around the partition tree's levels (powers of two partitions) and the
+ * tree's passes (every cn_parens_tree_levels_per_pass() levels), for the
+ * multi-pass variants; partition counts that cross several windows for lookback. */
+TEST(parens_level_boundaries) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  uint64_t pass = 1ull << cn_parens_tree_levels_per_pass();
+  for (size_t vi = 0; vi < NVARIANTS; vi++) {
+    uint64_t p = cn_parens_partition_size(ctx, variants[vi]);
+    uint64_t sizes[] = {4 * p - 1, 4 * p + 1, 37 * p + 5, pass * p - 1, pass * p, pass * p + 1};
+    for (size_t i = 0; i < (sizeof sizes / sizeof sizes[0]); i++) {
+      check(variants[vi], sizes[i], PAT_RANDOM);
+      check(variants[vi], sizes[i], PAT_SAWTOOTH);
+      check(variants[vi], sizes[i], PAT_NESTED);
+    }
+  }
+}
+
+/* Many tree passes with few elements: 2 tree levels per pass (the test knob),
+ * so passes begin at P * 4^i partitions; ±1 around each for i = 1..4. */
+TEST(parens_many_tree_passes) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  setenv("CANOPY_PARENS_TREE_LEVELS", "2", 1);
+  CHECK_EQ_U64(cn_parens_tree_levels_per_pass(), 2);
+  for (int vi = 0; vi < 2; vi++) {
+    cn_parens_variant v = vi ? CN_PARENS_EFFICIENT : CN_PARENS_SIMPLE;
+    uint64_t p = cn_parens_partition_size(ctx, v);
+    for (uint64_t parts = 4; parts <= 256; parts *= 4) {
+      check(v, parts * p - 1, PAT_SAWTOOTH);
+      check(v, parts * p + 1, PAT_RANDOM);
+      check(v, parts * p + 1, PAT_STAIRS);
+    }
+  }
+  unsetenv("CANOPY_PARENS_TREE_LEVELS");
+  CHECK_EQ_U64(cn_parens_tree_levels_per_pass(), 8);
+}
+
+/* Deep one-sided inputs: stacks far deeper than a partition or a window, long
+ * walks back and chains of backlinks in the look-back variant. */
+TEST(parens_deep_stacks) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  for (size_t vi = 0; vi < NVARIANTS; vi++) {
+    uint64_t p = cn_parens_partition_size(ctx, variants[vi]);
+    int pats[] = {PAT_NESTED, PAT_ALL_OPEN, PAT_ALL_CLOSE, PAT_STAIRS, PAT_SAWTOOTH, PAT_OPEN_HEAVY, PAT_CLOSE_HEAVY};
+    for (size_t i = 0; i < (sizeof pats / sizeof pats[0]); i++) check(variants[vi], 67 * p + 3, pats[i]);
+  }
+}
+
+TEST(parens_random_sizes) {
+  for (int i = 0; i < 24; i++) {
+    uint64_t n = 1 + test_rand_below(i < 16 ? 20000 : 300000);
+    check(variants[i % NVARIANTS], n, (int)test_rand_below(PAT_COUNT));
+  }
+}
+
+/* Several million elements, once per variant. */
+TEST(parens_large) {
+  uint64_t n = (3u << 20) + 12345;
+  int pats[] = {PAT_RANDOM, PAT_SAWTOOTH, PAT_STAIRS};
+  for (size_t vi = 0; vi + 1 < NVARIANTS; vi++) check(variants[vi], n, pats[vi]);
+}
+
+TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_small_boundaries),
+          T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_random_sizes),
+          T(parens_large))

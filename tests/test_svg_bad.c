@@ -1,0 +1,278 @@
+/* test_svg_bad.c: bad input to the SVG loader: each case gets the expected
+ * error code and message (with its line), or loads with the element skipped
+ * where SVG says so; never a crash, hang or unbounded memory. CPU only. */
+#include "test.h"
+
+#include <math.h>
+
+static cn_scene_builder *builder;
+static cn_scene_data scene;
+static cn_svg_stats stats;
+
+#define SVG_OPEN "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
+
+static cn_result try_load(const char *text, size_t n, const cn_svg_options *opt) {
+  if (!builder) CHECK_OK(cn_scene_builder_create(&builder));
+  return cn_svg_load_memory(builder, text, n, opt, &scene, &stats);
+}
+
+/* Expects code and a message containing each of the given pieces. */
+static void expect(const char *text, cn_result code, const char *msg) {
+  cn_result r = try_load(text, strlen(text), NULL);
+  if (r != code)
+    fprintf(stderr, "  expected %s, got %s: %s\n", cn_result_name(code), cn_result_name(r), cn_last_error());
+  CHECK(r == code);
+  if (msg) CHECK_STR_CONTAINS(cn_last_error(), msg);
+}
+
+/* A growable string. */
+typedef struct sbuf {
+  char *s;
+  size_t n, cap;
+} sbuf;
+static void put(sbuf *b, const char *t) {
+  size_t k = strlen(t);
+  if (b->n + k + 1 > b->cap) {
+    b->cap = (b->n + k + 1) * 2;
+    b->s = realloc(b->s, b->cap);
+  }
+  memcpy(b->s + b->n, t, k + 1);
+  b->n += k;
+}
+
+TEST(empty_and_malformed) {
+  expect("", CN_ERROR_PARSE, "line 1: empty input");
+  expect("   \n", CN_ERROR_PARSE, "malformed XML");
+  expect(SVG_OPEN "width=\"10\" height=\"10\">\n<g>\n<rect width=\"5\"", CN_ERROR_PARSE, "line 3: malformed XML");
+  expect(SVG_OPEN "width=\"10\" height=\"10\">\n<g></svg>", CN_ERROR_PARSE, "line 2: malformed XML");
+  expect("<html><body/></html>", CN_ERROR_PARSE, "line 1: the root element is <html>, not an SVG <svg>");
+  expect("\xff\xfe\x00garbage", CN_ERROR_PARSE, "malformed XML");
+  expect("<?xml version=\"1.0\"?>\n<!-- only a comment -->\n", CN_ERROR_PARSE, "malformed XML");
+}
+
+TEST(no_external_entities_or_network) {
+  expect("<?xml version=\"1.0\"?>\n<!DOCTYPE svg [ <!ENTITY ext SYSTEM \"file:///etc/passwd\"> ]>\n"
+         SVG_OPEN "width=\"10\" height=\"10\"><rect width=\"1\" height=\"1\" id=\"&ext;\"/></svg>",
+         CN_ERROR_PARSE, "line 3: malformed XML: Attribute references external entity 'ext'");
+  /* internal entities are expanded in attributes only when they hold no further references */
+  expect("<?xml version=\"1.0\"?>\n<!DOCTYPE svg [ <!ENTITY a \"1\"> <!ENTITY b \"&a;&a;\"> ]>\n"
+         SVG_OPEN "width=\"10\" height=\"10\">\n<rect width=\"&b;\" height=\"1\"/></svg>",
+         CN_ERROR_PARSE, "line 4: attribute width of <rect> uses entity &b; which is not expanded");
+  /* an external DTD is not loaded (NONET, no DTDLOAD): the document still loads */
+  const char *doc = "<?xml version=\"1.0\"?>\n<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+                    "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n" SVG_OPEN
+                    "width=\"10\" height=\"10\"><rect width=\"1\" height=\"1\"/></svg>";
+  CHECK_OK(try_load(doc, strlen(doc), NULL));
+  CHECK_EQ_U64(scene.element_count, 1);
+}
+
+TEST(billion_laughs) {
+  sbuf b = {0};
+  put(&b, "<?xml version=\"1.0\"?>\n<!DOCTYPE svg [\n<!ENTITY lol0 \"lol\">\n");
+  for (int i = 1; i < 10; i++) {
+    char line[256];
+    int k = snprintf(line, sizeof line, "<!ENTITY lol%d \"", i);
+    for (int j = 0; j < 10; j++) k += snprintf(line + k, sizeof line - (size_t)k, "&lol%d;", i - 1);
+    snprintf(line + k, sizeof line - (size_t)k, "\">\n");
+    put(&b, line);
+  }
+  put(&b, "]>\n" SVG_OPEN "width=\"10\" height=\"10\"><desc>&lol9;</desc><rect fill=\"&lol9;\"/></svg>");
+  cn_result r = try_load(b.s, b.n, NULL);
+  CHECK(r == CN_ERROR_PARSE);
+  CHECK_STR_CONTAINS(cn_last_error(), "line ");
+  /* libxml2 stops it ("entity reference loop"), or our attribute rule does */
+  CHECK(strstr(cn_last_error(), "entity") != NULL);
+  free(b.s);
+}
+
+TEST(deep_group_nesting) {
+  sbuf b = {0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\">\n");
+  for (int i = 0; i < 100000; i++) put(&b, "<g>");
+  put(&b, "<rect width=\"1\" height=\"1\"/>");
+  for (int i = 0; i < 100000; i++) put(&b, "</g>");
+  put(&b, "</svg>");
+  cn_result r = try_load(b.s, b.n, NULL);
+  CHECK(r == CN_ERROR_PARSE);
+  CHECK_STR_CONTAINS(cn_last_error(), "line 2: malformed XML: Excessive depth in document: 256");
+  free(b.s);
+  /* 250 levels: within libxml2's limit, loads */
+  b = (sbuf){0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\">\n");
+  for (int i = 0; i < 250; i++) put(&b, "<g opacity=\"0.9\">");
+  put(&b, "<rect width=\"1\" height=\"1\"/><rect width=\"1\" height=\"1\"/>");
+  for (int i = 0; i < 250; i++) put(&b, "</g>");
+  put(&b, "</svg>");
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  CHECK_EQ_U64(stats.max_depth, 250);
+  CHECK_EQ_U64(stats.blend_groups, 250);
+  free(b.s);
+}
+
+TEST(deep_reference_chains) {
+  /* 100 000 clipPaths each clipped by the next */
+  sbuf b = {0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\"><defs>\n");
+  char line[160];
+  for (int i = 0; i < 100000; i++) {
+    snprintf(line, sizeof line, "<clipPath id=\"c%d\" clip-path=\"url(#c%d)\"><rect width=\"5\" height=\"5\"/></clipPath>\n",
+             i, i + 1);
+    put(&b, line);
+  }
+  put(&b, "</defs><rect width=\"5\" height=\"5\" clip-path=\"url(#c0)\"/></svg>");
+  cn_result r = try_load(b.s, b.n, NULL);
+  CHECK(r == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "line 512: <clipPath> nested deeper than 512 levels");
+  free(b.s);
+  /* 100 000 groups each using the next */
+  b = (sbuf){0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\"><defs>\n");
+  for (int i = 0; i < 100000; i++) {
+    snprintf(line, sizeof line, "<g id=\"g%d\"><use href=\"#g%d\"/></g>\n", i, i + 1);
+    put(&b, line);
+  }
+  put(&b, "</defs><use href=\"#g0\"/></svg>");
+  r = try_load(b.s, b.n, NULL);
+  CHECK(r == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "nested deeper than 512 levels");
+  free(b.s);
+}
+
+TEST(reference_cycles_are_skipped_or_strict_errors) {
+  const char *doc = SVG_OPEN "width=\"10\" height=\"10\">\n<g id=\"a\"><use href=\"#b\"/></g>\n"
+                    "<g id=\"b\"><use href=\"#a\"/><rect width=\"1\" height=\"1\"/></g>\n<use id=\"self\" href=\"#self\"/>\n"
+                    "<clipPath id=\"c\" clip-path=\"url(#c)\"><rect width=\"1\" height=\"1\"/></clipPath>\n"
+                    "<rect width=\"1\" height=\"1\" clip-path=\"url(#c)\"/>\n"
+                    "<mask id=\"m\"><rect width=\"1\" height=\"1\" mask=\"url(#m)\"/></mask>\n"
+                    "<rect width=\"1\" height=\"1\" mask=\"url(#m)\"/>\n"
+                    "<linearGradient id=\"l1\" href=\"#l2\"/><linearGradient id=\"l2\" href=\"#l1\"/>\n"
+                    "<rect width=\"1\" height=\"1\" fill=\"url(#l1)\"/></svg>";
+  CHECK_OK(try_load(doc, strlen(doc), NULL));
+  CHECK(stats.skipped[CN_SVG_SKIP_CYCLE] >= 5);
+  CHECK(stats.warning_count >= 5);
+  CHECK_STR_CONTAINS(stats.warnings[0], "line 2: <use> references #b, which contains it (a cycle); skipped");
+  cn_svg_options strict = {.strict = true};
+  cn_result r = try_load(doc, strlen(doc), &strict);
+  CHECK(r == CN_ERROR_PARSE);
+  CHECK_STR_CONTAINS(cn_last_error(), "line 2: <use> references #b, which contains it (a cycle); skipped (strict mode)");
+}
+
+TEST(missing_references) {
+  const char *doc = SVG_OPEN "width=\"10\" height=\"10\">\n<rect width=\"1\" height=\"1\" clip-path=\"url(#nope)\"/>\n"
+                    "<rect width=\"1\" height=\"1\" mask=\"url(#nope)\" fill=\"url(#nope)\"/>\n"
+                    "<rect width=\"1\" height=\"1\" fill=\"url(#nope) blue\"/><use href=\"#nope\"/>\n"
+                    "<rect width=\"1\" height=\"1\" clip-path=\"url(#r)\" id=\"r\"/></svg>";
+  CHECK_OK(try_load(doc, strlen(doc), NULL));
+  CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_MISSING_REF], 5);
+  CHECK_STR_CONTAINS(stats.warnings[0], "line 2: clip-path of <rect> is not a clipPath in this document; ignored");
+  CHECK_STR_CONTAINS(stats.warnings[1], "line 3: mask of <rect> is not a mask in this document; ignored");
+  CHECK_STR_CONTAINS(stats.warnings[2], "line 3: paint server of <rect> does not exist; painted as none");
+  CHECK_STR_CONTAINS(stats.warnings[3], "line 4: <use> references #nope, which does not exist");
+  CHECK_EQ_U64(stats.fills, 3); /* the fallback blue, the unclipped rect and the clip-path-to-rect one */
+}
+
+TEST(absurd_numbers) {
+  expect(SVG_OPEN "width=\"1e38\" height=\"1e38\"/>", CN_ERROR_LIMIT, "line 1: <svg> size 1e+38x1e+38 is beyond the limit");
+  expect(SVG_OPEN "width=\"-5\" height=\"10\"/>", CN_ERROR_PARSE, "line 1: <svg> width/height -5/10 must be positive");
+  expect(SVG_OPEN "width=\"10\" height=\"10\">\n\n<rect width=\"1e38\" height=\"1e38\"/></svg>", CN_ERROR_LIMIT,
+         "line 3: <rect> reaches device coordinate 1e+38, beyond +-1e+09 pixels");
+  expect(SVG_OPEN "width=\"10\" height=\"10\">\n<path d=\"M0 0 l3e38 0 l3e38 0 l3e38 0\"/></svg>", CN_ERROR_LIMIT, "line 2: <path>");
+  expect(SVG_OPEN "width=\"10\" height=\"10\" viewBox=\"0 0 1e-30 1e-30\">\n<rect width=\"1\" height=\"1\"/></svg>",
+         CN_ERROR_LIMIT, "line 2: <rect> reaches device coordinate");
+  expect(SVG_OPEN "width=\"10\" height=\"10\">\n<g transform=\"scale(1e30)\"><g transform=\"scale(1e30)\">"
+         "<rect width=\"1\" height=\"1\"/></g></g></svg>", CN_ERROR_LIMIT, "line 2: <rect> reaches device coordinate 1e+60");
+  expect(SVG_OPEN "width=\"10\" height=\"10\">\n<g transform=\"scale(1e38)\"><g transform=\"scale(1e38)\">"
+         "<g transform=\"scale(1e38)\"><g transform=\"scale(1e38)\"><g transform=\"scale(1e38)\">"
+         "<g transform=\"scale(1e38)\"><g transform=\"scale(1e38)\"><g transform=\"scale(1e38)\">"
+         "<g transform=\"scale(1e38)\"><rect width=\"1\" height=\"1\"/></g></g></g></g></g></g></g></g></g></svg>",
+         CN_ERROR_LIMIT, "line 2: the transform of <g> overflows");
+  /* beyond float range a number is invalid: the transform is ignored */
+  const char *big = SVG_OPEN "width=\"10\" height=\"10\"><rect width=\"1\" height=\"1\" transform=\"scale(1e300)\"/></svg>";
+  CHECK_OK(try_load(big, strlen(big), NULL));
+  CHECK_EQ_U64(scene.transforms[0].a, 1);
+  /* NaN, inf, 1e999 are not SVG numbers: the attribute is invalid (ignored), path data stops there */
+  const char *doc = SVG_OPEN "width=\"10\" height=\"10\"><rect width=\"NaN\" height=\"1\"/>"
+                    "<rect width=\"inf\" height=\"1\"/><rect width=\"1e999\" height=\"1\"/>"
+                    "<path d=\"M0 0 L1 1 L1e999 0\"/><circle r=\"1\" transform=\"scale(nan)\"/>"
+                    "<rect width=\"1\" height=\"1\" opacity=\"1e38\" stroke-width=\"-1\" stroke=\"red\"/></svg>";
+  CHECK_OK(try_load(doc, strlen(doc), NULL));
+  CHECK_EQ_U64(stats.fills, 3);   /* 1e999 overflows: not a number, like NaN and inf */
+  CHECK_EQ_U64(stats.strokes, 1); /* a negative stroke-width is invalid: the initial 1 stays */
+  cn_svg_options o = {.width = 1e9f};
+  const char *small = SVG_OPEN "width=\"10\" height=\"10\"/>";
+  CHECK(try_load(small, strlen(small), &o) == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "output size 1e+09x1e+09 is outside");
+  o = (cn_svg_options){.scale = NAN};
+  CHECK(try_load(small, strlen(small), &o) == CN_ERROR_INVALID_ARGUMENT);
+}
+
+TEST(ten_megabytes_of_path_data) {
+  sbuf b = {0};
+  put(&b, SVG_OPEN "width=\"1000\" height=\"1000\">\n");
+  char cmd[32];
+  uint32_t lines = 0;
+  test_seed(7);
+  while (b.n < 10u * 1024 * 1024) {
+    put(&b, "<path d=\"M0 0");
+    for (int i = 0; i < 100000; i++, lines++) {
+      snprintf(cmd, sizeof cmd, " L%u %u", (unsigned)(test_rand() % 1000), (unsigned)(test_rand() % 1000));
+      put(&b, cmd);
+    }
+    put(&b, "\"/>\n");
+  }
+  put(&b, "</svg>");
+  CHECK(b.n > 10u * 1024 * 1024);
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  /* each path's fill closes it with one more line */
+  CHECK_EQ_U64(stats.fills, lines / 100000);
+  CHECK_EQ_U64(scene.segment_count, 2 * lines + lines / 100000);
+  free(b.s);
+}
+
+TEST(limits_on_input_and_output) {
+  const char *doc = SVG_OPEN "width=\"10\" height=\"10\"><rect width=\"1\" height=\"1\"/></svg>";
+  cn_svg_options o = {.max_bytes = 20};
+  CHECK(try_load(doc, strlen(doc), &o) == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "is larger than the limit of 20 bytes");
+  /* use explosion: 10^11 rectangles are refused quickly */
+  sbuf b = {0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\"><defs><rect id=\"r0\" width=\"1\" height=\"1\"/>");
+  char line[64];
+  for (int i = 1; i < 12; i++) {
+    snprintf(line, sizeof line, "<g id=\"r%d\">", i);
+    put(&b, line);
+    for (int j = 0; j < 10; j++) {
+      snprintf(line, sizeof line, "<use href=\"#r%d\"/>", i - 1);
+      put(&b, line);
+    }
+    put(&b, "</g>");
+  }
+  put(&b, "</defs><use href=\"#r11\"/></svg>");
+  o = (cn_svg_options){.max_segments = 100000};
+  cn_result r = try_load(b.s, b.n, &o);
+  CHECK(r == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "scene has more than 100000 segments");
+  free(b.s);
+  /* the load leaves the builder usable */
+  CHECK_OK(try_load(doc, strlen(doc), NULL));
+  CHECK_EQ_U64(scene.element_count, 1);
+}
+
+TEST(file_errors) {
+  if (!builder) CHECK_OK(cn_scene_builder_create(&builder));
+  cn_result r = cn_svg_load_file(builder, "/nonexistent/x.svg", NULL, &scene, &stats);
+  CHECK(r == CN_ERROR_IO);
+  CHECK_STR_CONTAINS(cn_last_error(), "cannot open /nonexistent/x.svg");
+  CHECK(cn_svg_load_memory(NULL, "", 0, NULL, &scene, NULL) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK(cn_svg_load_file(builder, "/", NULL, &scene, &stats) != CN_OK); /* a directory */
+}
+
+TEST(zz_cleanup) {
+  cn_scene_builder_destroy(builder);
+  builder = NULL;
+}
+
+TEST_MAIN(T(empty_and_malformed), T(no_external_entities_or_network), T(billion_laughs), T(deep_group_nesting),
+          T(deep_reference_chains), T(reference_cycles_are_skipped_or_strict_errors), T(missing_references),
+          T(absurd_numbers), T(ten_megabytes_of_path_data), T(limits_on_input_and_output), T(file_errors),
+          T(zz_cleanup))
