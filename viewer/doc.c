@@ -29,14 +29,23 @@ static bool vw__stat(const char *path, long long *mtime_ns, long long *size) {
   return true;
 }
 
-/* Parses the SVG file at path into a scene whose arrays *owner holds. */
+static void vw__builder_free(void *b) { cn_scene_builder_destroy(b); }
+
+/* Parses the SVG file at path (cn_svg_load_file) into a scene whose arrays
+ * the builder *owner holds. */
 static bool vw__load_svg(const char *path, cn_scene_data *scene, void **owner, void (**owner_free)(void *),
                          char *err, size_t errcap) {
-  (void)scene;
-  (void)owner;
-  (void)owner_free;
-  snprintf(err, errcap, "%s: this build of canopy has no SVG loader yet (issue 4); try --demo", path);
-  return false;
+  cn_scene_builder *b = NULL;
+  cn_result r = cn_scene_builder_create(&b);
+  if (r == CN_OK) r = cn_svg_load_file(b, path, NULL, scene, NULL);
+  if (r != CN_OK) {
+    snprintf(err, errcap, "%s: %s", path, cn_last_error());
+    cn_scene_builder_destroy(b);
+    return false;
+  }
+  *owner = b;
+  *owner_free = vw__builder_free;
+  return true;
 }
 
 static void vw__release(vw_doc *doc) {
