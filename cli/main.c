@@ -11,6 +11,8 @@ static const cli_command commands[] = {
     {"parens", "parentheses matching of a file of '(' and ')' on the GPU", cli_parens},
     {"bench", "GPU benchmarks (bench parens, ...), timed with GPU timestamps", cli_bench},
     {"stats", "load an SVG into a scene and print its counts (or the error)", cli_stats},
+    {"render", "render an SVG on the GPU into a PNG", cli_render},
+    {"conformance", "render the resvg test suite and print pass rates (canopy or rsvg-convert)", cli_conformance},
 };
 
 static void print_help(FILE *f) {
@@ -20,7 +22,7 @@ static void print_help(FILE *f) {
           "commands:\n",
           cn_version());
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
   fprintf(f,
           "\n`canopy <command> --help` describes a command.\n"
           "environment: CANOPY_DEVICE=<index|name> picks a device; CANOPY_VALIDATION=1 turns the\n"

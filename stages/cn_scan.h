@@ -23,6 +23,9 @@ extern "C" {
 
 typedef enum cn_scan_op {
   CN_SCAN_U32_ADD = 0, /* uint32 sum, wrapping modulo 2^32 */
+  CN_SCAN_U32_MAX,     /* uint32 maximum (identity 0) */
+  CN_SCAN_F32_SEG_ADD, /* segmented float sum: bit 31 starts a segment, bits 0..30 a float >= 0
+                          (shaders/scan_f32_seg.glsl) */
   CN_SCAN_OP_COUNT
 } cn_scan_op;
 

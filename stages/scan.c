@@ -11,6 +11,8 @@ typedef struct cn__scan_monoid {
 
 static const cn__scan_monoid cn__monoids[CN_SCAN_OP_COUNT] = {
     [CN_SCAN_U32_ADD] = {CN_KERNEL_SCAN_U32_ADD_REDUCE, CN_KERNEL_SCAN_U32_ADD_APPLY, 4},
+    [CN_SCAN_U32_MAX] = {CN_KERNEL_SCAN_U32_MAX_REDUCE, CN_KERNEL_SCAN_U32_MAX_APPLY, 4},
+    [CN_SCAN_F32_SEG_ADD] = {CN_KERNEL_SCAN_F32_SEG_REDUCE, CN_KERNEL_SCAN_F32_SEG_APPLY, 4},
 };
 
 /* Tuning: 256 invocations of 8 items; shared memory is WG * elem_bytes. */

@@ -1,0 +1,316 @@
+/* cmd_conformance.c: `canopy conformance`: renders every test of the resvg
+ * suite (SVG + reference PNG pairs, see the suite's SOURCE.md and FEATURES.tsv)
+ * at its reference's size with canopy or with rsvg-convert, compares, and
+ * prints pass rates per category and overall.
+ *
+ * Metric (issue 6): both images converted to premultiplied RGBA8; a test
+ * passes when at most 1% of its pixels differ by more than 24 in any channel.
+ * Tests tagged text, filter, raster-or-nested-image, external-file or
+ * skipped-by-resvg-harness are left out (--list-skipped names them). */
+#include "cli.h"
+#include "cn_png.h"
+#include "cn_render.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define CONF_MAX_TESTS 4096
+#define CONF_MAX_CATS 64
+#define CONF_DIFF 24          /* a channel differing by more than this... */
+#define CONF_BAD_FRACTION 0.01 /* ...in more than this fraction of pixels fails the test */
+
+static const char *const conf_excluded_tags[] = {"text", "filter", "raster-or-nested-image", "external-file",
+                                                 "skipped-by-resvg-harness"};
+
+typedef struct conf_cat {
+  char name[64];
+  int scored, passed;
+} conf_cat;
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: canopy conformance [--renderer canopy|rsvg] [--suite DIR] [--min-rate PCT]\n"
+          "                          [--by subcategory] [--markdown] [--failures FILE] [--list-skipped]\n\n"
+          "Renders every test of the resvg suite in DIR (default ../shared/conformance/resvg) at its\n"
+          "reference PNG's size, with canopy (default) or rsvg-convert, and compares: both images\n"
+          "premultiplied RGBA8; a test passes when at most 1%% of its pixels differ by more than 24\n"
+          "in any channel. Tests tagged text, filter, raster-or-nested-image, external-file or\n"
+          "skipped-by-resvg-harness in FEATURES.tsv are left out. Prints a progress line on stderr,\n"
+          "then the pass rate per category (or per category/subcategory) and overall.\n"
+          "--min-rate PCT: exit 1 when the overall rate is below PCT. --markdown: tables as Markdown.\n"
+          "--failures FILE: write the failing tests, one per line, with their bad-pixel fraction.\n"
+          "exit: 0 done (and at or above --min-rate), 1 below it or the suite unreadable, 2 usage.\n");
+}
+
+static bool excluded(const char *tags, const char **why) {
+  for (size_t k = 0; k < sizeof conf_excluded_tags / sizeof *conf_excluded_tags; k++) {
+    const char *t = conf_excluded_tags[k];
+    size_t n = strlen(t);
+    for (const char *p = tags; (p = strstr(p, t)) != NULL; p += n) {
+      bool start = p == tags || p[-1] == ' ' || p[-1] == ',' || p[-1] == '\t';
+      bool end = p[n] == 0 || p[n] == ' ' || p[n] == ',' || p[n] == '\n' || p[n] == '\r';
+      if (start && end) {
+        *why = t;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* Fraction of pixels whose premultiplied RGBA8 differ by more than CONF_DIFF. */
+static double bad_fraction(const uint8_t *a, const uint8_t *b, size_t n) {
+  size_t bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    const uint8_t *p = a + 4 * i, *q = b + 4 * i;
+    int worst = abs(p[3] - q[3]);
+    for (int c = 0; c < 3; c++) {
+      int pa = (p[c] * p[3] + 127) / 255, qa = (q[c] * q[3] + 127) / 255;
+      int d = abs(pa - qa);
+      if (d > worst) worst = d;
+    }
+    if (worst > CONF_DIFF) bad++;
+  }
+  return n ? (double)bad / (double)n : 0;
+}
+
+/* Runs rsvg-convert on svg at w x h into png; false (with a reason) on failure. */
+static bool run_rsvg(const char *svg, const char *png, uint32_t w, uint32_t h, char *why, size_t whylen) {
+  char ws[16], hs[16];
+  snprintf(ws, sizeof ws, "%u", w);
+  snprintf(hs, sizeof hs, "%u", h);
+  char *args[] = {"rsvg-convert", "-w", ws, "-h", hs, "-f", "png", "-o", (char *)png, (char *)svg, NULL};
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid;
+  int err = posix_spawnp(&pid, "rsvg-convert", &fa, NULL, args, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (err) {
+    snprintf(why, whylen, "cannot run rsvg-convert: %s", strerror(err));
+    return false;
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    snprintf(why, whylen, "rsvg-convert failed");
+    return false;
+  }
+  return true;
+}
+
+typedef struct conf_state {
+  bool rsvg;
+  cn_context *ctx;
+  cn_renderer *ren;
+  cn_scene_builder *builder;
+  char tmp_png[64];
+} conf_state;
+
+/* Renders one test at w x h into *out (malloc'ed). */
+static bool render_one(conf_state *S, const char *svg, uint32_t w, uint32_t h, uint8_t **out, char *why,
+                       size_t whylen) {
+  *out = NULL;
+  if (S->rsvg) {
+    if (!run_rsvg(svg, S->tmp_png, w, h, why, whylen)) return false;
+    uint32_t gw, gh;
+    cn_result r = cn_png_read_rgba8(S->tmp_png, out, &gw, &gh);
+    if (r != CN_OK) {
+      snprintf(why, whylen, "%s", cn_last_error());
+      return false;
+    }
+    if (gw != w || gh != h) {
+      snprintf(why, whylen, "rsvg-convert gave %ux%u, want %ux%u", gw, gh, w, h);
+      free(*out);
+      *out = NULL;
+      return false;
+    }
+    return true;
+  }
+  cn_svg_options opt = {.width = (float)w, .height = (float)h};
+  cn_scene_data scene;
+  cn_result r = cn_svg_load_file(S->builder, svg, &opt, &scene, NULL);
+  if (r == CN_OK) {
+    *out = malloc((size_t)w * h * 4);
+    cn_render_view view = {.width = w, .height = h};
+    r = *out ? cn_render_scene_to_rgba8(S->ren, &scene, &view, *out) : CN_ERROR_OUT_OF_MEMORY;
+  }
+  if (r != CN_OK) {
+    snprintf(why, whylen, "%s: %s", cn_result_name(r), cn_last_error());
+    free(*out);
+    *out = NULL;
+    return false;
+  }
+  return true;
+}
+
+static void print_table(const char *title, const conf_cat *cats, int ncats, int scored, int passed, bool md) {
+  if (md) {
+    printf("| %s | scored | passed | rate |\n|---|---:|---:|---:|\n", title);
+    for (int i = 0; i < ncats; i++)
+      printf("| %s | %d | %d | %.1f%% |\n", cats[i].name, cats[i].scored, cats[i].passed,
+             cats[i].scored ? 100.0 * cats[i].passed / cats[i].scored : 0.0);
+    printf("| **overall** | %d | %d | **%.1f%%** |\n", scored, passed, scored ? 100.0 * passed / scored : 0.0);
+  } else {
+    printf("%-36s %7s %7s %7s\n", title, "scored", "passed", "rate");
+    for (int i = 0; i < ncats; i++)
+      printf("%-36s %7d %7d %6.1f%%\n", cats[i].name, cats[i].scored, cats[i].passed,
+             cats[i].scored ? 100.0 * cats[i].passed / cats[i].scored : 0.0);
+    printf("%-36s %7d %7d %6.1f%%\n", "overall", scored, passed, scored ? 100.0 * passed / scored : 0.0);
+  }
+}
+
+int cli_conformance(int argc, char **argv) {
+  const char *suite = "../shared/conformance/resvg", *failures_path = NULL;
+  bool rsvg = false, md = false, list_skipped = false, by_sub = false;
+  float min_rate = -1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      usage(stdout);
+      return CLI_OK;
+    } else if (strcmp(a, "--renderer") == 0) {
+      if (i + 1 >= argc) return cli_usage_error("conformance", "--renderer needs canopy or rsvg");
+      const char *v = argv[++i];
+      if (strcmp(v, "rsvg") == 0) rsvg = true;
+      else if (strcmp(v, "canopy") == 0) rsvg = false;
+      else return cli_usage_error("conformance", "--renderer: '%s' is neither canopy nor rsvg", v);
+    } else if (strcmp(a, "--suite") == 0) {
+      if (i + 1 >= argc) return cli_usage_error("conformance", "--suite needs a directory");
+      suite = argv[++i];
+    } else if (strcmp(a, "--min-rate") == 0) {
+      if (i + 1 >= argc) return cli_usage_error("conformance", "--min-rate needs a percentage");
+      char *end;
+      double v = strtod(argv[++i], &end);
+      if (end == argv[i] || *end || !(v >= 0 && v <= 100))
+        return cli_usage_error("conformance", "--min-rate: '%s' is not a percentage 0..100", argv[i]);
+      min_rate = (float)v;
+    } else if (strcmp(a, "--by") == 0) {
+      if (i + 1 >= argc || strcmp(argv[i + 1], "subcategory") != 0)
+        return cli_usage_error("conformance", "--by takes 'subcategory'");
+      i++;
+      by_sub = true;
+    } else if (strcmp(a, "--markdown") == 0) {
+      md = true;
+    } else if (strcmp(a, "--list-skipped") == 0) {
+      list_skipped = true;
+    } else if (strcmp(a, "--failures") == 0) {
+      if (i + 1 >= argc) return cli_usage_error("conformance", "--failures needs a file name");
+      failures_path = argv[++i];
+    } else {
+      return cli_usage_error("conformance", "unknown argument '%s'", a);
+    }
+  }
+
+  char path[4096];
+  snprintf(path, sizeof path, "%.4000s/FEATURES.tsv", suite);
+  FILE *tsv = fopen(path, "r");
+  if (!tsv) {
+    fprintf(stderr, "canopy conformance: cannot open %s: %s\n", path, strerror(errno));
+    return CLI_FAIL;
+  }
+  FILE *ff = NULL;
+  if (failures_path && !(ff = fopen(failures_path, "w"))) {
+    fprintf(stderr, "canopy conformance: cannot write %s: %s\n", failures_path, strerror(errno));
+    fclose(tsv);
+    return CLI_FAIL;
+  }
+  /* the list of tests */
+  static char tests[CONF_MAX_TESTS][256];
+  int ntests = 0, nskipped = 0;
+  char line[1024];
+  while (fgets(line, sizeof line, tsv)) {
+    if (line[0] == '#' || line[0] == '\n') continue;
+    char *tab = strchr(line, '\t');
+    const char *tags = tab ? tab + 1 : "";
+    if (tab) *tab = 0;
+    line[strcspn(line, "\r\n")] = 0;
+    const char *why;
+    if (excluded(tags, &why)) {
+      nskipped++;
+      if (list_skipped) printf("skipped (%s): %s\n", why, line);
+      continue;
+    }
+    if (ntests < CONF_MAX_TESTS) snprintf(tests[ntests++], sizeof tests[0], "%.255s", line);
+  }
+  fclose(tsv);
+
+  conf_state S = {.rsvg = rsvg};
+  int rc = CLI_OK;
+  if (!rsvg) {
+    rc = cli_context("conformance", &S.ctx);
+    cn_result r = rc == CLI_OK ? cn_renderer_create(S.ctx, NULL, &S.ren) : CN_OK;
+    if (rc == CLI_OK && r == CN_OK) r = cn_scene_builder_create(&S.builder);
+    if (rc == CLI_OK && r != CN_OK) rc = cli_fail("conformance", "cannot set up the renderer", r);
+  } else {
+    snprintf(S.tmp_png, sizeof S.tmp_png, "/tmp/canopy-conf-XXXXXX");
+    int fd = mkstemp(S.tmp_png);
+    if (fd < 0) {
+      fprintf(stderr, "canopy conformance: cannot make a temporary file: %s\n", strerror(errno));
+      rc = CLI_FAIL;
+    } else {
+      close(fd);
+    }
+  }
+  static conf_cat cats[CONF_MAX_CATS];
+  int ncats = 0, scored = 0, passed = 0;
+  for (int t = 0; t < ntests && rc == CLI_OK; t++) {
+    const char *name = tests[t];
+    /* category: the first path component (or the first two with --by subcategory) */
+    char cat[64];
+    snprintf(cat, sizeof cat, "%.63s", name);
+    char *slash = strchr(cat, '/');
+    if (slash && by_sub) slash = strchr(slash + 1, '/');
+    if (slash) *slash = 0;
+    int ci = 0;
+    while (ci < ncats && strcmp(cats[ci].name, cat) != 0) ci++;
+    if (ci == ncats && ncats < CONF_MAX_CATS) snprintf(cats[ncats++].name, sizeof cats[0].name, "%.63s", cat);
+    if (ci >= CONF_MAX_CATS) ci = CONF_MAX_CATS - 1;
+
+    char svg[4096], png[4096], why[512] = "";
+    snprintf(svg, sizeof svg, "%.3000s/%.255s.svg", suite, name);
+    snprintf(png, sizeof png, "%.3000s/%.255s.png", suite, name);
+    uint8_t *want = NULL, *got = NULL;
+    uint32_t w = 0, h = 0;
+    bool ok = false;
+    double frac = 1;
+    cn_result r = cn_png_read_rgba8(png, &want, &w, &h);
+    if (r != CN_OK) snprintf(why, sizeof why, "reference: %s", cn_last_error());
+    else if (render_one(&S, svg, w, h, &got, why, sizeof why)) {
+      frac = bad_fraction(got, want, (size_t)w * h);
+      ok = frac <= CONF_BAD_FRACTION;
+    }
+    free(want);
+    free(got);
+    cats[ci].scored++;
+    scored++;
+    if (ok) cats[ci].passed++, passed++;
+    else if (ff) fprintf(ff, "%s\t%.4f\t%s\n", name, frac, why);
+    fprintf(stderr, "\r[%d/%d] %d passed  %-60.60s", t + 1, ntests, passed, name);
+    fflush(stderr);
+  }
+  fprintf(stderr, "\r%-90s\r", "");
+  if (ff) fclose(ff);
+  if (S.tmp_png[0]) remove(S.tmp_png);
+  cn_scene_builder_destroy(S.builder);
+  cn_renderer_destroy(S.ren);
+  cn_context_destroy(S.ctx);
+  if (rc != CLI_OK) return rc;
+  printf("%s on %s: %d tests scored, %d left out (--list-skipped)\n", rsvg ? "rsvg-convert" : "canopy", suite,
+         scored, nskipped);
+  print_table(by_sub ? "subcategory" : "category", cats, ncats, scored, passed, md);
+  double rate = scored ? 100.0 * passed / scored : 0;
+  if (min_rate >= 0 && rate + 1e-9 < min_rate) {
+    fprintf(stderr, "canopy conformance: pass rate %.1f%% is below the required %.1f%%\n", rate, min_rate);
+    return CLI_FAIL;
+  }
+  return CLI_OK;
+}

@@ -1,0 +1,745 @@
+/* cn_flatten_core.h: the flattening and stroking algorithm of the flatten stage,
+ * written once in the common subset of C and GLSL. The kernels
+ * (shaders/flatten_pairs.comp) compile it as GLSL; the CPU reference
+ * (stages/flatten_cpu.c) compiles it as C, so both run the same steps.
+ *
+ * Unit of work: one "pair" = one segment of the path of one FILL, STROKE or
+ * BEGIN_CLIP element. fl_pair() emits that pair's lines through fl_out(a, b)
+ * (device pixels), in a fixed order, so a count pass and a write pass agree.
+ *
+ * The includer defines, before including this file:
+ *   cn_element fl_elem(CN_U32 i)      cn_path fl_path(CN_U32 i)
+ *   cn_segment fl_seg(CN_U32 i)       cn_transform fl_xform(CN_U32 i)
+ *   cn_stroke fl_stroke_at(CN_U32 i)  float fl_dash_at(CN_U32 i)
+ *   CN_U32 fl_sub_first(CN_U32 seg)   first segment of seg's subpath
+ *   CN_U32 fl_sub_last(CN_U32 first)  last segment of the subpath starting at first
+ *   float fl_dist_at(CN_U32 pair)     dashed strokes: distance along the subpath
+ *                                     to the pair's start (exclusive segmented sum)
+ *   void fl_out(vec2 a, vec2 b)       receives each line
+ *   cn_transform fl_view(); float fl_tolerance();
+ * Rules for this file: vec2 math only through the fl_* helpers (C has no
+ * operators on structs), float literals with an f suffix, no pointers, no out
+ * parameters, structs built field by field.
+ *
+ * Stroke outline (see cn_flatten.h): each flattened piece (a chord of the
+ * centre line) emits its left offset forwards and its right offset backwards;
+ * at every vertex a join emits the outer geometry (round arc, miter, bevel)
+ * on the outer side and two lines through the vertex on the inner side; caps
+ * close the ends. Summed as chains, this is a union of positively wound
+ * quads, wedges and caps, whose nonzero winding is exactly their union.
+ */
+#ifndef CN_FLATTEN_CORE_H
+#define CN_FLATTEN_CORE_H
+
+#ifdef VULKAN
+#define FL_FN
+#define FL_GLOBAL
+#define fl_v(x, y) vec2(x, y)
+#define fl_sqrt(x) sqrt(x)
+#define fl_fabs(x) abs(x)
+#define fl_floor(x) floor(x)
+#define fl_ceil(x) ceil(x)
+#define fl_fmin(a, b) min(a, b)
+#define fl_fmax(a, b) max(a, b)
+#define fl_atan2(y, x) atan(y, x)
+#define fl_cos(x) cos(x)
+#define fl_sin(x) sin(x)
+#define fl_asin(x) asin(x)
+#define FL_U(x) uint(x)
+#define FL_F(x) float(x)
+#else
+#include <math.h>
+#include <stdbool.h>
+typedef struct vec2 {
+  float x, y;
+} vec2;
+#define FL_FN static inline
+#define FL_GLOBAL static _Thread_local
+#define precise
+static inline vec2 fl_v(float x, float y) {
+  vec2 r;
+  r.x = x;
+  r.y = y;
+  return r;
+}
+#define fl_sqrt(x) sqrtf(x)
+#define fl_fabs(x) fabsf(x)
+#define fl_floor(x) floorf(x)
+#define fl_ceil(x) ceilf(x)
+#define fl_fmin(a, b) fminf(a, b)
+#define fl_fmax(a, b) fmaxf(a, b)
+#define fl_atan2(y, x) atan2f(y, x)
+#define fl_cos(x) cosf(x)
+#define fl_sin(x) sinf(x)
+#define fl_asin(x) asinf(x)
+#define FL_U(x) ((uint32_t)(x))
+#define FL_F(x) ((float)(x))
+#endif
+
+#define FL_PI 3.14159265358979f
+#define FL_BIG 1.0e30f /* "beyond any position" for solid strokes */
+
+/* ------------------------------------------------------------ vector math */
+
+FL_FN vec2 fl_add(vec2 a, vec2 b) { return fl_v(a.x + b.x, a.y + b.y); }
+FL_FN vec2 fl_sub(vec2 a, vec2 b) { return fl_v(a.x - b.x, a.y - b.y); }
+FL_FN vec2 fl_mul(vec2 a, float s) { return fl_v(a.x * s, a.y * s); }
+FL_FN vec2 fl_neg(vec2 a) { return fl_v(-a.x, -a.y); }
+FL_FN float fl_dot(vec2 a, vec2 b) { return a.x * b.x + a.y * b.y; }
+FL_FN float fl_cross(vec2 a, vec2 b) { return a.x * b.y - a.y * b.x; }
+FL_FN vec2 fl_perp(vec2 a) { return fl_v(-a.y, a.x); } /* +90 degrees: the left normal (y up) */
+FL_FN bool fl_eq(vec2 a, vec2 b) { return a.x == b.x && a.y == b.y; }
+FL_FN vec2 fl_rot(vec2 a, float ang) {
+  float c = fl_cos(ang), s = fl_sin(ang);
+  return fl_v(a.x * c - a.y * s, a.x * s + a.y * c);
+}
+/* Length, scaled first so tiny and huge vectors neither underflow nor overflow. */
+FL_FN float fl_length(vec2 a) {
+  float m = fl_fmax(fl_fabs(a.x), fl_fabs(a.y));
+  if (!(m > 0.0f)) return 0.0f;
+  vec2 b = fl_mul(a, 1.0f / m);
+  return m * fl_sqrt(fl_dot(b, b));
+}
+/* Unit vector along a (a != 0); (1, 0) for a zero or NaN vector. */
+FL_FN vec2 fl_dir(vec2 a) {
+  float m = fl_fmax(fl_fabs(a.x), fl_fabs(a.y));
+  if (!(m > 0.0f)) return fl_v(1.0f, 0.0f);
+  vec2 b = fl_mul(a, 1.0f / m);
+  return fl_mul(b, 1.0f / fl_sqrt(fl_dot(b, b)));
+}
+
+FL_FN vec2 fl_apply(cn_transform t, vec2 p) { return fl_v(t.a * p.x + t.c * p.y + t.e, t.b * p.x + t.d * p.y + t.f); }
+/* v after m. */
+FL_FN cn_transform fl_compose(cn_transform v, cn_transform m) {
+  cn_transform r;
+  r.a = v.a * m.a + v.c * m.b;
+  r.b = v.b * m.a + v.d * m.b;
+  r.c = v.a * m.c + v.c * m.d;
+  r.d = v.b * m.c + v.d * m.d;
+  r.e = v.a * m.e + v.c * m.f + v.e;
+  r.f = v.b * m.e + v.d * m.f + v.f;
+  return r;
+}
+/* The largest singular value of the linear part: how much a local distance
+ * can grow in device pixels. */
+FL_FN float fl_max_scale(cn_transform t) {
+  float e = t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d;
+  float det = t.a * t.d - t.b * t.c;
+  float disc = fl_sqrt(fl_fmax(e * e - 4.0f * det * det, 0.0f));
+  return fl_sqrt(0.5f * (e + disc));
+}
+
+/* ----------------------------------------------------------------- curves */
+
+CN_STRUCT(fl_curve) {
+  vec2 p0, p1, p2, p3;
+  CN_U32 kind; /* CN_SEG_LINE, CN_SEG_QUAD, CN_SEG_CUBIC */
+} CN_STRUCT_END(fl_curve)
+
+FL_FN fl_curve fl_load(CN_U32 si) {
+  cn_segment s = fl_seg(si);
+  fl_curve c;
+  c.kind = s.info & 3u;
+  if (c.kind > CN_SEG_CUBIC) c.kind = CN_SEG_LINE;
+  c.p0 = fl_v(s.x0, s.y0);
+  c.p1 = fl_v(s.x1, s.y1);
+  c.p2 = fl_v(s.x2, s.y2);
+  c.p3 = fl_v(s.x3, s.y3);
+  return c;
+}
+
+FL_FN vec2 fl_end_pt(fl_curve c) { return c.kind == CN_SEG_LINE ? c.p1 : c.kind == CN_SEG_QUAD ? c.p2 : c.p3; }
+
+FL_FN fl_curve fl_curve_xf(fl_curve c, cn_transform t) {
+  fl_curve r;
+  r.kind = c.kind;
+  r.p0 = fl_apply(t, c.p0);
+  r.p1 = fl_apply(t, c.p1);
+  r.p2 = fl_apply(t, c.p2);
+  r.p3 = fl_apply(t, c.p3);
+  return r;
+}
+
+FL_FN vec2 fl_eval(fl_curve c, float t) {
+  float mt = 1.0f - t;
+  if (c.kind == CN_SEG_LINE) return fl_add(fl_mul(c.p0, mt), fl_mul(c.p1, t));
+  if (c.kind == CN_SEG_QUAD)
+    return fl_add(fl_add(fl_mul(c.p0, mt * mt), fl_mul(c.p1, 2.0f * mt * t)), fl_mul(c.p2, t * t));
+  return fl_add(fl_add(fl_mul(c.p0, mt * mt * mt), fl_mul(c.p1, 3.0f * mt * mt * t)),
+                fl_add(fl_mul(c.p2, 3.0f * mt * t * t), fl_mul(c.p3, t * t * t)));
+}
+
+/* Vertex i of the n-piece polyline; the ends are the exact end points. */
+FL_FN vec2 fl_point(fl_curve c, CN_U32 i, CN_U32 n) {
+  if (i == 0u) return c.p0;
+  if (i >= n) return fl_end_pt(c);
+  return fl_eval(c, FL_F(i) / FL_F(n));
+}
+
+/* Wang's formula: pieces so that the polyline is within tol of the curve. */
+FL_FN CN_U32 fl_subdiv(fl_curve c, float tol) {
+  if (c.kind == CN_SEG_LINE) return 1u;
+  precise float nf;
+  if (c.kind == CN_SEG_QUAD) {
+    float dd = fl_length(fl_add(fl_sub(c.p0, fl_mul(c.p1, 2.0f)), c.p2));
+    nf = fl_ceil(fl_sqrt(0.25f * dd / tol));
+  } else {
+    float d1 = fl_length(fl_add(fl_sub(c.p0, fl_mul(c.p1, 2.0f)), c.p2));
+    float d2 = fl_length(fl_add(fl_sub(c.p1, fl_mul(c.p2, 2.0f)), c.p3));
+    nf = fl_ceil(fl_sqrt(0.75f * fl_fmax(d1, d2) / tol));
+  }
+  if (!(nf >= 1.0f)) nf = 1.0f; /* also NaN */
+  if (nf > FL_F(CN_FLATTEN_MAX_SUBDIV)) nf = FL_F(CN_FLATTEN_MAX_SUBDIV);
+  return FL_U(nf);
+}
+
+/* Exact unit tangents at the ends (first non-zero control-point difference). */
+FL_FN vec2 fl_tan0(fl_curve c) {
+  vec2 e = fl_end_pt(c);
+  vec2 d = fl_sub(c.p1, c.p0);
+  if (c.kind != CN_SEG_LINE && fl_eq(c.p1, c.p0)) d = fl_sub(c.kind == CN_SEG_CUBIC && !fl_eq(c.p2, c.p0) ? c.p2 : e, c.p0);
+  return fl_dir(d);
+}
+FL_FN vec2 fl_tan1(fl_curve c) {
+  vec2 e = fl_end_pt(c);
+  vec2 before = c.kind == CN_SEG_LINE ? c.p0 : c.kind == CN_SEG_QUAD ? c.p1 : c.p2;
+  vec2 d = fl_sub(e, before);
+  if (c.kind != CN_SEG_LINE && fl_eq(before, e)) d = fl_sub(e, c.kind == CN_SEG_CUBIC && !fl_eq(c.p1, e) ? c.p1 : c.p0);
+  return fl_dir(d);
+}
+
+/* ------------------------------------------------------- per-element state */
+
+FL_GLOBAL cn_transform fl_T;   /* local -> device */
+FL_GLOBAL float fl_tol_dev;    /* fills: device pixels */
+FL_GLOBAL float fl_tol_curve;  /* strokes: centre line, local units */
+FL_GLOBAL float fl_arc_step;   /* strokes: angle per arc chord */
+FL_GLOBAL float fl_h;          /* strokes: half width, local units */
+FL_GLOBAL CN_U32 fl_join_style, fl_cap_style;
+FL_GLOBAL float fl_limit;      /* miter limit, >= 1 */
+FL_GLOBAL CN_U32 fl_path_first, fl_path_end; /* the path's segment range */
+FL_GLOBAL bool fl_dashed;
+FL_GLOBAL CN_U32 fl_dash_first, fl_dash_count, fl_dash_m; /* m: entries of one period (count, doubled if odd) */
+FL_GLOBAL float fl_dash_period, fl_dash_off0;
+
+FL_FN float fl_dash_len(CN_U32 jm) { return fl_dash_at(fl_dash_first + jm % fl_dash_count); }
+
+/* Sets the state for element el; false when it draws nothing. */
+FL_FN bool fl_begin(cn_element el) {
+  if (el.tag != CN_TAG_FILL && el.tag != CN_TAG_STROKE && el.tag != CN_TAG_BEGIN_CLIP) return false;
+  cn_path p = fl_path(el.path);
+  fl_path_first = p.seg_first;
+  fl_path_end = p.seg_first + p.seg_count;
+  fl_T = fl_compose(fl_view(), fl_xform(p.transform));
+  fl_tol_dev = fl_tolerance();
+  fl_dashed = false;
+  if (el.tag != CN_TAG_STROKE) return true;
+  cn_stroke st = fl_stroke_at(el.aux);
+  fl_h = 0.5f * st.width;
+  if (!(fl_h > 0.0f) || !(fl_h < 3.0e37f)) return false; /* SVG: width 0 (or negative) draws nothing */
+  fl_join_style = st.join <= CN_JOIN_MITER_CLIP ? st.join : CN_JOIN_MITER;
+  fl_cap_style = st.cap <= CN_CAP_SQUARE ? st.cap : CN_CAP_BUTT;
+  fl_limit = st.miter_limit >= 1.0f ? st.miter_limit : 1.0f;
+  float tol_local = 0.5f * fl_tol_dev / fl_max_scale(fl_T);
+  fl_tol_curve = tol_local;
+  /* An arc of radius h with chords of angle x deviates by h (1 - cos(x/2)) = 2 h sin^2(x/4). */
+  float r = fl_fmin(tol_local / fl_h, 2.0f);
+  fl_arc_step = r >= 0.0f ? 4.0f * fl_asin(fl_sqrt(0.5f * r)) : FL_PI; /* NaN -> PI */
+  if (!(fl_arc_step > 0.0f)) fl_arc_step = FL_PI;
+  if (st.dash_count > 0u) {
+    fl_dash_first = st.dash_first;
+    fl_dash_count = st.dash_count;
+    fl_dash_m = (st.dash_count & 1u) != 0u ? 2u * st.dash_count : st.dash_count;
+    float sum = 0.0f;
+    bool ok = true;
+    for (CN_U32 j = 0u; j < fl_dash_m; j++) {
+      float d = fl_dash_len(j);
+      if (!(d >= 0.0f && d < 3.0e37f)) ok = false;
+      sum += d;
+    }
+    if (ok && sum > 0.0f && sum < 3.0e37f) {
+      fl_dashed = true;
+      fl_dash_period = sum;
+      float off = st.dash_offset;
+      if (!(fl_fabs(off) < 3.0e37f)) off = 0.0f;
+      float o = off - fl_floor(off / sum) * sum;
+      fl_dash_off0 = o >= 0.0f && o < sum ? o : 0.0f;
+    }
+  }
+  return true;
+}
+
+FL_FN bool fl_seg_is_last(CN_U32 si) {
+  return (fl_seg(si).info & CN_SEG_SUBPATH_END) != 0u || si + 1u >= fl_path_end;
+}
+/* First / last segment of si's subpath, clamped to the path. */
+FL_FN CN_U32 fl_first_of(CN_U32 si) {
+  CN_U32 f = fl_sub_first(si);
+  return f < fl_path_first || f > si ? fl_path_first : f;
+}
+FL_FN CN_U32 fl_last_of(CN_U32 first, CN_U32 si) {
+  CN_U32 l = fl_sub_last(first);
+  return l < si || l >= fl_path_end ? fl_path_end - 1u : l;
+}
+
+/* ------------------------------------------------------------------ lines */
+
+FL_FN void fl_line(vec2 a, vec2 b) {
+  if (!fl_eq(a, b)) fl_out(a, b);
+}
+/* A line given in local space. */
+FL_FN void fl_sline(vec2 a, vec2 b) {
+  if (!fl_eq(a, b)) fl_line(fl_apply(fl_T, a), fl_apply(fl_T, b));
+}
+
+/* ------------------------------------------------------------------ fills */
+
+FL_FN void fl_fill_pair(CN_U32 si) {
+  fl_curve c = fl_curve_xf(fl_load(si), fl_T);
+  CN_U32 n = fl_subdiv(c, fl_tol_dev);
+  vec2 prev = c.p0;
+  for (CN_U32 i = 1u; i <= n; i++) {
+    vec2 q = fl_point(c, i, n);
+    fl_line(prev, q);
+    prev = q;
+  }
+  if (fl_seg_is_last(si)) fl_line(prev, fl_apply(fl_T, fl_load(fl_first_of(si)).p0));
+}
+
+/* ---------------------------------------------------------- stroke pieces */
+
+/* Point at the offset h to the left of direction d. */
+FL_FN vec2 fl_off(vec2 p, vec2 d) { return fl_add(p, fl_mul(fl_perp(d), fl_h)); }
+
+/* Both offset sides of the chord a -> b (direction d): left forwards, right backwards. */
+FL_FN void fl_sides(vec2 a, vec2 b, vec2 d) {
+  fl_sline(fl_off(a, d), fl_off(b, d));
+  vec2 nd = fl_neg(d);
+  fl_sline(fl_off(b, nd), fl_off(a, nd));
+}
+
+/* Arc around p from p + u to p + v, rotating u by phi (|phi| <= 2 pi). */
+FL_FN void fl_arc(vec2 p, vec2 u, vec2 v, float phi) {
+  precise float kf = fl_ceil(fl_fabs(phi) / fl_arc_step);
+  if (!(kf >= 1.0f)) kf = 1.0f;
+  if (kf > FL_F(CN_FLATTEN_MAX_ARC)) kf = FL_F(CN_FLATTEN_MAX_ARC);
+  CN_U32 k = FL_U(kf);
+  vec2 prev = fl_add(p, u);
+  for (CN_U32 i = 1u; i < k; i++) {
+    vec2 q = fl_add(p, fl_rot(u, phi * (FL_F(i) / kf)));
+    fl_sline(prev, q);
+    prev = q;
+  }
+  fl_sline(prev, fl_add(p, v));
+}
+
+/* Join at p from direction da to direction db (unit vectors) in the given style. */
+FL_FN void fl_join(vec2 p, vec2 da, vec2 db, CN_U32 style) {
+  float cr = fl_cross(da, db), d = fl_dot(da, db);
+  if (cr == 0.0f && d > 0.0f) return; /* straight on: the sides meet */
+  bool left = cr >= 0.0f;            /* turning left (or reversing): the left side is inside */
+  float ang = fl_atan2(fl_fabs(cr), d);
+  vec2 nda = fl_neg(da), ndb = fl_neg(db);
+  vec2 u, v, eu, ev;
+  if (left) {
+    fl_sline(fl_off(p, da), p);
+    fl_sline(p, fl_off(p, db));
+    u = fl_mul(fl_perp(ndb), fl_h);
+    v = fl_mul(fl_perp(nda), fl_h);
+    eu = ndb;
+    ev = da;
+  } else {
+    fl_sline(fl_off(p, ndb), p);
+    fl_sline(p, fl_off(p, nda));
+    u = fl_mul(fl_perp(da), fl_h);
+    v = fl_mul(fl_perp(db), fl_h);
+    eu = da;
+    ev = ndb;
+  }
+  vec2 pu = fl_add(p, u), pv = fl_add(p, v);
+  /* The outer side goes from p + u to p + v, clockwise (rotation by -ang). */
+  if (style == CN_JOIN_ROUND) {
+    fl_arc(p, u, v, -ang);
+    return;
+  }
+  if (style == CN_JOIN_MITER || style == CN_JOIN_MITER_CLIP) {
+    float c2 = 0.5f * (1.0f + d); /* cos^2(ang / 2); the miter ratio is 1 / cos(ang / 2) */
+    if (c2 * fl_limit * fl_limit >= 1.0f) {
+      vec2 tip = fl_add(p, fl_mul(fl_add(u, v), 0.5f / c2));
+      fl_sline(pu, tip);
+      fl_sline(tip, pv);
+      return;
+    }
+    if (style == CN_JOIN_MITER_CLIP) {
+      /* SVG 2: clip the miter at limit * h from p, perpendicular to the bisector m. */
+      vec2 m = fl_rot(fl_mul(u, 1.0f / fl_h), -0.5f * ang);
+      float lim = fl_limit * fl_h;
+      float su = (lim - fl_dot(u, m)) / fl_dot(eu, m);
+      float sv = (lim - fl_dot(v, m)) / fl_dot(ev, m);
+      if (su >= 0.0f && sv >= 0.0f && su < 3.0e37f && sv < 3.0e37f) {
+        vec2 a = fl_add(pu, fl_mul(eu, su)), b = fl_add(pv, fl_mul(ev, sv));
+        fl_sline(pu, a);
+        fl_sline(a, b);
+        fl_sline(b, pv);
+        return;
+      }
+    }
+  }
+  fl_sline(pu, pv); /* bevel */
+}
+
+/* Cap at p facing outwards along o (unit): from the side right of o to its left... */
+FL_FN void fl_cap(vec2 p, vec2 o) {
+  vec2 no = fl_neg(o);
+  vec2 a = fl_off(p, o), b = fl_off(p, no);
+  if (fl_cap_style == CN_CAP_ROUND) {
+    fl_arc(p, fl_mul(fl_perp(o), fl_h), fl_mul(fl_perp(no), fl_h), -FL_PI);
+  } else if (fl_cap_style == CN_CAP_SQUARE) {
+    vec2 e = fl_mul(o, fl_h);
+    fl_sline(a, fl_add(a, e));
+    fl_sline(fl_add(a, e), fl_add(b, e));
+    fl_sline(fl_add(b, e), b);
+  } else {
+    fl_sline(a, b);
+  }
+}
+
+/* A zero-length subpath or dash: round -> disc, square -> square, in local
+ * axes when d is (1, 0). */
+FL_FN void fl_spot(vec2 p, vec2 d) {
+  if (fl_cap_style == CN_CAP_BUTT) return;
+  fl_cap(p, fl_neg(d));
+  fl_cap(p, d);
+}
+
+/* ------------------------------------------------- centre line of a segment */
+
+/* The local polyline of a segment: its curve, pieces, and the directions at
+ * its ends (ok = false when all its vertices coincide: a degenerate segment). */
+CN_STRUCT(fl_poly) {
+  fl_curve c;
+  CN_U32 n;
+  bool ok;
+  vec2 t0, c0, c1, t1; /* exact tangent and first chord at the start; last chord and exact tangent at the end */
+} CN_STRUCT_END(fl_poly)
+
+FL_FN fl_poly fl_poly_of(CN_U32 si) {
+  fl_poly p;
+  p.c = fl_load(si);
+  p.n = fl_subdiv(p.c, fl_tol_curve);
+  p.ok = false;
+  p.t0 = fl_v(1.0f, 0.0f);
+  p.c0 = p.t0;
+  p.c1 = p.t0;
+  p.t1 = p.t0;
+  vec2 q0 = p.c.p0;
+  for (CN_U32 i = 1u; i <= p.n; i++) {
+    vec2 q = fl_point(p.c, i, p.n);
+    if (!fl_eq(q, q0)) {
+      p.ok = true;
+      p.c0 = fl_dir(fl_sub(q, q0));
+      break;
+    }
+  }
+  if (!p.ok) return p;
+  vec2 qn = fl_end_pt(p.c);
+  for (CN_U32 i = p.n; i > 0u; i--) {
+    vec2 q = fl_point(p.c, i - 1u, p.n);
+    if (!fl_eq(q, qn)) {
+      p.c1 = fl_dir(fl_sub(qn, q));
+      break;
+    }
+  }
+  p.t0 = fl_tan0(p.c);
+  p.t1 = fl_tan1(p.c);
+  return p;
+}
+
+/* Length of the local polyline (the dash distance it covers). */
+FL_FN float fl_poly_length(fl_poly p) {
+  float len = 0.0f;
+  vec2 prev = p.c.p0;
+  for (CN_U32 i = 1u; i <= p.n; i++) {
+    vec2 q = fl_point(p.c, i, p.n);
+    len += fl_length(fl_sub(q, prev));
+    prev = q;
+  }
+  return len;
+}
+
+FL_FN CN_U32 fl_prev_nondeg(CN_U32 si, CN_U32 first) {
+  for (CN_U32 j = si; j > first;) {
+    j--;
+    if (fl_poly_of(j).ok) return j;
+  }
+  return CN_NONE;
+}
+FL_FN bool fl_has_next_nondeg(CN_U32 si, CN_U32 last) {
+  for (CN_U32 j = si + 1u; j <= last; j++)
+    if (fl_poly_of(j).ok) return true;
+  return false;
+}
+FL_FN CN_U32 fl_last_nondeg(CN_U32 first, CN_U32 last) {
+  for (CN_U32 j = last + 1u; j > first;) {
+    j--;
+    if (fl_poly_of(j).ok) return j;
+  }
+  return CN_NONE;
+}
+
+/* ------------------------------------------------------------ chord walk
+ * A cursor over the chords of the current segment, with their positions
+ * along the subpath (scaled so the last chord ends exactly at fl_E). */
+FL_GLOBAL fl_poly fl_me;
+FL_GLOBAL float fl_S, fl_E, fl_total;
+FL_GLOBAL CN_U32 fl_ci;            /* current chord: fl_q0 -> fl_q1 */
+FL_GLOBAL vec2 fl_q0, fl_q1, fl_cd;
+FL_GLOBAL float fl_cum0, fl_x0, fl_x1;
+
+FL_FN float fl_pos(float cum) { return fl_total > 0.0f ? fl_S + (fl_E - fl_S) * (cum / fl_total) : fl_S; }
+
+FL_FN void fl_chord_load() {
+  fl_q0 = fl_point(fl_me.c, fl_ci, fl_me.n);
+  fl_q1 = fl_point(fl_me.c, fl_ci + 1u, fl_me.n);
+  fl_cd = fl_dir(fl_sub(fl_q1, fl_q0));
+  if (!fl_dashed) return; /* solid strokes need no positions */
+  float cum1 = fl_cum0 + fl_length(fl_sub(fl_q1, fl_q0));
+  fl_x0 = fl_pos(fl_cum0);
+  fl_x1 = fl_ci + 1u == fl_me.n || cum1 >= fl_total ? fl_E : fl_pos(cum1);
+}
+FL_FN void fl_chord_next() {
+  if (fl_dashed) fl_cum0 += fl_length(fl_sub(fl_q1, fl_q0));
+  fl_ci++;
+  if (fl_ci < fl_me.n) fl_chord_load();
+}
+FL_FN vec2 fl_chord_at(float x) {
+  if (x <= fl_x0) return fl_q0;
+  if (x >= fl_x1) return fl_q1;
+  return fl_add(fl_q0, fl_mul(fl_sub(fl_q1, fl_q0), (x - fl_x0) / (fl_x1 - fl_x0)));
+}
+
+/* What happens at the ends of a piece of the outline. */
+#define FL_END_NONE 0u
+#define FL_END_CAP 1u
+#define FL_END_JOIN 2u /* start only: join with the previous segment (fl_prev) */
+
+FL_GLOBAL fl_poly fl_prev;  /* the segment before (for FL_END_JOIN) */
+FL_GLOBAL bool fl_prev_gap; /* closed subpath whose end misses its start: stroke the closing line too */
+
+/* The join at this segment's start vertex with the previous segment. */
+FL_FN void fl_start_join() {
+  vec2 p = fl_me.c.p0;
+  vec2 pe = fl_end_pt(fl_prev.c);
+  vec2 da = fl_prev.t1;
+  fl_join(pe, fl_prev.c1, da, CN_JOIN_ROUND);
+  if (fl_prev_gap) {
+    vec2 g = fl_dir(fl_sub(p, pe));
+    fl_join(pe, da, g, fl_join_style);
+    fl_sides(pe, p, g);
+    da = g;
+  }
+  fl_join(p, da, fl_me.t0, fl_join_style);
+  fl_join(p, fl_me.t0, fl_me.c0, CN_JOIN_ROUND);
+}
+
+/* The outline of the centre line between positions lo <= hi (hi > lo), with
+ * the given start and end. Advances the cursor. */
+FL_FN void fl_piece(float lo, float hi, CN_U32 start, CN_U32 end) {
+  bool started = false;
+  vec2 lastd = fl_cd, lastp = fl_q0;
+  bool at_end = false;
+  while (fl_ci < fl_me.n) {
+    if (fl_eq(fl_q0, fl_q1) || (fl_dashed && (fl_x1 < lo || (fl_x1 == lo && fl_x0 < fl_x1)))) {
+      fl_chord_next();
+      continue;
+    }
+    if (fl_dashed && fl_x0 >= hi && started) break;
+    float u = fl_dashed ? fl_fmax(lo, fl_x0) : fl_x0;
+    float v = fl_dashed ? fl_fmin(hi, fl_x1) : fl_x1;
+    vec2 a = u == fl_x0 ? fl_q0 : fl_chord_at(u);
+    vec2 b = v == fl_x1 ? fl_q1 : fl_chord_at(v);
+    if (!started) {
+      bool at_start = !fl_dashed || (u == fl_S && fl_x0 == fl_S);
+      if (start == FL_END_JOIN) {
+        fl_start_join();
+      } else if (start == FL_END_CAP) {
+        if (at_start) {
+          fl_cap(a, fl_neg(fl_me.t0));
+          fl_join(a, fl_me.t0, fl_cd, CN_JOIN_ROUND);
+        } else {
+          fl_cap(a, fl_neg(fl_cd));
+        }
+      }
+      started = true;
+    } else {
+      fl_join(fl_q0, lastd, fl_cd, CN_JOIN_ROUND);
+    }
+    fl_sides(a, b, fl_cd);
+    lastd = fl_cd;
+    lastp = b;
+    at_end = !fl_dashed || v == fl_E;
+    if (fl_dashed && fl_x1 > hi) break; /* the piece ends inside this chord */
+    fl_chord_next();
+  }
+  if (!started || end != FL_END_CAP) return;
+  if (at_end) {
+    fl_join(lastp, lastd, fl_me.t1, CN_JOIN_ROUND);
+    fl_cap(lastp, fl_me.t1);
+  } else {
+    fl_cap(lastp, lastd);
+  }
+}
+
+/* A zero-length dash at position x: a dot facing along the chord there. */
+FL_FN void fl_zero_dash(float x) {
+  while (fl_ci < fl_me.n && (fl_eq(fl_q0, fl_q1) || fl_x1 < x)) fl_chord_next();
+  if (fl_ci >= fl_me.n) return;
+  if (x <= fl_S) fl_spot(fl_me.c.p0, fl_me.t0);
+  else fl_spot(fl_chord_at(x), fl_cd);
+}
+
+/* ------------------------------------------------------------ dash pattern
+ * Interval j of the pattern (dash when j is even) spans [B(j), B(j+1)); the
+ * boundaries are computed from the start of their period, the same way by
+ * every pair, so pairs agree exactly on where a dash starts or ends. */
+FL_GLOBAL float fl_bpos;    /* B(current interval) */
+FL_GLOBAL float fl_bcyc;    /* current period */
+FL_GLOBAL CN_U32 fl_bj;     /* current interval within the period */
+
+FL_FN float fl_dash_end() {
+  return fl_bj + 1u == fl_dash_m ? (fl_bcyc + 1.0f) * fl_dash_period - fl_dash_off0 : fl_bpos + fl_dash_len(fl_bj);
+}
+FL_FN void fl_dash_advance() {
+  fl_bpos = fl_dash_end();
+  fl_bj++;
+  if (fl_bj == fl_dash_m) {
+    fl_bj = 0u;
+    fl_bcyc += 1.0f;
+  }
+}
+FL_FN void fl_dash_seek(float s) { /* to the first interval whose end is >= s */
+  float c = fl_floor((s + fl_dash_off0) / fl_dash_period) - 1.0f;
+  fl_bcyc = c > 0.0f ? c : 0.0f;
+  fl_bj = 0u;
+  fl_bpos = fl_bcyc * fl_dash_period - fl_dash_off0;
+  for (CN_U32 guard = 0u; guard < 4u * fl_dash_m + 4u; guard++) {
+    if (fl_dash_end() >= s) return;
+    fl_dash_advance();
+  }
+}
+/* Is the pattern on right after s (s in a dash, or a dash starts at s)? */
+FL_FN bool fl_dash_on_after(float s) {
+  fl_dash_seek(s);
+  for (CN_U32 guard = 0u; guard < 2u * fl_dash_m + 2u; guard++) {
+    float b = fl_dash_end();
+    if ((fl_bj & 1u) == 0u && fl_bpos <= s && b > s) return true;
+    if (fl_bpos > s) return false;
+    fl_dash_advance();
+  }
+  return false;
+}
+/* Is the pattern on right before s (a dash covers (s - eps, s])? */
+FL_FN bool fl_dash_on_before(float s) {
+  fl_dash_seek(s);
+  for (CN_U32 guard = 0u; guard < 2u * fl_dash_m + 2u; guard++) {
+    float b = fl_dash_end();
+    if ((fl_bj & 1u) == 0u && fl_bpos < s && b >= s) return true;
+    if (fl_bpos >= s) return false;
+    fl_dash_advance();
+  }
+  return false;
+}
+
+/* ----------------------------------------------------------------- strokes */
+
+FL_FN void fl_stroke_pair(CN_U32 si, CN_U32 pair) {
+  CN_U32 first = fl_first_of(si);
+  CN_U32 last = fl_last_of(first, si);
+  bool closed = (fl_seg(si).info & CN_SEG_SUBPATH_CLOSED) != 0u;
+  fl_me = fl_poly_of(si);
+  if (!fl_me.ok) {
+    /* A zero-length subpath draws a dot, once: from its last segment. */
+    if (si == last && fl_last_nondeg(first, last) == CN_NONE && (!fl_dashed || fl_dash_on_after(0.0f)))
+      fl_spot(fl_me.c.p0, fl_v(1.0f, 0.0f));
+    return;
+  }
+  CN_U32 prev = fl_prev_nondeg(si, first);
+  bool is_first = prev == CN_NONE;
+  bool is_last = !fl_has_next_nondeg(si, last);
+  if (fl_dashed) {
+    fl_S = si == first ? 0.0f : fl_dist_at(pair);
+    fl_E = si == last ? fl_S + fl_poly_length(fl_me) : fl_dist_at(pair + 1u);
+    if (!(fl_E >= fl_S)) fl_E = fl_S;
+  } else {
+    fl_S = 0.0f;
+    fl_E = FL_BIG;
+  }
+  /* Closed subpaths join across their start, when the pattern runs through it. */
+  bool wrap = closed;
+  if (closed && fl_dashed && (is_first || is_last)) {
+    float total = fl_dist_at(pair + (last - si));
+    if (last == first) total = 0.0f;
+    total += fl_poly_length(fl_poly_of(last));
+    wrap = fl_dash_on_after(0.0f) && fl_dash_on_before(total);
+  }
+  fl_prev_gap = false;
+  if (is_first && wrap) {
+    prev = fl_last_nondeg(first, last);
+    fl_prev = fl_poly_of(prev);
+    fl_prev_gap = !fl_eq(fl_end_pt(fl_prev.c), fl_me.c.p0);
+  } else if (!is_first) {
+    fl_prev = fl_poly_of(prev);
+  }
+  fl_total = fl_dashed ? fl_poly_length(fl_me) : 0.0f;
+  fl_ci = 0u;
+  fl_cum0 = 0.0f;
+  fl_chord_load();
+  CN_U32 first_start = is_first && !wrap ? FL_END_CAP : FL_END_JOIN;
+  CN_U32 last_end = is_last && !wrap ? FL_END_CAP : FL_END_NONE;
+  if (!fl_dashed) {
+    fl_piece(fl_S, fl_E, first_start, last_end);
+    return;
+  }
+  float S = fl_S, E = fl_E;
+  fl_dash_seek(S);
+  for (CN_U32 guard = 0u; guard < 2u * CN_FLATTEN_MAX_DASHES + 4u * fl_dash_m; guard++) {
+    float a = fl_bpos, b = fl_dash_end();
+    if (a >= E) break;
+    if ((fl_bj & 1u) == 0u) {
+      if (a < E && b > S) {
+        CN_U32 start = a > S ? FL_END_CAP : a == S ? (is_first ? first_start : FL_END_CAP) : (is_first ? first_start : FL_END_JOIN);
+        CN_U32 end = b < E ? FL_END_CAP : is_last ? last_end : (b == E ? FL_END_CAP : FL_END_NONE);
+        float lo = fl_fmax(a, S), hi = fl_fmin(b, E);
+        if (lo < hi) fl_piece(lo, hi, start, end);
+        else fl_zero_dash(lo);
+      } else if (a == b && a == S) {
+        fl_zero_dash(a);
+      }
+    }
+    fl_dash_advance();
+  }
+}
+
+/* ------------------------------------------------------------------ entry */
+
+/* Emits the lines of segment k of element e's path (pair: its pair index). */
+FL_FN void fl_pair(CN_U32 e, CN_U32 k, CN_U32 pair) {
+  cn_element el = fl_elem(e);
+  if (!fl_begin(el)) return;
+  CN_U32 si = fl_path_first + k;
+  if (si >= fl_path_end) return;
+  if (el.tag == CN_TAG_STROKE) fl_stroke_pair(si, pair);
+  else fl_fill_pair(si);
+}
+
+/* Dashed strokes: the pair's flattened length (0 for anything else). */
+FL_FN float fl_pair_length(CN_U32 e, CN_U32 k) {
+  cn_element el = fl_elem(e);
+  if (!fl_begin(el) || el.tag != CN_TAG_STROKE || !fl_dashed) return 0.0f;
+  CN_U32 si = fl_path_first + k;
+  if (si >= fl_path_end) return 0.0f;
+  fl_poly p = fl_poly_of(si);
+  return p.ok ? fl_poly_length(p) : 0.0f;
+}
+
+#endif

@@ -1,0 +1,53 @@
+#version 460
+// flatten_elements: per-element passes of the flatten stage (stages/flatten.c).
+//   CN_FL_MODE_ELEM_INIT:   pair_base[e] = segments of e's path if e draws (FILL,
+//                           STROKE, BEGIN_CLIP), else 0; pair_base[E] = 0 (the
+//                           host scans it into offsets); the box is reset.
+//   CN_FL_MODE_ELEM_FINISH: line range and box of every element; the header's
+//                           capacity and overflow flag.
+#include "flatten_buffers.glsl"
+
+layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 64;
+layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
+
+void main() {
+  uint e = cn_group_id() * WG_SIZE + gl_LocalInvocationID.x;
+  uint E = pc.element_count;
+  if (pc.mode == CN_FL_MODE_ELEM_INIT) {
+    if (e > E) return;
+    uint n = 0u;
+    if (e < E) {
+      cn_element el = pc.elements.v[e];
+      if (fl_is_drawing(el.tag)) n = pc.paths.v[el.path].seg_count;
+      uint o = e * FL_ELEM_WORDS;
+      pc.elem_out.v[o + 0u] = 0u;
+      pc.elem_out.v[o + 1u] = 0u;
+      pc.elem_out.v[o + 2u] = 0xFFFFFFFFu;
+      pc.elem_out.v[o + 3u] = 0xFFFFFFFFu;
+      pc.elem_out.v[o + 4u] = 0u;
+      pc.elem_out.v[o + 5u] = 0u;
+    }
+    pc.work.v[CN_FL_OFF_PAIR_BASE + e] = n;
+    return;
+  }
+  // CN_FL_MODE_ELEM_FINISH
+  if (e == 0u) {
+    uint count = pc.work.v[0];
+    pc.work.v[1] = pc.line_capacity;
+    if (count > pc.line_capacity) atomicOr(pc.work.v[2], CN_FLATTEN_OVERFLOW);
+  }
+  if (e >= E) return;
+  uint pl = fl_off_pair_lines();
+  uint first = pc.work.v[pl + pc.work.v[CN_FL_OFF_PAIR_BASE + e]];
+  uint end = pc.work.v[pl + pc.work.v[CN_FL_OFF_PAIR_BASE + e + 1u]];
+  uint o = e * FL_ELEM_WORDS;
+  pc.elem_out.v[o + 0u] = first;
+  pc.elem_out.v[o + 1u] = end - first;
+  uint x0 = pc.elem_out.v[o + 2u], y0 = pc.elem_out.v[o + 3u];
+  uint x1 = pc.elem_out.v[o + 4u], y1 = pc.elem_out.v[o + 5u];
+  bool empty = end == first || x0 > x1 || y0 > y1;
+  pc.elem_out.v[o + 2u] = empty ? 0u : floatBitsToUint(fl_unord(x0));
+  pc.elem_out.v[o + 3u] = empty ? 0u : floatBitsToUint(fl_unord(y0));
+  pc.elem_out.v[o + 4u] = empty ? 0u : floatBitsToUint(fl_unord(x1));
+  pc.elem_out.v[o + 5u] = empty ? 0u : floatBitsToUint(fl_unord(y1));
+}

@@ -1,0 +1,110 @@
+#version 460
+// flatten_pairs: one invocation per (element, segment) pair runs the algorithm
+// of cn_flatten_core.h (stages/flatten.c records it).
+//   CN_FL_MODE_DASH_LEN: dash_dist[pair] = the pair's flattened length, with
+//                        bit 31 set at subpath starts (segmented scan input).
+//   CN_FL_MODE_COUNT:    pair_lines[pair] = the number of lines; the header's
+//                        line_count gets the total (and CN_FLATTEN_TOO_MANY past 2^32).
+//   CN_FL_MODE_WRITE:    writes the lines at pair_lines[pair] (scanned) onward,
+//                        those below the capacity, and the element's box.
+// COUNT and WRITE are one kernel so that both run the same float code.
+#extension GL_KHR_shader_subgroup_vote : require
+#include "flatten_buffers.glsl"
+
+layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 64;
+layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
+
+cn_element fl_elem(uint i) { return pc.elements.v[i]; }
+cn_path fl_path(uint i) { return pc.paths.v[i]; }
+cn_segment fl_seg(uint i) { return pc.segments.v[i]; }
+cn_transform fl_xform(uint i) { return pc.transforms.v[i]; }
+cn_stroke fl_stroke_at(uint i) { return pc.strokes.v[i]; }
+float fl_dash_at(uint i) { return pc.dashes.v[i]; }
+uint fl_sub_first(uint s) { return pc.work.v[fl_off_sub_first() + s]; }
+uint fl_sub_last(uint first) { return pc.work.v[fl_off_sub_last() + first]; }
+float fl_dist_at(uint pair) { return uintBitsToFloat(pc.work.v[fl_off_dash() + pair] & 0x7FFFFFFFu); }
+cn_transform fl_view() {
+  return cn_transform(pc.view_a, pc.view_b, pc.view_c, pc.view_d, pc.view_e, pc.view_f);
+}
+float fl_tolerance() { return pc.tolerance; }
+
+uint g_count;   // lines emitted so far by this pair
+uint g_base;    // WRITE: index of the pair's first line
+uint g_quota;   // WRITE: lines the count pass gave this pair
+uint g_element;
+vec2 g_min, g_max;
+
+void fl_out(vec2 a, vec2 b) {
+  if (pc.mode == CN_FL_MODE_WRITE && g_count < g_quota) {
+    uint idx = g_base + g_count;
+    if (idx < pc.line_capacity) pc.lines.v[idx] = cn_line(a.x, a.y, b.x, b.y, g_element);
+    g_min = min(g_min, min(a, b));
+    g_max = max(g_max, max(a, b));
+  }
+  g_count++;
+}
+
+#include "cn_flatten_core.h"
+
+void main() {
+  uint pair = cn_group_id() * WG_SIZE + gl_LocalInvocationID.x;
+  if (pair >= pc.pair_count) return;
+  // The element: the last e with pair_base[e] <= pair (pair_base[E] = P > pair).
+  uint lo = 0u, hi = pc.element_count;
+  while (hi - lo > 1u) {
+    uint mid = (lo + hi) >> 1;
+    if (pc.work.v[CN_FL_OFF_PAIR_BASE + mid] <= pair) lo = mid;
+    else hi = mid;
+  }
+  uint e = lo;
+  uint k = pair - pc.work.v[CN_FL_OFF_PAIR_BASE + e];
+
+  if (pc.mode == CN_FL_MODE_DASH_LEN) {
+    float len = fl_pair_length(e, k);
+    uint si = pc.paths.v[pc.elements.v[e].path].seg_first + k;
+    bool start = k == 0u || fl_sub_first(si) == si;
+    pc.work.v[fl_off_dash() + pair] = (floatBitsToUint(len) & 0x7FFFFFFFu) | (start ? 0x80000000u : 0u);
+    return;
+  }
+
+  g_count = 0u;
+  g_element = e;
+  g_min = vec2(3.0e38);
+  g_max = vec2(-3.0e38);
+  uint pl = fl_off_pair_lines();
+  if (pc.mode == CN_FL_MODE_WRITE) {
+    g_base = pc.work.v[pl + pair];
+    g_quota = pc.work.v[pl + pair + 1u] - g_base;
+  }
+  fl_pair(e, k, pair);
+
+  if (pc.mode == CN_FL_MODE_COUNT) {
+    pc.work.v[pl + pair] = g_count;
+    uint old = atomicAdd(pc.work.v[0], g_count);
+    if (old + g_count < old) atomicOr(pc.work.v[2], CN_FLATTEN_TOO_MANY);
+    return;
+  }
+  // WRITE: should the count pass have given more room than used, pad with
+  // zero-length lines (they cover nothing), so no slot holds garbage.
+  for (uint i = g_count; i < g_quota; i++) {
+    uint idx = g_base + i;
+    if (idx < pc.line_capacity) pc.lines.v[idx] = cn_line(g_max.x, g_max.y, g_max.x, g_max.y, e);
+  }
+  // The element's box: one atomic per subgroup when the subgroup shares the element.
+  bool have = g_min.x <= g_max.x;
+  uint o = e * FL_ELEM_WORDS;
+  if (subgroupAllEqual(e)) {
+    vec2 mn = subgroupMin(g_min), mx = subgroupMax(g_max);
+    if (subgroupElect() && mn.x <= mx.x) {
+      atomicMin(pc.elem_out.v[o + 2u], fl_ord(mn.x));
+      atomicMin(pc.elem_out.v[o + 3u], fl_ord(mn.y));
+      atomicMax(pc.elem_out.v[o + 4u], fl_ord(mx.x));
+      atomicMax(pc.elem_out.v[o + 5u], fl_ord(mx.y));
+    }
+  } else if (have) {
+    atomicMin(pc.elem_out.v[o + 2u], fl_ord(g_min.x));
+    atomicMin(pc.elem_out.v[o + 3u], fl_ord(g_min.y));
+    atomicMax(pc.elem_out.v[o + 4u], fl_ord(g_max.x));
+    atomicMax(pc.elem_out.v[o + 5u], fl_ord(g_max.y));
+  }
+}

@@ -1,0 +1,52 @@
+// render_common.glsl: buffer types and helpers every render_*.comp kernel shares.
+// Layouts are in cn_render_shared.h (shared with C); this file only gives the
+// GLSL views of the buffers the config points to.
+#ifndef CN_RENDER_COMMON_GLSL
+#define CN_RENDER_COMMON_GLSL
+
+#include "common.glsl"
+
+layout(buffer_reference) buffer ElementBuf;
+layout(buffer_reference) buffer PaintBuf;
+layout(buffer_reference) buffer StopBuf;
+layout(buffer_reference) buffer TransformBuf;
+layout(buffer_reference) buffer BlendBuf;
+layout(buffer_reference) buffer LineBuf;
+layout(buffer_reference) buffer ElemBuf;
+layout(buffer_reference) buffer TileBuf;
+layout(buffer_reference) buffer SegBuf;
+layout(buffer_reference) buffer BumpBuf;
+layout(buffer_reference) buffer CmdBuf;
+layout(buffer_reference) buffer PtileBuf;
+layout(buffer_reference) buffer SpillBuf;
+layout(buffer_reference) buffer OutBuf;
+layout(buffer_reference) buffer CountBuf;
+layout(buffer_reference) buffer CnRenderConfig;
+
+#define CN_USE_RENDER_PUSH
+#include "cn_render_shared.h"
+
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ElementBuf { cn_element v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer PaintBuf { cn_paint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer StopBuf { float v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer TransformBuf { float v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer BlendBuf { cn_blend v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer LineBuf { cn_render_line v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer ElemBuf { cn_render_elem v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer TileBuf { cn_render_tile v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer SegBuf { cn_render_seg v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer BumpBuf { cn_render_bump v; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer CmdBuf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer PtileBuf { cn_render_ptile v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer SpillBuf { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer OutBuf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer CountBuf { uint v; };
+
+
+// Number of valid lines this frame.
+uint cn_line_count(CnRenderConfig cfg) { return min(cfg.line_count.v, cfg.cap_lines); }
+
+// Integer tile of a pixel coordinate (floor division that also works below 0).
+int cn_tile_of(float x) { return int(floor(x * (1.0 / float(CN_TILE)))); }
+
+#endif

@@ -1,0 +1,170 @@
+#version 460
+// render_fine: one workgroup per tile, one invocation per pixel; walks the
+// tile's command list (render_coarse) and writes the pixel as RGBA8 sRGB with
+// straight alpha.
+//
+// Coverage is the exact area integral of the winding number over the pixel
+// square: the tile's backdrop, plus for each segment piece the integral over
+// the pixel's row of "how much of the pixel lies right of the piece", plus the
+// y edges (see render_tile_seg.comp). Nonzero takes min(|w|, 1), even-odd the
+// distance of w to the nearest even integer (both exact for a single edge).
+//
+// Colour is premultiplied sRGB floats. BEGIN_CLIP/BEGIN_BLEND push the current
+// colour on a stack: CN_FINE_STACK_REGS levels in registers, deeper levels in
+// the tile's spill memory (sized by coarse).
+#include "render_common.glsl"
+#include "render_blend.glsl"
+#include "render_paint.glsl"
+
+layout(local_size_x = CN_TILE_PIXELS) in;
+
+#ifndef CN_BLEND_MASKED
+#define CN_BLEND_MASKED (1u << 3)
+#endif
+
+CnRenderConfig cfg;
+vec4 regs[CN_FINE_STACK_REGS];
+uint depth;
+uint spill_base;
+
+// Spilled level d lives at spill[(spill_base + d - REGS) * CN_TILE_PIXELS + pixel];
+// a level coarse could not allocate (spill_base CN_NONE, frame re-run) is dropped.
+bool spill_ok(uint d) { return spill_base != CN_NONE && spill_base + d - CN_FINE_STACK_REGS < cfg.cap_spill; }
+
+void push(vec4 v) {
+  if (depth < CN_FINE_STACK_REGS) regs[depth] = v;
+  else if (spill_ok(depth))
+    cfg.spill.v[(spill_base + depth - CN_FINE_STACK_REGS) * CN_TILE_PIXELS + gl_LocalInvocationID.x] = v;
+  depth++;
+}
+
+vec4 pop() {
+  if (depth == 0) return vec4(0.0);
+  depth--;
+  if (depth < CN_FINE_STACK_REGS) return regs[depth];
+  if (!spill_ok(depth)) return vec4(0.0);
+  return cfg.spill.v[(spill_base + depth - CN_FINE_STACK_REGS) * CN_TILE_PIXELS + gl_LocalInvocationID.x];
+}
+
+// Antiderivative of f(t) = clamp(1 - t, 0, 1).
+float H(float t) { return t < 0.0 ? t : (t < 1.0 ? t - 0.5 * t * t : 0.5); }
+
+// Area coverage at local pixel (px, py) of a tile path: segments from head.
+float coverage(uint head, int backdrop, uint rule, float px, float py) {
+  float area = float(backdrop);
+  SegBuf sb = cfg.segs;
+  uint guard = 0;
+  for (uint s = head; s != 0 && guard < cfg.cap_segs; guard++) {
+    cn_render_seg g = sb.v[s];
+    s = g.next;
+    // y edge: the winding below yedge changes by yedge_sign (at x = 0, left of every pixel)
+    if (g.yedge < float(CN_TILE)) {
+      area += g.yedge_sign * clamp(py + 1.0 - max(g.yedge, py), 0.0, 1.0);
+    }
+    if (g.y0 == g.y1) continue;
+    float sgn = g.y1 > g.y0 ? 1.0 : -1.0;
+    vec2 a = g.y1 > g.y0 ? vec2(g.x0, g.y0) : vec2(g.x1, g.y1);
+    vec2 b = g.y1 > g.y0 ? vec2(g.x1, g.y1) : vec2(g.x0, g.y0);
+    float yt = max(a.y, py), yb = min(b.y, py + 1.0);
+    if (yb <= yt) continue;
+    float k = (b.x - a.x) / (b.y - a.y);
+    float ta = a.x + (yt - a.y) * k - px;
+    float tb = a.x + (yb - a.y) * k - px;
+    float avg;
+    if (abs(tb - ta) > 1e-4) avg = (H(tb) - H(ta)) / (tb - ta);
+    else avg = clamp(1.0 - 0.5 * (ta + tb), 0.0, 1.0);
+    area += sgn * (yb - yt) * avg;
+  }
+  if (rule == CN_RULE_EVENODD) return clamp(abs(area - 2.0 * round(0.5 * area)), 0.0, 1.0);
+  return min(abs(area), 1.0);
+}
+
+uint pack_straight(vec4 c) {
+  c = clamp(c, 0.0, 1.0);
+  vec3 rgb = c.a > 0.0 ? clamp(c.rgb / c.a, 0.0, 1.0) : vec3(0.0);
+  uvec4 u = uvec4(round(vec4(rgb, c.a) * 255.0));
+  return u.r | (u.g << 8) | (u.b << 16) | (u.a << 24);
+}
+
+void main() {
+  cfg = pc.config;
+  uint tile = cn_group_id();
+  if (tile >= cfg.tiles_x * cfg.tiles_y) return;
+  uint lid = gl_LocalInvocationID.x;
+  uint tx = tile % cfg.tiles_x, ty = tile / cfg.tiles_x;
+  float lx = float(lid % CN_TILE), ly = float(lid / CN_TILE);
+  uint x = tx * CN_TILE + lid % CN_TILE, y = ty * CN_TILE + lid / CN_TILE;
+  vec2 centre = vec2(float(x) + 0.5, float(y) + 0.5);
+
+  cn_render_ptile pt = cfg.ptiles.v[tile];
+  spill_base = pt.spill_off;
+  depth = 0;
+  vec4 rgba = vec4(0.0);
+  float cov = 0.0;
+  CmdBuf cmds = cfg.cmds;
+  uint pos = tile * CN_CMD_CHUNK;
+  uint limit = (cfg.tiles_x * cfg.tiles_y + cfg.cap_chunks) * CN_CMD_CHUNK;
+  for (uint steps = 0; pos < limit && steps < limit; steps++) {
+    uint tag = cmds.v[pos];
+    if (tag == CN_CMD_END) break;
+    if (tag == CN_CMD_JUMP) {
+      pos = cmds.v[pos + 1];
+    } else if (tag == CN_CMD_FILL) {
+      cov = coverage(cmds.v[pos + 1], int(cmds.v[pos + 2]), cmds.v[pos + 3], lx, ly);
+      pos += 4;
+    } else if (tag == CN_CMD_SOLID) {
+      cov = 1.0;
+      pos += 1;
+    } else if (tag == CN_CMD_COLOR) {
+      vec4 c = uintBitsToFloat(uvec4(cmds.v[pos + 1], cmds.v[pos + 2], cmds.v[pos + 3], cmds.v[pos + 4]));
+      c *= cov;
+      rgba = c + rgba * (1.0 - c.a);
+      pos += 5;
+    } else if (tag == CN_CMD_GRADIENT) {
+      vec4 c = cn_gradient(cfg, cmds.v[pos + 1], centre) * cov;
+      rgba = c + rgba * (1.0 - c.a);
+      pos += 2;
+    } else if (tag == CN_CMD_BEGIN_CLIP) {
+      push(rgba);
+      rgba = vec4(0.0);
+      pos += 1;
+    } else if (tag == CN_CMD_END_CLIP) {
+      float m = coverage(cmds.v[pos + 1], int(cmds.v[pos + 2]), cmds.v[pos + 3], lx, ly);
+      vec4 saved = pop();
+      vec4 c = rgba * m;
+      rgba = c + saved * (1.0 - c.a);
+      pos += 4;
+    } else if (tag == CN_CMD_BEGIN_BLEND) {
+      push(rgba);
+      rgba = vec4(0.0);
+      pos += 2;
+    } else if (tag == CN_CMD_END_BLEND) {
+      uint bi = cmds.v[pos + 1];
+      cn_blend bl;
+      bl.mode = CN_BLEND_NORMAL;
+      bl.alpha = 1.0;
+      bl.flags = 0;
+      if (bi < cfg.blend_count) bl = cfg.blends.v[bi];
+      float alpha = clamp(bl.alpha, 0.0, 1.0);
+      vec4 saved = pop();
+      if ((bl.flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA)) != 0) {
+        // a mask: its coverage waits on the stack for the masked group
+        float m = (bl.flags & CN_BLEND_MASK_LUMINANCE) != 0
+                      ? dot(clamp(rgba.rgb, 0.0, 1.0), vec3(0.2125, 0.7154, 0.0721))
+                      : rgba.a;
+        rgba = saved;
+        push(vec4(clamp(m * alpha, 0.0, 1.0)));
+      } else {
+        vec4 src = rgba * alpha;
+        if ((bl.flags & CN_BLEND_MASKED) != 0) src *= pop().x;
+        rgba = cn_blend_over(bl.mode, saved, src);
+      }
+      pos += 2;
+    } else {
+      break; // unknown command: a bug; stop rather than run away
+    }
+  }
+  vec4 bg = vec4(cfg.background[0], cfg.background[1], cfg.background[2], cfg.background[3]);
+  rgba = rgba + bg * (1.0 - rgba.a);
+  if (x < cfg.width && y < cfg.height) cfg.target.v[y * cfg.out_stride + x] = pack_straight(rgba);
+}

@@ -1,0 +1,7 @@
+#version 460
+// scan_u32_max_apply: the apply pass of the u32 max scan (see scan.glsl).
+#define SCAN_T uint
+#define SCAN_IDENTITY 0u
+#define SCAN_COMBINE(a, b) max(a, b)
+#define SCAN_APPLY
+#include "scan.glsl"

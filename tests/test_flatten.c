@@ -1,0 +1,307 @@
+/* test_flatten.c: the flatten stage's fills and clip paths, its memory
+ * handling and input checks: exact lines for simple shapes, the tolerance
+ * against the exact curves, GPU against the CPU reference on random paths. */
+#include "flatten_util.h"
+
+/* Runs GPU and CPU; checks closure and agreement; returns the GPU lines. */
+static cn_line *run_both(const fu_scene *s, const cn_flatten_desc *desc, uint32_t *n, cn_flatten_elem *elems) {
+  cn_context *ctx = test_context();
+  *n = 0;
+  if (!ctx) return NULL;
+  cn_scene_data d = fu_data(s);
+  cn_line *g = NULL, *c = NULL;
+  uint32_t ng = 0, nc = 0;
+  cn_flatten_elem ce[256];
+  CHECK_OK(cn_flatten_run(ctx, &d, desc, &g, &ng, elems, NULL));
+  CHECK_OK(cn_flatten_cpu(&d, desc, &c, &nc, ce));
+  CHECK(fu_closed(g, ng));
+  CHECK(fu_closed(c, nc));
+  float box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+  for (uint32_t i = 0; i < nc; i++) {
+    box[0] = fminf(box[0], fminf(c[i].x0, c[i].x1));
+    box[1] = fminf(box[1], fminf(c[i].y0, c[i].y1));
+    box[2] = fmaxf(box[2], fmaxf(c[i].x0, c[i].x1));
+    box[3] = fmaxf(box[3], fmaxf(c[i].y0, c[i].y1));
+  }
+  if (nc) fu_compare(g, ng, c, nc, s->ne, box, 0.02, 300);
+  if (elems)
+    for (uint32_t e = 0; e < s->ne; e++) {
+      CHECK_EQ_U64(elems[e].line_count, ce[e].line_count);
+      CHECK_EQ_U64(elems[e].line_first, ce[e].line_first);
+      CHECK(fabsf(elems[e].x0 - ce[e].x0) < 0.01f && fabsf(elems[e].y1 - ce[e].y1) < 0.01f);
+    }
+  free(c);
+  *n = ng;
+  return g;
+}
+
+TEST(fill_square_exact) {
+  fu_scene *s = calloc(1, sizeof *s);
+  fu_init(s);
+  fu_path(s, 0);
+  fu_move(s, 1, 2);
+  fu_line(s, 11, 2);
+  fu_line(s, 11, 12);
+  fu_line(s, 1, 12);
+  fu_end(s, true); /* adds the closing line */
+  fu_fill(s, CN_RULE_NONZERO);
+  cn_flatten_elem el[1];
+  uint32_t n;
+  cn_line *l = run_both(s, NULL, &n, el);
+  CHECK_EQ_U64(n, 4);
+  const float want[4][4] = {{1, 2, 11, 2}, {11, 2, 11, 12}, {11, 12, 1, 12}, {1, 12, 1, 2}};
+  for (uint32_t i = 0; i < n && i < 4; i++) {
+    CHECK(l[i].x0 == want[i][0] && l[i].y0 == want[i][1] && l[i].x1 == want[i][2] && l[i].y1 == want[i][3]);
+    CHECK_EQ_U64(l[i].element, 0);
+  }
+  CHECK_EQ_U64(el[0].line_first, 0);
+  CHECK_EQ_U64(el[0].line_count, 4);
+  CHECK(el[0].x0 == 1 && el[0].y0 == 2 && el[0].x1 == 11 && el[0].y1 == 12);
+  free(l);
+  free(s);
+}
+
+/* An open subpath is closed for filling; the view transform applies. */
+TEST(fill_open_subpath_and_view) {
+  fu_scene *s = calloc(1, sizeof *s);
+  fu_init(s);
+  fu_path(s, fu_transform(s, 2, 0, 0, 2, 10, 0));
+  fu_move(s, 0, 0);
+  fu_line(s, 4, 0);
+  fu_line(s, 4, 4);
+  fu_end(s, false);
+  fu_fill(s, CN_RULE_EVENODD);
+  cn_flatten_desc desc = {.view = {1, 0, 0, 1, 0, 100}};
+  uint32_t n;
+  cn_line *l = run_both(s, &desc, &n, NULL);
+  CHECK_EQ_U64(n, 3);
+  if (n == 3) {
+    CHECK(l[0].x0 == 10 && l[0].y0 == 100 && l[0].x1 == 18 && l[0].y1 == 100);
+    CHECK(l[1].x1 == 18 && l[1].y1 == 108);
+    CHECK(l[2].x0 == 18 && l[2].y0 == 108 && l[2].x1 == 10 && l[2].y1 == 100);
+  }
+  free(l);
+  free(s);
+}
+
+/* Curves: the polyline's vertices lie on the curve, the curve stays within
+ * the tolerance of the polyline, and the count is Wang's. */
+static void check_curve_tolerance(float scale, float tol) {
+  fu_scene *s = calloc(1, sizeof *s);
+  fu_init(s);
+  fu_path(s, fu_transform(s, scale, 0, 0, scale, 3, 5));
+  fu_move(s, 0, 0);
+  fu_quad(s, 50, 80, 100, 0);
+  fu_cubic(s, 150, -90, 20, 120, 0, 0);
+  fu_end(s, true);
+  fu_fill(s, CN_RULE_NONZERO);
+  cn_flatten_desc desc = {.tolerance = tol};
+  uint32_t n;
+  cn_line *l = run_both(s, &desc, &n, NULL);
+  /* Wang: quad n = ceil(sqrt(|p0 - 2p1 + p2| / (4 tol))), cubic sqrt(3/4 max|..| / tol), in device units */
+  double q = scale * sqrt(0.0 + 0 * 0 + 160.0 * 160.0);
+  double c1 = scale * hypot(100 - 300 + 20, 0 + 180 + 120), c2 = scale * hypot(150 - 40 + 0, -90 - 240 + 0);
+  uint32_t nq = (uint32_t)ceil(sqrt(q / (4 * tol))), nc = (uint32_t)ceil(sqrt(0.75 * fmax(c1, c2) / tol));
+  CHECK_EQ_U64(n, nq + nc);
+  double worst = 0;
+  for (uint32_t k = 0; k < 2; k++) {
+    const cn_segment *g = &s->segments[k];
+    for (int i = 0; i <= 2000; i++) {
+      double x, y;
+      fu_eval(g, i / 2000.0, &x, &y);
+      double d = fu_line_dist(l, n, 0, scale * x + 3, scale * y + 5);
+      if (d > worst) worst = d;
+    }
+  }
+  if (!(worst <= tol * 1.01 + 1e-4)) fprintf(stderr, "  scale %g tol %g: curve %g from the lines\n", scale, tol, worst);
+  CHECK(worst <= tol * 1.01 + 1e-4);
+  /* vertices on the curve */
+  for (uint32_t i = 0; i < n; i++) {
+    double best = INFINITY;
+    for (uint32_t k = 0; k < 2; k++)
+      for (int j = 0; j <= 20000; j++) {
+        double x, y;
+        fu_eval(&s->segments[k], j / 20000.0, &x, &y);
+        best = fmin(best, hypot(scale * x + 3 - l[i].x0, scale * y + 5 - l[i].y0));
+      }
+    if (best > 0.05 * scale + 1e-3) {
+      fprintf(stderr, "  vertex %u (%g, %g) is %g off the curve\n", i, l[i].x0, l[i].y0, best);
+      CHECK(0);
+      break;
+    }
+  }
+  free(l);
+  free(s);
+}
+
+TEST(fill_curve_tolerance) {
+  check_curve_tolerance(1, 0.25f);
+  check_curve_tolerance(8, 0.25f);
+  check_curve_tolerance(0.5f, 0.1f);
+}
+
+/* Random paths of lines, quads and cubics, several subpaths, random transforms. */
+static void random_path(fu_scene *s, int subpaths, int segs, float range) {
+  for (int sp = 0; sp < subpaths; sp++) {
+    fu_move(s, (float)test_rand_below(1000) * range / 1000, (float)test_rand_below(1000) * range / 1000);
+    for (int k = 0; k < segs; k++) {
+#define RC ((float)test_rand_below(1000) * range / 1000)
+      switch (test_rand_below(4)) {
+        case 0: fu_line(s, RC, RC); break;
+        case 1: fu_quad(s, RC, RC, RC, RC); break;
+        default: fu_cubic(s, RC, RC, RC, RC, RC, RC); break;
+      }
+#undef RC
+    }
+    fu_end(s, test_rand_below(2));
+  }
+}
+
+TEST(fill_random_gpu_vs_cpu) {
+  fu_scene *s = calloc(1, sizeof *s);
+  fu_init(s);
+  for (int p = 0; p < 12; p++) {
+    float a = 0.2f + (float)test_rand_below(100) / 40, b = ((float)test_rand_below(100) - 50) / 100;
+    fu_path(s, fu_transform(s, a, b, -b, a * 0.7f, (float)test_rand_below(50), (float)test_rand_below(50)));
+    random_path(s, 1 + (int)test_rand_below(3), 1 + (int)test_rand_below(6), 100);
+    fu_fill(s, p & 1 ? CN_RULE_EVENODD : CN_RULE_NONZERO);
+  }
+  /* a clip path and an element with no geometry in between */
+  s->elements[s->ne++] = (cn_element){CN_TAG_BEGIN_CLIP, 3, CN_NONE, CN_RULE_NONZERO};
+  s->elements[s->ne++] = (cn_element){CN_TAG_END_CLIP, CN_NONE, CN_NONE, CN_NONE};
+  cn_flatten_elem el[256];
+  uint32_t n;
+  cn_line *l = run_both(s, NULL, &n, el);
+  CHECK(n > 100);
+  CHECK_EQ_U64(el[12].line_count, el[3].line_count); /* the clip draws path 3 again */
+  CHECK_EQ_U64(el[13].line_count, 0);
+  for (uint32_t i = 0; i < n; i++)
+    if (l[i].element >= s->ne || (i && l[i].element < l[i - 1].element)) {
+      CHECK(0);
+      break;
+    }
+  free(l);
+  free(s);
+}
+
+/* Robust memory: a capacity of 1 line overflows; the run grows and re-runs,
+ * and the result equals a run that fit at once. */
+TEST(fill_overflow_rerun) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  fu_scene *s = calloc(1, sizeof *s);
+  fu_init(s);
+  fu_path(s, 0);
+  random_path(s, 3, 8, 300);
+  fu_fill(s, CN_RULE_NONZERO);
+  cn_scene_data d = fu_data(s);
+  cn_line *a = NULL, *b = NULL;
+  uint32_t na = 0, nb = 0, reruns = 0;
+  cn_flatten_desc tiny = {.initial_line_capacity = 1};
+  CHECK_OK(cn_flatten_run(ctx, &d, &tiny, &a, &na, NULL, &reruns));
+  CHECK_EQ_U64(reruns, 1);
+  CHECK_OK(cn_flatten_run(ctx, &d, NULL, &b, &nb, NULL, &reruns));
+  CHECK_EQ_U64(reruns, 0);
+  CHECK_EQ_U64(na, nb);
+  CHECK(na > 1 && a && b && memcmp(a, b, (size_t)na * sizeof *a) == 0);
+  free(a);
+  free(b);
+
+  /* The stage object directly: finish() reports the overflow, the next recording fits. */
+  cn_flatten *fl = NULL;
+  CHECK_OK(cn_flatten_create(ctx, &fl));
+  cn_buffer buf = {0};
+  size_t bytes = s->ne * sizeof(cn_element);
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, 4096 * 64, &buf));
+  CHECK_OK(cn_buffer_upload(ctx, &buf, 0, s->elements, bytes));
+  CHECK_OK(cn_buffer_upload(ctx, &buf, 4096, s->paths, s->np * sizeof(cn_path)));
+  CHECK_OK(cn_buffer_upload(ctx, &buf, 8192, s->segments, s->ns * sizeof(cn_segment)));
+  CHECK_OK(cn_buffer_upload(ctx, &buf, 8192 + 4096 * 48, s->transforms, s->nt * sizeof(cn_transform)));
+  cn_flatten_scene_gpu gpu = {buf.address, buf.address + 4096, buf.address + 8192, buf.address + 8192 + 4096 * 48,
+                              0, 0};
+  for (int round = 0; round < 2; round++) {
+    VkCommandBuffer cmd;
+    CHECK_OK(cn_cmd_begin(ctx, &cmd));
+    CHECK_OK(cn_flatten_record(ctx, fl, cmd, &d, &gpu, &tiny, NULL));
+    CHECK_OK(cn_cmd_submit(ctx, cmd));
+    uint32_t count = 0;
+    bool fits = true;
+    CHECK_OK(cn_flatten_finish(ctx, fl, &count, &fits));
+    CHECK_EQ_U64(count, nb);
+    CHECK(fits == (round == 1));
+    cn_flatten_output out;
+    cn_flatten_output_get(fl, &out);
+    CHECK_EQ_U64(out.line_capacity, nb); /* grown by finish() in round 0 */
+  }
+  cn_buffer_destroy(ctx, &buf);
+  cn_flatten_destroy(ctx, fl);
+  free(s);
+}
+
+/* Absurd zoom and NaN coordinates: bounded work, no crash, closed chains. */
+TEST(fill_adversarial) {
+  fu_scene *s = calloc(1, sizeof *s);
+  fu_init(s);
+  fu_path(s, fu_transform(s, 1e6f, 0, 0, 1e6f, 0, 0));
+  fu_move(s, 0, 0);
+  fu_cubic(s, 100, 0, 100, 100, 0, 100);
+  fu_end(s, true);
+  fu_fill(s, CN_RULE_NONZERO);
+  fu_path(s, 0);
+  fu_move(s, 0, 0);
+  fu_cubic(s, NAN, 0, 1, INFINITY, 5, 5);
+  fu_end(s, false);
+  fu_fill(s, CN_RULE_NONZERO);
+  fu_path(s, 0);
+  fu_move(s, 3, 3);
+  fu_line(s, 3, 3); /* zero-length */
+  fu_end(s, true);
+  fu_fill(s, CN_RULE_NONZERO);
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  cn_scene_data d = fu_data(s);
+  cn_line *l = NULL;
+  uint32_t n = 0;
+  cn_flatten_elem el[3];
+  CHECK_OK(cn_flatten_run(ctx, &d, NULL, &l, &n, el, NULL));
+  CHECK(el[0].line_count == CN_FLATTEN_MAX_SUBDIV + 1);
+  CHECK(el[1].line_count >= 1 && el[1].line_count <= CN_FLATTEN_MAX_SUBDIV + 1);
+  CHECK_EQ_U64(el[2].line_count, 0);
+  free(l);
+  free(s);
+}
+
+TEST(flatten_bad_input) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  fu_scene *s = calloc(1, sizeof *s);
+  fu_init(s);
+  fu_path(s, 0);
+  fu_move(s, 0, 0);
+  fu_line(s, 1, 1);
+  fu_end(s, false);
+  fu_fill(s, 0);
+  s->elements[s->ne++] = (cn_element){CN_TAG_FILL, 7, 0, 0};
+  cn_scene_data d = fu_data(s);
+  cn_line *l = NULL;
+  uint32_t n = 0;
+  CHECK(cn_flatten_run(ctx, &d, NULL, &l, &n, NULL, NULL) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(cn_last_error(), "element 1: path 7 out of range");
+  CHECK(cn_flatten_cpu(&d, NULL, &l, &n, NULL) == CN_ERROR_INVALID_ARGUMENT);
+  s->elements[1] = (cn_element){CN_TAG_STROKE, 0, 0, 5};
+  CHECK(cn_flatten_cpu(&d, NULL, &l, &n, NULL) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(cn_last_error(), "element 1: stroke 5 out of range");
+  s->paths[0].seg_count = 100;
+  CHECK(cn_flatten_cpu(&d, NULL, &l, &n, NULL) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(cn_last_error(), "segments 0+100 out of range");
+  CHECK(l == NULL && n == 0);
+  /* an empty scene is fine */
+  cn_scene_data empty;
+  memset(&empty, 0, sizeof empty);
+  CHECK_OK(cn_flatten_run(ctx, &empty, NULL, &l, &n, NULL, NULL));
+  CHECK(l == NULL && n == 0);
+  free(s);
+}
+
+TEST_MAIN(T(fill_square_exact), T(fill_open_subpath_and_view), T(fill_curve_tolerance), T(fill_random_gpu_vs_cpu),
+          T(fill_overflow_rerun), T(fill_adversarial), T(flatten_bad_input))

@@ -1,0 +1,483 @@
+/* test_render.c: the renderer core (coarse + fine) against exact expectations
+ * and against the CPU reference of render_ref.h.
+ *
+ * Tolerance: images are compared as premultiplied RGBA8 (rgb * a / 255); a
+ * pixel matches when every channel is within 1 of the expectation (the GPU
+ * works in 32-bit floats, the reference in doubles; rounding at .5 may differ).
+ * Hand-computed expectations (coverage of a known square, W3C blend results)
+ * use the same tolerance. */
+#include "render_ref.h"
+#include "test.h"
+
+#define CN_MAX(a, b) ((a) > (b) ? (a) : (b))
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+static cn_renderer *renderer(const cn_renderer_desc *desc) {
+  cn_context *ctx = test_context();
+  if (!ctx) return NULL;
+  cn_renderer *r = NULL;
+  CHECK_OK(cn_renderer_create(ctx, desc, &r));
+  return r;
+}
+
+/* Renders s (flattened on the CPU) at w x h; returns malloc'd RGBA8 or NULL. */
+static uint8_t *gpu_render(cn_renderer *r, const ref_scene *s, int w, int h, const float *bg) {
+  cn_scene_data d = ref_data(s, (float)w, (float)h);
+  ref_lines L = ref_flatten(&d);
+  uint8_t *px = calloc((size_t)w * h, 4);
+  cn_render_view v = {.width = (uint32_t)w, .height = (uint32_t)h};
+  if (bg) memcpy(v.background, bg, sizeof v.background);
+  cn_result res = cn_render_lines_to_rgba8(r, &d, L.v, L.n, &v, px);
+  CHECK_OK(res);
+  free(L.v);
+  if (res != CN_OK) {
+    free(px);
+    return NULL;
+  }
+  return px;
+}
+
+static void premul8(const uint8_t *p, int *o) {
+  for (int i = 0; i < 3; i++) o[i] = (int)lround(p[i] * p[3] / 255.0);
+  o[3] = p[3];
+}
+
+/* Counts pixels differing by more than tol in premultiplied RGBA8; prints the first few. */
+static int compare(const char *what, const uint8_t *got, const uint8_t *want, int w, int h, int tol) {
+  int bad = 0;
+  for (int i = 0; i < w * h; i++) {
+    int a[4], b[4];
+    premul8(got + 4 * i, a);
+    premul8(want + 4 * i, b);
+    int diff = 0;
+    for (int c = 0; c < 4; c++) diff = CN_MAX(diff, abs(a[c] - b[c]));
+    if (diff > tol) {
+      if (bad < 5)
+        fprintf(stderr, "  %s: pixel (%d,%d): got %d %d %d %d want %d %d %d %d\n", what, i % w, i / w, got[4 * i],
+                got[4 * i + 1], got[4 * i + 2], got[4 * i + 3], want[4 * i], want[4 * i + 1], want[4 * i + 2],
+                want[4 * i + 3]);
+      bad++;
+    }
+  }
+  return bad;
+}
+
+
+/* GPU result equals the CPU reference (premultiplied, +-1). */
+static void check_against_ref(const char *what, const ref_scene *s, int w, int h, const cn_renderer_desc *desc) {
+  cn_renderer *r = renderer(desc);
+  if (!r) return;
+  uint8_t *got = gpu_render(r, s, w, h, NULL);
+  if (got) {
+    cn_scene_data d = ref_data(s, (float)w, (float)h);
+    ref_lines L = ref_flatten(&d);
+    uint8_t *want = malloc((size_t)w * h * 4);
+    ref_render(&d, &L, w, h, want);
+    int bad = compare(what, got, want, w, h, 1);
+    if (bad) fprintf(stderr, "  %s: %d pixels differ\n", what, bad);
+    CHECK(bad == 0);
+    free(want);
+    free(L.v);
+    free(got);
+  }
+  cn_renderer_destroy(r);
+}
+
+/* ---------------------------------------------------------------- tests */
+
+/* A rectangle at fractional coordinates: coverage of each pixel is known exactly. */
+TEST(render_rect_exact_coverage) {
+  static ref_scene s;
+  ref_init(&s);
+  uint32_t p = ref_rect(&s, 10.25f, 20.5f, 40.75f, 50.0f);
+  ref_fill(&s, p, ref_solid(&s, 1, 0, 0, 1), CN_RULE_NONZERO);
+  cn_renderer *r = renderer(NULL);
+  if (!r) return;
+  uint8_t *px = gpu_render(r, &s, 64, 64, NULL);
+  if (px) {
+    int bad = 0;
+    for (int y = 0; y < 64; y++)
+      for (int x = 0; x < 64; x++) {
+        double cx = fmax(0, fmin(x + 1, 40.75) - fmax(x, 10.25));
+        double cy = fmax(0, fmin(y + 1, 50.0) - fmax(y, 20.5));
+        int want_a = (int)lround(cx * cy * 255), got_a = px[4 * (y * 64 + x) + 3];
+        if (abs(want_a - got_a) > 1) {
+          if (bad++ < 5) fprintf(stderr, "  (%d,%d): alpha %d, want %d\n", x, y, got_a, want_a);
+        }
+        if (got_a > 0 && px[4 * (y * 64 + x)] != 255) bad++;
+      }
+    CHECK(bad == 0);
+    /* spot checks: interior, left edge (0.75), corner (0.75 * 0.5) */
+    CHECK_EQ_U64(px[4 * (30 * 64 + 20) + 3], 255);
+    CHECK_EQ_U64(px[4 * (30 * 64 + 10) + 3], 191);
+    CHECK_EQ_U64(px[4 * (20 * 64 + 10) + 3], 96);
+    CHECK_EQ_U64(px[4 * (5 * 64 + 5) + 3], 0);
+  }
+  free(px);
+  cn_renderer_destroy(r);
+}
+
+/* A five-point star: the centre is inside with nonzero, outside with even-odd. */
+TEST(render_star_nonzero_evenodd) {
+  float xy[10];
+  for (int i = 0; i < 5; i++) {
+    double a = -M_PI / 2 + i * 4 * M_PI / 5;
+    xy[2 * i] = (float)(50 + 40 * cos(a));
+    xy[2 * i + 1] = (float)(50 + 40 * sin(a));
+  }
+  for (uint32_t rule = 0; rule < 2; rule++) {
+    static ref_scene s;
+    ref_init(&s);
+    ref_fill(&s, ref_poly(&s, xy, 5), ref_solid(&s, 0, 0, 1, 1), rule);
+    cn_renderer *r = renderer(NULL);
+    if (!r) return;
+    uint8_t *px = gpu_render(r, &s, 100, 100, NULL);
+    if (px) {
+      CHECK_EQ_U64(px[4 * (50 * 100 + 50) + 3], rule == CN_RULE_NONZERO ? 255 : 0);
+      CHECK_EQ_U64(px[4 * (20 * 100 + 50) + 3], 255); /* inside the top point */
+      CHECK_EQ_U64(px[4 * (2 * 100 + 2) + 3], 0);
+    }
+    free(px);
+    cn_renderer_destroy(r);
+    check_against_ref(rule ? "star evenodd" : "star nonzero", &s, 100, 100, NULL);
+  }
+}
+
+/* Random polygons (self-intersecting, crossing tile and image borders, partly
+ * outside the image) with both rules and translucent colours. */
+TEST(render_random_polygons_vs_reference) {
+  test_seed(42);
+  for (int round = 0; round < 3; round++) {
+    static ref_scene s;
+    ref_init(&s);
+    int w = 97 + round * 40, h = 83 + round * 30;
+    for (int k = 0; k < 12; k++) {
+      float xy[24];
+      int n = 3 + (int)test_rand_below(9);
+      for (int i = 0; i < n; i++) {
+        xy[2 * i] = (float)test_rand_below(w * 160) / 100.0f - w * 0.3f;
+        xy[2 * i + 1] = (float)test_rand_below(h * 160) / 100.0f - h * 0.3f;
+      }
+      uint32_t paint = ref_solid(&s, (float)test_rand_below(256) / 255, (float)test_rand_below(256) / 255,
+                                 (float)test_rand_below(256) / 255, 0.3f + (float)test_rand_below(180) / 255);
+      ref_fill(&s, ref_poly(&s, xy, n), paint, (uint32_t)test_rand_below(2));
+    }
+    check_against_ref("random polygons", &s, w, h, NULL);
+  }
+  /* vertices on an 8-pixel grid: edges on tile borders, horizontal and vertical runs */
+  for (int round = 0; round < 2; round++) {
+    static ref_scene s;
+    ref_init(&s);
+    for (int k = 0; k < 16; k++) {
+      float xy[24];
+      int n = 3 + (int)test_rand_below(9);
+      for (int i = 0; i < n; i++) {
+        xy[2 * i] = 8.0f * (float)test_rand_below(16) - 8;
+        xy[2 * i + 1] = 8.0f * (float)test_rand_below(14) - 8;
+      }
+      uint32_t paint = ref_solid(&s, (float)test_rand_below(256) / 255, 0.4f, 0.7f, 0.4f);
+      ref_fill(&s, ref_poly(&s, xy, n), paint, (uint32_t)test_rand_below(2));
+    }
+    check_against_ref("grid polygons", &s, 112, 96, NULL);
+  }
+}
+
+/* Axis-aligned edges exactly on tile borders, vertices on tile corners, tiny
+ * and huge shapes, horizontal lines: the degenerate cases of tiling. */
+TEST(render_tile_border_cases) {
+  static ref_scene s;
+  ref_init(&s);
+  ref_fill(&s, ref_rect(&s, 16, 16, 48, 32), ref_solid(&s, 1, 0, 0, 0.8f), CN_RULE_NONZERO);
+  float tri[6] = {32, 0, 64, 32, 0, 32};
+  ref_fill(&s, ref_poly(&s, tri, 3), ref_solid(&s, 0, 1, 0, 0.6f), CN_RULE_NONZERO);
+  ref_fill(&s, ref_rect(&s, 40.2f, 40.2f, 40.7f, 40.9f), ref_solid(&s, 0, 0, 1, 1), CN_RULE_NONZERO);
+  ref_fill(&s, ref_rect(&s, -1000, 60, 1000, 61.5f), ref_solid(&s, 1, 1, 0, 1), CN_RULE_NONZERO);
+  ref_fill(&s, ref_rect(&s, 70, -500, 71.25f, 500), ref_solid(&s, 0, 1, 1, 1), CN_RULE_NONZERO);
+  /* horizontal edges on tile rows, entered and left along them (a stroke's joins do this) */
+  float steps[16] = {20, 32, 40, 32, 40, 48, 72, 48, 72, 64, 88, 64, 88, 80, 20, 80};
+  ref_fill(&s, ref_poly(&s, steps, 8), ref_solid(&s, 0.3f, 0.6f, 0.1f, 0.5f), CN_RULE_NONZERO);
+  float steps2[12] = {8, 16, 60, 16, 60, 33.5f, 30, 33.5f, 30, 16.0f, 8, 40};
+  ref_fill(&s, ref_poly(&s, steps2, 6), ref_solid(&s, 0.9f, 0.1f, 0.6f, 0.5f), CN_RULE_EVENODD);
+  float zig[12] = {0, 48, 16, 64, 32, 48, 48, 64, 64, 48, 32, 96};
+  ref_fill(&s, ref_poly(&s, zig, 6), ref_solid(&s, 0.5f, 0, 1, 0.7f), CN_RULE_EVENODD);
+  ref_fill(&s, ref_circle(&s, 64, 64, 30), ref_solid(&s, 0.2f, 0.4f, 0.6f, 0.5f), CN_RULE_NONZERO);
+  check_against_ref("tile borders", &s, 100, 100, NULL);
+}
+
+/* A scene drawn entirely off screen, an empty scene, and an opaque cover. */
+TEST(render_empty_and_offscreen) {
+  static ref_scene s;
+  ref_init(&s);
+  ref_fill(&s, ref_rect(&s, -50, -50, -10, -10), ref_solid(&s, 1, 0, 0, 1), CN_RULE_NONZERO);
+  ref_fill(&s, ref_rect(&s, 200, 10, 300, 30), ref_solid(&s, 1, 0, 0, 1), CN_RULE_NONZERO);
+  check_against_ref("offscreen", &s, 64, 48, NULL);
+  ref_init(&s);
+  cn_renderer *r = renderer(NULL);
+  if (!r) return;
+  float bg[4] = {0, 0.5f, 1, 1};
+  uint8_t *px = gpu_render(r, &s, 40, 40, bg);
+  if (px) {
+    CHECK_EQ_U64(px[0], 0);
+    CHECK_EQ_U64(px[1], 128);
+    CHECK_EQ_U64(px[2], 255);
+    CHECK_EQ_U64(px[3], 255);
+  }
+  free(px);
+  cn_renderer_destroy(r);
+}
+
+/* Clips: a circle clip, an even-odd clip, nested clips, content outside. */
+TEST(render_clips_vs_reference) {
+  static ref_scene s;
+  ref_init(&s);
+  ref_fill(&s, ref_rect(&s, 0, 0, 120, 120), ref_solid(&s, 0.9f, 0.9f, 0.9f, 1), CN_RULE_NONZERO);
+  ref_begin_clip(&s, ref_circle(&s, 60, 60, 45), CN_RULE_NONZERO);
+  ref_fill(&s, ref_rect(&s, 10, 10, 80, 110), ref_solid(&s, 1, 0, 0, 0.9f), CN_RULE_NONZERO);
+  float xy[10];
+  for (int i = 0; i < 5; i++) {
+    double a = -M_PI / 2 + i * 4 * M_PI / 5;
+    xy[2 * i] = (float)(60 + 50 * cos(a));
+    xy[2 * i + 1] = (float)(60 + 50 * sin(a));
+  }
+  ref_begin_clip(&s, ref_poly(&s, xy, 5), CN_RULE_EVENODD);
+  ref_fill(&s, ref_rect(&s, 30, 0, 120, 120), ref_solid(&s, 0, 0, 1, 0.7f), CN_RULE_NONZERO);
+  ref_end_clip(&s);
+  ref_end_clip(&s);
+  /* a clip wholly off screen hides its content */
+  ref_begin_clip(&s, ref_rect(&s, 200, 200, 220, 220), CN_RULE_NONZERO);
+  ref_fill(&s, ref_rect(&s, 0, 0, 120, 120), ref_solid(&s, 0, 1, 0, 1), CN_RULE_NONZERO);
+  ref_end_clip(&s);
+  check_against_ref("clips", &s, 120, 120, NULL);
+}
+
+/* Clip and blend nesting deeper than the fine stage's registers: spills. */
+TEST(render_deep_nesting_spills) {
+  static ref_scene s;
+  ref_init(&s);
+  ref_fill(&s, ref_rect(&s, 0, 0, 80, 80), ref_solid(&s, 1, 1, 1, 1), CN_RULE_NONZERO);
+  const int depth = 12;
+  for (int i = 0; i < depth; i++) {
+    if (i % 2) ref_begin_blend(&s, (uint32_t)(i % 16), 0.9f, CN_BLEND_ISOLATED);
+    else ref_begin_clip(&s, ref_circle(&s, 40, 40, 39.0f - 2.5f * i), CN_RULE_NONZERO);
+    ref_fill(&s, ref_rect(&s, 3.0f * i, 0, 80, 80),
+             ref_solid(&s, (i % 3) / 2.0f, (i % 5) / 4.0f, (i % 7) / 6.0f, 0.5f), CN_RULE_NONZERO);
+  }
+  for (int i = depth - 1; i >= 0; i--) {
+    if (i % 2) ref_end_blend(&s);
+    else ref_end_clip(&s);
+  }
+  check_against_ref("deep nesting", &s, 80, 80, NULL);
+}
+
+/* Each of the 16 blend modes on a known pair of colours, against the W3C
+ * formulas evaluated here, and the whole image against the reference. */
+TEST(render_blend_modes) {
+  const double cb[3] = {0.8, 0.4, 0.2}, cs[3] = {0.3, 0.6, 0.9};
+  for (uint32_t m = 0; m < CN_BLEND_MODE_COUNT; m++) {
+    static ref_scene s;
+    ref_init(&s);
+    ref_fill(&s, ref_rect(&s, 0, 0, 32, 32), ref_solid(&s, (float)cb[0], (float)cb[1], (float)cb[2], 1),
+             CN_RULE_NONZERO);
+    ref_begin_blend(&s, m, 1, 0);
+    ref_fill(&s, ref_rect(&s, 8, 8, 32, 32), ref_solid(&s, (float)cs[0], (float)cs[1], (float)cs[2], 1),
+             CN_RULE_NONZERO);
+    ref_end_blend(&s);
+    cn_renderer *r = renderer(NULL);
+    if (!r) return;
+    uint8_t *px = gpu_render(r, &s, 32, 32, NULL);
+    if (px) {
+      /* both opaque: the result is B(cb, cs) */
+      double want[3];
+      ref_blend_fn(m, cb, cs, want);
+      const uint8_t *p = px + 4 * (16 * 32 + 16);
+      for (int c = 0; c < 3; c++) {
+        int w8 = (int)lround(ref_clamp01(want[c]) * 255);
+        if (abs(p[c] - w8) > 1) {
+          fprintf(stderr, "  mode %u channel %d: got %d want %d\n", m, c, p[c], w8);
+          test_failures++;
+        }
+      }
+      CHECK_EQ_U64(p[3], 255);
+    }
+    free(px);
+    cn_renderer_destroy(r);
+    /* translucent pair inside a group with opacity */
+    ref_init(&s);
+    ref_fill(&s, ref_rect(&s, 0, 0, 32, 32), ref_solid(&s, 0, 0, 0, 0.5f), CN_RULE_NONZERO);
+    ref_begin_blend(&s, m, 0.9f, CN_BLEND_ISOLATED);
+    ref_fill(&s, ref_rect(&s, 0, 0, 32, 32), ref_solid(&s, 0.5f, 0.25f, 1 / 6.0f, 0.5f), CN_RULE_NONZERO);
+    ref_end_blend(&s);
+    check_against_ref("blend on translucent black", &s, 32, 32, NULL);
+    ref_init(&s);
+    ref_fill(&s, ref_circle(&s, 14, 14, 12), ref_solid(&s, 0.9f, 0.3f, 0.1f, 0.7f), CN_RULE_NONZERO);
+    ref_begin_blend(&s, m, 0.8f, CN_BLEND_ISOLATED);
+    ref_fill(&s, ref_circle(&s, 20, 20, 11), ref_solid(&s, 0.1f, 0.5f, 0.8f, 0.6f), CN_RULE_NONZERO);
+    ref_end_blend(&s);
+    check_against_ref("blend translucent", &s, 32, 32, NULL);
+  }
+}
+
+/* Hand-checked values for two modes: multiply and screen on grey levels. */
+TEST(render_blend_known_values) {
+  static ref_scene s;
+  ref_init(&s);
+  ref_fill(&s, ref_rect(&s, 0, 0, 16, 16), ref_solid(&s, 0.5f, 0.5f, 0.5f, 1), CN_RULE_NONZERO);
+  ref_begin_blend(&s, CN_BLEND_MULTIPLY, 1, 0);
+  ref_fill(&s, ref_rect(&s, 0, 0, 8, 16), ref_solid(&s, 0.5f, 1, 0, 1), CN_RULE_NONZERO);
+  ref_end_blend(&s);
+  ref_begin_blend(&s, CN_BLEND_SCREEN, 1, 0);
+  ref_fill(&s, ref_rect(&s, 8, 0, 16, 16), ref_solid(&s, 0.5f, 1, 0, 1), CN_RULE_NONZERO);
+  ref_end_blend(&s);
+  cn_renderer *r = renderer(NULL);
+  if (!r) return;
+  uint8_t *px = gpu_render(r, &s, 16, 16, NULL);
+  if (px) {
+    /* multiply: 0.25 0.5 0 ; screen: 0.75 1 0.5 */
+    CHECK_EQ_U64(px[4 * 20 + 0], 64);
+    CHECK_EQ_U64(px[4 * 20 + 1], 128);
+    CHECK_EQ_U64(px[4 * 20 + 2], 0);
+    CHECK_EQ_U64(px[4 * 28 + 0], 191);
+    CHECK_EQ_U64(px[4 * 28 + 1], 255);
+    CHECK_EQ_U64(px[4 * 28 + 2], 128);
+  }
+  free(px);
+  cn_renderer_destroy(r);
+}
+
+static uint32_t add_gradient(ref_scene *s, uint32_t kind, uint32_t spread, const float *g, uint32_t xf) {
+  uint32_t first = s->nstop;
+  s->stops[s->nstop++] = (cn_stop){0.0f, 1, 0, 0, 1};
+  s->stops[s->nstop++] = (cn_stop){0.4f, 0, 1, 0, 0.5f};
+  s->stops[s->nstop++] = (cn_stop){0.45f, 0, 0, 1, 1}; /* steep, not a jump: +-1 holds */
+  s->stops[s->nstop++] = (cn_stop){1.0f, 1, 1, 0, 1};
+  cn_paint p = {.kind = kind, .stop_first = first, .stop_count = 4, .spread = spread, .transform = xf, .opacity = 0.9f};
+  p.g0 = g[0], p.g1 = g[1], p.g2 = g[2], p.g3 = g[3], p.g4 = g[4], p.g5 = g[5];
+  s->paints[s->npaint] = p;
+  return s->npaint++;
+}
+
+/* Linear and radial (focal, with fr) gradients in each spread, under a transform. */
+TEST(render_gradients_vs_reference) {
+  static ref_scene s;
+  for (uint32_t spread = 0; spread < 3; spread++) {
+    ref_init(&s);
+    s.transforms[1] = (cn_transform){0.8f, 0.3f, -0.2f, 0.9f, 10, 5};
+    s.nt = 2;
+    float lin[6] = {10, 10, 40, 25, 0, 0};
+    ref_fill(&s, ref_rect(&s, 0, 0, 96, 48), add_gradient(&s, CN_PAINT_LINEAR, spread, lin, 1), CN_RULE_NONZERO);
+    float rad[6] = {48, 70, 20, 55, 65, 3};
+    ref_fill(&s, ref_circle(&s, 48, 72, 40), add_gradient(&s, CN_PAINT_RADIAL, spread, rad, 0), CN_RULE_NONZERO);
+    float rad2[6] = {20, 20, 10, 40, 20, 0}; /* focal point outside: a cone */
+    ref_fill(&s, ref_rect(&s, 50, 0, 96, 40), add_gradient(&s, CN_PAINT_RADIAL, spread, rad2, 1), CN_RULE_NONZERO);
+    check_against_ref("gradients", &s, 96, 112, NULL);
+  }
+}
+
+/* Luminance and alpha masks (mask group, then the masked group). */
+TEST(render_masks) {
+  static ref_scene s;
+  ref_init(&s);
+  ref_fill(&s, ref_rect(&s, 0, 0, 64, 64), ref_solid(&s, 0, 0, 0.5f, 1), CN_RULE_NONZERO);
+  ref_begin_blend(&s, CN_BLEND_NORMAL, 1, CN_BLEND_MASK_LUMINANCE);
+  ref_fill(&s, ref_rect(&s, 0, 0, 32, 64), ref_solid(&s, 1, 1, 1, 1), CN_RULE_NONZERO);
+  ref_fill(&s, ref_rect(&s, 32, 0, 64, 32), ref_solid(&s, 0.5f, 0.5f, 0.5f, 1), CN_RULE_NONZERO);
+  ref_end_blend(&s);
+  ref_begin_blend(&s, CN_BLEND_NORMAL, 1, CN_BLEND_MASKED);
+  ref_fill(&s, ref_rect(&s, 0, 0, 64, 64), ref_solid(&s, 1, 0, 0, 1), CN_RULE_NONZERO);
+  ref_end_blend(&s);
+  ref_begin_blend(&s, CN_BLEND_NORMAL, 0.5f, CN_BLEND_MASK_ALPHA);
+  ref_fill(&s, ref_circle(&s, 32, 48, 12), ref_solid(&s, 0, 0, 0, 1), CN_RULE_NONZERO);
+  ref_end_blend(&s);
+  ref_begin_blend(&s, CN_BLEND_MULTIPLY, 1, CN_BLEND_MASKED);
+  ref_fill(&s, ref_rect(&s, 0, 32, 64, 64), ref_solid(&s, 0, 1, 0, 1), CN_RULE_NONZERO);
+  ref_end_blend(&s);
+  cn_renderer *r = renderer(NULL);
+  if (!r) return;
+  uint8_t *px = gpu_render(r, &s, 64, 64, NULL);
+  if (px) {
+    /* left half: white mask -> red; top right: grey mask (lum 0.5) over navy */
+    CHECK_EQ_U64(px[4 * (10 * 64 + 10) + 0], 255);
+    CHECK_EQ_U64(px[4 * (10 * 64 + 10) + 2], 0);
+    CHECK(abs(px[4 * (10 * 64 + 50) + 0] - 128) <= 1);
+    CHECK(abs(px[4 * (10 * 64 + 50) + 2] - 64) <= 1);
+    /* bottom right: no mask content -> navy stays */
+    CHECK_EQ_U64(px[4 * (40 * 64 + 60) + 0], 0);
+    CHECK_EQ_U64(px[4 * (40 * 64 + 60) + 2], 128);
+  }
+  free(px);
+  cn_renderer_destroy(r);
+  check_against_ref("masks", &s, 64, 64, NULL);
+}
+
+/* Tiny initial buffers: every capacity overflows, the frame is re-run larger,
+ * and the picture equals the reference. */
+TEST(render_tiny_buffers_rerun) {
+  static ref_scene s;
+  ref_init(&s);
+  test_seed(7);
+  for (int k = 0; k < 40; k++) {
+    float x = (float)test_rand_below(150), y = (float)test_rand_below(100);
+    ref_fill(&s, ref_circle(&s, x, y, 5 + (float)test_rand_below(40)),
+             ref_solid(&s, (float)test_rand_below(256) / 255, 0.5f, 0.2f, 0.6f), CN_RULE_NONZERO);
+  }
+  for (int i = 0; i < 8; i++) ref_begin_clip(&s, ref_circle(&s, 75, 50, 60.0f - 5 * i), CN_RULE_NONZERO);
+  ref_fill(&s, ref_rect(&s, 0, 0, 150, 100), ref_solid(&s, 0, 0, 1, 0.5f), CN_RULE_NONZERO);
+  for (int i = 0; i < 8; i++) ref_end_clip(&s);
+  cn_renderer_desc desc = {.initial_tiles = 1, .initial_segs = 1, .initial_chunks = 1, .initial_spill = 1};
+  check_against_ref("tiny buffers", &s, 150, 100, &desc);
+  cn_renderer *r = renderer(&desc);
+  if (!r) return;
+  uint8_t *px = gpu_render(r, &s, 150, 100, NULL);
+  cn_render_stats st;
+  cn_renderer_stats(r, &st);
+  CHECK(st.reruns >= 1);
+  CHECK(st.cap_tiles >= st.used_tiles);
+  CHECK(st.cap_segs > st.used_segs);
+  CHECK(st.used_spill >= 1);
+  free(px);
+  cn_renderer_destroy(r);
+}
+
+/* Bad scenes are refused with a message naming the element. */
+TEST(render_bad_scenes) {
+  cn_renderer *r = renderer(NULL);
+  if (!r) return;
+  static ref_scene s;
+  ref_init(&s);
+  ref_begin_clip(&s, ref_rect(&s, 0, 0, 5, 5), CN_RULE_NONZERO);
+  cn_scene_data d = ref_data(&s, 10, 10);
+  CHECK(cn_renderer_set_scene(r, &d) == CN_ERROR_UNBALANCED);
+  CHECK_STR_CONTAINS(cn_last_error(), "element 0");
+  ref_init(&s);
+  ref_end_blend(&s);
+  d = ref_data(&s, 10, 10);
+  CHECK(cn_renderer_set_scene(r, &d) == CN_ERROR_UNBALANCED);
+  ref_init(&s);
+  ref_begin_clip(&s, ref_rect(&s, 0, 0, 5, 5), CN_RULE_NONZERO);
+  ref_end_blend(&s);
+  d = ref_data(&s, 10, 10);
+  CHECK(cn_renderer_set_scene(r, &d) == CN_ERROR_UNBALANCED);
+  ref_init(&s);
+  ref_fill(&s, ref_rect(&s, 0, 0, 5, 5), 3, CN_RULE_NONZERO);
+  d = ref_data(&s, 10, 10);
+  CHECK(cn_renderer_set_scene(r, &d) == CN_ERROR_PARSE);
+  ref_init(&s);
+  ref_begin_blend(&s, CN_BLEND_NORMAL, 1, CN_BLEND_MASK_ALPHA);
+  ref_end_blend(&s);
+  d = ref_data(&s, 10, 10);
+  CHECK(cn_renderer_set_scene(r, &d) == CN_ERROR_UNBALANCED);
+  /* a bad target size */
+  ref_init(&s);
+  d = ref_data(&s, 10, 10);
+  uint8_t px[4];
+  cn_render_view v = {.width = 0, .height = 10};
+  CHECK(cn_render_lines_to_rgba8(r, &d, NULL, 0, &v, px) == CN_ERROR_LIMIT);
+  cn_renderer_destroy(r);
+}
+
+TEST_MAIN(T(render_rect_exact_coverage), T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference),
+          T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
+          T(render_deep_nesting_spills), T(render_blend_modes), T(render_blend_known_values),
+          T(render_gradients_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes))
