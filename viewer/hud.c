@@ -147,7 +147,18 @@ void vw_hud_build(vw_mesh *m, const vw_hud_info *in) {
     vw__newline(&r);
     vw__say(&r, VW_COL_TEXT, "GPU");
     if (in->spans == 0) vw__say(&r, VW_COL_DIM, "  (no timestamps)");
-    for (uint32_t i = 0; i < in->spans; i++) vw__say(&r, VW_COL_DIM, "  %s %.2f ms", in->span_label[i], in->span_ms[i]);
+    /* Spans named "stage: step" are summed per stage. */
+    for (uint32_t i = 0; i < in->spans;) {
+      const char *label = in->span_label[i] ? in->span_label[i] : "?";
+      size_t n = strcspn(label, ":");
+      double ms = 0;
+      uint32_t j = i;
+      while (j < in->spans && in->span_label[j] && strncmp(in->span_label[j], label, n) == 0 &&
+             (in->span_label[j][n] == ':' || in->span_label[j][n] == 0) && (label[n] == ':' || j == i))
+        ms += in->span_ms[j++];
+      vw__say(&r, VW_COL_DIM, "  %.*s %.2f ms", (int)n, label, ms);
+      i = j;
+    }
     vw__say(&r, VW_COL_TEXT, "   total %.2f ms", in->gpu_total_ms);
     vw__say(&r, VW_COL_TEXT, "   frame %.1f ms", in->frame_ms);
     vw__newline(&r);

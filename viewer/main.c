@@ -64,7 +64,9 @@ typedef struct vw_app {
   int frames;                  /* 0: interactive */
   const char *screenshot;
   bool print_boxes;            /* --print-boxes: the last frame's analysis to stdout */
+  const char *shots_dir;       /* --overlay-shots DIR: one screenshot per overlay after the frames */
   cn_buffer readback;
+  char render_error[1024];      /* the renderer refused the scene: shown, outlines instead */
   char fatal[1024];
 } vw_app;
 
@@ -273,23 +275,19 @@ static bool vw__run(vw_app *app) {
   }
   app->have_analysis = true;
 
-  VkCommandBuffer cmd = app->host.cmd_compute;
-  VkResult vr = vw_host_begin(&app->host, cmd);
-  if (vr != VK_SUCCESS) {
-    vw__fatal(app, "vkBeginCommandBuffer", vr);
-    return false;
+  const float view[6] = {(float)app->view.scale, 0.0f, 0.0f, (float)app->view.scale, (float)app->view.tx,
+                         (float)app->view.ty};
+  bool lost = false;
+  app->render_error[0] = 0;
+  if (!vw_gpu_render(&app->gpu, &app->host, s, app->doc.generation, view, app->fb_w, app->fb_h, &lost,
+                     app->render_error, sizeof app->render_error)) {
+    if (lost) {
+      snprintf(app->fatal, sizeof app->fatal, "%s", app->render_error);
+      return false;
+    }
+    /* The scene stays on screen as outlines, with the error over it. */
+    fprintf(stderr, "canopy-view: %s\n", app->render_error);
   }
-  if (!vw_gpu_record(&app->gpu, cmd, &app->viewed, app->fb_w, app->fb_h, err, sizeof err)) {
-    vkEndCommandBuffer(cmd);
-    snprintf(app->fatal, sizeof app->fatal, "canopy: %s", err);
-    return false;
-  }
-  vr = vw_host_submit_wait(&app->host, cmd, VK_NULL_HANDLE, VK_NULL_HANDLE);
-  if (vr != VK_SUCCESS) {
-    vw__fatal(app, "canopy's GPU work", vr);
-    return false;
-  }
-  vw_gpu_collect_stages(&app->gpu);
   return true;
 }
 
@@ -316,7 +314,7 @@ static void vw__build_mesh(vw_app *app) {
                       .gpu_total_ms = app->gpu.total_ms,
                       .frame_ms = app->frame_ms,
                       .hover = app->hover,
-                      .error = app->doc.error,
+                      .error = app->doc.error[0] ? app->doc.error : app->render_error,
                       .has_scene = app->doc.loaded,
                       .status = vw__now() < app->status_until ? app->status : NULL,
                       .show_hud = app->hud};
@@ -435,9 +433,11 @@ static void vw__usage(FILE *f) {
           "  --demo              show the scene built into the viewer instead of a file\n"
           "  --size WxH          window size (default: the scene's size, within the screen)\n"
           "  --overlay NAME      turn an overlay on (repeatable): boxes clips blends bins tiles depth segments\n"
-          "  --hud / --no-hud    show or hide the HUD (default: shown; hidden for --screenshot)\n"
+          "  --hud / --no-hud    show or hide the HUD (default: shown; hidden for --screenshot/--overlay-shots)\n"
           "  --frames N          render N frames, then exit (headless check)\n"
           "  --screenshot OUT.png  with --frames: write the window's last frame to OUT.png\n"
+          "  --overlay-shots DIR with --frames: after the frames, also write DIR/none.png, DIR/<overlay>.png\n"
+          "                      for each overlay alone, and DIR/all.png (same view, HUD as set)\n"
           "  --print-boxes       with --frames: print each element's box in window pixels after the\n"
           "                      last frame (index, kind, depth, x0 y0 x1 y1; tab-separated)\n"
           "  --help              this text\n\n"
@@ -480,7 +480,7 @@ int main(int argc, char **argv) {
       app->hud = !strcmp(a, "--hud");
       hud_set = true;
     } else if (!strcmp(a, "--size") || !strcmp(a, "--overlay") || !strcmp(a, "--frames") ||
-               !strcmp(a, "--screenshot")) {
+               !strcmp(a, "--screenshot") || !strcmp(a, "--overlay-shots")) {
       if (i + 1 >= argc) return vw__usage_error("%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--size")) {
@@ -498,6 +498,8 @@ int main(int argc, char **argv) {
         long n = strtol(v, &end, 10);
         if (!end || *end || n < 1 || n > 100000) return vw__usage_error("--frames '%s': want 1..100000", v);
         app->frames = (int)n;
+      } else if (!strcmp(a, "--overlay-shots")) {
+        app->shots_dir = v;
       } else {
         app->screenshot = v;
       }
@@ -510,9 +512,10 @@ int main(int argc, char **argv) {
     }
   }
   if (app->screenshot && !app->frames) return vw__usage_error("%s needs --frames N", "--screenshot");
+  if (app->shots_dir && !app->frames) return vw__usage_error("%s needs --frames N", "--overlay-shots");
   if (app->print_boxes && !app->frames) return vw__usage_error("%s needs --frames N", "--print-boxes");
   if (demo && file) return vw__usage_error("--demo and a file ('%s') exclude each other", file);
-  if (app->screenshot && !hud_set) app->hud = false;
+  if ((app->screenshot || app->shots_dir) && !hud_set) app->hud = false;
   bool headless = app->frames > 0;
 
   /* The document first: its size picks the window's. */
@@ -627,6 +630,24 @@ int main(int argc, char **argv) {
       if (app->host.extent.width) drawn++;
       if (headless && drawn >= app->frames) break;
     }
+    if (app->shots_dir && !app->fatal[0] && drawn >= app->frames) {
+      /* The same view once more per overlay set: no canopy re-run, only the draw. */
+      const char *keep = app->screenshot;
+      uint32_t keep_mask = app->overlays;
+      char path[4200];
+      for (int i = -1; i <= VW_OVERLAY_COUNT && !app->fatal[0]; i++) {
+        const char *name = i < 0 ? "none" : i == VW_OVERLAY_COUNT ? "all" : vw_overlays[i].name;
+        app->overlays = i < 0 ? 0 : i == VW_OVERLAY_COUNT ? (1u << VW_OVERLAY_COUNT) - 1 : 1u << i;
+        snprintf(path, sizeof path, "%.4000s/%s.png", app->shots_dir, name);
+        app->screenshot = path;
+        for (int tries = 0; tries < 3; tries++) { /* a frame may go to a swapchain re-creation */
+          bool drew = app->host.extent.width != 0 && !app->swapchain_dirty;
+          if (!vw__frame(app, drew) || drew) break;
+        }
+      }
+      app->screenshot = keep;
+      app->overlays = keep_mask;
+    }
     if (app->fatal[0]) {
       fprintf(stderr, "canopy-view: %s\n", app->fatal);
       code = VW_EXIT_FAIL;
@@ -641,7 +662,7 @@ int main(int argc, char **argv) {
                a->boxes[i].y0, a->boxes[i].x1, a->boxes[i].y1);
     }
     if (headless && !app->doc.loaded) code = VW_EXIT_FAIL;
-    if (headless && app->doc.error[0]) code = VW_EXIT_FAIL;
+    if (headless && (app->doc.error[0] || app->render_error[0])) code = VW_EXIT_FAIL;
     if (app->host.device) vkDeviceWaitIdle(app->host.device);
   }
   if (app->gpu.cn) cn_buffer_destroy(app->gpu.cn, &app->readback);

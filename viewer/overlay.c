@@ -143,7 +143,7 @@ static void vw__bins(vw_mesh *m, const vw_analysis *a, uint32_t w, uint32_t h) {
     for (uint32_t x = 0; x < a->bins_x; x++) {
       uint32_t c = a->bin_counts[y * a->bins_x + x];
       float x0 = x * bs, y0 = y * bs, x1 = fminf(x0 + bs, (float)w), y1 = fminf(y0 + bs, (float)h);
-      if (c) vw_mesh_rect(m, x0, y0, x1, y1, vw__heat((float)c / (float)maxc, 110));
+      if (c) vw_mesh_rect(m, x0, y0, x1, y1, vw__heat((float)c / (float)maxc, 90));
       vw_mesh_frame(m, x0, y0, x1, y1, 1.0f, VW_COL_BIN_LINE);
       char num[16];
       snprintf(num, sizeof num, "%u", c);

@@ -1,6 +1,6 @@
 #version 460
-// picture.frag: the renderer's picture (premultiplied RGBA8, one uint per
-// pixel, read by device address) composited over the background colour.
+// picture.frag: the renderer's picture (RGBA8 sRGB, straight alpha, one uint
+// per pixel, read by device address) composited over the background colour.
 // Pixels outside the picture show the background.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_scalar_block_layout : require
@@ -18,5 +18,5 @@ void main() {
     return;
   }
   vec4 c = unpackUnorm4x8(pc.data.px[p.y * pc.width + p.x]);
-  result = c + bg * (1.0 - c.a);
+  result = vec4(c.rgb * c.a + bg.rgb * (1.0 - c.a), c.a + bg.a * (1.0 - c.a));
 }

@@ -19,7 +19,7 @@ layout(push_constant, std430) uniform vw_push_block {
 #else
 typedef struct vw_push {
 #endif
-  VW_PTR(VwData) data;   // geometry: vertices (x, y, rgba); picture: premultiplied RGBA8 pixels
+  VW_PTR(VwData) data;   // geometry: vertices (x, y, rgba); picture: straight-alpha RGBA8 pixels
   VW_F32 inv_w, inv_h;   // 1 / framebuffer size
   VW_U32 width, height;  // picture: its size in pixels (row stride = width)
   VW_U32 background;     // picture: RGBA8 drawn under it
