@@ -29,9 +29,9 @@ void bench_header(bench_report *r, cn_context *ctx, const bench_opts *o);
 /* Records one run of the work being timed into cmd. */
 typedef cn_result (*bench_record_fn)(cn_context *ctx, VkCommandBuffer cmd, void *user);
 
-/* Runs o->warmup + o->runs repetitions in one command buffer, each between GPU
- * timestamps (with a barrier after each), and returns the median of the timed
- * ones in *ns. */
+/* Times one run, then records max(o->warmup, 20 ms worth) untimed runs and
+ * o->runs timed ones in one command buffer (a barrier after each, GPU
+ * timestamps between the timed ones); *ns gets the median of the timed ones. */
 cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user, double *ns);
 
 /* Seconds of a monotonic clock. */
@@ -39,5 +39,6 @@ double bench_now(void);
 
 /* Targets. Each returns a CLI exit code. */
 int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *r);
+int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *r);
 
 #endif

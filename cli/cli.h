@@ -8,6 +8,7 @@
 #include "canopy.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
@@ -29,6 +30,14 @@ int cli_fail(const char *cmd, const char *what, cn_result r);
 /* Creates a standalone context, printing the error on failure. */
 int cli_context(const char *cmd, cn_context **out);
 
+/* Output files of the scene-stage commands (cmd_bbox.c): path NULL is stdout. */
+int cli_open_out(const char *cmd, const char *path, FILE **out);
+int cli_close_out(const char *cmd, const char *path, FILE *f);
+/* "x0 y0 x1 y1" with %.9g, or "empty", and a newline. */
+int cli_write_box(FILE *f, cn_box b);
+/* `canopy bbox FILE.svg` (cmd_bbox_svg.c). */
+int cli_bbox_svg(const char *svg, const char *out_path, bool cpu);
+
 /* Subcommands. */
 int cli_info(int argc, char **argv);
 int cli_parens(int argc, char **argv);
@@ -36,5 +45,7 @@ int cli_bench(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_render(int argc, char **argv);
 int cli_conformance(int argc, char **argv);
+int cli_bbox(int argc, char **argv);
+int cli_bins(int argc, char **argv);
 
 #endif

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+enum { BENCH_MAX_WARM = 4000 };
+#define BENCH_WARM_NS 20e6 /* warm-up work before timed runs: 20 ms */
+
 typedef struct bench_target {
   const char *name;
   const char *summary;
@@ -16,6 +19,7 @@ typedef struct bench_target {
 
 static const bench_target targets[] = {
     {"parens", "parentheses matching, every variant, n = 2^10..2^28, vs a copy kernel and the CPU", bench_parens},
+    {"scene", "scene stage per stage (path boxes .. bins), n = 2^10..2^24 and real SVGs, vs copy and CPU", bench_scene},
 };
 
 struct bench_report {
@@ -59,7 +63,10 @@ void bench_header(bench_report *r, cn_context *ctx, const bench_opts *o) {
   bench_printf(r, "driver:  %s, Vulkan %u.%u.%u\n", driver, VK_API_VERSION_MAJOR(c->api_version),
                VK_API_VERSION_MINOR(c->api_version), VK_API_VERSION_PATCH(c->api_version));
   bench_printf(r, "command: %s\n", o->command);
-  bench_printf(r, "timing:  GPU timestamps, median of %d runs after %d warm-up runs\n\n", o->runs, o->warmup);
+  bench_printf(r,
+               "timing:  GPU timestamps, median of %d runs, after >= %d untimed runs (and >= 20 ms of them)\n"
+               "         in the same command buffer, so clocks have ramped up\n\n",
+               o->runs, o->warmup);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -67,18 +74,23 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user, double *ns) {
-  *ns = 0;
-  uint32_t reps = (uint32_t)(o->warmup + o->runs);
+/* Records warm untimed then runs timed repetitions in one command buffer;
+ * spans[i] gets the nanoseconds of timed repetition i. */
+static cn_result bench_reps(cn_context *ctx, bench_record_fn fn, void *user, uint32_t warm, uint32_t runs,
+                            double *spans) {
   cn_timer *timer = NULL;
-  cn_result r = cn_timer_create(ctx, reps + 1, &timer);
+  cn_result r = cn_timer_create(ctx, runs + 1, &timer);
   if (r != CN_OK) return r;
   VkCommandBuffer cmd;
   r = cn_cmd_begin(ctx, &cmd);
   if (r == CN_OK) {
     cn_timer_reset(ctx, timer, cmd);
+    for (uint32_t i = 0; i < warm && r == CN_OK; i++) {
+      r = fn(ctx, cmd, user);
+      cn_cmd_barrier(ctx, cmd);
+    }
     cn_timer_mark(ctx, timer, cmd, "start");
-    for (uint32_t i = 0; i < reps && r == CN_OK; i++) {
+    for (uint32_t i = 0; i < runs && r == CN_OK; i++) {
       r = fn(ctx, cmd, user);
       cn_cmd_barrier(ctx, cmd);
       cn_timer_mark(ctx, timer, cmd, "run");
@@ -86,15 +98,27 @@ cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn
     cn_result s = cn_cmd_submit(ctx, cmd);
     if (r == CN_OK) r = s;
   }
-  double spans[256];
   uint32_t nspans = 0;
-  if (r == CN_OK) r = cn_timer_read(ctx, timer, &nspans, NULL, spans, 256);
+  if (r == CN_OK) r = cn_timer_read(ctx, timer, &nspans, NULL, spans, runs);
   cn_timer_destroy(ctx, timer);
+  if (r == CN_OK && nspans < runs) r = CN_ERROR_STATE;
+  return r;
+}
+
+cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user, double *ns) {
+  *ns = 0;
+  double spans[256];
+  /* One run to estimate the time, then enough warm-up runs in the same command
+   * buffer for about BENCH_WARM_NS of work, so that clocks have ramped up. */
+  cn_result r = bench_reps(ctx, fn, user, 0, 1, spans);
   if (r != CN_OK) return r;
-  if (nspans < reps) return CN_ERROR_STATE;
-  double *timed = spans + o->warmup;
-  qsort(timed, (size_t)o->runs, sizeof *timed, cmp_double);
-  *ns = o->runs % 2 ? timed[o->runs / 2] : 0.5 * (timed[o->runs / 2 - 1] + timed[o->runs / 2]);
+  double warm = spans[0] > 0 ? BENCH_WARM_NS / spans[0] : BENCH_MAX_WARM;
+  uint32_t w = warm > BENCH_MAX_WARM ? BENCH_MAX_WARM : (uint32_t)warm;
+  if (w < (uint32_t)o->warmup) w = (uint32_t)o->warmup;
+  r = bench_reps(ctx, fn, user, w, (uint32_t)o->runs, spans);
+  if (r != CN_OK) return r;
+  qsort(spans, (size_t)o->runs, sizeof *spans, cmp_double);
+  *ns = o->runs % 2 ? spans[o->runs / 2] : 0.5 * (spans[o->runs / 2 - 1] + spans[o->runs / 2]);
   return CN_OK;
 }
 

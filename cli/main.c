@@ -13,6 +13,8 @@ static const cli_command commands[] = {
     {"stats", "load an SVG into a scene and print its counts (or the error)", cli_stats},
     {"render", "render an SVG on the GPU into a PNG", cli_render},
     {"conformance", "render the resvg test suite and print pass rates (canopy or rsvg-convert)", cli_conformance},
+    {"bbox", "clip/blend result boxes of an element stream or an SVG (scene stage)", cli_bbox},
+    {"bins", "per-bin element lists of an element stream (scene stage)", cli_bins},
 };
 
 static void print_help(FILE *f) {

@@ -228,5 +228,9 @@ const char *cn_version(void);
 #include "cn_parens.h"
 #include "cn_scene_api.h"
 #include "cn_svg.h"
+#include "cn_pathbox.h"
+#include "cn_bbox.h"
+#include "cn_bins.h"
+/* cn_scene_stage.h (the whole stage in one call) builds on cn_bins.h: include it yourself. */
 
 #endif

@@ -44,10 +44,8 @@ uvec2 bic(uvec2 x, uvec2 y) {
 uint parens_tree_off(uint leaves, uint l) { return 2u * leaves - ((2u * leaves) >> l); }
 
 #ifndef PARENS_NO_PARTITION
-// Fixed-size shared variables come first: some drivers (llvmpipe) place
-// variables after specialization-sized arrays by their default sizes.
-shared uint sh_scalars[8];
-shared uint sh_buf[P];          // input words, later the staged outputs
+shared uint sh_scalars[8];        // broadcast slots of kernels that need them
+shared uint sh_buf[P + P / 32u]; // input words, later the staged outputs (padded)
 shared uvec2 sh_tree[2 * WG];   // chunk tree, heap layout (parens_tree_off)
 shared uint sh_mask[WG];        // unmatched '(' of each chunk, bit j = element j
 shared int sh_win[PARENS_WIN_CAP]; // stack before the partition, top first
@@ -71,9 +69,19 @@ ParensChunk parens_load(uint part) {
   uint base = part + t * K;
   c.count = base < pc.n ? min(K, pc.n - base) : 0u;
   c.closes = 0u;
-  for (uint j = 0; j < K; j++) {
-    uint e = t * K + j;
-    c.closes |= ((sh_buf[e >> 2] >> ((e & 3u) * 8u)) & 1u) << j;
+  if (K % 4u == 0u) {
+    // Four elements per word: gather the low bit of each byte into 4 bits.
+    for (uint w = 0; w < K / 4u; w++) {
+      uint m = sh_buf[t * (K / 4u) + w] & 0x01010101u;
+      m |= m >> 7;
+      m |= m >> 14;
+      c.closes |= (m & 0xFu) << (4u * w);
+    }
+  } else {
+    for (uint j = 0; j < K; j++) {
+      uint e = t * K + j;
+      c.closes |= ((sh_buf[e >> 2] >> ((e & 3u) * 8u)) & 1u) << j;
+    }
   }
   c.mask = 0u;
   c.a = 0u;
@@ -174,7 +182,8 @@ void parens_emit(uint part, ParensChunk c) {
       }
       o = cached;
     }
-    sh_buf[t * K + j] = uint(o);
+    uint e = t * K + j;
+    sh_buf[e + (e >> 5)] = uint(o); // one pad word per 32: no bank conflicts
     if ((c.closes >> j & 1u) != 0u) {
       if (mask != 0u) mask ^= 1u << findMSB(mask);
       else a++;
@@ -184,7 +193,7 @@ void parens_emit(uint part, ParensChunk c) {
   }
   barrier();
   uint end = min(P, pc.n - part);
-  for (uint i = t; i < end; i += WG) pc.dst.v[part + i] = int(sh_buf[i]);
+  for (uint i = t; i < end; i += WG) pc.dst.v[part + i] = int(sh_buf[i + (i >> 5)]);
 }
 
 // Writes the partition's unmatched '(' (its stack slice, bottom first) to

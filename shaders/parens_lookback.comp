@@ -1,5 +1,4 @@
 #version 460
-//#pragma use_vulkan_memory_model
 // parens_lookback: single-pass parentheses matching with decoupled look-back
 // (see stages/cn_parens.h for the algorithm and the memory-ordering argument).
 //   1. take a partition id from the atomic counter (flags[0])
@@ -14,10 +13,10 @@
 #include "parens.glsl"
 
 const uint PARENS_SPIN_STEP = 2048u;  // loads per wait before redoing the partition
-const uint PARENS_SPIN_BUDGET = 16384u; // loads per partition in all
+layout(constant_id = CN_SPEC_PARENS_SPIN) const uint PARENS_SPIN_BUDGET = 16384u; // loads per partition in all
 const uint OP_DONE = 0u, OP_SLICE = 1u, OP_WIN = 2u, OP_FILL = 3u, OP_SKIP = 4u;
 
-// Broadcast slots (sh_scalars, declared before the specialization-sized arrays).
+// Broadcast slots from invocation 0 to the workgroup (sh_scalars, parens.glsl).
 #define sh_pid sh_scalars[0]
 #define sh_op sh_scalars[1]
 #define sh_src sh_scalars[2]
@@ -193,7 +192,7 @@ void main() {
       sh_win[filled + i] = v;
     }
     filled += cnt;
-    barrier();
+    barrier(); // everyone has read sh_op / sh_redo before invocation 0 rewrites them
   }
 
   if (rebuilt) parens_tree_build(c); // our own chunk tree again

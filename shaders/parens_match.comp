@@ -8,9 +8,10 @@
 
 uvec2 node(uint j, uint m) { return pc.tree.v[parens_tree_off(pc.n1p, j) + m]; }
 
-// Suffix values of the WG partitions before this one: sh_near[i] =
-// Bic(partitions q-1-i .. q-1); most stack entries a partition needs lie there.
-shared uvec2 sh_near[WG];
+// Bicyclic values of the NEAR partitions before this one, nearest first:
+// most stack entries a partition needs lie in their slices.
+const uint NEAR = 32u;
+shared uvec2 sh_near[NEAR];
 
 // The entry at depth d of the stack before partition p, continuing a search
 // that has already combined partitions [i, p) into acc (with acc.y <= d): the
@@ -45,39 +46,28 @@ int parens_find_global(uint i, uvec2 acc, uint d) {
   return pc.slices.v[r * P + b - 1u - (acc.x + d - acc.y)];
 }
 
-// The entry at depth d of the stack before partition q: binary search of
-// sh_near, then the tree beyond the WG nearest partitions.
+// The entry at depth d of the stack before partition q: a walk back over the
+// NEAR nearest partitions, then the tree beyond them.
 int parens_find_stack(uint q, uint near, uint d) {
-  if (near == 0u || sh_near[near - 1u].y <= d)
-    return parens_find_global(q - near, near == 0u ? uvec2(0u) : sh_near[near - 1u], d);
-  uint lo = 0u, hi = near - 1u; // smallest i with sh_near[i].y > d
-  while (lo < hi) {
-    uint mid = (lo + hi) / 2u;
-    if (sh_near[mid].y > d) hi = mid;
-    else lo = mid + 1u;
+  uvec2 acc = uvec2(0u);
+  for (uint i = 0u; i < near; i++) {
+    uvec2 next = bic(sh_near[i], acc);
+    if (next.y > d) {
+      uint r = q - 1u - i;
+      return pc.slices.v[r * P + sh_near[i].y - 1u - (acc.x + d - acc.y)];
+    }
+    acc = next;
   }
-  uvec2 acc = lo == 0u ? uvec2(0u) : sh_near[lo - 1u];
-  uint r = q - 1u - lo;
-  uint b = pc.tree.v[r].y; // level 0 of the tree
-  return pc.slices.v[r * P + b - 1u - (acc.x + d - acc.y)];
+  return parens_find_global(q - near, acc, d);
 }
 
 void main() {
   uint q = cn_group_id(), t = gl_LocalInvocationID.x;
   uint part = q * P;
-  uint near = min(q, WG);
-  sh_near[t] = t < near ? pc.tree.v[q - 1u - t] : uvec2(0u);
+  uint near = min(q, NEAR);
+  if (t < NEAR) sh_near[t] = t < near ? pc.tree.v[q - 1u - t] : uvec2(0u);
   ParensChunk c = parens_load(part);
   uvec2 total = parens_tree_build(c);
-  // Inclusive scan of sh_near in order of distance (Hillis-Steele); nearer first.
-  for (uint off = 1u; off < WG; off <<= 1u) {
-    uvec2 x = sh_near[t];
-    uvec2 far = t >= off ? sh_near[t - off] : uvec2(0u);
-    barrier();
-    // sh_near[t] covers partitions q-1-t .. q-t+off-2; append the later ones of sh_near[t - off].
-    if (t >= off) sh_near[t] = bic(x, far);
-    barrier();
-  }
   uint need = min(total.x + 1u, P);
   for (uint d = t; d < need; d += WG) sh_win[d] = parens_find_stack(q, near, d);
   barrier();

@@ -15,50 +15,67 @@
  * Scratch: cn_parens_scratch_bytes() bytes at `scratch` (16-byte aligned).
  *          Sized for the worst case (every partition's slice as deep as the
  *          partition, every look-back window full): no data-dependent overflow,
- *          nothing to detect or re-run. About 4 bytes per element (+ 1/8 of
+ *          nothing to detect or re-run. About 4 bytes per element (+ 1/32 of
  *          that for the look-back windows, + a few bytes per partition).
- * Limits:  n < 2^31 (indices are int32), else CN_ERROR_LIMIT.
+ * Limits:  n < 2^31 (indices are int32), else CN_ERROR_LIMIT. Any depth.
  *
- * Variants (P = the partition size, cn_parens_partition_size()):
- *   SIMPLE     the paper's algorithm with one element per invocation (k = 1):
- *              pass 1 per partition of P = WG elements: its bicyclic value
- *              (a, b) (a unmatched ')', b unmatched '(') and its stack slice
- *              (the b unmatched '(' indices, by a reverse bicyclic scan over
- *              the workgroup and a compaction); pass 2 a binary tree of
- *              bicyclic values over partitions (as many levels as n needs, 8
- *              per dispatch, so no w^2 limit); pass 3 per partition: the stack
- *              before it down to the depth the partition pops into, each entry
- *              by a binary search of that tree ending in one partition's slice;
- *              then each element's match by a binary search over the bicyclic
- *              tree of the workgroup in shared memory.
- *   EFFICIENT  the same passes with k = 16 elements per invocation (paper
- *              section 8, with our own chunk bookkeeping): each invocation keeps
- *              its chunk's unmatched '(' as a bitmask, so walking the chunk is
- *              O(1) per element; only when the chunk's own stack is empty does
- *              it search the workgroup tree (once per depth).
- *   LOOKBACK   one pass with decoupled look-back: each workgroup takes its
- *              partition id from an atomic counter (so it only ever waits on
- *              partitions that have started), publishes its bicyclic value and
- *              slice (state AGGREGATE), walks back over earlier partitions to
- *              build the stack before it (slices of AGGREGATE partitions, the
- *              published WINDOW of the top entries of a WINDOW partition), then
- *              publishes its own window (state WINDOW) and writes its outputs.
- *              When a window is not deep enough the walk follows its bottom
- *              entry (a backlink) to the partition that pushed it and goes on
- *              below it, so deep stacks cost a few hops, not a walk over every
- *              partition in between.
- *   AUTO       the variant measured fastest for n on the H200 (docs/PERF.md).
+ * Shapes (workgroup x elements per invocation = partition P), defaults from
+ * an H200 sweep (docs/PERF.md), halved on devices with less shared memory;
+ * CANOPY_PARENS_<VARIANT>=wg,k[,window] overrides them for benchmarking.
  *
- * Memory ordering of LOOKBACK (Vulkan memory model, device scope): slice,
- * aggregate and window stores are `coherent` (non-private); the workgroup then
- * executes a control barrier with device-scope acquire-release semantics on
- * buffer memory, after which one invocation stores the partition's flag with
- * an atomic release store. A reader spins on an atomic acquire load of the flag
- * and only then reads (coherent) what the flag covers, so everything written
- * before the release is visible to it. Flags and the counter are zeroed by a
- * kernel at the start of each recording, followed by a barrier. A workgroup
- * only waits on lower partition ids, which were taken by workgroups already
- * running, so the spin always ends (also on lavapipe's few CPU threads).
+ * Variants:
+ *   SIMPLE     the paper's algorithm with one element per invocation (k = 1,
+ *              P = 64): pass 1 per partition: its bicyclic value (a, b) (a
+ *              unmatched ')', b unmatched '(') and its stack slice (the b
+ *              unmatched '(' indices, by a reverse bicyclic scan over the
+ *              workgroup and a compaction); pass 2 a binary tree of bicyclic
+ *              values over partitions (as many levels as n needs, 8 per
+ *              dispatch, so no w^2 limit); pass 3 per partition: the stack
+ *              before it, down to the depth the partition pops into, each entry
+ *              found by walking back over the 32 nearest partitions' values and
+ *              then searching the tree, ending in one partition's slice; then
+ *              each element's match by a binary search over the bicyclic tree
+ *              of the workgroup in shared memory.
+ *   EFFICIENT  the same passes with k = 4 elements per invocation (P = 512;
+ *              paper section 8, with our own chunk bookkeeping): each invocation
+ *              keeps its chunk's unmatched '(' as a bitmask, so walking the
+ *              chunk is O(1) per element; only when the chunk's own stack is
+ *              empty does it search the workgroup tree (once per depth).
+ *   LOOKBACK   one pass with decoupled look-back (k = 8, P = 2048, windows of
+ *              P/32 = 64 entries): each workgroup takes its partition id from an
+ *              atomic counter, publishes its bicyclic value and slice (state
+ *              AGGREGATE), walks back over earlier partitions to build the stack
+ *              before it (a WINDOW partition's published top entries first, else
+ *              an AGGREGATE partition's slice), then publishes its own window
+ *              (state WINDOW) and writes its outputs. When the entries needed lie
+ *              below a window, the walk follows the window's bottom entry (a
+ *              backlink) to the partition that pushed it and continues below it,
+ *              so a deep stack costs a few hops, not a step per partition.
+ *   AUTO       the variant measured fastest for n on the H200: simple below
+ *              2^18 elements, efficient from there.
+ *
+ * Memory ordering of LOOKBACK. Flag accesses are relaxed atomics by one
+ * invocation; ordering comes from workgroup-uniform control barriers with
+ * device-scope acquire-release semantics on buffer memory, acting as fences:
+ *   publish: every invocation stores slice / value / window entries to
+ *            `coherent` buffers; control barrier (device scope, acq_rel);
+ *            invocation 0 atomically stores the flag: a release fence before
+ *            the store, so whoever reads the flag sees the data;
+ *   consume: invocation 0 spins on an atomic load of the flag; control barrier
+ *            (device scope, acq_rel); then `coherent` loads of what the flag
+ *            covers: an acquire fence after the load.
+ * Fences stay out of divergent code on purpose: llvmpipe turns a memory
+ * barrier inside one invocation's branch into a workgroup barrier, which
+ * desynchronises the workgroup. Flags and the counter are zeroed by a kernel
+ * at the start of each recording, followed by a barrier.
+ *
+ * Forward progress. A workgroup only waits on lower partition ids, taken by
+ * workgroups already running, so on a GPU the spin ends. llvmpipe, however,
+ * ends every loop of an invocation once all its loops together have iterated
+ * 65535 times; so a spin has a budget, and when it runs out the waiting
+ * workgroup computes the missing partition's value and slice itself (the
+ * same values that partition writes) and goes on. Tested on lavapipe, where
+ * this happens.
  */
 #ifndef CN_PARENS_H
 #define CN_PARENS_H
@@ -111,8 +128,9 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, cn_parens_varia
 /* Standalone convenience: uploads in[0..n), matches, reads back out[0..n). */
 cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const uint8_t *in, int32_t *out, uint64_t n);
 
-/* CPU reference: the sequential stack, kept in out[] itself (popping follows
- * out[top]), so O(1) extra memory and no recursion. Any n. */
+/* CPU reference: a sequential, branchless explicit stack (n + 1 int32 of
+ * host memory, no recursion); if that allocation fails, the stack kept in
+ * out[] itself (popping follows out[top]). Any n. */
 void cn_parens_cpu(const uint8_t *in, int32_t *out, uint64_t n);
 
 #ifdef __cplusplus

@@ -12,9 +12,8 @@ enum {
   PARENS_TREE_WG = 256,       /* parens_tree workgroup: levels per pass = log2 */
   PARENS_TREE_LEVELS = 8,
   PARENS_CLEAR_WG = 256,
-  PARENS_MAX_WG = 256,
-  PARENS_ITEMS_EFFICIENT = 16,
-  PARENS_WINDOW_DIVISOR = 16, /* look-back window = partition / this */
+  PARENS_WINDOW_DIVISOR = 32, /* look-back window = partition / this */
+  PARENS_SPIN_BUDGET = 16384, /* look-back: flag loads per partition (see cn_parens.h) */
 };
 
 typedef struct cn__parens_shape {
@@ -47,8 +46,8 @@ uint32_t cn_parens_tree_levels_per_pass(void) {
 /* Shared memory of the partition kernels (parens.glsl) for a shape. */
 static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window) {
   uint64_t p = (uint64_t)wg * k;
-  uint64_t common = p * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
-  uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : (uint64_t)wg * 8; /* parens_match's sh_near */
+  uint64_t common = (p + p / 32) * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
+  uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : 32 * 8; /* parens_match's sh_near */
   return common + near + 4 * (v == CN_PARENS_LOOKBACK ? p + window : p) + 64;
 }
 
@@ -74,10 +73,18 @@ static bool cn__parens_shape_env(const cn_context *ctx, cn_parens_variant v, cn_
   return true;
 }
 
+/* Default shapes, the fastest of a sweep on the H200 (docs/PERF.md); smaller
+ * devices halve the workgroup until the shared memory fits. */
+static const cn__parens_shape cn__parens_default_shapes[CN_PARENS_VARIANT_COUNT] = {
+    [CN_PARENS_SIMPLE] = {.wg = 64, .k = 1},
+    [CN_PARENS_EFFICIENT] = {.wg = 128, .k = 4},
+    [CN_PARENS_LOOKBACK] = {.wg = 256, .k = 8},
+};
+
 static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_variant v) {
-  cn__parens_shape s = {.k = v == CN_PARENS_SIMPLE ? 1 : PARENS_ITEMS_EFFICIENT};
+  cn__parens_shape s = cn__parens_default_shapes[v];
   if (cn__parens_shape_env(ctx, v, &s)) return s;
-  uint32_t wg = cn_floor_pow2(CN_MIN((uint32_t)PARENS_MAX_WG, ctx->caps.max_workgroup_invocations));
+  uint32_t wg = cn_floor_pow2(CN_MIN(s.wg, ctx->caps.max_workgroup_invocations));
   for (;;) {
     s.wg = wg;
     s.window = CN_MAX(1u, wg * s.k / PARENS_WINDOW_DIVISOR);
@@ -89,8 +96,10 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
 
 cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
   (void)ctx;
-  /* From the H200 measurements in docs/PERF.md. */
-  return n <= (1u << 16) ? CN_PARENS_EFFICIENT : CN_PARENS_LOOKBACK;
+  /* From the H200 measurements in docs/PERF.md: below 2^18 every variant is
+   * within a few microseconds of the others (dispatch-bound) and simple has
+   * the fewest dispatches' worth of work; from 2^18 up efficient is fastest. */
+  return n < (1u << 18) ? CN_PARENS_SIMPLE : CN_PARENS_EFFICIENT;
 }
 
 uint64_t cn_parens_partition_size(cn_context *ctx, cn_parens_variant v) {
@@ -165,11 +174,15 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
 
 static cn_result cn__parens_record_lookback(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s,
                                             const cn__parens_layout *l, cn_parens_push pc) {
-  uint32_t spec[3] = {s.wg, s.k, s.window};
+  /* Test knob: CANOPY_PARENS_SPIN_BUDGET (flag loads per partition before it
+   * computes a waited-for predecessor itself); small values exercise that path. */
+  const char *e = getenv("CANOPY_PARENS_SPIN_BUDGET");
+  uint32_t spin = e && *e ? (uint32_t)strtoul(e, NULL, 10) : PARENS_SPIN_BUDGET;
+  uint32_t spec[4] = {s.wg, s.k, s.window, spin};
   uint32_t clear_spec[3] = {PARENS_CLEAR_WG, 1, 1};
   VkPipeline clear, lookback;
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_CLEAR, clear_spec, 3, &clear));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LOOKBACK, spec, 3, &lookback));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LOOKBACK, spec, 4, &lookback));
   cn_parens_push cpc = pc;
   cpc.n = (uint32_t)(1 + l->n1);
   cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(1 + l->n1, (uint64_t)PARENS_CLEAR_WG));
@@ -233,13 +246,32 @@ cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const uint8_t *in, int
   return r;
 }
 
-void cn_parens_cpu(const uint8_t *in, int32_t *out, uint64_t n) {
-  /* Branchless: when the stack is empty (top < 0), "the top's parent" is read
-   * from out[i], which already holds -1. */
+/* The in-place chain: the stack lives in out[] itself (popping reads
+ * out[top]), O(1) extra memory, but a pop may reach far back in memory. */
+static void cn__parens_cpu_chain(const uint8_t *in, int32_t *out, uint64_t n) {
   int64_t top = -1;
   for (uint64_t i = 0; i < n; i++) {
     out[i] = (int32_t)top;
-    int64_t parent = out[top >= 0 ? (uint64_t)top : i];
-    top = (in[i] & 1) ? parent : (int64_t)i;
+    if (!(in[i] & 1)) top = (int64_t)i;
+    else if (top >= 0) top = out[top];
   }
+}
+
+void cn_parens_cpu(const uint8_t *in, int32_t *out, uint64_t n) {
+  /* A branchless explicit stack (n + 1 entries, slot 0 a -1 sentinel): each
+   * element writes its index above the top; '(' keeps it, ')' drops a level. */
+  int32_t *stack = n < CN_PARENS_MAX_N ? malloc((size_t)(n + 2) * sizeof *stack) : NULL;
+  if (!stack) {
+    cn__parens_cpu_chain(in, out, n);
+    return;
+  }
+  int64_t sp = 0;
+  stack[0] = -1;
+  for (uint64_t i = 0; i < n; i++) {
+    out[i] = stack[sp];
+    stack[sp + 1] = (int32_t)i;
+    sp += 1 - 2 * (int64_t)(in[i] & 1); /* arithmetic, not a branch: input is unpredictable */
+    sp &= ~(sp >> 63);                  /* a pop of the empty stack stays at the sentinel */
+  }
+  free(stack);
 }

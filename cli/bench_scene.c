@@ -1,0 +1,347 @@
+/* bench_scene.c: `canopy bench scene`: the scene stage, stage by stage (GPU
+ * timestamps between stages, median of runs after warm-up), on synthetic
+ * element streams n = 2^min .. 2^max (default 2^10 .. 2^24; about 10% clip and
+ * blend BEGIN/END, random-walk depth, 16x16 bins of 256 px) and on the real
+ * scenes of tests/data/scenes-real (path boxes included), with a copy kernel
+ * moving the box array in the same run and the CPU reference alongside. Every
+ * GPU result is checked against the CPU reference before it is reported. */
+#include "bench.h"
+#include "cn_bbox.h"
+#include "cn_bins.h"
+#include "cn_pathbox.h"
+#include "internal.h" /* cn_util_copy_record: the bandwidth yardstick */
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Stage labels in recording order (cn_timer_mark labels of the stages). */
+static const char *const stage_labels[] = {"path boxes", "bbox compact", "bbox parens", "bbox clip", "bbox draws",
+                                           "bbox blend", "bins count", "bins scan",   "bins fill"};
+enum { NSTAGES = sizeof stage_labels / sizeof stage_labels[0], MAX_REPS = 60 };
+
+typedef struct scene_job {
+  /* inputs on the device */
+  cn_buffer tags, boxes, result, status, scratch, offsets, elems, copy_dst;
+  cn_buffer arrays[5]; /* scenes: elements, paths, segments, transforms, strokes */
+  const cn_scene_data *scene;
+  uint64_t n, groups, capacity;
+  float viewport[4];
+  cn_bins_grid grid;
+} scene_job;
+
+static void job_free(cn_context *ctx, scene_job *j) {
+  cn_buffer *b[] = {&j->tags, &j->boxes, &j->result, &j->status, &j->scratch, &j->offsets, &j->elems, &j->copy_dst};
+  for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) cn_buffer_destroy(ctx, b[i]);
+  for (int k = 0; k < 5; k++) cn_buffer_destroy(ctx, &j->arrays[k]);
+}
+
+static cn_result record_stage(cn_context *ctx, VkCommandBuffer cmd, scene_job *j, cn_timer *t) {
+  if (j->scene) {
+    const cn_scene_data *s = j->scene;
+    cn_pathbox_args pa = {.elements = j->arrays[0].address,
+                          .paths = j->arrays[1].address,
+                          .segments = j->arrays[2].address,
+                          .transforms = j->arrays[3].address,
+                          .strokes = j->arrays[4].address,
+                          .element_count = s->element_count,
+                          .path_count = s->path_count,
+                          .segment_count = s->segment_count,
+                          .transform_count = s->transform_count,
+                          .stroke_count = s->stroke_count,
+                          .scratch = j->scratch.address,
+                          .boxes = j->boxes.address,
+                          .tags = j->tags.address,
+                          .timer = t};
+    CN_TRY(cn_pathbox_record(ctx, cmd, &pa));
+    cn_cmd_barrier(ctx, cmd);
+  }
+  cn_bbox_args ba = {.tags = j->tags.address,
+                     .boxes = j->boxes.address,
+                     .result = j->result.address,
+                     .status = j->status.address,
+                     .scratch = j->scratch.address,
+                     .n = j->n,
+                     .group_bound = j->groups,
+                     .viewport = {j->viewport[0], j->viewport[1], j->viewport[2], j->viewport[3]},
+                     .timer = t};
+  CN_TRY(cn_bbox_record(ctx, cmd, &ba));
+  cn_cmd_barrier(ctx, cmd);
+  cn_bins_args na = {.boxes = j->result.address,
+                     .bin_offsets = j->offsets.address,
+                     .elems = j->elems.address,
+                     .scratch = j->scratch.address,
+                     .n = j->n,
+                     .capacity = j->capacity,
+                     .grid = j->grid,
+                     .timer = t};
+  return cn_bins_record(ctx, cmd, &na);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Per-stage medians (ns) and the median of whole runs. */
+static cn_result time_stages(cn_context *ctx, const bench_opts *o, scene_job *j, double *stage_ns, double *total_ns) {
+  int reps = o->warmup + o->runs;
+  if (reps > MAX_REPS) reps = MAX_REPS;
+  cn_timer *t = NULL;
+  CN_TRY(cn_timer_create(ctx, (uint32_t)(reps * (NSTAGES + 1) + 1), &t));
+  VkCommandBuffer cmd;
+  cn_result r = cn_cmd_begin(ctx, &cmd);
+  if (r == CN_OK) {
+    cn_timer_reset(ctx, t, cmd);
+    for (int i = 0; i < reps && r == CN_OK; i++) {
+      cn_cmd_barrier(ctx, cmd);
+      cn_timer_mark(ctx, t, cmd, "gap");
+      r = record_stage(ctx, cmd, j, t);
+      cn_cmd_barrier(ctx, cmd);
+      if (i == reps - 1) cn_timer_mark(ctx, t, cmd, "end");
+    }
+    cn_result s = cn_cmd_submit(ctx, cmd);
+    if (r == CN_OK) r = s;
+  }
+  enum { CAP = MAX_REPS * (NSTAGES + 1) + 1 };
+  static double ns[CAP];
+  static const char *labels[CAP];
+  uint32_t nspans = 0;
+  if (r == CN_OK) r = cn_timer_read(ctx, t, &nspans, labels, ns, CAP);
+  cn_timer_destroy(ctx, t);
+  if (r != CN_OK) return r;
+  static double per[NSTAGES][MAX_REPS], tot[MAX_REPS];
+  int cnt[NSTAGES] = {0}, run = -1;
+  for (int k = 0; k < NSTAGES; k++) stage_ns[k] = 0;
+  for (uint32_t i = 0; i < nspans; i++) {
+    if (strcmp(labels[i], "gap") == 0) {
+      run++;
+      if (run >= o->warmup) tot[run - o->warmup] = 0;
+      continue;
+    }
+    if (run < o->warmup) continue;
+    for (int k = 0; k < NSTAGES; k++)
+      if (strcmp(labels[i], stage_labels[k]) == 0) per[k][cnt[k]++] = ns[i];
+    tot[run - o->warmup] += ns[i];
+  }
+  int timed = run + 1 - o->warmup;
+  if (timed < 1) return cn_fail(CN_ERROR_STATE, "bench scene: no timed runs");
+  for (int k = 0; k < NSTAGES; k++) stage_ns[k] = cnt[k] ? median(per[k], cnt[k]) : 0;
+  *total_ns = median(tot, timed);
+  return CN_OK;
+}
+
+static cn_result record_copy(cn_context *ctx, VkCommandBuffer cmd, void *user) {
+  scene_job *j = user;
+  return cn_util_copy_record(ctx, cmd, j->result.address, j->copy_dst.address, j->n * 16);
+}
+
+/* Uploads the stream (tags + boxes) or the scene, sizes every buffer. */
+static cn_result job_setup(cn_context *ctx, scene_job *j, const uint32_t *tags, const cn_box *boxes) {
+  uint64_t n = j->n, nn = n ? n : 1;
+  uint64_t scratch = cn_bbox_scratch_bytes(ctx, n, j->groups);
+  uint64_t bs = cn_bins_scratch_bytes(ctx, n, &j->grid);
+  if (bs > scratch) scratch = bs;
+  if (j->scene && cn_pathbox_scratch_bytes(j->scene->path_count) > scratch)
+    scratch = cn_pathbox_scratch_bytes(j->scene->path_count);
+  j->capacity = 8 * nn + 1024;
+  uint64_t nbins = (uint64_t)j->grid.nbx * j->grid.nby;
+  cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 4, &j->tags);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 16, &j->boxes);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 16, &j->result);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 16, &j->copy_dst);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_READBACK, 16, &j->status);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, scratch, &j->scratch);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, (nbins + 1) * 4, &j->offsets);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, j->capacity * 4, &j->elems);
+  if (r == CN_OK && tags && n) r = cn_buffer_upload(ctx, &j->tags, 0, tags, n * 4);
+  if (r == CN_OK && boxes && n) r = cn_buffer_upload(ctx, &j->boxes, 0, boxes, n * 16);
+  if (r == CN_OK && j->scene) {
+    const cn_scene_data *s = j->scene;
+    const void *data[5] = {s->elements, s->paths, s->segments, s->transforms, s->strokes};
+    uint64_t bytes[5] = {(uint64_t)s->element_count * sizeof(cn_element), (uint64_t)s->path_count * sizeof(cn_path),
+                         (uint64_t)s->segment_count * sizeof(cn_segment),
+                         (uint64_t)s->transform_count * sizeof(cn_transform),
+                         (uint64_t)s->stroke_count * sizeof(cn_stroke)};
+    for (int k = 0; k < 5 && r == CN_OK; k++) {
+      r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, bytes[k] ? bytes[k] : 16, &j->arrays[k]);
+      if (r == CN_OK && bytes[k]) r = cn_buffer_upload(ctx, &j->arrays[k], 0, data[k], bytes[k]);
+    }
+  }
+  return r;
+}
+
+/* Runs once, checks the GPU against the CPU reference (boxes bit for bit, bin
+ * lists exactly), and returns the CPU reference's seconds. */
+static cn_result job_check(cn_context *ctx, scene_job *j, const uint32_t *tags, const cn_box *boxes, double *cpu_s) {
+  uint64_t n = j->n, nn = n ? n : 1;
+  VkCommandBuffer cmd;
+  CN_TRY(cn_cmd_begin(ctx, &cmd));
+  cn_result r = record_stage(ctx, cmd, j, NULL);
+  cn_cmd_barrier(ctx, cmd);
+  cn_result s = cn_cmd_submit(ctx, cmd);
+  if (r == CN_OK) r = s;
+  if (r != CN_OK) return r;
+  cn_bbox_status st;
+  memcpy(&st, j->status.mapped, sizeof st);
+  CN_TRY(cn_bbox_status_check(&st, j->groups));
+  cn_box *in = malloc(nn * 16), *got = malloc(nn * 16), *want = malloc(nn * 16);
+  uint32_t *tg = malloc(nn * 4);
+  uint64_t nbins = (uint64_t)j->grid.nbx * j->grid.nby;
+  uint32_t *goff = malloc((nbins + 1) * 4), *woff = NULL, *wel = NULL;
+  uint64_t wtotal = 0;
+  if (!in || !got || !want || !tg || !goff) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "bench: out of host memory");
+  /* The CPU starts from the same element boxes (the GPU's path boxes for scenes). */
+  if (r == CN_OK) r = boxes ? (memcpy(in, boxes, n * 16), CN_OK) : cn_buffer_download(ctx, &j->boxes, 0, in, n * 16);
+  if (r == CN_OK) r = tags ? (memcpy(tg, tags, n * 4), CN_OK) : cn_buffer_download(ctx, &j->tags, 0, tg, n * 4);
+  if (r == CN_OK && n) r = cn_buffer_download(ctx, &j->result, 0, got, n * 16);
+  if (r == CN_OK) r = cn_buffer_download(ctx, &j->offsets, 0, goff, (nbins + 1) * 4);
+  double t0 = bench_now();
+  if (r == CN_OK) r = cn_bbox_cpu(tg, in, n, j->viewport, want);
+  if (r == CN_OK) r = cn_bins_cpu(want, n, &j->grid, &woff, &wel, &wtotal);
+  *cpu_s = bench_now() - t0;
+  if (r == CN_OK && (memcmp(got, want, n * 16) != 0 || memcmp(goff, woff, (nbins + 1) * 4) != 0))
+    r = cn_fail(CN_ERROR_STATE, "bench scene: the GPU disagrees with the CPU reference at n = %llu",
+                (unsigned long long)n);
+  if (r == CN_OK && wtotal > j->capacity)
+    r = cn_fail(CN_ERROR_LIMIT, "bench scene: bin capacity %llu < %llu", (unsigned long long)j->capacity,
+                (unsigned long long)wtotal);
+  free(in), free(got), free(want), free(tg), free(goff), free(woff), free(wel);
+  return r;
+}
+
+/* A synthetic stream: ~10% BEGIN/END (half clips, half blends), a random walk
+ * of depth, boxes of 2..200 px in a 4096 x 4096 viewport. */
+static void synth(uint64_t n, uint32_t *tags, cn_box *boxes, uint64_t *groups) {
+  uint64_t state = 0x9E3779B97F4A7C15ull ^ n, depth = 0, g = 0;
+  uint32_t *stack = malloc((n ? n : 1) * 4);
+#define RND() (state ^= state << 13, state ^= state >> 7, state ^= state << 17, state)
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t r = RND() % 1000, left = n - i;
+    uint32_t tag;
+    if (depth >= left || (depth && r < 50)) tag = stack[--depth] + 1;
+    else if (r < 100 && depth + 2 <= left) tag = stack[depth++] = (RND() & 1) ? CN_TAG_BEGIN_CLIP : CN_TAG_BEGIN_BLEND;
+    else tag = (RND() & 1) ? CN_TAG_FILL : CN_TAG_STROKE;
+    g += tag >= CN_TAG_BEGIN_CLIP;
+    float x = (float)(RND() % 4096), y = (float)(RND() % 4096);
+    float w = tag == CN_TAG_BEGIN_CLIP ? 400.0f + (float)(RND() % 2000) : 2.0f + (float)(RND() % 199);
+    float h = tag == CN_TAG_BEGIN_CLIP ? 400.0f + (float)(RND() % 2000) : 2.0f + (float)(RND() % 199);
+    tags[i] = tag;
+    boxes[i] = (cn_box){x, y, x + w, y + h};
+  }
+#undef RND
+  free(stack);
+  *groups = g;
+}
+
+static void print_row(bench_report *rep, const char *name, const scene_job *j, const double *st, double total,
+                      double copy_ns, double cpu_s) {
+  double bbox = 0;
+  for (int k = 1; k <= 5; k++) bbox += st[k];
+  /* bbox moves at least tags (4n) + boxes (16n) in, results (16n) out; the copy 16n in, 16n out */
+  double gbs = bbox > 0 ? 36.0 * (double)j->n / bbox : 0, copy_gbs = copy_ns > 0 ? 32.0 * (double)j->n / copy_ns : 0;
+  bench_printf(rep, "%-24s %9llu %8llu", name, (unsigned long long)j->n, (unsigned long long)j->groups);
+  for (int k = 0; k < NSTAGES; k++) bench_printf(rep, " %8.1f", st[k] / 1e3);
+  bench_printf(rep, " %9.1f %8.1f %7.1f%% %9.3f %8.1fx\n", total / 1e3, copy_ns / 1e3,
+               copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0, cpu_s * 1e3, total > 0 ? cpu_s * 1e9 / total : 0);
+}
+
+static int run_job(cn_context *ctx, const bench_opts *o, bench_report *rep, const char *name, scene_job *j,
+                   const uint32_t *tags, const cn_box *boxes) {
+  double st[NSTAGES], total = 0, copy_ns = 0, cpu_s = 0;
+  cn_result r = job_setup(ctx, j, tags, boxes);
+  if (r == CN_OK) r = job_check(ctx, j, tags, boxes, &cpu_s);
+  if (r == CN_OK) r = time_stages(ctx, o, j, st, &total);
+  if (r == CN_OK && j->n) r = bench_gpu_median(ctx, o, record_copy, j, &copy_ns);
+  if (r == CN_OK) print_row(rep, name, j, st, total, copy_ns, cpu_s);
+  job_free(ctx, j);
+  if (r != CN_OK) {
+    fprintf(stderr, "canopy bench scene: %s: %s: %s\n", name, cn_result_name(r), cn_last_error());
+    return CLI_FAIL;
+  }
+  return CLI_OK;
+}
+
+static void print_head(bench_report *rep) {
+  bench_printf(rep, "%-24s %9s %8s", "input", "n", "groups");
+  const char *short_names[NSTAGES] = {"pathbox", "compact", "parens", "clip", "draws", "blend", "bincount", "binscan",
+                                      "binfill"};
+  for (int k = 0; k < NSTAGES; k++) bench_printf(rep, " %8s", short_names[k]);
+  bench_printf(rep, " %9s %8s %8s %9s %9s\n", "total_us", "copy_us", "bbox/cp", "cpu_ms", "vs_cpu");
+}
+
+int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
+  int lo = o->min_log2 ? o->min_log2 : 10, hi = o->max_log2 ? o->max_log2 : (o->quick ? 16 : 24);
+  if (hi > 26) hi = 26;
+  if (lo > hi) lo = hi;
+  bench_printf(rep, "scene stage: per-stage GPU time in microseconds (medians); synthetic streams: ~10%% BEGIN/END\n"
+                    "(clips and blends), random-walk depth, boxes of 2..200 px in 4096 x 4096, 16 x 16 bins of 256 px.\n"
+                    "total_us = median of whole runs (compaction through bins, + path boxes for scenes);\n"
+                    "copy_us = copy_u32x4 of the 16n-byte box array in the same run; bbox/cp = bytes/s of the five\n"
+                    "bbox stages (36n bytes: tags, boxes in, results out) over the copy's bytes/s;\n"
+                    "cpu_ms = cn_bbox_cpu + cn_bins_cpu on this host (one run); vs_cpu = cpu / total.\n"
+                    "Every row was checked against the CPU reference first.\n\n");
+  print_head(rep);
+  int rc = CLI_OK;
+  for (int e = lo; e <= hi && rc == CLI_OK; e++) {
+    uint64_t n = 1ull << e;
+    uint32_t *tags = malloc(n * 4);
+    cn_box *boxes = malloc(n * 16);
+    if (!tags || !boxes) {
+      free(tags), free(boxes);
+      fprintf(stderr, "canopy bench scene: out of host memory at 2^%d\n", e);
+      return CLI_FAIL;
+    }
+    scene_job j = {.n = n, .viewport = {0, 0, 4096, 4096}};
+    synth(n, tags, boxes, &j.groups);
+    cn_result r = cn_bins_grid_make(j.viewport, 256, &j.grid);
+    char name[64];
+    snprintf(name, sizeof name, "synthetic 2^%d", e);
+    rc = r == CN_OK ? run_job(ctx, o, rep, name, &j, tags, boxes) : cli_fail("bench", "grid", r);
+    free(tags), free(boxes);
+  }
+  /* Real scenes: the SVGs of tests/data/scenes-real, as loaded at their own size. */
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s", __FILE__); /* <source>/cli/bench_scene.c */
+  for (int k = 0; k < 2; k++) {
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+  }
+  size_t dl = strlen(dir);
+  snprintf(dir + dl, sizeof dir - dl, "/tests/data/scenes-real");
+  const char *sub[] = {"batik", "flag-icons", "inkscape", "pathfinder"};
+  cn_scene_builder *b = NULL;
+  if (rc == CLI_OK && cn_scene_builder_create(&b) == CN_OK) {
+    bench_printf(rep, "\nreal scenes (%s), bins of 64 px:\n", dir);
+    for (size_t s = 0; s < sizeof sub / sizeof sub[0] && rc == CLI_OK; s++) {
+      char sd[1200];
+      snprintf(sd, sizeof sd, "%s/%s", dir, sub[s]);
+      DIR *d = opendir(sd);
+      if (!d) continue;
+      for (struct dirent *ent; rc == CLI_OK && (ent = readdir(d));) {
+        size_t l = strlen(ent->d_name);
+        if (l < 5 || strcmp(ent->d_name + l - 4, ".svg")) continue;
+        char path[2400];
+        snprintf(path, sizeof path, "%s/%s", sd, ent->d_name);
+        cn_scene_data scene;
+        if (cn_svg_load_file(b, path, NULL, &scene, NULL) != CN_OK) continue;
+        scene_job j = {.n = scene.element_count, .scene = &scene};
+        memcpy(j.viewport, scene.viewport, sizeof j.viewport);
+        uint32_t *tg = malloc((j.n ? j.n : 1) * 4);
+        for (uint64_t i = 0; tg && i < j.n; i++) tg[i] = scene.elements[i].tag;
+        j.groups = tg ? cn_bbox_count_groups(tg, j.n) : j.n;
+        free(tg);
+        if (cn_bins_grid_make(j.viewport, 64, &j.grid) != CN_OK) continue;
+        rc = run_job(ctx, o, rep, ent->d_name, &j, NULL, NULL);
+      }
+      closedir(d);
+    }
+  }
+  cn_scene_builder_destroy(b);
+  return rc;
+}

@@ -1,0 +1,57 @@
+#version 460
+// bbox_count: first pass of the compaction of BEGIN/END elements (stages/bbox.c).
+// Block b of WG_SIZE * ITEMS elements: counts[b] = its BEGIN/END tags. Block 0
+// also writes counts[nblocks] = 0 and initialises the status words; every block
+// zeroes its share of the group-byte words (bbox_compact ORs bytes into them)
+// and of the slice marks (bbox_clip_local sets them).
+#include "common.glsl"
+#include "cn_scene_layout.h"
+
+layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 256;
+layout(constant_id = CN_SPEC_ITEMS) const uint ITEMS = 2;
+layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
+
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
+#define CN_USE_BBOX_COMPACT_PUSH
+#include "cn_scene_stage_shared.h"
+
+shared uint sh_count;
+
+void main() {
+  uint b = cn_group_id();
+  uint t = gl_LocalInvocationID.x;
+  uint block = WG_SIZE * ITEMS;
+  if (t == 0u) sh_count = 0u;
+  if (b == 0u && t == 0u) {
+    pc.counts.v[pc.nblocks] = 0u;
+    pc.status.v[0] = 0u;          // group nodes (bbox_groups)
+    pc.status.v[1] = 0u;          // END nodes
+    pc.status.v[2] = 0xFFFFFFFFu; // first END without a matching BEGIN of its kind
+    pc.status.v[3] = 0xFFFFFFFFu; // first unknown tag
+  }
+  uint words = (pc.group_bound + 3u) / 4u;
+  for (uint k = 0u; k < ITEMS; k++) {
+    uint w = b * (block / 4u) + k * WG_SIZE + t;
+    if (k * WG_SIZE + t < block / 4u && w < words) pc.gbytes.v[w] = 0u;
+  }
+  for (uint k = 0u; k < ITEMS; k++) {
+    uint w = b * block + k * WG_SIZE + t;
+    if (w < pc.group_bound) pc.slice.v[w] = 0u;
+  }
+  barrier();
+  if (b >= pc.nblocks) return;
+  uint c = 0u;
+  uint first = b * block + t * ITEMS;
+  for (uint k = 0u; k < ITEMS; k++) {
+    uint i = first + k;
+    if (i < pc.n) {
+      uint tag = pc.tags.v[i];
+      c += (tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND) ? 1u : 0u;
+    }
+  }
+  c = subgroupAdd(c);
+  if (subgroupElect() && c != 0u) atomicAdd(sh_count, c);
+  barrier();
+  if (t == 0u) pc.counts.v[b] = sh_count;
+}

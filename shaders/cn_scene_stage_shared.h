@@ -1,0 +1,174 @@
+/* cn_scene_stage_shared.h: push-constant layouts and constants of the scene
+ * stage (path boxes, clip/blend boxes, binning), shared by C (stages/pathbox.c,
+ * stages/bbox.c, stages/bins.c) and GLSL (shaders/pathbox_*, bbox_*, bins_*).
+ *
+ * Same rules as cn_shared.h: pointers first, then 4-byte fields; a kernel
+ * declares the block it uses with #define CN_USE_<BLOCK> before including. */
+#ifndef CN_SCENE_STAGE_SHARED_H
+#define CN_SCENE_STAGE_SHARED_H
+
+#include "cn_config.h"
+
+/* Specialization constants of the scene-stage kernels (besides 0 = workgroup
+ * size and 1 = items per invocation). */
+#define CN_SPEC_BINS_SLICE 2 /* bins: bins held in shared memory at once */
+
+/* The compacted group array stores one byte per BEGIN/END (the input of
+ * parentheses matching): bit 0 = close (END), bit 1 = blend (else clip). */
+#define CN_GROUP_CLOSE 1u
+#define CN_GROUP_BLEND 2u
+
+/* Status the bbox stage writes for the host (cn_bbox_status in cn_bbox.h). */
+#define CN_BBOX_STATUS_WORDS 4
+
+/* ------------------------------------------------------------ path boxes --
+ * pathbox_segments: one invocation per segment; atomics on ordered-int keys
+ * into keys[path] (4 ints: min x, min y, max x, max y).
+ * pathbox_elements: one invocation per element: element box from its path's
+ * keys and, for strokes, the stroke's expansion; and its tag into tags[]. */
+#if !defined(VULKAN) || defined(CN_USE_PATHBOX_PUSH)
+CN_PUSH_BEGIN(cn_pathbox_push)
+  CN_PTR(SegBuf) segments;
+  CN_PTR(PathBuf) paths;
+  CN_PTR(XformBuf) transforms;
+  CN_PTR(KeyBuf) keys;      /* 4 ints per path */
+  CN_PTR(ElemBuf) elements;
+  CN_PTR(StrokeBuf) strokes;
+  CN_PTR(BoxBuf) boxes;     /* out: one cn_box per element */
+  CN_PTR(TagBuf) tags;      /* out (when write_tags): one uint32 tag per element */
+  CN_U32 count;             /* segments (pathbox_segments) or elements (pathbox_elements) */
+  CN_U32 path_count;
+  CN_U32 transform_count;
+  CN_U32 stroke_count;
+  CN_U32 write_tags;        /* pathbox_elements: 1 to write tags[] */
+  CN_U32 pad0;
+CN_PUSH_END(cn_pathbox_push)
+CN_STATIC_ASSERT_SIZE(cn_pathbox_push, 88);
+#endif
+
+/* ------------------------------------------------------- bbox: compaction --
+ * bbox_count: counts[b] = BEGIN/END tags in block b (b < nblocks); counts[nblocks] = 0.
+ * bbox_compact: with offsets = exclusive scan of counts, writes idx[] and the
+ * group bytes of every BEGIN/END (at most group_bound of them). */
+#if !defined(VULKAN) || defined(CN_USE_BBOX_COMPACT_PUSH)
+CN_PUSH_BEGIN(cn_bbox_compact_push)
+  CN_PTR(TagBuf) tags;
+  CN_PTR(U32Buf) counts;    /* counts (bbox_count) or their exclusive scan (bbox_compact) */
+  CN_PTR(U32Buf) idx;       /* out: element index of each group node */
+  CN_PTR(U32Buf) gbytes;    /* out: group bytes, 4 per word (zeroed beforehand) */
+  CN_PTR(U32Buf) status;
+  CN_PTR(U32Buf) slice;     /* bbox_count zeroes it (group_bound words) for bbox_clip_local */
+  CN_U32 n;
+  CN_U32 nblocks;
+  CN_U32 group_bound;
+  CN_U32 pad0;
+CN_PUSH_END(cn_bbox_compact_push)
+CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 64);
+#endif
+
+/* ----------------------------------------------------------- bbox: clips --
+ * bbox_clip_local: per partition of workgroup-size group nodes, pointer jumping
+ * in shared memory until every open's link leaves the partition; marks slice[]
+ * (opens closed in a later partition: the only targets of such links).
+ * bbox_clip_round: one global pointer-jumping round over slice opens (src -> dst).
+ * bbox_clip_final: every other open: its partial box ∩ its (resolved) target. */
+#if !defined(VULKAN) || defined(CN_USE_BBOX_CLIP_PUSH)
+CN_PUSH_BEGIN(cn_bbox_clip_push)
+  CN_PTR(BoxBuf) boxes;     /* element boxes (clip path boxes at BEGIN_CLIP) */
+  CN_PTR(U32Buf) idx;
+  CN_PTR(U32Buf) gbytes;
+  CN_PTR(I32Buf) parens;
+  CN_PTR(U32Buf) offsets;   /* offsets[nblocks] = number of group nodes */
+  CN_PTR(BoxBuf) acc_src;
+  CN_PTR(I32Buf) link_src;
+  CN_PTR(BoxBuf) acc_dst;
+  CN_PTR(I32Buf) link_dst;
+  CN_PTR(U32Buf) slice;
+  CN_F32 vp_x0, vp_y0, vp_x1, vp_y1;
+  CN_U32 group_bound;
+  CN_U32 nblocks;
+  CN_U32 first_round;
+  CN_U32 pad0;
+CN_PUSH_END(cn_bbox_clip_push)
+CN_STATIC_ASSERT_SIZE(cn_bbox_clip_push, 112);
+#endif
+
+/* ----------------------------------------------------------- bbox: draws --
+ * bbox_draws: per block of elements: result boxes of draws, the block's union
+ * (pyramid level 0) and the in-block part of every group's union. */
+#if !defined(VULKAN) || defined(CN_USE_BBOX_DRAWS_PUSH)
+CN_PUSH_BEGIN(cn_bbox_draws_push)
+  CN_PTR(TagBuf) tags;
+  CN_PTR(BoxBuf) boxes;
+  CN_PTR(U32Buf) offsets;
+  CN_PTR(I32Buf) parens;
+  CN_PTR(U32Buf) idx;
+  CN_PTR(BoxBuf) acc;       /* clip stack box of every open group node */
+  CN_PTR(BoxBuf) result;    /* result boxes, one per element */
+  CN_PTR(BoxBuf) gpart;     /* per group node: its in-block part of the union */
+  CN_PTR(BoxBuf) pyramid;   /* level 0: one union per block */
+  CN_PTR(U32Buf) status;
+  CN_F32 vp_x0, vp_y0, vp_x1, vp_y1;
+  CN_U32 n;
+  CN_U32 nblocks;
+  CN_U32 group_bound;
+  CN_U32 pad0;
+CN_PUSH_END(cn_bbox_draws_push)
+CN_STATIC_ASSERT_SIZE(cn_bbox_draws_push, 112);
+#endif
+
+/* bbox_pyramid: builds up to log2(workgroup) levels of a union tree above
+ * level src (offset src_off, src_count boxes); level j+1 follows level j. */
+#if !defined(VULKAN) || defined(CN_USE_BBOX_PYRAMID_PUSH)
+CN_PUSH_BEGIN(cn_bbox_pyramid_push)
+  CN_PTR(BoxBuf) pyramid;
+  CN_U32 src_off;
+  CN_U32 src_count;
+CN_PUSH_END(cn_bbox_pyramid_push)
+CN_STATIC_ASSERT_SIZE(cn_bbox_pyramid_push, 16);
+#endif
+
+/* bbox_groups: one invocation per group node; at each END the group's union
+ * (in-block parts + pyramid range query) goes to both BEGIN and END. */
+#if !defined(VULKAN) || defined(CN_USE_BBOX_GROUPS_PUSH)
+CN_PUSH_BEGIN(cn_bbox_groups_push)
+  CN_PTR(U32Buf) gbytes;
+  CN_PTR(U32Buf) idx;
+  CN_PTR(I32Buf) parens;
+  CN_PTR(BoxBuf) gpart;
+  CN_PTR(BoxBuf) pyramid;
+  CN_PTR(BoxBuf) result;
+  CN_PTR(U32Buf) offsets;
+  CN_PTR(U32Buf) status;
+  CN_U32 group_bound;
+  CN_U32 nblocks;
+  CN_U32 block_size;        /* elements per bbox_draws block */
+  CN_U32 pad0;
+CN_PUSH_END(cn_bbox_groups_push)
+CN_STATIC_ASSERT_SIZE(cn_bbox_groups_push, 80);
+#endif
+
+/* ------------------------------------------------------------------ bins --
+ * bins_count / bins_fill: per chunk of rounds * 256 elements, per slice of bins
+ * in shared memory: one 256-bit bitmap per bin and round gives counts (count)
+ * and stream-order ranks (fill). matrix[bin * nchunks + chunk]: counts, then
+ * (after an exclusive scan) offsets. bins_gather: bin_offsets[b] = matrix[b * nchunks]. */
+#if !defined(VULKAN) || defined(CN_USE_BINS_PUSH)
+CN_PUSH_BEGIN(cn_bins_push)
+  CN_PTR(BoxBuf) boxes;
+  CN_PTR(U32Buf) matrix;
+  CN_PTR(U32Buf) elems;     /* fill: out, at most capacity entries */
+  CN_PTR(U32Buf) bin_offsets; /* gather: out, nbins + 1 entries */
+  CN_F32 vp_x0, vp_y0;
+  CN_U32 n;
+  CN_U32 bin_size;
+  CN_U32 nbx, nby;
+  CN_U32 nchunks;
+  CN_U32 rounds;
+  CN_U32 capacity;
+  CN_U32 pad0;
+CN_PUSH_END(cn_bins_push)
+CN_STATIC_ASSERT_SIZE(cn_bins_push, 72);
+#endif
+
+#endif

@@ -1,0 +1,423 @@
+/* bbox.c: host side of the clip/blend box stage (see cn_bbox.h), its CPU
+ * reference and its convenience call. Kernels: shaders/bbox_*.comp. */
+#include "cn_bbox.h"
+
+#include "cn_box.h"
+#include "cn_parens.h"
+#include "cn_scene_stage_shared.h"
+#include "internal.h"
+#include "kernels.gen.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* ------------------------------------------------------------------ shape */
+
+typedef struct cn__bbox_shape {
+  uint32_t wg, items, block; /* bbox_count / bbox_compact / bbox_draws */
+  uint32_t clip_wg;          /* bbox_clip_local partition */
+} cn__bbox_shape;
+
+static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
+  cn__bbox_shape s;
+  s.wg = cn_floor_pow2(CN_MIN(256u, ctx->caps.max_workgroup_invocations));
+  /* bbox_draws holds a union tree of 2 * block boxes of 16 bytes plus one
+   * uint per invocation in shared memory: 4 items on 48 KiB, 2 on 32 KiB. */
+  s.items = 4;
+  while (s.items > 1 && 32u * s.wg * s.items + 4u * s.wg > ctx->caps.max_shared_memory) s.items /= 2;
+  s.block = s.wg * s.items;
+  /* bbox_clip_local: a box and a link (20 bytes) per invocation; at most half
+   * the shared memory so that two workgroups fit. */
+  uint32_t c = CN_MIN(1024u, ctx->caps.max_workgroup_invocations);
+  while (c > 64 && c * 20u > ctx->caps.max_shared_memory / 2) c /= 2;
+  s.clip_wg = cn_floor_pow2(c);
+  return s;
+}
+
+/* Scratch layout: byte offsets, each 256-aligned. */
+typedef struct cn__bbox_layout {
+  uint64_t nblocks, pyramid_boxes;
+  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc[2], link[2], slice, gpart, pyramid, total;
+} cn__bbox_layout;
+
+static uint64_t cn__align(uint64_t x) { return (x + 255u) & ~(uint64_t)255u; }
+
+static uint64_t cn__pyramid_boxes(uint64_t level0) {
+  uint64_t total = level0;
+  while (level0 > 1) {
+    level0 = (level0 + 1) / 2;
+    total += level0;
+  }
+  return total;
+}
+
+static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape *s, uint64_t n, uint64_t gb) {
+  cn__bbox_layout l = {0};
+  l.nblocks = CN_DIV_UP(n, s->block);
+  l.pyramid_boxes = cn__pyramid_boxes(l.nblocks);
+  uint64_t at = 0;
+#define CN__PLACE(field, bytes) \
+  do {                          \
+    l.field = at;               \
+    at += cn__align(bytes);     \
+  } while (0)
+  CN__PLACE(counts, (l.nblocks + 1) * 4);
+  CN__PLACE(scan, cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, l.nblocks + 1));
+  CN__PLACE(idx, gb * 4);
+  CN__PLACE(gbytes, CN_DIV_UP(gb, 4) * 4);
+  CN__PLACE(parens, gb * 4);
+  uint64_t ps = 0; /* the largest variant's, so any variant can be chosen at record time */
+  for (int v = 0; v < CN_PARENS_VARIANT_COUNT && gb; v++) ps = CN_MAX(ps, cn_parens_scratch_bytes(ctx, v, gb));
+  CN__PLACE(parens_scratch, ps);
+  CN__PLACE(acc[0], gb * 16);
+  CN__PLACE(acc[1], gb * 16);
+  CN__PLACE(link[0], gb * 4);
+  CN__PLACE(link[1], gb * 4);
+  CN__PLACE(slice, gb * 4);
+  CN__PLACE(gpart, gb * 16);
+  CN__PLACE(pyramid, l.pyramid_boxes * 16);
+#undef CN__PLACE
+  l.total = at;
+  return l;
+}
+
+uint64_t cn_bbox_scratch_bytes(cn_context *ctx, uint64_t n, uint64_t group_bound) {
+  cn__bbox_shape s = cn__bbox_shape_of(ctx);
+  return cn__bbox_layout_of(ctx, &s, n, CN_MIN(group_bound, n)).total;
+}
+
+/* -------------------------------------------------------------- recording */
+
+static void cn__mark(cn_context *ctx, VkCommandBuffer cmd, cn_timer *t, const char *label) {
+  if (t) cn_timer_mark(ctx, t, cmd, label);
+}
+
+typedef struct cn__bbox_rec {
+  cn__bbox_shape s;
+  cn__bbox_layout l;
+  uint64_t n, gb;
+  cn_box vp;
+  VkPipeline count, compact, clip_local, clip_round, clip_final, draws, pyramid, groups;
+} cn__bbox_rec;
+
+static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bbox_rec *rc) {
+  if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bbox_record: NULL argument");
+  if (a->n >= (1ull << 32) - 4096)
+    return cn_fail(CN_ERROR_LIMIT, "cn_bbox_record: %llu elements, at most 2^32 - 4097", (unsigned long long)a->n);
+  if (!a->tags || !a->boxes || !a->result || !a->status || !a->scratch)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bbox_record: a buffer address is 0");
+  for (int k = 0; k < 4; k++)
+    if (isnan(a->viewport[k])) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bbox_record: viewport has a NaN");
+  if (CN_MIN(a->group_bound, a->n) > CN_PARENS_MAX_N)
+    return cn_fail(CN_ERROR_LIMIT, "cn_bbox_record: group_bound %llu: parentheses matching takes at most 2^31 - 1",
+                   (unsigned long long)a->group_bound);
+  rc->s = cn__bbox_shape_of(ctx);
+  rc->n = a->n;
+  rc->gb = CN_MIN(a->group_bound, a->n);
+  rc->l = cn__bbox_layout_of(ctx, &rc->s, rc->n, rc->gb);
+  rc->vp = cn_box_clean((cn_box){a->viewport[0], a->viewport[1], a->viewport[2], a->viewport[3]});
+  uint32_t spec[2] = {rc->s.wg, rc->s.items};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COUNT, spec, 2, &rc->count));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COMPACT, spec, 2, &rc->compact));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_LOCAL, &rc->s.clip_wg, 1, &rc->clip_local));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_ROUND, NULL, 0, &rc->clip_round));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_FINAL, NULL, 0, &rc->clip_final));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_DRAWS, spec, 2, &rc->draws));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_PYRAMID, NULL, 0, &rc->pyramid));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_GROUPS, NULL, 0, &rc->groups));
+  return CN_OK;
+}
+
+/* Compaction: counts, scan, compacted idx and group bytes. */
+static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_args *a, const cn__bbox_rec *rc) {
+  const cn__bbox_layout l = rc->l;
+  VkDeviceAddress S = a->scratch;
+  uint64_t n = rc->n, gb = rc->gb;
+  /* 1. compaction */
+  cn_bbox_compact_push cp = {.tags = a->tags,
+                             .counts = S + l.counts,
+                             .idx = S + l.idx,
+                             .gbytes = S + l.gbytes,
+                             .status = a->status,
+                             .slice = S + l.slice,
+                             .n = (uint32_t)n,
+                             .nblocks = (uint32_t)l.nblocks,
+                             .group_bound = (uint32_t)gb};
+  cn_dispatch(ctx, cmd, rc->count, &cp, sizeof cp, CN_MAX(l.nblocks, 1));
+  cn_cmd_barrier(ctx, cmd);
+  CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, S + l.counts, S + l.counts, S + l.scan, l.nblocks + 1, true));
+  cn_cmd_barrier(ctx, cmd);
+  cn_dispatch(ctx, cmd, rc->compact, &cp, sizeof cp, l.nblocks);
+  cn_cmd_barrier(ctx, cmd);
+  cn__mark(ctx, cmd, a->timer, "bbox compact");
+  return CN_OK;
+}
+
+/* Clips, draws, blends: after parentheses matching. */
+static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_args *a, const cn__bbox_rec *rc) {
+  const cn__bbox_layout l = rc->l;
+  const cn__bbox_shape s = rc->s;
+  VkDeviceAddress S = a->scratch;
+  uint64_t n = rc->n, gb = rc->gb;
+  cn_box vp = rc->vp;
+
+  /* 3. clips: local pointer jumping, then global rounds */
+  cn_bbox_clip_push kp = {.boxes = a->boxes,
+                          .idx = S + l.idx,
+                          .gbytes = S + l.gbytes,
+                          .parens = S + l.parens,
+                          .offsets = S + l.counts,
+                          .acc_dst = S + l.acc[0],
+                          .link_dst = S + l.link[0],
+                          .slice = S + l.slice,
+                          .vp_x0 = vp.x0,
+                          .vp_y0 = vp.y0,
+                          .vp_x1 = vp.x1,
+                          .vp_y1 = vp.y1,
+                          .group_bound = (uint32_t)gb,
+                          .nblocks = (uint32_t)l.nblocks};
+  uint64_t parts = CN_DIV_UP(gb, s.clip_wg);
+  cn_dispatch(ctx, cmd, rc->clip_local, &kp, sizeof kp, parts);
+  int cur = 0;
+  for (uint64_t span = 1, round = 0; span < parts; span *= 2, round++) {
+    cn_cmd_barrier(ctx, cmd);
+    kp.acc_src = S + l.acc[cur];
+    kp.link_src = S + l.link[cur];
+    kp.acc_dst = S + l.acc[1 - cur];
+    kp.link_dst = S + l.link[1 - cur];
+    kp.first_round = round == 0;
+    cn_dispatch(ctx, cmd, rc->clip_round, &kp, sizeof kp, CN_DIV_UP(gb, 256));
+    cur = 1 - cur;
+  }
+  if (parts > 1) {
+    cn_cmd_barrier(ctx, cmd);
+    kp.acc_src = S + l.acc[0];
+    kp.link_src = S + l.link[0];
+    kp.acc_dst = S + l.acc[cur];
+    kp.link_dst = S + l.link[cur];
+    cn_dispatch(ctx, cmd, rc->clip_final, &kp, sizeof kp, CN_DIV_UP(gb, 256));
+  }
+  cn_cmd_barrier(ctx, cmd);
+  cn__mark(ctx, cmd, a->timer, "bbox clip");
+
+  /* 4. draws */
+  cn_bbox_draws_push dp = {.tags = a->tags,
+                           .boxes = a->boxes,
+                           .offsets = S + l.counts,
+                           .parens = S + l.parens,
+                           .idx = S + l.idx,
+                           .acc = S + l.acc[cur],
+                           .result = a->result,
+                           .gpart = S + l.gpart,
+                           .pyramid = S + l.pyramid,
+                           .status = a->status,
+                           .vp_x0 = vp.x0,
+                           .vp_y0 = vp.y0,
+                           .vp_x1 = vp.x1,
+                           .vp_y1 = vp.y1,
+                           .n = (uint32_t)n,
+                           .nblocks = (uint32_t)l.nblocks,
+                           .group_bound = (uint32_t)gb};
+  cn_dispatch(ctx, cmd, rc->draws, &dp, sizeof dp, l.nblocks);
+  cn_cmd_barrier(ctx, cmd);
+  cn__mark(ctx, cmd, a->timer, "bbox draws");
+
+  /* 5. blends: union pyramid over blocks, then one query per END */
+  uint64_t off = 0, cnt = l.nblocks;
+  while (cnt > 1) {
+    cn_bbox_pyramid_push pp = {.pyramid = S + l.pyramid, .src_off = (uint32_t)off, .src_count = (uint32_t)cnt};
+    cn_dispatch(ctx, cmd, rc->pyramid, &pp, sizeof pp, CN_DIV_UP(cnt, 256));
+    cn_cmd_barrier(ctx, cmd);
+    for (int k = 0; k < 8 && cnt > 1; k++) {
+      off += cnt;
+      cnt = (cnt + 1) / 2;
+    }
+  }
+  cn_bbox_groups_push gp = {.gbytes = S + l.gbytes,
+                            .idx = S + l.idx,
+                            .parens = S + l.parens,
+                            .gpart = S + l.gpart,
+                            .pyramid = S + l.pyramid,
+                            .result = a->result,
+                            .offsets = S + l.counts,
+                            .status = a->status,
+                            .group_bound = (uint32_t)gb,
+                            .nblocks = (uint32_t)l.nblocks,
+                            .block_size = s.block};
+  cn_dispatch(ctx, cmd, rc->groups, &gp, sizeof gp, CN_MAX(CN_DIV_UP(gb, 256), 1));
+  cn__mark(ctx, cmd, a->timer, "bbox blend");
+  return CN_OK;
+}
+
+cn_result cn_bbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_args *a) {
+  cn__bbox_rec rc;
+  CN_TRY(cn__bbox_prepare(ctx, a, &rc));
+  CN_TRY(cn__bbox_front(ctx, cmd, a, &rc));
+  VkDeviceAddress S = a->scratch;
+  if (rc.gb)
+    CN_TRY(cn_parens_record(ctx, cmd, a->parens, S + rc.l.gbytes, S + rc.l.parens, S + rc.l.parens_scratch,
+                            rc.gb));
+  cn_cmd_barrier(ctx, cmd);
+  cn__mark(ctx, cmd, a->timer, "bbox parens");
+  return cn__bbox_back(ctx, cmd, a, &rc);
+}
+
+cn_result cn_bbox_status_check(const cn_bbox_status *st, uint64_t group_bound) {
+  if (st->first_bad_tag != UINT32_MAX)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "element %u: unknown tag", st->first_bad_tag);
+  if (st->group_count > group_bound)
+    return cn_fail(CN_ERROR_LIMIT, "the stream has %u BEGIN/END elements, more than group_bound %llu",
+                   st->group_count, (unsigned long long)group_bound);
+  if (st->first_bad_close != UINT32_MAX)
+    return cn_fail(CN_ERROR_UNBALANCED, "element %u: END without a BEGIN of its kind", st->first_bad_close);
+  if (2ull * st->close_count != st->group_count)
+    return cn_fail(CN_ERROR_UNBALANCED, "%u BEGIN elements are never closed",
+                   st->group_count - 2 * st->close_count);
+  return CN_OK;
+}
+
+/* ----------------------------------------------------------- CPU reference */
+
+static bool cn__is_begin(uint32_t t) { return t == CN_TAG_BEGIN_CLIP || t == CN_TAG_BEGIN_BLEND; }
+static bool cn__is_end(uint32_t t) { return t == CN_TAG_END_CLIP || t == CN_TAG_END_BLEND; }
+static const char *cn__tag_name(uint32_t t) {
+  switch (t) {
+    case CN_TAG_BEGIN_CLIP: return "BEGIN_CLIP";
+    case CN_TAG_END_CLIP: return "END_CLIP";
+    case CN_TAG_BEGIN_BLEND: return "BEGIN_BLEND";
+    case CN_TAG_END_BLEND: return "END_BLEND";
+    default: return "?";
+  }
+}
+
+uint64_t cn_bbox_count_groups(const uint32_t *tags, uint64_t n) {
+  uint64_t m = 0;
+  for (uint64_t i = 0; i < n; i++) m += cn__is_begin(tags[i]) || cn__is_end(tags[i]);
+  return m;
+}
+
+typedef struct cn__frame {
+  uint64_t open; /* element index of the BEGIN */
+  cn_box clip;   /* clip stack box inside the group */
+  cn_box uni;    /* union of draws so far */
+} cn__frame;
+
+/* The sequential algorithm; out may be NULL (validation only). */
+static cn_result cn__bbox_walk(const uint32_t *tags, const cn_box *boxes, uint64_t n, const float viewport[4],
+                               cn_box *out) {
+  cn__frame *stack = NULL;
+  uint64_t depth = 0, cap = 0;
+  cn_box root = viewport ? cn_box_clean((cn_box){viewport[0], viewport[1], viewport[2], viewport[3]})
+                         : CN_BOX_UNBOUNDED;
+  cn_result r = CN_OK;
+  for (uint64_t i = 0; i < n && r == CN_OK; i++) {
+    uint32_t t = tags[i];
+    cn_box clip = depth ? stack[depth - 1].clip : root;
+    if (t == CN_TAG_FILL || t == CN_TAG_STROKE) {
+      if (!out) continue;
+      cn_box b = cn_box_canon(cn_box_intersect(cn_box_clean(boxes[i]), clip));
+      out[i] = b;
+      if (depth) stack[depth - 1].uni = cn_box_union(stack[depth - 1].uni, b);
+    } else if (cn__is_begin(t)) {
+      if (depth == cap) {
+        uint64_t nc = cap ? cap * 2 : 64;
+        cn__frame *ns = realloc(stack, nc * sizeof *ns);
+        if (!ns) {
+          r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "bbox reference: out of host memory at depth %llu",
+                      (unsigned long long)depth);
+          break;
+        }
+        stack = ns;
+        cap = nc;
+      }
+      cn_box c = clip;
+      if (t == CN_TAG_BEGIN_CLIP && out) c = cn_box_intersect(cn_box_clean(boxes[i]), clip);
+      stack[depth++] = (cn__frame){i, c, CN_BOX_EMPTY};
+    } else if (cn__is_end(t)) {
+      if (!depth) {
+        r = cn_fail(CN_ERROR_UNBALANCED, "element %llu: %s without a BEGIN", (unsigned long long)i, cn__tag_name(t));
+        break;
+      }
+      cn__frame f = stack[--depth];
+      if (tags[f.open] + 1 != t) {
+        r = cn_fail(CN_ERROR_UNBALANCED, "element %llu: %s closes the %s at element %llu", (unsigned long long)i,
+                    cn__tag_name(t), cn__tag_name(tags[f.open]), (unsigned long long)f.open);
+        break;
+      }
+      if (out) {
+        out[f.open] = out[i] = f.uni;
+        if (depth) stack[depth - 1].uni = cn_box_union(stack[depth - 1].uni, f.uni);
+      }
+    } else {
+      r = cn_fail(CN_ERROR_INVALID_ARGUMENT, "element %llu: unknown tag %u", (unsigned long long)i, t);
+    }
+  }
+  if (r == CN_OK && depth)
+    r = cn_fail(CN_ERROR_UNBALANCED, "element %llu: %s is never closed", (unsigned long long)stack[depth - 1].open,
+                cn__tag_name(tags[stack[depth - 1].open]));
+  free(stack);
+  return r;
+}
+
+cn_result cn_bbox_validate(const uint32_t *tags, uint64_t n) {
+  if (n && !tags) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bbox_validate: NULL tags");
+  return cn__bbox_walk(tags, NULL, n, NULL, NULL);
+}
+
+cn_result cn_bbox_cpu(const uint32_t *tags, const cn_box *boxes, uint64_t n, const float viewport[4], cn_box *out) {
+  if (n && (!tags || !boxes || !out)) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bbox_cpu: NULL array");
+  for (int k = 0; viewport && k < 4; k++)
+    if (isnan(viewport[k])) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bbox_cpu: viewport has a NaN");
+  return cn__bbox_walk(tags, boxes, n, viewport, out);
+}
+
+/* ------------------------------------------------------------ convenience */
+
+
+cn_result cn_bbox_run(cn_context *ctx, const uint32_t *tags, const cn_box *boxes, uint64_t n,
+                      const float viewport[4], cn_box *out) {
+  if (!ctx || (n && (!tags || !boxes || !out)) || !viewport)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bbox_run: NULL argument");
+  uint64_t gb = cn_bbox_count_groups(tags, n);
+  uint64_t nn = CN_MAX(n, 1);
+  cn_buffer in_tags = {0}, in_boxes = {0}, res = {0}, scratch = {0}, status = {0};
+  cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 4, &in_tags);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 16, &in_boxes);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 16, &res);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_READBACK, sizeof(cn_bbox_status), &status);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_bbox_scratch_bytes(ctx, n, gb), &scratch);
+  if (r == CN_OK && n) r = cn_buffer_upload(ctx, &in_tags, 0, tags, n * 4);
+  if (r == CN_OK && n) r = cn_buffer_upload(ctx, &in_boxes, 0, boxes, n * 16);
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  if (r == CN_OK) r = cn_cmd_begin(ctx, &cmd);
+  if (r == CN_OK) {
+    cn_bbox_args a = {.tags = in_tags.address,
+                      .boxes = in_boxes.address,
+                      .result = res.address,
+                      .status = status.address,
+                      .scratch = scratch.address,
+                      .n = n,
+                      .group_bound = gb,
+                      .viewport = {viewport[0], viewport[1], viewport[2], viewport[3]}};
+    r = cn_bbox_record(ctx, cmd, &a);
+    cn_cmd_barrier(ctx, cmd);
+    cn_result s = cn_cmd_submit(ctx, cmd);
+    if (r == CN_OK) r = s;
+  }
+  if (r == CN_OK) {
+    cn_bbox_status st;
+    memcpy(&st, status.mapped, sizeof st);
+    r = cn_bbox_status_check(&st, gb);
+    if (r != CN_OK) {
+      cn_result v = cn_bbox_validate(tags, n); /* a precise message */
+      if (v != CN_OK) r = v;
+    }
+  }
+  if (r == CN_OK && n) r = cn_buffer_download(ctx, &res, 0, out, n * 16);
+  cn_buffer_destroy(ctx, &in_tags);
+  cn_buffer_destroy(ctx, &in_boxes);
+  cn_buffer_destroy(ctx, &res);
+  cn_buffer_destroy(ctx, &status);
+  cn_buffer_destroy(ctx, &scratch);
+  return r;
+}

@@ -1,0 +1,216 @@
+/* bins.c: host side of binning (see cn_bins.h), its CPU reference and its
+ * convenience call. Kernels: shaders/bins.glsl (bins_count, bins_fill), bins_gather. */
+#include "cn_bins.h"
+
+#include "cn_box.h"
+#include "cn_scene_stage_shared.h"
+#include "internal.h"
+#include "kernels.gen.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define CN__BINS_MAX (1u << 22)
+#define CN__BINS_WG 256u /* bins.glsl: one bit per element of a round */
+
+cn_result cn_bins_grid_make(const float vp[4], uint32_t bin_size, cn_bins_grid *out) {
+  memset(out, 0, sizeof *out);
+  if (!vp) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "bins: no viewport");
+  for (int k = 0; k < 4; k++)
+    if (!isfinite(vp[k])) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "bins: the viewport must be finite");
+  if (vp[2] < vp[0] || vp[3] < vp[1])
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "bins: viewport %g %g %g %g has x1 < x0 or y1 < y0", vp[0], vp[1],
+                   vp[2], vp[3]);
+  if (bin_size == 0) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "bins: bin size 0");
+  double w = ceil(((double)vp[2] - vp[0]) / bin_size), h = ceil(((double)vp[3] - vp[1]) / bin_size);
+  if (w * bin_size >= 16777216.0 || h * bin_size >= 16777216.0 || w * h > CN__BINS_MAX)
+    return cn_fail(CN_ERROR_LIMIT, "bins: %.0f x %.0f bins of %u pixels: at most 2^22 bins and 2^24 pixels a side", w,
+                   h, bin_size);
+  *out = (cn_bins_grid){vp[0], vp[1], bin_size, (uint32_t)w, (uint32_t)h};
+  return CN_OK;
+}
+
+typedef struct cn__bins_shape {
+  uint32_t slice, rounds;
+  uint64_t nbins, nchunks, matrix; /* matrix entries, with the total at the end */
+} cn__bins_shape;
+
+static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_bins_grid *g, cn__bins_shape *s) {
+  s->slice = ctx->caps.max_shared_memory >= 24u * 1024u ? 512u : 256u;
+  s->nbins = (uint64_t)g->nbx * g->nby;
+  s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, CN_DIV_UP(s->nbins, 1024u)));
+  s->nchunks = CN_DIV_UP(n, (uint64_t)CN__BINS_WG * s->rounds);
+  s->matrix = s->nbins * s->nchunks + 1;
+  if (n >= (1ull << 32) - (1u << 16)) return cn_fail(CN_ERROR_LIMIT, "bins: %llu elements", (unsigned long long)n);
+  if (s->nbins > CN__BINS_MAX) return cn_fail(CN_ERROR_LIMIT, "bins: %llu bins, at most 2^22", (unsigned long long)s->nbins);
+  if (s->matrix >= (1ull << 32))
+    return cn_fail(CN_ERROR_LIMIT, "bins: %llu bins x %llu chunks of elements is too large a count matrix",
+                   (unsigned long long)s->nbins, (unsigned long long)s->nchunks);
+  return CN_OK;
+}
+
+uint64_t cn_bins_scratch_bytes(cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
+  cn__bins_shape s;
+  if (cn__bins_shape_of(ctx, n, g, &s) != CN_OK) return 0;
+  uint64_t m = (s.matrix * 4 + 255) & ~255ull;
+  return m + cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, s.matrix);
+}
+
+cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_args *a) {
+  if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bins_record: NULL argument");
+  if (!a->boxes || !a->bin_offsets || !a->scratch || (a->capacity && !a->elems))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bins_record: a buffer address is 0");
+  cn__bins_shape s;
+  CN_TRY(cn__bins_shape_of(ctx, a->n, &a->grid, &s));
+  uint32_t spec[3] = {CN__BINS_WG, 1, s.slice};
+  VkPipeline count, fill, gather, check;
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_CHECK, NULL, 0, &check));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_COUNT, spec, 3, &count));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_FILL, spec, 3, &fill));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_GATHER, NULL, 0, &gather));
+  VkDeviceAddress matrix = a->scratch, scan = a->scratch + ((s.matrix * 4 + 255) & ~255ull);
+  cn_bins_push pc = {.boxes = a->boxes,
+                     .matrix = matrix,
+                     .elems = a->elems,
+                     .bin_offsets = a->bin_offsets,
+                     .vp_x0 = a->grid.x0,
+                     .vp_y0 = a->grid.y0,
+                     .n = (uint32_t)a->n,
+                     .bin_size = a->grid.bin_size,
+                     .nbx = a->grid.nbx,
+                     .nby = a->grid.nby,
+                     .nchunks = (uint32_t)s.nchunks,
+                     .rounds = s.rounds,
+                     .capacity = (uint32_t)CN_MIN(a->capacity, UINT32_MAX)};
+  uint64_t groups = s.nchunks * CN_DIV_UP(s.nbins, s.slice);
+  cn_dispatch(ctx, cmd, count, &pc, sizeof pc, CN_MAX(groups, 1));
+  cn_cmd_barrier(ctx, cmd);
+  if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins count");
+  CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, matrix, matrix, scan, s.matrix, true));
+  cn_cmd_barrier(ctx, cmd);
+  if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins scan");
+  cn_dispatch(ctx, cmd, fill, &pc, sizeof pc, groups);
+  cn_dispatch(ctx, cmd, gather, &pc, sizeof pc, CN_DIV_UP(s.nbins + 1, 256));
+  if (a->n * s.nbins >= UINT32_MAX) { /* the 32-bit total could have wrapped: look for it */
+    cn_cmd_barrier(ctx, cmd);
+    cn_dispatch(ctx, cmd, check, &pc, sizeof pc, CN_DIV_UP(s.matrix - 1, 256));
+  }
+  if (a->timer) {
+    cn_cmd_barrier(ctx, cmd);
+    cn_timer_mark(ctx, a->timer, cmd, "bins fill");
+  }
+  return CN_OK;
+}
+
+/* ----------------------------------------------------------- CPU reference */
+
+cn_result cn_bins_cpu(const cn_box *boxes, uint64_t n, const cn_bins_grid *g, uint32_t **offsets, uint32_t **elems,
+                      uint64_t *total) {
+  *offsets = NULL;
+  *elems = NULL;
+  *total = 0;
+  uint64_t nbins = (uint64_t)g->nbx * g->nby;
+  uint32_t *off = calloc(nbins + 1, 4);
+  if (!off) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "bins reference: out of host memory");
+  /* Pass 1: counts per bin; pass 2: fill in stream order. */
+  for (int pass = 0; pass < 2; pass++) {
+    uint32_t *fillpos = NULL;
+    if (pass == 1) {
+      uint64_t acc = 0;
+      for (uint64_t b = 0; b <= nbins; b++) {
+        uint64_t c = b < nbins ? off[b] : 0;
+        off[b] = (uint32_t)acc;
+        acc += c;
+      }
+      *total = acc;
+      *elems = malloc((acc ? acc : 1) * 4);
+      fillpos = malloc((nbins ? nbins : 1) * 4);
+      if (!*elems || !fillpos) {
+        free(fillpos);
+        free(*elems);
+        free(off);
+        *elems = NULL;
+        return cn_fail(CN_ERROR_OUT_OF_MEMORY, "bins reference: out of host memory");
+      }
+      memcpy(fillpos, off, nbins * 4);
+    }
+    for (uint64_t i = 0; i < n; i++) {
+      cn_box b = boxes[i];
+      uint32_t lx, hx, ly, hy;
+      if (cn_box_is_empty(b) || !cn_bin_range(b.x0, b.x1, g->x0, g->bin_size, g->nbx, &lx, &hx) ||
+          !cn_bin_range(b.y0, b.y1, g->y0, g->bin_size, g->nby, &ly, &hy))
+        continue;
+      for (uint32_t y = ly; y <= hy; y++)
+        for (uint32_t x = lx; x <= hx; x++) {
+          uint64_t bin = (uint64_t)y * g->nbx + x;
+          if (pass == 0) off[bin]++;
+          else (*elems)[fillpos[bin]++] = (uint32_t)i;
+        }
+    }
+    free(fillpos);
+  }
+  *offsets = off;
+  return CN_OK;
+}
+
+/* ------------------------------------------------------------ convenience */
+
+cn_result cn_bins_run(cn_context *ctx, const cn_box *boxes, uint64_t n, const cn_bins_grid *g, uint32_t **offsets,
+                      uint32_t **elems, uint64_t *total) {
+  *offsets = NULL;
+  *elems = NULL;
+  *total = 0;
+  uint64_t nbins = (uint64_t)g->nbx * g->nby;
+  cn_buffer in = {0}, offs = {0}, out = {0}, scratch = {0};
+  uint64_t cap = CN_MAX(4 * n, 1024);
+  cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(n, 1) * 16, &in);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, (nbins + 1) * 4, &offs);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(cn_bins_scratch_bytes(ctx, n, g), 16), &scratch);
+  if (r == CN_OK && n) r = cn_buffer_upload(ctx, &in, 0, boxes, n * 16);
+  uint32_t *off = malloc((nbins + 1) * 4);
+  if (r == CN_OK && !off) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of host memory");
+  for (int attempt = 0; r == CN_OK && attempt < 2; attempt++) {
+    r = cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, cap * 4, &out);
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    if (r == CN_OK) r = cn_cmd_begin(ctx, &cmd);
+    if (r != CN_OK) break;
+    cn_bins_args a = {.boxes = in.address,
+                      .bin_offsets = offs.address,
+                      .elems = out.address,
+                      .scratch = scratch.address,
+                      .n = n,
+                      .capacity = cap,
+                      .grid = *g};
+    r = cn_bins_record(ctx, cmd, &a);
+    cn_cmd_barrier(ctx, cmd);
+    cn_result s = cn_cmd_submit(ctx, cmd);
+    if (r == CN_OK) r = s;
+    if (r == CN_OK) r = cn_buffer_download(ctx, &offs, 0, off, (nbins + 1) * 4);
+    if (r != CN_OK) break;
+    *total = off[nbins];
+    if (*total == UINT32_MAX) {
+      r = cn_fail(CN_ERROR_LIMIT, "bins: more than 2^32 - 2 (bin, element) entries");
+      break;
+    }
+    if (*total <= cap) break;
+    cap = *total; /* exact: the second run fits */
+  }
+  if (r == CN_OK) {
+    *elems = malloc(CN_MAX(*total, 1) * 4);
+    if (!*elems) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of host memory");
+    else if (*total) r = cn_buffer_download(ctx, &out, 0, *elems, *total * 4);
+  }
+  if (r == CN_OK) {
+    *offsets = off;
+  } else {
+    free(off);
+    free(*elems);
+    *elems = NULL;
+    *total = 0;
+  }
+  cn_buffer_destroy(ctx, &in);
+  cn_buffer_destroy(ctx, &offs);
+  cn_buffer_destroy(ctx, &out);
+  cn_buffer_destroy(ctx, &scratch);
+  return r;
+}

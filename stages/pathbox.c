@@ -1,0 +1,159 @@
+/* pathbox.c: host side of the path-box stage (see cn_pathbox.h) and its CPU
+ * reference. Kernels: shaders/pathbox_{init,segments,elements}.comp, pathbox.glsl. */
+#include "cn_pathbox.h"
+
+#include "cn_box.h"
+#include "cn_scene_stage_shared.h"
+#include "internal.h"
+#include "kernels.gen.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+uint64_t cn_pathbox_scratch_bytes(uint32_t path_count) { return (uint64_t)CN_MAX(path_count, 1) * 16; }
+
+cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *a) {
+  if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: NULL argument");
+  if (a->element_count && !a->boxes) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: no boxes buffer");
+  VkPipeline init, segs, elems;
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_INIT, NULL, 0, &init));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_SEGMENTS, NULL, 0, &segs));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_ELEMENTS, NULL, 0, &elems));
+  cn_pathbox_push pc = {.segments = a->segments,
+                        .paths = a->paths,
+                        .transforms = a->transforms,
+                        .keys = a->scratch,
+                        .elements = a->elements,
+                        .strokes = a->strokes,
+                        .boxes = a->boxes,
+                        .tags = a->tags,
+                        .path_count = a->path_count,
+                        .transform_count = a->transform_count,
+                        .stroke_count = a->stroke_count,
+                        .write_tags = a->tags != 0};
+  cn_dispatch(ctx, cmd, init, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->path_count, 256));
+  cn_cmd_barrier(ctx, cmd);
+  pc.count = a->segment_count;
+  cn_dispatch(ctx, cmd, segs, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->segment_count, 256));
+  cn_cmd_barrier(ctx, cmd);
+  pc.count = a->element_count;
+  cn_dispatch(ctx, cmd, elems, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->element_count, 256));
+  if (a->timer) {
+    cn_cmd_barrier(ctx, cmd);
+    cn_timer_mark(ctx, a->timer, cmd, "path boxes");
+  }
+  return CN_OK;
+}
+
+cn_result cn_scene_check(const cn_scene_data *s) {
+  if (!s) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: NULL");
+  if ((s->element_count && !s->elements) || (s->path_count && !s->paths) || (s->segment_count && !s->segments) ||
+      (s->transform_count && !s->transforms) || (s->stroke_count && !s->strokes))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: an array with a count but no data");
+  for (uint32_t i = 0; i < s->element_count; i++) {
+    cn_element e = s->elements[i];
+    bool drawn = e.tag == CN_TAG_FILL || e.tag == CN_TAG_STROKE || e.tag == CN_TAG_BEGIN_CLIP;
+    if (drawn && e.path >= s->path_count)
+      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: element %u names path %u of %u", i, e.path, s->path_count);
+    if (e.tag == CN_TAG_STROKE && e.aux >= s->stroke_count)
+      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: element %u names stroke %u of %u", i, e.aux, s->stroke_count);
+  }
+  for (uint32_t p = 0; p < s->path_count; p++) {
+    cn_path q = s->paths[p];
+    if (q.transform >= s->transform_count)
+      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: path %u names transform %u of %u", p, q.transform,
+                     s->transform_count);
+    if ((uint64_t)q.seg_first + q.seg_count > s->segment_count)
+      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: path %u's segments %u+%u pass the %u segments", p, q.seg_first,
+                     q.seg_count, s->segment_count);
+    for (uint32_t k = 0; k < q.seg_count; k++)
+      if (s->segments[q.seg_first + k].info >> CN_SEG_PATH_SHIFT != p)
+        return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: segment %u lies in path %u's range but names path %u",
+                       q.seg_first + k, p, s->segments[q.seg_first + k].info >> CN_SEG_PATH_SHIFT);
+  }
+  for (uint32_t j = 0; j < s->segment_count; j++)
+    if (s->segments[j].info >> CN_SEG_PATH_SHIFT >= s->path_count)
+      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: segment %u names path %u of %u", j,
+                     s->segments[j].info >> CN_SEG_PATH_SHIFT, s->path_count);
+  return CN_OK;
+}
+
+/* ----------------------------------------------------------- CPU reference */
+
+static void cn__extrema(int n, float a0, float a1, float a2, float a3, float *lo, float *hi) {
+  float ts[2];
+  int nt = 0;
+  if (n == 3) {
+    float d = a0 - 2.0f * a1 + a2;
+    if (d != 0.0f) ts[nt++] = (a0 - a1) / d;
+  } else {
+    float A = -a0 + 3.0f * a1 - 3.0f * a2 + a3, B = 2.0f * (a0 - 2.0f * a1 + a2), C = a1 - a0;
+    if (A == 0.0f) {
+      if (B != 0.0f) ts[nt++] = -C / B;
+    } else {
+      float disc = B * B - 4.0f * A * C;
+      if (disc >= 0.0f) {
+        float sq = sqrtf(disc);
+        ts[nt++] = (-B + sq) / (2.0f * A);
+        ts[nt++] = (-B - sq) / (2.0f * A);
+      }
+    }
+  }
+  for (int k = 0; k < nt; k++) {
+    float t = ts[k], mt = 1.0f - t, v;
+    if (!(t > 0.0f && t < 1.0f)) continue;
+    if (n == 3) v = mt * mt * a0 + 2.0f * mt * t * a1 + t * t * a2;
+    else v = mt * mt * mt * a0 + 3.0f * mt * mt * t * a1 + 3.0f * mt * t * t * a2 + t * t * t * a3;
+    *lo = fminf(*lo, v);
+    *hi = fmaxf(*hi, v);
+  }
+}
+
+cn_result cn_pathbox_cpu(const cn_scene_data *s, cn_box *out) {
+  CN_TRY(cn_scene_check(s));
+  cn_box *pb = malloc((size_t)CN_MAX(s->path_count, 1) * sizeof *pb);
+  if (!pb) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "path boxes: out of host memory");
+  for (uint32_t p = 0; p < s->path_count; p++) pb[p] = (cn_box){INFINITY, INFINITY, -INFINITY, -INFINITY};
+  for (uint32_t j = 0; j < s->segment_count; j++) {
+    cn_segment g = s->segments[j];
+    uint32_t p = g.info >> CN_SEG_PATH_SHIFT;
+    cn_transform m = s->transforms[s->paths[p].transform];
+    int np = (g.info & 3) == CN_SEG_LINE ? 2 : (g.info & 3) == CN_SEG_QUAD ? 3 : 4;
+    float x[4] = {g.x0, g.x1, g.x2, g.x3}, y[4] = {g.y0, g.y1, g.y2, g.y3}, X[4], Y[4];
+    for (int k = 0; k < 4; k++) {
+      int q = k < np ? k : np - 1;
+      X[k] = m.a * x[q] + m.c * y[q] + m.e;
+      Y[k] = m.b * x[q] + m.d * y[q] + m.f;
+    }
+    bool nan = false;
+    for (int k = 0; k < 4; k++) nan |= isnan(X[k]) || isnan(Y[k]);
+    if (nan) continue;
+    float lx = fminf(X[0], X[np - 1]), hx = fmaxf(X[0], X[np - 1]);
+    float ly = fminf(Y[0], Y[np - 1]), hy = fmaxf(Y[0], Y[np - 1]);
+    if (np > 2) {
+      cn__extrema(np, X[0], X[1], X[2], X[3], &lx, &hx);
+      cn__extrema(np, Y[0], Y[1], Y[2], Y[3], &ly, &hy);
+    }
+    pb[p] = (cn_box){fminf(pb[p].x0, lx), fminf(pb[p].y0, ly), fmaxf(pb[p].x1, hx), fmaxf(pb[p].y1, hy)};
+  }
+  for (uint32_t i = 0; i < s->element_count; i++) {
+    cn_element e = s->elements[i];
+    cn_box b = CN_BOX_EMPTY;
+    if (e.tag == CN_TAG_FILL || e.tag == CN_TAG_BEGIN_CLIP) b = pb[e.path];
+    if (e.tag == CN_TAG_STROKE) {
+      cn_stroke st = s->strokes[e.aux];
+      cn_transform m = s->transforms[s->paths[e.path].transform];
+      float sum = m.a * m.a + m.b * m.b + m.c * m.c + m.d * m.d, det = m.a * m.d - m.b * m.c;
+      float sigma = sqrtf(0.5f * (sum + sqrtf(fmaxf(sum * sum - 4.0f * det * det, 0.0f))));
+      float f = 1.0f;
+      if (st.join == CN_JOIN_MITER || st.join == CN_JOIN_MITER_CLIP) f = fmaxf(f, st.miter_limit);
+      if (st.cap == CN_CAP_SQUARE) f = fmaxf(f, 1.41421356f);
+      float ex = 0.5f * fabsf(st.width) * sigma * f;
+      b = pb[e.path];
+      b = (cn_box){b.x0 - ex, b.y0 - ex, b.x1 + ex, b.y1 + ex};
+    }
+    out[i] = cn_box_canon(cn_box_clean(b));
+  }
+  free(pb);
+  return CN_OK;
+}

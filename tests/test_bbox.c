@@ -1,0 +1,338 @@
+/* test_bbox.c: the clip/blend box stage on the GPU against its CPU reference,
+ * bit for bit, on random and adversarial streams; the CPU reference against
+ * hand-worked results; error reporting of unbalanced streams. */
+#include "test.h"
+
+#include "cn_bbox.h"
+#include "cn_box.h"
+
+#include <math.h>
+
+typedef struct stream {
+  uint32_t *tags;
+  cn_box *boxes;
+  uint64_t n;
+} stream;
+
+static stream stream_alloc(uint64_t n) {
+  stream s = {malloc((n ? n : 1) * 4), malloc((n ? n : 1) * sizeof(cn_box)), n};
+  return s;
+}
+static void stream_free(stream *s) {
+  free(s->tags);
+  free(s->boxes);
+}
+
+static float rand_coord(void) { return (float)((int64_t)test_rand_below(4000) - 500) * 0.25f; }
+
+static cn_box rand_box(void) {
+  uint64_t r = test_rand_below(100);
+  if (r < 3) return (cn_box){NAN, 0, 10, 10};                         /* NaN: empty */
+  if (r < 8) return (cn_box){5, 5, 5, 9};                             /* zero width: empty */
+  if (r < 10) return (cn_box){-0.0f, -0.0f, 1e-40f, 30};               /* -0 and a subnormal */
+  if (r < 12) return (cn_box){-INFINITY, -INFINITY, INFINITY, INFINITY}; /* unbounded */
+  float x = rand_coord(), y = rand_coord();
+  float w = (float)test_rand_below(600) * 0.5f, h = (float)test_rand_below(600) * 0.5f;
+  return (cn_box){x, y, x + w, y + h};
+}
+
+/* A balanced random stream. groups: percent of BEGIN among non-END picks;
+ * blend: percent of groups that are blends; deep: open first, close late. */
+static stream gen_stream(uint64_t n, int groups, int blend, bool deep) {
+  stream s = stream_alloc(n);
+  uint32_t *stack = malloc((n ? n : 1) * 4);
+  uint64_t depth = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t left = n - i;
+    uint32_t tag;
+    if (depth >= left) {
+      tag = stack[depth - 1] + 1; /* must close */
+    } else {
+      uint64_t r = test_rand_below(100);
+      bool can_open = depth + 1 < left;
+      bool want_close = depth && (deep ? i * 2 >= n && r < 70 : r < (uint64_t)groups / 2);
+      if (want_close) {
+        tag = stack[depth - 1] + 1;
+      } else if (can_open && test_rand_below(100) < (uint64_t)(deep && i * 2 < n ? 60 : groups)) {
+        tag = test_rand_below(100) < (uint64_t)blend ? CN_TAG_BEGIN_BLEND : CN_TAG_BEGIN_CLIP;
+      } else {
+        tag = test_rand_below(2) ? CN_TAG_FILL : CN_TAG_STROKE;
+      }
+    }
+    if (tag == CN_TAG_BEGIN_CLIP || tag == CN_TAG_BEGIN_BLEND) stack[depth++] = tag;
+    if (tag == CN_TAG_END_CLIP || tag == CN_TAG_END_BLEND) depth--;
+    s.tags[i] = tag;
+    s.boxes[i] = (tag == CN_TAG_END_CLIP || tag == CN_TAG_END_BLEND || tag == CN_TAG_BEGIN_BLEND)
+                     ? (cn_box){0, 0, 0, 0}
+                     : rand_box();
+  }
+  free(stack);
+  return s;
+}
+
+static void check_stream(const stream *s, const float vp[4], const char *what) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  cn_box *want = malloc((s->n ? s->n : 1) * sizeof(cn_box)), *got = malloc((s->n ? s->n : 1) * sizeof(cn_box));
+  cn_result r = cn_bbox_cpu(s->tags, s->boxes, s->n, vp, want);
+  CHECK_OK(r);
+  memset(got, 0xAB, (s->n ? s->n : 1) * sizeof(cn_box));
+  cn_result g = cn_bbox_run(ctx, s->tags, s->boxes, s->n, vp, got);
+  CHECK_OK(g);
+  if (r == CN_OK && g == CN_OK) {
+    uint64_t bad = 0, first = 0;
+    for (uint64_t i = 0; i < s->n; i++)
+      if (memcmp(&want[i], &got[i], sizeof(cn_box)) != 0 && bad++ == 0) first = i;
+    if (bad) {
+      fprintf(stderr, "  %s n=%llu: %llu boxes differ, first at %llu (tag %u): got %g %g %g %g want %g %g %g %g\n", what,
+              (unsigned long long)s->n, (unsigned long long)bad, (unsigned long long)first, s->tags[first],
+              got[first].x0, got[first].y0, got[first].x1, got[first].y1, want[first].x0, want[first].y0,
+              want[first].x1, want[first].y1);
+      test_failures++;
+    }
+  }
+  free(want);
+  free(got);
+}
+
+static const float VP_UNBOUNDED[4] = {-INFINITY, -INFINITY, INFINITY, INFINITY};
+static const float VP_SMALL[4] = {0, 0, 640, 480};
+
+/* Worked by hand. */
+TEST(bbox_cpu_hand) {
+  uint32_t tags[] = {CN_TAG_BEGIN_CLIP, CN_TAG_FILL, CN_TAG_BEGIN_BLEND, CN_TAG_STROKE, CN_TAG_FILL,
+                     CN_TAG_END_BLEND, CN_TAG_END_CLIP, CN_TAG_FILL, CN_TAG_BEGIN_BLEND, CN_TAG_END_BLEND};
+  cn_box boxes[] = {{0, 0, 100, 100}, {50, 50, 150, 150}, {0, 0, 0, 0}, {-10, 20, 30, 40}, {200, 200, 300, 300},
+                    {0, 0, 0, 0},     {0, 0, 0, 0},       {90, 90, 700, 700}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  cn_box want[] = {{0, 0, 100, 100},  {50, 50, 100, 100}, {0, 20, 30, 40}, {0, 20, 30, 40}, {0, 0, 0, 0},
+                   {0, 20, 30, 40},   {0, 0, 100, 100},   {90, 90, 640, 480}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  /* element 0 and 6: union of (50,50,100,100) and (0,20,30,40) = (0,20,100,100) */
+  want[0] = want[6] = (cn_box){0, 20, 100, 100};
+  cn_box out[10];
+  CHECK_OK(cn_bbox_cpu(tags, boxes, 10, VP_SMALL, out));
+  for (int i = 0; i < 10; i++) {
+    if (memcmp(&out[i], &want[i], sizeof(cn_box)) != 0) {
+      fprintf(stderr, "  element %d: %g %g %g %g\n", i, out[i].x0, out[i].y0, out[i].x1, out[i].y1);
+      test_failures++;
+    }
+  }
+  stream s = {tags, boxes, 10};
+  check_stream(&s, VP_SMALL, "hand");
+}
+
+TEST(bbox_errors) {
+  uint32_t t1[] = {CN_TAG_BEGIN_CLIP, CN_TAG_FILL, CN_TAG_END_BLEND};
+  cn_box b[4] = {{0}};
+  cn_box out[4];
+  CHECK(cn_bbox_cpu(t1, b, 3, VP_SMALL, out) == CN_ERROR_UNBALANCED);
+  CHECK_STR_CONTAINS(cn_last_error(), "element 2: END_BLEND closes the BEGIN_CLIP at element 0");
+  uint32_t t2[] = {CN_TAG_FILL, CN_TAG_END_CLIP};
+  CHECK(cn_bbox_cpu(t2, b, 2, VP_SMALL, out) == CN_ERROR_UNBALANCED);
+  CHECK_STR_CONTAINS(cn_last_error(), "element 1: END_CLIP without a BEGIN");
+  uint32_t t3[] = {CN_TAG_BEGIN_BLEND, CN_TAG_BEGIN_CLIP, CN_TAG_END_CLIP};
+  CHECK(cn_bbox_cpu(t3, b, 3, VP_SMALL, out) == CN_ERROR_UNBALANCED);
+  CHECK_STR_CONTAINS(cn_last_error(), "element 0: BEGIN_BLEND is never closed");
+  uint32_t t4[] = {CN_TAG_FILL, 9};
+  CHECK(cn_bbox_cpu(t4, b, 2, VP_SMALL, out) == CN_ERROR_INVALID_ARGUMENT);
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  CHECK(cn_bbox_run(ctx, t1, b, 3, VP_SMALL, out) == CN_ERROR_UNBALANCED);
+  CHECK_STR_CONTAINS(cn_last_error(), "element 2: END_BLEND closes the BEGIN_CLIP at element 0");
+  CHECK(cn_bbox_run(ctx, t3, b, 3, VP_SMALL, out) == CN_ERROR_UNBALANCED);
+  CHECK(cn_bbox_run(ctx, t4, b, 2, VP_SMALL, out) == CN_ERROR_INVALID_ARGUMENT);
+  /* The GPU status alone, without the CPU's explanation. */
+  cn_bbox_status st = {4, 1, UINT32_MAX, UINT32_MAX};
+  CHECK(cn_bbox_status_check(&st, 4) == CN_ERROR_UNBALANCED);
+  CHECK_STR_CONTAINS(cn_last_error(), "2 BEGIN elements are never closed");
+  st = (cn_bbox_status){6, 3, 5, UINT32_MAX};
+  CHECK(cn_bbox_status_check(&st, 6) == CN_ERROR_UNBALANCED);
+  CHECK_STR_CONTAINS(cn_last_error(), "element 5: END without a BEGIN of its kind");
+  st = (cn_bbox_status){8, 4, UINT32_MAX, UINT32_MAX};
+  CHECK(cn_bbox_status_check(&st, 6) == CN_ERROR_LIMIT);
+  st = (cn_bbox_status){8, 4, UINT32_MAX, UINT32_MAX};
+  CHECK_OK(cn_bbox_status_check(&st, 8));
+}
+
+/* Large streams made unbalanced in one place: the GPU status must catch it. */
+TEST(bbox_unbalanced_large) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  for (int k = 0; k < 3; k++) {
+    stream s = gen_stream(200000, 20, 50, false);
+    uint64_t i = 100000;
+    while (s.tags[i] != (k == 0 ? CN_TAG_END_CLIP : CN_TAG_END_BLEND)) i++;
+    if (k == 1) /* the last END: its BEGIN stays open to the end */
+      for (i = s.n - 1; s.tags[i] != CN_TAG_END_CLIP && s.tags[i] != CN_TAG_END_BLEND; i--) {}
+    if (k == 0) s.tags[i] = CN_TAG_END_BLEND;    /* closes a clip */
+    else if (k == 1) s.tags[i] = CN_TAG_FILL;    /* a BEGIN left open */
+    else s.tags[i] = CN_TAG_BEGIN_BLEND;         /* mismatched from here on */
+    cn_box *out = malloc(s.n * sizeof *out);
+    /* cn_bbox_run consults the CPU only after the GPU status reported a problem */
+    cn_result g = cn_bbox_run(ctx, s.tags, s.boxes, s.n, VP_SMALL, out);
+    CHECK(g == CN_ERROR_UNBALANCED);
+    char msg[64];
+    snprintf(msg, sizeof msg, "element %llu: END_BLEND closes the BEGIN_CLIP", (unsigned long long)i);
+    if (k == 0) CHECK_STR_CONTAINS(cn_last_error(), msg);
+    if (k == 1) CHECK_STR_CONTAINS(cn_last_error(), "is never closed");
+    free(out);
+    stream_free(&s);
+  }
+}
+
+TEST(bbox_small_random) {
+  check_stream(&(stream){NULL, NULL, 0}, VP_SMALL, "empty");
+  for (int k = 0; k < 40; k++) {
+    uint64_t n = 1 + test_rand_below(k < 20 ? 40 : 3000);
+    stream s = gen_stream(n, (int)test_rand_below(90) + 5, (int)test_rand_below(101), k % 5 == 0);
+    check_stream(&s, k & 1 ? VP_SMALL : VP_UNBOUNDED, "small random");
+    stream_free(&s);
+  }
+}
+
+TEST(bbox_block_edges) {
+  /* Around bbox_draws blocks (512 or 1024) and clip partitions (up to 1024). */
+  const uint64_t sizes[] = {511, 512, 513, 1023, 1024, 1025, 2047, 2049, 4097, 65537};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    stream s = gen_stream(sizes[k], 30, 50, false);
+    check_stream(&s, VP_SMALL, "block edges");
+    stream_free(&s);
+    s = gen_stream(sizes[k], 30, 50, true);
+    check_stream(&s, VP_UNBOUNDED, "block edges deep");
+    stream_free(&s);
+  }
+}
+
+/* Depth n/2: n/2 BEGINs then n/2 ENDs, a draw inside every level. */
+static stream gen_nested(uint64_t levels, bool clips_only) {
+  stream s = stream_alloc(levels * 3);
+  for (uint64_t i = 0; i < levels; i++) {
+    uint32_t open = clips_only || (i % 3) ? CN_TAG_BEGIN_CLIP : CN_TAG_BEGIN_BLEND;
+    s.tags[2 * i] = open;
+    s.boxes[2 * i] = (cn_box){(float)(i % 97), (float)(i % 89), 1000.0f - (float)(i % 83), 1000.0f - (float)(i % 79)};
+    s.tags[2 * i + 1] = CN_TAG_FILL;
+    s.boxes[2 * i + 1] = rand_box();
+    s.tags[3 * levels - 1 - i] = open + 1;
+    s.boxes[3 * levels - 1 - i] = (cn_box){0};
+  }
+  return s;
+}
+
+TEST(bbox_fully_nested) {
+  stream s = gen_nested(5000, false);
+  check_stream(&s, VP_UNBOUNDED, "nested");
+  stream_free(&s);
+  s = gen_nested(70000, true);
+  check_stream(&s, VP_SMALL, "nested clips");
+  stream_free(&s);
+}
+
+TEST(bbox_all_clip_and_empty_groups) {
+  /* Only BEGIN/END: every group is empty. */
+  uint64_t n = 20000;
+  stream s = stream_alloc(n);
+  uint64_t m = 0;
+  for (uint64_t i = 0; i < n / 4; i++) {
+    s.tags[m] = CN_TAG_BEGIN_CLIP, s.boxes[m++] = rand_box();
+    s.tags[m] = CN_TAG_BEGIN_BLEND, s.boxes[m++] = (cn_box){0};
+    s.tags[m] = CN_TAG_END_BLEND, s.boxes[m++] = (cn_box){0};
+    s.tags[m] = CN_TAG_END_CLIP, s.boxes[m++] = (cn_box){0};
+  }
+  s.n = m;
+  check_stream(&s, VP_SMALL, "empty groups");
+  stream_free(&s);
+  s = gen_stream(100000, 60, 0, false); /* every group a clip */
+  check_stream(&s, VP_SMALL, "all clip");
+  stream_free(&s);
+}
+
+TEST(bbox_disjoint_clips) {
+  /* Nested clips whose intersection is empty: draws inside are empty, groups too. */
+  uint64_t n = 3000;
+  stream s = stream_alloc(n);
+  for (uint64_t i = 0; i < n / 6; i++) {
+    uint64_t k = 6 * i;
+    s.tags[k] = CN_TAG_BEGIN_CLIP, s.boxes[k] = (cn_box){0, 0, 10, 10};
+    s.tags[k + 1] = CN_TAG_BEGIN_CLIP, s.boxes[k + 1] = (cn_box){20, 20, 30, 30};
+    s.tags[k + 2] = CN_TAG_FILL, s.boxes[k + 2] = (cn_box){0, 0, 100, 100};
+    s.tags[k + 3] = CN_TAG_END_CLIP, s.tags[k + 4] = CN_TAG_FILL, s.boxes[k + 4] = (cn_box){5, 5, 50, 50};
+    s.tags[k + 5] = CN_TAG_END_CLIP;
+  }
+  check_stream(&s, VP_SMALL, "disjoint");
+  cn_box out[6];
+  CHECK_OK(cn_bbox_cpu(s.tags, s.boxes, 6, VP_SMALL, out));
+  CHECK(cn_box_is_empty(out[1]) && out[1].x0 == 0 && out[1].x1 == 0 && out[2].x1 == 0);
+  CHECK(out[0].x0 == 5 && out[0].y0 == 5 && out[0].x1 == 10 && out[0].y1 == 10);
+  stream_free(&s);
+}
+
+TEST(bbox_large) {
+  stream s = gen_stream(1u << 20, 10, 50, false);
+  check_stream(&s, VP_SMALL, "2^20");
+  stream_free(&s);
+  s = gen_stream((1u << 18) + 777, 20, 30, true);
+  check_stream(&s, VP_UNBOUNDED, "2^18 deep");
+  stream_free(&s);
+}
+
+/* The recording API directly, with every parentheses-matching variant, and a
+ * group_bound larger than needed (the matching then runs over padding). */
+TEST(bbox_record_variants) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  stream s = gen_stream(70000, 25, 50, false);
+  uint64_t n = s.n, gb = cn_bbox_count_groups(s.tags, n);
+  cn_box *want = malloc(n * sizeof *want), *got = malloc(n * sizeof *got);
+  CHECK_OK(cn_bbox_cpu(s.tags, s.boxes, n, VP_SMALL, want));
+  cn_buffer tags = {0}, boxes = {0}, res = {0}, status = {0}, scratch = {0};
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, n * 4, &tags));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, n * 16, &boxes));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, n * 16, &res));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_READBACK, 16, &status));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_bbox_scratch_bytes(ctx, n, gb + 5000), &scratch));
+  CHECK_OK(cn_buffer_upload(ctx, &tags, 0, s.tags, n * 4));
+  CHECK_OK(cn_buffer_upload(ctx, &boxes, 0, s.boxes, n * 16));
+  for (int v = 0; v < CN_PARENS_VARIANT_COUNT; v++) {
+    for (int pad = 0; pad < 2; pad++) {
+      VkCommandBuffer cmd;
+      CHECK_OK(cn_cmd_begin(ctx, &cmd));
+      cn_bbox_args a = {.tags = tags.address, .boxes = boxes.address, .result = res.address,
+                        .status = status.address, .scratch = scratch.address, .n = n,
+                        .group_bound = gb + (pad ? 5000 : 0), .viewport = {0, 0, 640, 480},
+                        .parens = (cn_parens_variant)v};
+      CHECK_OK(cn_bbox_record(ctx, cmd, &a));
+      cn_cmd_barrier(ctx, cmd);
+      CHECK_OK(cn_cmd_submit(ctx, cmd));
+      cn_bbox_status st;
+      memcpy(&st, status.mapped, sizeof st);
+      CHECK_OK(cn_bbox_status_check(&st, a.group_bound));
+      CHECK_EQ_U64(st.group_count, gb);
+      CHECK_OK(cn_buffer_download(ctx, &res, 0, got, n * 16));
+      if (memcmp(got, want, n * 16) != 0) {
+        fprintf(stderr, "  variant %s pad %d: results differ\n", cn_parens_variant_name((cn_parens_variant)v), pad);
+        test_failures++;
+      }
+    }
+  }
+  /* group_bound too small: reported, not overrun */
+  VkCommandBuffer cmd;
+  CHECK_OK(cn_cmd_begin(ctx, &cmd));
+  cn_bbox_args a = {.tags = tags.address, .boxes = boxes.address, .result = res.address, .status = status.address,
+                    .scratch = scratch.address, .n = n, .group_bound = gb / 2, .viewport = {0, 0, 640, 480}};
+  CHECK_OK(cn_bbox_record(ctx, cmd, &a));
+  cn_cmd_barrier(ctx, cmd);
+  CHECK_OK(cn_cmd_submit(ctx, cmd));
+  cn_bbox_status st;
+  memcpy(&st, status.mapped, sizeof st);
+  CHECK(cn_bbox_status_check(&st, a.group_bound) == CN_ERROR_LIMIT);
+  cn_buffer_destroy(ctx, &tags);
+  cn_buffer_destroy(ctx, &boxes);
+  cn_buffer_destroy(ctx, &res);
+  cn_buffer_destroy(ctx, &status);
+  cn_buffer_destroy(ctx, &scratch);
+  free(want);
+  free(got);
+  stream_free(&s);
+}
+
+TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_unbalanced_large), T(bbox_errors), T(bbox_small_random), T(bbox_block_edges), T(bbox_fully_nested),
+          T(bbox_all_clip_and_empty_groups), T(bbox_disjoint_clips), T(bbox_large))

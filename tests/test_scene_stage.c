@@ -1,0 +1,292 @@
+/* test_scene_stage.c: path boxes (GPU against CPU, and hand-worked curves and
+ * strokes), the whole scene stage on built scenes and on every SVG of the
+ * corpus (GPU against the CPU reference: path boxes to a tolerance, result
+ * boxes and bins bit for bit), and errors of bad encoded scenes. */
+#include "test.h"
+
+#include "cn_bbox.h"
+#include "cn_box.h"
+#include "cn_pathbox.h"
+#include "cn_scene_stage.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <sys/stat.h>
+
+static bool near(float a, float b, float mag) { return fabsf(a - b) <= 1e-4f * fmaxf(1.0f, mag); }
+
+/* Path boxes agree to a tolerance (float rounding differs between CPU and GPU);
+ * an empty box on one side must be degenerate on the other. */
+static bool boxes_near(cn_box g, cn_box c) {
+  float mag = fmaxf(fmaxf(fabsf(c.x0), fabsf(c.x1)), fmaxf(fabsf(c.y0), fabsf(c.y1)));
+  mag = fmaxf(mag, fmaxf(fmaxf(fabsf(g.x0), fabsf(g.x1)), fmaxf(fabsf(g.y0), fabsf(g.y1))));
+  bool ge = cn_box_is_empty(g), ce = cn_box_is_empty(c);
+  if (ge != ce) {
+    cn_box b = ge ? c : g;
+    return b.x1 - b.x0 <= 1e-4f * fmaxf(1.0f, mag) || b.y1 - b.y0 <= 1e-4f * fmaxf(1.0f, mag);
+  }
+  if (ge) return true;
+  return near(g.x0, c.x0, mag) && near(g.y0, c.y0, mag) && near(g.x1, c.x1, mag) && near(g.y1, c.y1, mag);
+}
+
+/* The whole stage on the GPU against the CPU reference started from the GPU's
+ * path boxes; returns false (and counts a failure) on a difference. */
+static bool check_scene(const cn_scene_data *s, uint32_t bin_size, const char *what) {
+  cn_context *ctx = test_context();
+  if (!ctx) return false;
+  cn_scene_stage_desc d = {.bin_size = bin_size};
+  cn_scene_stage_result g, c, p;
+  cn_result r = cn_scene_stage_run(ctx, s, &d, &g);
+  if (r != CN_OK) {
+    fprintf(stderr, "  %s: GPU scene stage: %s: %s\n", what, cn_result_name(r), cn_last_error());
+    test_failures++;
+    return false;
+  }
+  bool ok = true;
+  r = cn_scene_stage_cpu(s, g.path_boxes, &d, &c);
+  CHECK_OK(r);
+  if (r == CN_OK) {
+    for (uint64_t i = 0; i < g.n && ok; i++)
+      if (memcmp(&g.boxes[i], &c.boxes[i], sizeof(cn_box)) != 0) {
+        fprintf(stderr, "  %s: element %llu: GPU %g %g %g %g, CPU %g %g %g %g\n", what, (unsigned long long)i,
+                g.boxes[i].x0, g.boxes[i].y0, g.boxes[i].x1, g.boxes[i].y1, c.boxes[i].x0, c.boxes[i].y0,
+                c.boxes[i].x1, c.boxes[i].y1);
+        ok = false;
+      }
+    uint64_t nbins = (uint64_t)g.grid.nbx * g.grid.nby;
+    if (ok && (g.bin_total != c.bin_total || memcmp(g.bin_offsets, c.bin_offsets, (nbins + 1) * 4) != 0 ||
+               memcmp(g.bin_elems, c.bin_elems, g.bin_total * 4) != 0)) {
+      fprintf(stderr, "  %s: bins differ (%llu vs %llu entries)\n", what, (unsigned long long)g.bin_total,
+              (unsigned long long)c.bin_total);
+      ok = false;
+    }
+    cn_scene_stage_result_free(&c);
+  }
+  r = cn_scene_stage_cpu(s, NULL, &d, &p); /* CPU path boxes */
+  CHECK_OK(r);
+  if (r == CN_OK) {
+    for (uint64_t i = 0; i < g.n && ok; i++)
+      if (!boxes_near(g.path_boxes[i], p.path_boxes[i])) {
+        fprintf(stderr, "  %s: path box of element %llu: GPU %.9g %.9g %.9g %.9g, CPU %.9g %.9g %.9g %.9g\n", what,
+                (unsigned long long)i, g.path_boxes[i].x0, g.path_boxes[i].y0, g.path_boxes[i].x1,
+                g.path_boxes[i].y1, p.path_boxes[i].x0, p.path_boxes[i].y0, p.path_boxes[i].x1, p.path_boxes[i].y1);
+        ok = false;
+      }
+    cn_scene_stage_result_free(&p);
+  }
+  cn_scene_stage_result_free(&g);
+  if (!ok) test_failures++;
+  return ok;
+}
+
+static cn_scene_builder *builder(void) {
+  static cn_scene_builder *b;
+  if (!b) cn_scene_builder_create(&b);
+  return b;
+}
+
+TEST(pathbox_hand) {
+  cn_scene_builder *b = builder();
+  CHECK_OK(cn_scene_begin(b, 0, 0, 400, 300));
+  cn_transform t = {2, 0, 0, 2, 0, 0};
+  CHECK_OK(cn_scene_set_transform(b, &t));
+  uint32_t quad, cubic, red;
+  /* quad (0,0) (25,50) (50,0) -> device (0,0) (50,100) (100,0): top of the curve at y = 50 */
+  CHECK_OK(cn_scene_path_begin(b));
+  CHECK_OK(cn_scene_move_to(b, 0, 0));
+  CHECK_OK(cn_scene_quad_to(b, 25, 50, 50, 0));
+  CHECK_OK(cn_scene_close(b));
+  CHECK_OK(cn_scene_path_end(b, &quad));
+  /* cubic (0,0) (0,40) (40,40) (40,0) -> device x 0..80, y up to 0.75 * 80 = 60 */
+  CHECK_OK(cn_scene_path_begin(b));
+  CHECK_OK(cn_scene_move_to(b, 0, 0));
+  CHECK_OK(cn_scene_cubic_to(b, 0, 40, 40, 40, 40, 0));
+  CHECK_OK(cn_scene_close(b));
+  CHECK_OK(cn_scene_path_end(b, &cubic));
+  CHECK_OK(cn_scene_solid(b, 1, 0, 0, 1, &red));
+  CHECK_OK(cn_scene_fill(b, quad, red, CN_RULE_NONZERO));
+  CHECK_OK(cn_scene_fill(b, cubic, red, CN_RULE_NONZERO));
+  cn_stroke_desc sd = {.width = 10, .miter_limit = 4, .join = CN_JOIN_BEVEL, .cap = CN_CAP_BUTT};
+  CHECK_OK(cn_scene_stroke(b, quad, red, &sd)); /* grows by 5 * 2 = 10 */
+  sd.join = CN_JOIN_MITER;
+  CHECK_OK(cn_scene_stroke(b, quad, red, &sd)); /* by 5 * 2 * 4 = 40 */
+  sd.join = CN_JOIN_ROUND, sd.cap = CN_CAP_SQUARE;
+  CHECK_OK(cn_scene_stroke(b, quad, red, &sd)); /* by 10 * sqrt(2) */
+  CHECK_OK(cn_scene_push_clip(b, cubic, CN_RULE_NONZERO));
+  CHECK_OK(cn_scene_fill(b, quad, red, CN_RULE_NONZERO));
+  CHECK_OK(cn_scene_pop(b));
+  cn_scene_data s;
+  CHECK_OK(cn_scene_end(b, &s));
+  float q = 10.0f * 1.41421356f;
+  cn_box want[6] = {{0, 0, 100, 50},  {0, 0, 80, 60}, {-10, -10, 110, 60}, {-40, -40, 140, 90},
+                    {-q, -q, 100 + q, 50 + q}, {0, 0, 80, 60}};
+  /* results: within the viewport; the clip group and its fill: quad box ∩ cubic box */
+  cn_box want_res[8] = {{0, 0, 100, 50}, {0, 0, 80, 60},         {0, 0, 110, 60}, {0, 0, 140, 90},
+                        {0, 0, 100 + q, 50 + q}, {0, 0, 80, 50}, {0, 0, 80, 50},  {0, 0, 80, 50}};
+  cn_box cpu[8];
+  if (s.element_count != 8) {
+    CHECK_EQ_U64(s.element_count, 8);
+    return;
+  }
+  CHECK_OK(cn_pathbox_cpu(&s, cpu));
+  for (int i = 0; i < 6; i++) /* path boxes */
+    if (!boxes_near(cpu[i], want[i])) {
+      fprintf(stderr, "  element %d: %g %g %g %g\n", i, cpu[i].x0, cpu[i].y0, cpu[i].x1, cpu[i].y1);
+      test_failures++;
+    }
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  cn_scene_stage_result g;
+  CHECK_OK(cn_scene_stage_run(ctx, &s, NULL, &g));
+  for (int i = 0; i < 8 && g.n == 8; i++)
+    if (!boxes_near(g.boxes[i], want_res[i])) {
+      fprintf(stderr, "  result %d: %g %g %g %g\n", i, g.boxes[i].x0, g.boxes[i].y0, g.boxes[i].x1, g.boxes[i].y1);
+      test_failures++;
+    }
+  cn_scene_stage_result_free(&g);
+  check_scene(&s, 64, "hand");
+}
+
+static float frand(float lo, float hi) { return lo + (hi - lo) * (float)test_rand_below(1000001) / 1000000.0f; }
+
+/* A random scene: random transforms, lines, quads and cubics, fills and
+ * strokes of every join and cap, clips and blends nested up to 'depth'. */
+static void build_random(cn_scene_builder *b, int elements, int depth, cn_scene_data *out) {
+  CHECK_OK(cn_scene_begin(b, 0, 0, 1000, 700));
+  uint32_t paint;
+  CHECK_OK(cn_scene_solid(b, 0, 0, 1, 1, &paint));
+  int open = 0;
+  for (int e = 0; e < elements; e++) {
+    float ang = frand(0, 6.28f), sx = frand(0.1f, 3), sy = frand(0.1f, 3), sk = frand(-1, 1);
+    cn_transform t = {sx * cosf(ang), sx * sinf(ang), -sy * sinf(ang) + sk, sy * cosf(ang), frand(0, 1000),
+                      frand(0, 700)};
+    CHECK_OK(cn_scene_set_transform(b, &t));
+    uint32_t path;
+    CHECK_OK(cn_scene_path_begin(b));
+    CHECK_OK(cn_scene_move_to(b, frand(-100, 100), frand(-100, 100)));
+    int segs = 1 + (int)test_rand_below(5);
+    for (int k = 0; k < segs; k++) {
+      switch (test_rand_below(3)) {
+        case 0: CHECK_OK(cn_scene_line_to(b, frand(-100, 100), frand(-100, 100))); break;
+        case 1: CHECK_OK(cn_scene_quad_to(b, frand(-150, 150), frand(-150, 150), frand(-100, 100), frand(-100, 100))); break;
+        default:
+          CHECK_OK(cn_scene_cubic_to(b, frand(-150, 150), frand(-150, 150), frand(-150, 150), frand(-150, 150),
+                                     frand(-100, 100), frand(-100, 100)));
+      }
+    }
+    CHECK_OK(cn_scene_close(b));
+    CHECK_OK(cn_scene_path_end(b, &path));
+    uint64_t r = test_rand_below(100);
+    if (r < 12 && open < depth) {
+      CHECK_OK(cn_scene_push_clip(b, path, CN_RULE_NONZERO));
+      open++;
+    } else if (r < 20 && open < depth) {
+      CHECK_OK(cn_scene_push_blend(b, CN_BLEND_MULTIPLY, 0.5f, 0));
+      open++;
+    } else if (r < 32 && open > 0) {
+      CHECK_OK(cn_scene_pop(b));
+      open--;
+    } else if (r < 70) {
+      CHECK_OK(cn_scene_fill(b, path, paint, CN_RULE_EVENODD));
+    } else {
+      cn_stroke_desc sd = {.width = frand(0.5f, 20),
+                           .miter_limit = frand(1, 10),
+                           .join = (uint32_t)test_rand_below(4),
+                           .cap = (uint32_t)test_rand_below(3)};
+      CHECK_OK(cn_scene_stroke(b, path, paint, &sd));
+    }
+  }
+  while (open-- > 0) CHECK_OK(cn_scene_pop(b));
+  CHECK_OK(cn_scene_end(b, out));
+}
+
+TEST(scene_random) {
+  for (int k = 0; k < 6; k++) {
+    cn_scene_data s;
+    build_random(builder(), k < 4 ? 50 + 200 * k : 6000, k == 5 ? 1000 : 8, &s);
+    check_scene(&s, k & 1 ? 256 : 32, "random scene");
+  }
+}
+
+TEST(scene_errors) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  cn_element el[3] = {{CN_TAG_BEGIN_BLEND, CN_NONE, CN_NONE, 0}, {CN_TAG_END_CLIP, CN_NONE, CN_NONE, 0},
+                      {CN_TAG_FILL, 7, 0, 0}};
+  cn_blend bl = {0, 1, 0, 0};
+  cn_scene_data s = {.viewport = {0, 0, 100, 100}, .elements = el, .element_count = 2, .blends = &bl, .blend_count = 1};
+  cn_scene_stage_result res;
+  CHECK(cn_scene_stage_run(ctx, &s, NULL, &res) == CN_ERROR_UNBALANCED);
+  CHECK_STR_CONTAINS(cn_last_error(), "element 1: END_CLIP closes the BEGIN_BLEND at element 0");
+  s.element_count = 3;
+  CHECK(cn_scene_stage_run(ctx, &s, NULL, &res) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(cn_last_error(), "element 2 names path 7 of 0");
+  s.element_count = 1;
+  CHECK(cn_scene_stage_run(ctx, &s, NULL, &res) == CN_ERROR_UNBALANCED);
+  CHECK_STR_CONTAINS(cn_last_error(), "element 0: BEGIN_BLEND is never closed");
+  s.element_count = 0;
+  CHECK_OK(cn_scene_stage_run(ctx, &s, NULL, &res));
+  CHECK_EQ_U64(res.n, 0);
+  CHECK_EQ_U64(res.bin_total, 0);
+  cn_scene_stage_result_free(&res);
+}
+
+/* ------------------------------------------------------------------ corpus */
+
+static const char *src_root(void) {
+  static char root[1024];
+  if (!root[0]) {
+    snprintf(root, sizeof root, "%s", __FILE__);
+    for (int i = 0; i < 2; i++) {
+      char *s = strrchr(root, '/');
+      if (s) *s = 0;
+    }
+  }
+  return root;
+}
+
+typedef struct corpus_count {
+  uint32_t files, loaded, checked;
+} corpus_count;
+
+static void walk(const char *dir, int depth, corpus_count *cc) {
+  if (depth > 8) return;
+  DIR *d = opendir(dir);
+  if (!d) return;
+  for (struct dirent *e; (e = readdir(d));) {
+    if (e->d_name[0] == '.') continue;
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+      walk(path, depth + 1, cc);
+      continue;
+    }
+    size_t l = strlen(e->d_name);
+    if (l < 5 || strcmp(e->d_name + l - 4, ".svg") != 0) continue;
+    cc->files++;
+    cn_scene_data s;
+    if (cn_svg_load_file(builder(), path, NULL, &s, NULL) != CN_OK) continue; /* the loader's tests judge that */
+    cc->loaded++;
+    cc->checked += check_scene(&s, 64, path);
+  }
+  closedir(d);
+}
+
+TEST(scene_corpus) {
+  char dir[1200];
+  corpus_count cc = {0};
+  snprintf(dir, sizeof dir, "%s/tests/data/scenes-real", src_root());
+  walk(dir, 0, &cc);
+  CHECK(cc.files >= 10);
+  fprintf(stderr, "  scenes-real: %u files, %u loaded, %u agree\n", cc.files, cc.loaded, cc.checked);
+  const char *shared = getenv("CANOPY_SHARED");
+  if (shared) snprintf(dir, sizeof dir, "%s/conformance/resvg", shared);
+  else snprintf(dir, sizeof dir, "%s/../shared/conformance/resvg", src_root());
+  corpus_count rv = {0};
+  walk(dir, 0, &rv);
+  fprintf(stderr, "  resvg (%s): %u files, %u loaded, %u agree\n", dir, rv.files, rv.loaded, rv.checked);
+  CHECK(rv.loaded == rv.checked);
+}
+
+TEST_MAIN(T(pathbox_hand), T(scene_random), T(scene_errors), T(scene_corpus))
