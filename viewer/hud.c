@@ -147,14 +147,15 @@ void vw_hud_build(vw_mesh *m, const vw_hud_info *in) {
     vw__newline(&r);
     vw__say(&r, VW_COL_TEXT, "GPU");
     if (in->spans == 0) vw__say(&r, VW_COL_DIM, "  (no timestamps)");
-    /* Spans named "stage: step" are summed per stage. */
+    /* Spans named "stage: step" or "stage step" are summed per stage. */
     for (uint32_t i = 0; i < in->spans;) {
       const char *label = in->span_label[i] ? in->span_label[i] : "?";
-      size_t n = strcspn(label, ":");
+      size_t n = strcspn(label, ": ");
       double ms = 0;
       uint32_t j = i;
       while (j < in->spans && in->span_label[j] && strncmp(in->span_label[j], label, n) == 0 &&
-             (in->span_label[j][n] == ':' || in->span_label[j][n] == 0) && (label[n] == ':' || j == i))
+             (in->span_label[j][n] == ':' || in->span_label[j][n] == ' ' || in->span_label[j][n] == 0) &&
+             (label[n] != 0 || j == i))
         ms += in->span_ms[j++];
       vw__say(&r, VW_COL_DIM, "  %.*s %.2f ms", (int)n, label, ms);
       i = j;

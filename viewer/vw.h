@@ -182,8 +182,8 @@ typedef struct vw_hud_info {
   const vw_analysis *analysis;
   const char *picture;      /* what the picture shows ("renderer", "outlines") */
   uint32_t overlays;        /* mask */
-  const char *span_label[16];
-  double span_ms[16];
+  const char *span_label[32];
+  double span_ms[32];
   uint32_t spans;
   double gpu_total_ms;
   double frame_ms;
