@@ -118,6 +118,36 @@ else
   pass
 fi
 
+# --- navigation, through the same handlers as real input (--input); the demo's
+# blend group is (60,320)-(390,550) in the scene, (30,160)-(195,275) at 50%
+"$view" $demo --frames 1 --input "wheel:1@100,200" --print-boxes >"$out" 2>"$err"; expect nav-wheel 0 $?
+contains wheel-zooms-about-cursor "$out" "^10	blend group	0	19.50	154.00	209.25	286.25$"
+# fit again, drag by (+30,-20), widen the window by 200 (the view keeps its centre)
+"$view" $demo --frames 1 --input "wheel:1@100,200 + left 0 drag:100,100,130,80 resize:600x300" --print-boxes \
+  --screenshot "$tmp/nav.png" >"$out" 2>"$err"; expect nav-combo 0 $?
+contains fit-drag-resize "$out" "^10	blend group	0	160.00	140.00	325.00	255.00$"
+size_is resize-screenshot "$tmp/nav.png" "600 300"
+# an overlay key draws what --overlay draws
+"$view" $demo --frames 1 --input "b" --screenshot "$tmp/key-b.png" >"$out" 2>"$err"; expect key-b 0 $?
+if "$check" differ "$tmp/key-b.png" "$tmp/shots/boxes.png" >"$out"; then fail "key-b: $(cat "$out")"; else pass; fi
+"$view" $demo --frames 1 --input "wheel:x@1,2" >"$out" 2>"$err"; expect bad-input 2 $?
+
+# --- files: reload when the file changes on disk, drag-and-drop, a bad reload keeps the scene
+rect() { printf '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect x="%s" y="%s" width="%s" height="%s" fill="%s"/></svg>' "$@"; }
+rect 10 10 50 30 red >"$tmp/live.svg"
+rect 50 50 30 20 green >"$tmp/other.svg"
+(sleep 2; rect 20 30 100 40 blue >"$tmp/live.svg.new" && mv "$tmp/live.svg.new" "$tmp/live.svg") &
+"$view" "$tmp/live.svg" --frames 1 --input "await-change" --print-boxes >"$out" 2>"$err"; expect reload 0 $?
+wait
+contains reloaded-on-change "$out" "^0	fill	0	20.00	30.00	120.00	70.00$"
+"$view" "$tmp/live.svg" --frames 1 --input "drop:$tmp/other.svg" --print-boxes >"$out" 2>"$err"; expect drop 0 $?
+contains dropped-file-shown "$out" "^0	fill	0	50.00	50.00	80.00	70.00$"
+(sleep 2; printf '<svg xmlns="http://www.w3.org/2000/svg"><rect' >"$tmp/live.svg.new" && mv "$tmp/live.svg.new" "$tmp/live.svg") &
+"$view" "$tmp/live.svg" --frames 1 --input "await-change" --print-boxes >"$out" 2>"$err"; expect bad-reload 1 $?
+wait
+contains bad-reload-message "$err" "live.svg: line 1"
+contains bad-reload-keeps-scene "$out" "^0	fill	0	20.00	30.00	120.00	70.00$"
+
 # --size: the window and the screenshot
 "$view" --demo --frames 1 --size 160x90 --screenshot "$tmp/small.png" >"$out" 2>"$err"; expect size 0 $?
 size_is size-png "$tmp/small.png" "160 90"

@@ -29,6 +29,8 @@
 #define VW_PAN_STEP 64.0
 #define VW_ZOOM_STEP 1.25
 #define VW_WHEEL_STEP 1.15
+#define VW_MAX_INPUT 64
+#define VW_AWAIT_CHANGE_S 30.0
 
 typedef struct vw_app {
   GLFWwindow *window;
@@ -70,6 +72,8 @@ typedef struct vw_app {
   const char *screenshot;
   bool print_boxes;            /* --print-boxes: the last frame's analysis to stdout */
   const char *shots_dir;       /* --overlay-shots DIR: one screenshot per overlay after the frames */
+  char *input[VW_MAX_INPUT];   /* --input: scripted events, one before each frame after the first */
+  int ninput;
   cn_buffer readback;
   char render_error[1024];      /* the renderer refused the scene: shown, outlines instead */
   char fatal[1024];
@@ -213,6 +217,89 @@ static void vw__on_resize(GLFWwindow *w, int fw, int fh) {
 static void vw__on_refresh(GLFWwindow *w) {
   vw_app *app = glfwGetWindowUserPointer(w);
   app->redraw = true;
+}
+
+/* ------------------------------------------------------ scripted input */
+
+/* One --input token, fed through the same handlers as real events:
+ *   a key: a letter, a digit, + - left right up down esc
+ *   wheel:DY@X,Y   wheel DY notches with the cursor at window point X,Y
+ *   drag:X0,Y0,X1,Y1   drag with the left button from one point to another
+ *   resize:WxH     resize the window
+ *   drop:PATH      drop a file on the window
+ *   await-change   wait (up to 30 s) until the open file changes on disk; the
+ *                  automatic reload then happens as in interactive use
+ * With app NULL only checks the token. Returns false on a malformed token. */
+static bool vw__input(vw_app *app, const char *t) {
+  double a, b, c, d;
+  int w, h, n = 0;
+  char tail;
+  if (strlen(t) == 1 || !strcmp(t, "left") || !strcmp(t, "right") || !strcmp(t, "up") || !strcmp(t, "down") ||
+      !strcmp(t, "esc")) {
+    int key = -1;
+    if (!strcmp(t, "left")) key = GLFW_KEY_LEFT;
+    else if (!strcmp(t, "right")) key = GLFW_KEY_RIGHT;
+    else if (!strcmp(t, "up")) key = GLFW_KEY_UP;
+    else if (!strcmp(t, "down")) key = GLFW_KEY_DOWN;
+    else if (!strcmp(t, "esc")) key = GLFW_KEY_ESCAPE;
+    else if (*t == '+') key = GLFW_KEY_EQUAL;
+    else if (*t == '-') key = GLFW_KEY_MINUS;
+    else if (*t >= 'a' && *t <= 'z') key = GLFW_KEY_A + (*t - 'a');
+    else if (*t >= '0' && *t <= '9') key = GLFW_KEY_0 + (*t - '0');
+    if (key < 0) return false;
+    if (app) vw__on_key(app->window, key, 0, GLFW_PRESS, 0);
+    return true;
+  }
+  if (sscanf(t, "wheel:%lf@%lf,%lf%c", &a, &b, &c, &tail) == 3) {
+    if (app) {
+      vw__on_cursor(app->window, b, c);
+      vw__on_scroll(app->window, 0, a);
+    }
+    return true;
+  }
+  if (sscanf(t, "drag:%lf,%lf,%lf,%lf%c", &a, &b, &c, &d, &tail) == 4) {
+    if (app) {
+      vw__on_cursor(app->window, a, b);
+      vw__on_button(app->window, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+      vw__on_cursor(app->window, c, d);
+      vw__on_button(app->window, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
+    }
+    return true;
+  }
+  if (sscanf(t, "resize:%dx%d%n", &w, &h, &n) == 2 && t[n] == 0) {
+    if (w < 1 || h < 1 || w > 16384 || h > 16384) return false;
+    if (app) {
+      glfwSetWindowSize(app->window, w, h);
+      /* wait for the window system to apply it (a few event round trips) */
+      for (int i = 0; i < 200; i++) {
+        int fw = 0, fh = 0;
+        glfwGetFramebufferSize(app->window, &fw, &fh);
+        if (fw == w && fh == h) break;
+        glfwWaitEventsTimeout(0.01);
+      }
+      app->swapchain_dirty = app->redraw = true;
+    }
+    return true;
+  }
+  if (!strncmp(t, "drop:", 5) && t[5]) {
+    if (app) {
+      const char *path = t + 5;
+      vw__on_drop(app->window, 1, &path);
+    }
+    return true;
+  }
+  if (!strcmp(t, "await-change")) {
+    if (app) {
+      double until = vw__now() + VW_AWAIT_CHANGE_S;
+      while (!vw_doc_changed_on_disk(&app->doc) && vw__now() < until) {
+        struct timespec ts = {0, 20 * 1000000};
+        nanosleep(&ts, NULL);
+      }
+      if (vw_doc_changed_on_disk(&app->doc)) vw__open(app, app->doc.path, true);
+    }
+    return true;
+  }
+  return false;
 }
 
 /* ---------------------------------------------------------- screenshot */
@@ -464,6 +551,11 @@ static void vw__usage(FILE *f) {
           "  --screenshot OUT.png  with --frames: write the window's last frame to OUT.png\n"
           "  --overlay-shots DIR with --frames: after the frames, also write DIR/none.png, DIR/<overlay>.png\n"
           "                      for each overlay alone, and DIR/all.png (same view, HUD as set)\n"
+          "  --input EVENTS      with --frames: before each frame after the first, one scripted event\n"
+          "                      (space-separated): a key (a letter, a digit, + - left right up down esc),\n"
+          "                      wheel:DY@X,Y  drag:X0,Y0,X1,Y1  resize:WxH  drop:PATH  await-change\n"
+          "                      (waits until the file changes on disk and is reloaded); frames are at\n"
+          "                      least one more than the events\n"
           "  --print-boxes       with --frames: print each element's box in window pixels after the\n"
           "                      last frame (index, kind, depth, x0 y0 x1 y1; tab-separated)\n"
           "  --help              this text\n\n"
@@ -506,7 +598,7 @@ int main(int argc, char **argv) {
       app->hud = !strcmp(a, "--hud");
       hud_set = true;
     } else if (!strcmp(a, "--size") || !strcmp(a, "--overlay") || !strcmp(a, "--frames") ||
-               !strcmp(a, "--screenshot") || !strcmp(a, "--overlay-shots")) {
+               !strcmp(a, "--screenshot") || !strcmp(a, "--overlay-shots") || !strcmp(a, "--input")) {
       if (i + 1 >= argc) return vw__usage_error("%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--size")) {
@@ -526,6 +618,27 @@ int main(int argc, char **argv) {
         app->frames = (int)n;
       } else if (!strcmp(a, "--overlay-shots")) {
         app->shots_dir = v;
+      } else if (!strcmp(a, "--input")) {
+        char *copy = strdup(v), *save = NULL;
+        if (!copy) return vw__usage_error("%s: out of memory", "--input");
+        for (char *tok = strtok_r(copy, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+          if (!vw__input(NULL, tok)) {
+            int rc = vw__usage_error("--input: cannot read '%s' (see --help)", tok);
+            free(copy);
+            return rc;
+          }
+          if (app->ninput == VW_MAX_INPUT) {
+            free(copy);
+            return vw__usage_error("--input: more than 64 events in '%s'", v);
+          }
+          app->input[app->ninput] = strdup(tok);
+          if (!app->input[app->ninput]) {
+            free(copy);
+            return vw__usage_error("%s: out of memory", "--input");
+          }
+          app->ninput++;
+        }
+        free(copy);
       } else {
         app->screenshot = v;
       }
@@ -538,6 +651,8 @@ int main(int argc, char **argv) {
     }
   }
   if (app->screenshot && !app->frames) return vw__usage_error("%s needs --frames N", "--screenshot");
+  if (app->ninput && !app->frames) return vw__usage_error("%s needs --frames N", "--input");
+  if (app->ninput >= app->frames) app->frames = app->ninput + 1;
   if (app->shots_dir && !app->frames) return vw__usage_error("%s needs --frames N", "--overlay-shots");
   if (app->print_boxes && !app->frames) return vw__usage_error("%s needs --frames N", "--print-boxes");
   if (demo && file) return vw__usage_error("--demo and a file ('%s') exclude each other", file);
@@ -587,7 +702,7 @@ int main(int argc, char **argv) {
   if (want_w) win_w = want_w, win_h = want_h;
   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE);
-  glfwWindowHint(GLFW_RESIZABLE, headless ? GLFW_FALSE : GLFW_TRUE);
+  glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
   char title[4200];
   snprintf(title, sizeof title, "canopy-view: %.4000s", app->doc.path[0] ? app->doc.path : "(no file)");
   app->window = glfwCreateWindow(win_w, win_h, title, NULL, NULL);
@@ -650,6 +765,15 @@ int main(int argc, char **argv) {
       }
       if (!headless && !app->redraw) continue;
       app->redraw = false;
+      if (headless && drawn >= 1 && drawn - 1 < app->ninput) {
+        vw__input(app, app->input[drawn - 1]);
+        if (app->pending_drop[0]) {
+          char path[sizeof app->pending_drop];
+          memcpy(path, app->pending_drop, sizeof path);
+          app->pending_drop[0] = 0;
+          vw__open(app, path, false);
+        }
+      }
       bool last = headless && drawn + 1 == app->frames;
       if (!vw__frame(app, last && app->screenshot)) break;
       if (app->host.validation_count && headless) break;
@@ -705,6 +829,7 @@ int main(int argc, char **argv) {
   vw_analysis_free(&app->analysis);
   vw_mesh_free(&app->mesh);
   free(app->viewed_xf);
+  for (int i = 0; i < app->ninput; i++) free(app->input[i]);
   vw_doc_free(&app->doc);
   return code;
 }
