@@ -160,7 +160,8 @@ typedef struct vw__open {
   cn_box content; /* union of what the group holds */
 } vw__open;
 
-bool vw_analysis_compute(vw_analysis *a, const cn_scene_data *s, uint32_t w, uint32_t h, char *err, size_t errcap) {
+bool vw_analysis_compute(vw_analysis *a, const cn_scene_data *s, uint32_t w, uint32_t h, bool flatten, char *err,
+                         size_t errcap) {
   vw_analysis_free(a);
   uint32_t n = s->element_count;
   a->count = n;
@@ -197,7 +198,7 @@ bool vw_analysis_compute(vw_analysis *a, const cn_scene_data *s, uint32_t w, uin
         }
         b = vw__box_isect(b, clip);
         a->draws++;
-        vw__flatten(a, s, e->path, i, &line_cap);
+        if (flatten) vw__flatten(a, s, e->path, i, &line_cap);
         break;
       }
       case CN_TAG_BEGIN_CLIP:
@@ -206,7 +207,7 @@ bool vw_analysis_compute(vw_analysis *a, const cn_scene_data *s, uint32_t w, uin
         if (e->tag == CN_TAG_BEGIN_CLIP) {
           inner = vw__box_isect(clip, vw__path_box(s, e->path));
           a->clips++;
-          vw__flatten(a, s, e->path, i, &line_cap);
+          if (flatten) vw__flatten(a, s, e->path, i, &line_cap);
         } else {
           a->blends++;
         }

@@ -361,7 +361,7 @@ static bool vw__run(vw_app *app) {
   }
   vw_view_scene(&app->view, s, app->fb_w, app->fb_h, app->viewed_xf, &app->viewed);
   char err[512];
-  if (!vw_analysis_compute(&app->analysis, &app->viewed, app->fb_w, app->fb_h, err, sizeof err)) {
+  if (!vw_analysis_compute(&app->analysis, &app->viewed, app->fb_w, app->fb_h, false, err, sizeof err)) {
     snprintf(app->fatal, sizeof app->fatal, "%s", err);
     return false;
   }
@@ -375,8 +375,12 @@ static bool vw__run(vw_app *app) {
       snprintf(app->fatal, sizeof app->fatal, "%s", stage_err);
       return false;
     }
-    /* The overlays fall back to the viewer's own CPU boxes. */
+    /* The overlays fall back to the viewer's own CPU boxes and lines. */
     fprintf(stderr, "canopy-view: %s (overlays use CPU boxes)\n", stage_err);
+    if (!vw_analysis_compute(&app->analysis, &app->viewed, app->fb_w, app->fb_h, true, err, sizeof err)) {
+      snprintf(app->fatal, sizeof app->fatal, "%s", err);
+      return false;
+    }
     vw__status(app, "scene stage failed: overlays use CPU boxes");
     app->stage_spans = 0;
   }

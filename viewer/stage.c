@@ -12,9 +12,11 @@
 #include <string.h>
 
 #include "cn_bbox.h"
+#include "cn_flatten.h"
 #include "cn_scene_stage.h"
 
 #define VW_STAGE_TIMER_MARKS 32
+#define VW_MAX_GPU_LINES (4u << 20) /* lines read back for the overlays at most */
 
 static bool vw__cn(cn_result r, const char *what, char *err, size_t errcap) {
   if (r == CN_OK) return true;
@@ -41,7 +43,8 @@ static bool vw__upload_scene(vw_stage *st, cn_context *cn, const cn_scene_data *
       !vw__cn(vw__put(cn, &st->segments, s->segments, (uint64_t)s->segment_count * sizeof(cn_segment)), "segments",
               err, errcap) ||
       !vw__cn(vw__put(cn, &st->strokes, s->strokes, (uint64_t)s->stroke_count * sizeof(cn_stroke)), "strokes", err,
-              errcap))
+              errcap) ||
+      !vw__cn(vw__put(cn, &st->dashes, s->dashes, (uint64_t)s->dash_count * sizeof(float)), "dashes", err, errcap))
     return false;
   st->element_count = s->element_count;
   st->path_count = s->path_count;
@@ -58,13 +61,31 @@ static bool vw__upload_scene(vw_stage *st, cn_context *cn, const cn_scene_data *
   return true;
 }
 
-/* Records the stage and the copies the host reads. */
-static void vw__record(vw_stage *st, cn_context *cn, VkCommandBuffer cmd, const cn_scene_stage_args *args,
-                       uint32_t nbins) {
-  (void)st;
+/* Records the scene stage, the flatten stage and the copies the host reads. */
+static cn_result vw__record(vw_stage *st, cn_context *cn, VkCommandBuffer cmd, const cn_scene_stage_args *args,
+                            uint32_t nbins, const cn_scene_data *viewed) {
   cn_cmd_barrier(cn, cmd); /* the transforms written by the host, earlier frames' reads */
-  cn_scene_stage_record(cn, cmd, args);
+  cn_result r = cn_scene_stage_record(cn, cmd, args);
+  if (r != CN_OK) return r;
+  cn_flatten_scene_gpu gpu = {.elements = st->elements.address,
+                              .paths = st->paths.address,
+                              .segments = st->segments.address,
+                              .transforms = st->transforms.address,
+                              .strokes = st->strokes.address,
+                              .dashes = st->dashes.address};
+  cn_flatten_desc fd = {.tolerance = 0}; /* the viewed transforms already hold the view */
+  r = cn_flatten_record(cn, st->flatten, cmd, viewed, &gpu, &fd, args->timer);
+  if (r != CN_OK) return r;
+  cn_flatten_output fo;
+  cn_flatten_output_get(st->flatten, &fo);
+  uint64_t lines = fo.line_capacity < VW_MAX_GPU_LINES ? fo.line_capacity : VW_MAX_GPU_LINES;
+  r = vw__reserve(cn, CN_MEMORY_READBACK, lines * sizeof(cn_line), &st->rb_lines);
+  if (r != CN_OK) return r;
   cn_cmd_barrier(cn, cmd);
+  if (lines) {
+    VkBufferCopy lc = {0, 0, lines * sizeof(cn_line)};
+    vkCmdCopyBuffer(cmd, fo.lines_buffer->buffer, st->rb_lines.buffer, 1, &lc);
+  }
   VkBufferCopy boxes = {0, 0, (VkDeviceSize)st->element_count * sizeof(cn_box)};
   VkBufferCopy status = {0, 0, sizeof(cn_bbox_status)};
   VkBufferCopy offsets = {0, 0, (VkDeviceSize)(nbins + 1) * sizeof(uint32_t)};
@@ -75,6 +96,7 @@ static void vw__record(vw_stage *st, cn_context *cn, VkCommandBuffer cmd, const 
                         .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                         .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+  return CN_OK;
 }
 
 bool vw_stage_run(vw_stage *st, cn_context *cn, vw_host *h, const cn_scene_data *viewed, uint32_t generation,
@@ -85,6 +107,7 @@ bool vw_stage_run(vw_stage *st, cn_context *cn, vw_host *h, const cn_scene_data 
   uint32_t n = viewed->element_count;
   if (n == 0) return true;
   if (st->generation != generation && !vw__upload_scene(st, cn, viewed, generation, err, errcap)) return false;
+  if (!st->flatten && !vw__cn(cn_flatten_create(cn, &st->flatten), "flatten", err, errcap)) return false;
   if (!st->timer && cn_context_caps(cn)->timestamp_valid_bits &&
       !vw__cn(cn_timer_create(cn, VW_STAGE_TIMER_MARKS, &st->timer), "timer", err, errcap))
     return false;
@@ -114,8 +137,8 @@ bool vw_stage_run(vw_stage *st, cn_context *cn, vw_host *h, const cn_scene_data 
     return false;
   if (tbytes) memcpy(st->transforms.mapped, viewed->transforms, (size_t)tbytes);
 
-  uint32_t total = 0;
-  for (int attempt = 0; attempt < 2; attempt++) {
+  uint32_t total = 0, line_count = 0;
+  for (int attempt = 0; attempt < 4; attempt++) {
     if (!vw__cn(vw__reserve(cn, CN_MEMORY_DEVICE, st->bin_capacity * 4, &st->bin_elems), "bin lists", err, errcap))
       return false;
     cn_scene_stage_args args = {
@@ -144,12 +167,13 @@ bool vw_stage_run(vw_stage *st, cn_context *cn, vw_host *h, const cn_scene_data 
     };
     VkCommandBuffer cmd = h->cmd_compute;
     VkResult vr = vw_host_begin(h, cmd);
+    cn_result rec = CN_OK;
     if (vr == VK_SUCCESS) {
       if (st->timer) {
         cn_timer_reset(cn, st->timer, cmd);
         cn_timer_mark(cn, st->timer, cmd, "start");
       }
-      vw__record(st, cn, cmd, &args, nbins);
+      rec = vw__record(st, cn, cmd, &args, nbins, viewed);
       vr = vw_host_submit_wait(h, cmd, VK_NULL_HANDLE, VK_NULL_HANDLE);
     }
     if (vr != VK_SUCCESS) {
@@ -157,6 +181,9 @@ bool vw_stage_run(vw_stage *st, cn_context *cn, vw_host *h, const cn_scene_data 
       snprintf(err, errcap, "%s running canopy's scene stage", cn_vk_result_name(vr));
       return false;
     }
+    if (!vw__cn(rec, "recording", err, errcap)) return false;
+    bool fits = true;
+    if (!vw__cn(cn_flatten_finish(cn, st->flatten, &line_count, &fits), "flatten", err, errcap)) return false;
     cn_bbox_status status;
     memcpy(&status, st->rb_status.mapped, sizeof status);
     if (!vw__cn(cn_bbox_status_check(&status, st->group_bound ? st->group_bound : 1), "group structure", err, errcap))
@@ -166,8 +193,12 @@ bool vw_stage_run(vw_stage *st, cn_context *cn, vw_host *h, const cn_scene_data 
       snprintf(err, errcap, "scene stage: more bin entries than 2^32 at this view");
       return false;
     }
-    if (total <= st->bin_capacity) break;
-    st->bin_capacity = total + total / 4; /* exact need known: one re-run suffices */
+    if (total <= st->bin_capacity && fits) break;
+    if (total > st->bin_capacity) st->bin_capacity = total + total / 4; /* exact need known */
+    if (attempt == 3) {
+      snprintf(err, errcap, "scene stage: buffers still too small after %d runs", attempt + 1);
+      return false;
+    }
   }
 
   /* The GPU's boxes and bins replace the CPU analysis's. */
@@ -191,6 +222,24 @@ bool vw_stage_run(vw_stage *st, cn_context *cn, vw_host *h, const cn_scene_data 
     counts[b] = off[b + 1] - off[b];
     a->bins_used += counts[b] > 0;
   }
+  /* flattened lines (the flatten stage's, as the renderer reads them) */
+  uint32_t nl = line_count < VW_MAX_GPU_LINES ? line_count : VW_MAX_GPU_LINES;
+  float *lines = realloc(a->lines, ((size_t)nl + 1) * 4 * sizeof *lines);
+  if (lines) a->lines = lines;
+  uint32_t *owner = lines ? realloc(a->line_element, ((size_t)nl + 1) * sizeof *owner) : NULL;
+  if (!lines || !owner) {
+    snprintf(err, errcap, "out of memory for %u lines", nl);
+    return false;
+  }
+  a->line_element = owner;
+  const cn_line *gl = st->rb_lines.mapped;
+  a->line_count = 0;
+  for (uint32_t i = 0; i < nl; i++) {
+    if (gl[i].element >= n) continue;
+    float *l = &a->lines[4 * (size_t)a->line_count];
+    l[0] = gl[i].x0, l[1] = gl[i].y0, l[2] = gl[i].x1, l[3] = gl[i].y1;
+    a->line_element[a->line_count++] = gl[i].element;
+  }
   a->source = "scene stage";
   if (st->timer && cn_timer_read(cn, st->timer, nspans, labels, ms, cap) == CN_OK)
     for (uint32_t i = 0; i < *nspans; i++) ms[i] *= 1e-6;
@@ -205,6 +254,9 @@ void vw_stage_destroy(vw_stage *st, cn_context *cn) {
                          &st->tags,     &st->path_boxes, &st->boxes,    &st->status,      &st->bin_offsets,
                          &st->bin_elems, &st->scratch,   &st->rb_boxes, &st->rb_status,   &st->rb_offsets};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) cn_buffer_destroy(cn, bufs[i]);
+    cn_buffer_destroy(cn, &st->dashes);
+    cn_buffer_destroy(cn, &st->rb_lines);
+    cn_flatten_destroy(cn, st->flatten);
     cn_timer_destroy(cn, st->timer);
   }
   memset(st, 0, sizeof *st);

@@ -21,13 +21,16 @@ typedef struct vw_stage {
   cn_buffer tags, path_boxes, boxes, status, bin_offsets, bin_elems, scratch;
   uint64_t bin_capacity;
   cn_buffer rb_boxes, rb_status, rb_offsets;    /* readback */
+  cn_buffer dashes;                             /* device, per load (the flatten stage reads it) */
+  struct cn_flatten *flatten;                   /* flattened segments for the overlays */
+  cn_buffer rb_lines;                           /* readback of the flattened lines */
   cn_timer *timer;
 } vw_stage;
 
-/* Runs the scene stage on the viewed scene (window pixels, w x h; its
- * transforms change with the view, its other arrays only with generation) and
- * writes the GPU's boxes and bin counts into a (which the CPU analysis filled
- * first). Spans of the stage are appended to labels/ms (up to cap; *nspans
+/* Runs the scene stage and the flatten stage on the viewed scene (window
+ * pixels, w x h; its transforms change with the view, its other arrays only
+ * with generation) and writes the GPU's boxes, bin counts and flattened lines
+ * into a (which the CPU analysis filled first, without lines). Spans of the stage are appended to labels/ms (up to cap; *nspans
  * counts them). False with err on failure; *device_lost when the device is gone. */
 bool vw_stage_run(vw_stage *st, cn_context *cn, vw_host *h, const cn_scene_data *viewed, uint32_t generation,
                   uint32_t w, uint32_t hgt, vw_analysis *a, const char **labels, double *ms, uint32_t cap,

@@ -110,9 +110,11 @@ typedef struct vw_analysis {
   const char *source;       /* where the data came from ("cpu" or a stage name) */
 } vw_analysis;
 
-/* Computes the analysis of a viewed scene (window space) on the CPU. Returns
- * false with a message in err when memory runs out. */
-bool vw_analysis_compute(vw_analysis *a, const cn_scene_data *s, uint32_t w, uint32_t h, char *err, size_t errcap);
+/* Computes the analysis of a viewed scene (window space) on the CPU, with
+ * flattened lines when flatten is set (otherwise canopy's stages fill them
+ * in: stage.c). Returns false with a message in err when memory runs out. */
+bool vw_analysis_compute(vw_analysis *a, const cn_scene_data *s, uint32_t w, uint32_t h, bool flatten, char *err,
+                         size_t errcap);
 void vw_analysis_free(vw_analysis *a);
 const char *vw_tag_name(uint32_t tag);
 
