@@ -116,6 +116,9 @@ static void vw__open(vw_app *app, const char *path, bool keep_view) {
   bool same = strcmp(path, app->doc.path) == 0;
   if (vw_doc_load(&app->doc, path)) {
     if (!keep_view || !same || !app->have_view) vw__fit(app);
+    char title[4200];
+    snprintf(title, sizeof title, "canopy-view: %.4000s", app->doc.path);
+    glfwSetWindowTitle(app->window, title);
     vw__status(app, "%s %s", keep_view && same ? "reloaded" : "opened", path);
   } else {
     fprintf(stderr, "canopy-view: %s\n", app->doc.error);
