@@ -3,9 +3,12 @@
  * group boxes (clip: content union within the clip path; blend: content union),
  * nesting depth, elements per bin and flattened segments.
  *
- * This is the viewer's own bookkeeping for drawing overlays; canopy's GPU
- * stages compute the same boxes for the renderer. Segments are flattened to
- * VW_FLATTEN_TOL pixels, and at most VW_MAX_LINES of them are kept.
+ * Depth and the counts always come from here. Boxes, bins and segments are the
+ * fallback: stage.c replaces them with canopy's scene and flatten stages'
+ * results, and these are used only when those fail. The fallback boxes bound
+ * curves by their control points (looser than the scene stage's) and are not
+ * cut to the window; segments are flattened to VW_FLATTEN_TOL pixels, at most
+ * VW_MAX_LINES of them.
  */
 #include "vw.h"
 

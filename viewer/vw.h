@@ -3,14 +3,17 @@
  * The viewer is a small Vulkan application that embeds canopy the way a game
  * engine would: it owns the instance, device, swapchain and command buffers
  * (host.c), hands canopy its device through cn_context_adopt() and lets canopy
- * record into its command buffers (frame.c). Around that sit:
+ * record into its command buffers (gpu.c: the renderer; stage.c: the scene and
+ * flatten stages for the overlays). Around that sit:
  *
  *   view.c     the view transform (pan, zoom about a point, fit)
  *   doc.c      the open document: loading, reload on change, load errors
- *   analysis.c what the overlays show (boxes, depth, bins, segments) in window pixels
+ *   analysis.c depth and counts of the viewed scene; CPU boxes, bins and
+ *              segments when canopy's stages cannot provide them
  *   overlay.c  overlay and outline geometry; hover hit test
  *   hud.c      the heads-up display (stb_easy_font text)
  *   draw.c     the graphics pipelines that put the picture and the geometry on screen
+ *   demo.c     the --demo scene
  *   main.c     command line, input, the main loop, the headless screenshot check
  *
  * Coordinates: "scene" space is the encoded scene's device-pixel space
@@ -91,7 +94,9 @@ bool vw_demo_scene(cn_scene_data *out, void **owner);
 
 /* ------------------------------------------------------------- analysis */
 
-/* Per-element data the overlays and the hover read, in window pixels. */
+/* Per-element data the overlays and the hover read, in window pixels. The
+ * CPU fills everything (analysis.c); stage.c then replaces boxes, bins and
+ * lines with canopy's GPU results. */
 typedef struct vw_analysis {
   uint32_t count;           /* elements */
   cn_box *boxes;            /* FILL/STROKE: result box after clips; BEGIN_*: the group's box */
@@ -107,7 +112,7 @@ typedef struct vw_analysis {
   float *lines;
   uint32_t *line_element;
   uint32_t line_count;
-  const char *source;       /* where the data came from ("cpu" or a stage name) */
+  const char *source;       /* where boxes and bins came from ("cpu" or "scene stage") */
 } vw_analysis;
 
 /* Computes the analysis of a viewed scene (window space) on the CPU, with
