@@ -211,6 +211,13 @@ static cn_result job_check(cn_context *ctx, scene_job *j, const uint32_t *tags, 
   if (r == CN_OK && wtotal > j->capacity)
     r = cn_fail(CN_ERROR_LIMIT, "bench scene: bin capacity %llu < %llu", (unsigned long long)j->capacity,
                 (unsigned long long)wtotal);
+  uint32_t *gel = r == CN_OK ? malloc((wtotal ? wtotal : 1) * 4) : NULL;
+  if (r == CN_OK && !gel) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "bench: out of host memory");
+  if (r == CN_OK && wtotal) r = cn_buffer_download(ctx, &j->elems, 0, gel, wtotal * 4);
+  if (r == CN_OK && memcmp(gel, wel, wtotal * 4) != 0)
+    r = cn_fail(CN_ERROR_STATE, "bench scene: the GPU's bin lists differ from the CPU's at n = %llu",
+                (unsigned long long)n);
+  free(gel);
   free(in), free(got), free(want), free(tg), free(goff), free(woff), free(wel);
   return r;
 }
@@ -306,14 +313,20 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     free(tags), free(boxes);
   }
   /* Real scenes: the SVGs of tests/data/scenes-real, as loaded at their own size. */
-  char dir[1024];
-  snprintf(dir, sizeof dir, "%s", __FILE__); /* <source>/cli/bench_scene.c */
-  for (int k = 0; k < 2; k++) {
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = 0;
+  /* tests/data/scenes-real under the current directory (a checkout's root), else the source tree's. */
+  char dir[1024] = "tests/data/scenes-real";
+  DIR *probe = opendir(dir);
+  if (probe) {
+    closedir(probe);
+  } else {
+    snprintf(dir, sizeof dir, "%s", __FILE__); /* <source>/cli/bench_scene.c */
+    for (int k = 0; k < 2; k++) {
+      char *slash = strrchr(dir, '/');
+      if (slash) *slash = 0;
+    }
+    size_t dl = strlen(dir);
+    snprintf(dir + dl, sizeof dir - dl, "/tests/data/scenes-real");
   }
-  size_t dl = strlen(dir);
-  snprintf(dir + dl, sizeof dir - dl, "/tests/data/scenes-real");
   const char *sub[] = {"batik", "flag-icons", "inkscape", "pathfinder"};
   cn_scene_builder *b = NULL;
   if (rc == CLI_OK && cn_scene_builder_create(&b) == CN_OK) {

@@ -43,9 +43,9 @@ int cli_info(int argc, char **argv);
 int cli_parens(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_stats(int argc, char **argv);
-int cli_render(int argc, char **argv);
-int cli_conformance(int argc, char **argv);
 int cli_bbox(int argc, char **argv);
 int cli_bins(int argc, char **argv);
+int cli_render(int argc, char **argv);
+int cli_conformance(int argc, char **argv);
 
 #endif

@@ -11,10 +11,10 @@ static const cli_command commands[] = {
     {"parens", "parentheses matching of a file of '(' and ')' on the GPU", cli_parens},
     {"bench", "GPU benchmarks (bench parens, ...), timed with GPU timestamps", cli_bench},
     {"stats", "load an SVG into a scene and print its counts (or the error)", cli_stats},
-    {"render", "render an SVG on the GPU into a PNG", cli_render},
-    {"conformance", "render the resvg test suite and print pass rates (canopy or rsvg-convert)", cli_conformance},
     {"bbox", "clip/blend result boxes of an element stream or an SVG (scene stage)", cli_bbox},
     {"bins", "per-bin element lists of an element stream (scene stage)", cli_bins},
+    {"render", "render an SVG on the GPU into a PNG", cli_render},
+    {"conformance", "render the resvg test suite and print pass rates (canopy or rsvg-convert)", cli_conformance},
 };
 
 static void print_help(FILE *f) {

@@ -3,8 +3,8 @@
 // control points go through its path's transform (affine maps keep Béziers
 // Béziers), then its tight box (endpoints and interior extrema of the
 // transformed curve) is folded into keys[path] with integer atomics on
-// ordered-int keys; a subgroup whose segments all belong to one path folds
-// first and issues one set of atomics. Segments with a NaN, or naming a path or
+// ordered-int keys; segments of the workgroup's first segment's path fold in
+// shared memory first, and the workgroup issues one set of atomics for them. Segments with a NaN, or naming a path or
 // transform that does not exist, are skipped.
 #include "common.glsl"
 #include "cn_scene_layout.h"
@@ -22,6 +22,9 @@ layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uin
 
 #include "pathbox.glsl"
 #include "scene_box.glsl"
+
+shared uint sh_path;
+shared ivec4 sh_key;
 
 vec2 xform(cn_transform m, float x, float y) { return vec2(m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f); }
 
@@ -56,21 +59,35 @@ void main() {
       if (ok) key = ivec4(f32_key(b.x), f32_key(b.y), f32_key(b.z), f32_key(b.w));
     }
   }
-  uint lead = subgroupBroadcastFirst(path);
-  bool uniform_path = subgroupBallotBitCount(subgroupBallot(ok && path == lead)) ==
-                      subgroupBallotBitCount(subgroupBallot(true));
-  if (uniform_path) {
+  // Fold into the workgroup's box first when the segment belongs to the path
+  // of the workgroup's first segment (paths are contiguous runs of segments,
+  // so that is most of them): one set of global atomics per workgroup.
+  if (gl_LocalInvocationID.x == 0u) {
+    sh_path = path;
+    sh_key = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
+  }
+  barrier();
+  if (ok && path == sh_path) {
+    // the active invocations of the subgroup fold first: one lane's shared atomics
     ivec4 k = ivec4(subgroupMin(key.x), subgroupMin(key.y), subgroupMax(key.z), subgroupMax(key.w));
     if (subgroupElect()) {
-      atomicMin(pc.keys.v[path].x, k.x);
-      atomicMin(pc.keys.v[path].y, k.y);
-      atomicMax(pc.keys.v[path].z, k.z);
-      atomicMax(pc.keys.v[path].w, k.w);
+      atomicMin(sh_key.x, k.x);
+      atomicMin(sh_key.y, k.y);
+      atomicMax(sh_key.z, k.z);
+      atomicMax(sh_key.w, k.w);
     }
   } else if (ok) {
     atomicMin(pc.keys.v[path].x, key.x);
     atomicMin(pc.keys.v[path].y, key.y);
     atomicMax(pc.keys.v[path].z, key.z);
     atomicMax(pc.keys.v[path].w, key.w);
+  }
+  barrier();
+  if (gl_LocalInvocationID.x == 0u && sh_path < pc.path_count) {
+    ivec4 k = sh_key;
+    atomicMin(pc.keys.v[sh_path].x, k.x);
+    atomicMin(pc.keys.v[sh_path].y, k.y);
+    atomicMax(pc.keys.v[sh_path].z, k.z);
+    atomicMax(pc.keys.v[sh_path].w, k.w);
   }
 }

@@ -26,8 +26,17 @@ layout(local_size_x = CN_BIN_TILES) in;
 #define CN_BLEND_MASKED (1u << 3)
 #endif
 
-shared uint sh_list[CN_BIN_TILES];
 shared uint sh_scan[CN_BIN_TILES];
+// The block's kept elements, in stream order, staged once for all 256 tiles:
+// tag; the tile rectangle, first tile record and fill rule of the path that
+// decides coverage (an END_CLIP's own BEGIN_CLIP); the paint (draws) or blend
+// index (blend brackets); CN_ELEM_* flags (clips) or cn_blend flags (blends).
+shared uint sh_tag[CN_BIN_TILES];
+shared ivec4 sh_rect[CN_BIN_TILES];
+shared uint sh_off[CN_BIN_TILES];
+shared uint sh_rule[CN_BIN_TILES];
+shared uint sh_arg[CN_BIN_TILES];
+shared uint sh_flags[CN_BIN_TILES];
 
 CnRenderConfig cfg;
 CmdBuf cmds;
@@ -54,16 +63,42 @@ bool reserve(uint k) {
 
 void put(uint w) { cmds.v[pos++] = w; }
 
-// How a path element covers tile (tx, ty): 0 not at all, 1 wholly, 2 partly
-// (then seg_head/backdrop name its segments).
-uint coverage_of(uint e, int tx, int ty, out uint seg_head, out int backdrop, out uint rule) {
-  cn_render_elem E = cfg.elem.v[e];
+// Groups whose content turns out empty in this tile are taken back out of the
+// list: for the innermost GROUP_TRACK open groups, where their BEGIN starts
+// and ends in the list (CN_NONE: not removable: masks and masked groups).
+#define GROUP_TRACK 8u
+uint grp_before[GROUP_TRACK], grp_after[GROUP_TRACK];
+uint groups_open;
+
+void open_group(uint before, bool removable) {
+  if (groups_open < GROUP_TRACK) {
+    grp_before[groups_open] = before;
+    grp_after[groups_open] = removable ? pos : CN_NONE;
+  }
+  groups_open++;
+}
+
+// Closes the innermost group; true when nothing was written since its BEGIN,
+// which is then removed (the caller writes no END).
+bool close_group() {
+  if (groups_open == 0) return false;
+  groups_open--;
+  if (groups_open < GROUP_TRACK && grp_after[groups_open] == pos && !cut) {
+    pos = grp_before[groups_open];
+    return true;
+  }
+  return false;
+}
+
+// How the path of staged element k covers tile (tx, ty): 0 not at all, 1
+// wholly, 2 partly (then seg_head/backdrop name its segments).
+uint coverage_of(uint k, int tx, int ty, out uint seg_head, out int backdrop, out uint rule) {
+  ivec4 R = sh_rect[k];
   seg_head = 0;
   backdrop = 0;
-  cn_element el = cfg.elements.v[e];
-  rule = el.tag == CN_TAG_STROKE ? CN_RULE_NONZERO : el.aux;
-  if (tx < E.tx0 || tx >= E.tx1 || ty < E.ty0 || ty >= E.ty1) return 0;
-  cn_render_tile t = cfg.tiles.v[E.tile_off + uint(ty - E.ty0) * uint(E.tx1 - E.tx0) + uint(tx - E.tx0)];
+  rule = sh_rule[k];
+  if (tx < R.x || tx >= R.z || ty < R.y || ty >= R.w) return 0;
+  cn_render_tile t = cfg.tiles.v[sh_off[k] + uint(ty - R.y) * uint(R.z - R.x) + uint(tx - R.x)];
   seg_head = t.seg_head;
   backdrop = t.backdrop;
   if (seg_head != 0) return 2;
@@ -85,18 +120,38 @@ void main() {
   pos = start;
   chunk_end = start + CN_CMD_CHUNK - 2;
   cut = false;
+  groups_open = 0;
   uint zero_depth = 0, depth = 0, max_depth = 0;
 
   for (uint base = 0; base < cfg.n_elements; base += CN_BIN_TILES) {
     uint e = base + lid;
     uint keep = 0;
+    cn_element el;
+    el.tag = 0;
+    ivec4 rect = ivec4(0);
+    uint off = 0, rule = CN_RULE_NONZERO, arg = CN_NONE, flags = 0;
     if (e < cfg.n_elements) {
-      uint tag = cfg.elements.v[e].tag;
-      if (tag == CN_TAG_FILL || tag == CN_TAG_STROKE) {
-        cn_render_elem E = cfg.elem.v[e];
-        keep = (E.tx0 < bx1 && E.tx1 > bx0 && E.ty0 < by1 && E.ty1 > by0) ? 1 : 0;
-      } else if (tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND) {
-        keep = 1;
+      el = cfg.elements.v[e];
+      uint src = e; // whose path decides coverage
+      if (el.tag == CN_TAG_END_CLIP || el.tag == CN_TAG_END_BLEND) src = cfg.elem.v[e].pair;
+      if (src < cfg.n_elements) {
+        if (el.tag <= CN_TAG_END_CLIP) {
+          cn_render_elem E = cfg.elem.v[src];
+          rect = ivec4(E.tx0, E.ty0, E.tx1, E.ty1);
+          off = E.tile_off;
+          flags = E.flags;
+          uint aux = src == e ? el.aux : cfg.elements.v[src].aux;
+          rule = el.tag == CN_TAG_STROKE ? CN_RULE_NONZERO : aux;
+          arg = el.paint;
+        } else {
+          arg = src == e ? el.aux : cfg.elements.v[src].aux;
+          flags = arg < cfg.blend_count ? cfg.blends.v[arg].flags : 0;
+        }
+      }
+      if (el.tag == CN_TAG_FILL || el.tag == CN_TAG_STROKE) {
+        keep = (rect.x < bx1 && rect.z > bx0 && rect.y < by1 && rect.w > by0) ? 1 : 0;
+      } else if (el.tag >= CN_TAG_BEGIN_CLIP && el.tag <= CN_TAG_END_BLEND) {
+        keep = src < cfg.n_elements ? 1 : 0;
       }
     }
     // stream-order compaction of the kept elements (inclusive scan)
@@ -110,21 +165,27 @@ void main() {
       sh_scan[lid] = x;
     }
     barrier();
-    if (keep != 0) sh_list[x - 1] = e;
+    if (keep != 0) {
+      sh_tag[x - 1] = el.tag;
+      sh_rect[x - 1] = rect;
+      sh_off[x - 1] = off;
+      sh_rule[x - 1] = rule;
+      sh_arg[x - 1] = arg;
+      sh_flags[x - 1] = flags;
+    }
     uint total = sh_scan[CN_BIN_TILES - 1];
     barrier();
 
     if (valid) {
       for (uint k = 0; k < total; k++) {
-        uint ei = sh_list[k];
-        cn_element el = cfg.elements.v[ei];
+        uint tag = sh_tag[k], arg = sh_arg[k];
         uint seg_head, rule;
         int backdrop;
-        if (el.tag == CN_TAG_FILL || el.tag == CN_TAG_STROKE) {
-          if (zero_depth != 0 || el.paint >= cfg.paint_count) continue;
-          uint cov = coverage_of(ei, tx, ty, seg_head, backdrop, rule);
+        if (tag == CN_TAG_FILL || tag == CN_TAG_STROKE) {
+          if (zero_depth != 0 || arg >= cfg.paint_count) continue;
+          uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule);
           if (cov == 0) continue;
-          cn_paint p = cfg.paints.v[el.paint];
+          cn_paint p = cfg.paints.v[arg];
           if (p.kind == CN_PAINT_SOLID && !(p.a > 0.0)) continue;
           if (cov == 1 && depth == 0 && p.kind == CN_PAINT_SOLID && p.a >= 1.0) {
             // an opaque tile-covering fill hides everything drawn before it
@@ -149,45 +210,51 @@ void main() {
             put(floatBitsToUint(a));
           } else {
             put(CN_CMD_GRADIENT);
-            put(el.paint);
+            put(arg);
           }
-        } else if (el.tag == CN_TAG_BEGIN_CLIP) {
+        } else if (tag == CN_TAG_BEGIN_CLIP) {
           if (zero_depth != 0) { zero_depth++; continue; }
-          uint cov = coverage_of(ei, tx, ty, seg_head, backdrop, rule);
-          if (cov == 1 && (cfg.elem.v[ei].flags & CN_ELEM_ISOLATE) != 0) cov = 2;
+          uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule);
+          if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
           if (cov == 0) zero_depth = 1;
           else if (cov == 2 && reserve(1)) {
+            uint before = pos;
             put(CN_CMD_BEGIN_CLIP);
             depth++;
+            open_group(before, true);
           }
-        } else if (el.tag == CN_TAG_END_CLIP) {
+        } else if (tag == CN_TAG_END_CLIP) {
           if (zero_depth != 0) { zero_depth--; continue; }
-          uint b = cfg.elem.v[ei].pair;
-          if (b >= cfg.n_elements) continue;
-          uint cov = coverage_of(b, tx, ty, seg_head, backdrop, rule);
-          if (cov == 1 && (cfg.elem.v[b].flags & CN_ELEM_ISOLATE) != 0) cov = 2;
-          if (cov == 2 && reserve(4)) {
+          uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule); // its BEGIN's path
+          if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
+          if (cov == 2 && close_group()) {
+            depth--; // nothing was drawn inside: BEGIN_CLIP taken back
+          } else if (cov == 2 && reserve(4)) {
             put(CN_CMD_END_CLIP);
             put(seg_head);
             put(uint(backdrop));
             put(rule);
             depth--;
           }
-        } else if (el.tag == CN_TAG_BEGIN_BLEND) {
+        } else if (tag == CN_TAG_BEGIN_BLEND) {
           if (zero_depth != 0) { zero_depth++; continue; }
           if (reserve(2)) {
+            uint before = pos;
             put(CN_CMD_BEGIN_BLEND);
-            put(el.aux);
+            put(arg);
             depth++;
+            uint flags = sh_flags[k];
+            open_group(before, (flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA | CN_BLEND_MASKED)) == 0);
           }
-        } else if (el.tag == CN_TAG_END_BLEND) {
+        } else if (tag == CN_TAG_END_BLEND) {
           if (zero_depth != 0) { zero_depth--; continue; }
-          uint b = cfg.elem.v[ei].pair;
-          uint bl = b < cfg.n_elements ? cfg.elements.v[b].aux : CN_NONE;
-          if (reserve(2)) {
+          uint bl = arg; // its BEGIN's blend
+          if (close_group()) {
+            depth--; // an empty group leaves the backdrop as it is, whatever its mode
+          } else if (reserve(2)) {
             put(CN_CMD_END_BLEND);
             put(bl);
-            uint flags = bl < cfg.blend_count ? cfg.blends.v[bl].flags : 0;
+            uint flags = sh_flags[k];
             // a mask's END keeps its coverage pushed; the masked group's END pops both
             if ((flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA)) != 0) {
             } else if ((flags & CN_BLEND_MASKED) != 0) {

@@ -9,6 +9,7 @@
 #include "kernels.gen.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* ------------------------------------------------------------------ shape */
@@ -18,18 +19,39 @@ typedef struct cn__bbox_shape {
   uint32_t clip_wg;          /* bbox_clip_local partition */
 } cn__bbox_shape;
 
+/* Shared memory of bbox_draws (union tree of 2 * block boxes, one uint per
+ * invocation) and bbox_clip_local (a box and a link per invocation). */
+static uint32_t cn__draws_shared(uint32_t wg, uint32_t items) { return 32u * wg * items + 4u * wg; }
+static uint32_t cn__clip_shared(uint32_t wg) { return 20u * wg; }
+
+static bool cn__pow2(uint32_t x) { return x && (x & (x - 1)) == 0; }
+
+/* Test and benchmark knob: CANOPY_BBOX_SHAPE=wg,items,clip_wg replaces the
+ * shape chosen below when it is valid and fits the device (ignored otherwise). */
+static bool cn__bbox_shape_env(const cn_context *ctx, cn__bbox_shape *out) {
+  const char *e = getenv("CANOPY_BBOX_SHAPE");
+  unsigned wg = 0, items = 0, clip = 0;
+  if (!e || sscanf(e, "%u,%u,%u", &wg, &items, &clip) != 3) return false;
+  const cn_device_caps *c = &ctx->caps;
+  if (!cn__pow2(wg) || wg < 32 || wg > c->max_workgroup_invocations || !cn__pow2(items) || items > 8 ||
+      !cn__pow2(clip) || clip < 32 || clip > c->max_workgroup_invocations ||
+      cn__draws_shared(wg, items) > c->max_shared_memory || cn__clip_shared(clip) > c->max_shared_memory)
+    return false;
+  *out = (cn__bbox_shape){wg, items, wg * items, clip};
+  return true;
+}
+
 static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
   cn__bbox_shape s;
+  if (cn__bbox_shape_env(ctx, &s)) return s;
   s.wg = cn_floor_pow2(CN_MIN(256u, ctx->caps.max_workgroup_invocations));
-  /* bbox_draws holds a union tree of 2 * block boxes of 16 bytes plus one
-   * uint per invocation in shared memory: 4 items on 48 KiB, 2 on 32 KiB. */
+  /* 4 items on 48 KiB of shared memory, 2 on 32 KiB */
   s.items = 4;
-  while (s.items > 1 && 32u * s.wg * s.items + 4u * s.wg > ctx->caps.max_shared_memory) s.items /= 2;
+  while (s.items > 1 && cn__draws_shared(s.wg, s.items) > ctx->caps.max_shared_memory) s.items /= 2;
   s.block = s.wg * s.items;
-  /* bbox_clip_local: a box and a link (20 bytes) per invocation; at most half
-   * the shared memory so that two workgroups fit. */
+  /* bbox_clip_local: at most half the shared memory, so that two workgroups fit */
   uint32_t c = CN_MIN(1024u, ctx->caps.max_workgroup_invocations);
-  while (c > 64 && c * 20u > ctx->caps.max_shared_memory / 2) c /= 2;
+  while (c > 64 && cn__clip_shared(c) > ctx->caps.max_shared_memory / 2) c /= 2;
   s.clip_wg = cn_floor_pow2(c);
   return s;
 }

@@ -26,7 +26,8 @@ cn_result cn_bins_grid_make(const float vp[4], uint32_t bin_size, cn_bins_grid *
   if (w * bin_size >= 16777216.0 || h * bin_size >= 16777216.0 || w * h > CN__BINS_MAX)
     return cn_fail(CN_ERROR_LIMIT, "bins: %.0f x %.0f bins of %u pixels: at most 2^22 bins and 2^24 pixels a side", w,
                    h, bin_size);
-  *out = (cn_bins_grid){vp[0], vp[1], bin_size, (uint32_t)w, (uint32_t)h};
+  /* the anchor is cleaned like every coordinate (cn_box.h): no subnormal for a GPU to flush */
+  *out = (cn_bins_grid){cn_coord_clean(vp[0]), cn_coord_clean(vp[1]), bin_size, (uint32_t)w, (uint32_t)h};
   return CN_OK;
 }
 
@@ -38,7 +39,9 @@ typedef struct cn__bins_shape {
 static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_bins_grid *g, cn__bins_shape *s) {
   s->slice = ctx->caps.max_shared_memory >= 24u * 1024u ? 512u : 256u;
   s->nbins = (uint64_t)g->nbx * g->nby;
-  s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, CN_DIV_UP(s->nbins, 1024u)));
+  /* Rounds of 256 elements per chunk: about nbins / 64, so the count matrix
+   * (nbins x chunks) holds at most about n / 4 entries up to 1024 bins. */
+  s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, CN_DIV_UP(s->nbins, 64u)));
   s->nchunks = CN_DIV_UP(n, (uint64_t)CN__BINS_WG * s->rounds);
   s->matrix = s->nbins * s->nchunks + 1;
   if (n >= (1ull << 32) - (1u << 16)) return cn_fail(CN_ERROR_LIMIT, "bins: %llu elements", (unsigned long long)n);

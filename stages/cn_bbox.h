@@ -37,9 +37,12 @@
  * convenience call cn_bbox_run() then names the first offending element by a
  * CPU pass over the tags (cn_bbox_validate).
  *
- * Limits: n < 2^32 - 2^12 elements; no limit on clips, groups or depth (deep
- * chains cost log2 rounds). group_bound (>= BEGIN/END count) sizes scratch and
- * the matching; a stream with more group nodes is reported, never overrun.
+ * Limits: n < 2^32 - 2^12 elements, BEGIN/END elements < 2^31 (parentheses
+ * matching); no limit on clips, groups or depth (deep chains cost log2
+ * rounds). group_bound (>= the BEGIN/END count) sizes scratch and the
+ * matching: a larger bound only costs time (the matching runs over zero
+ * padding after the real group nodes, which cannot change their results); a
+ * stream with more group nodes is reported (CN_ERROR_LIMIT), never overrun.
  */
 #ifndef CN_BBOX_H
 #define CN_BBOX_H

@@ -25,8 +25,10 @@
  * bin_offsets[nbins] > capacity and re-runs with more (cn_bins_run does).
  *
  * Limits: n < 2^32 - 2^16; nbx * B and nby * B below 2^24 pixels; at most
- * 2^22 bins; the count matrix (about 4 entries per element, or one per bin
- * and chunk) below 2^32 entries. Larger grids fail with CN_ERROR_LIMIT.
+ * 2^22 bins; the count matrix has nbins x chunks entries (chunks of 256 x
+ * rounds elements, rounds = min(16, ceil(nbins / 64)): about n / 4 entries up
+ * to 1024 bins, nbins x n / 4096 beyond) and must stay below 2^32 entries.
+ * Larger grids fail with CN_ERROR_LIMIT.
  * At most 2^32 - 2 entries in all: when n * nbins could exceed that, a check
  * pass (bins_check) looks for a wrapped 32-bit sum and then sets
  * bin_offsets[nbins] to UINT32_MAX (cn_bins_run reports CN_ERROR_LIMIT).

@@ -179,6 +179,26 @@ TEST(bbox_unbalanced_large) {
   }
 }
 
+static stream gen_nested(uint64_t levels, bool clips_only);
+
+/* Other shapes of the kernels (CANOPY_BBOX_SHAPE=wg,items,clip_wg): the
+ * H200's 4 items per invocation and 1024-wide clip partitions included. */
+TEST(bbox_shapes) {
+  const char *shapes[] = {"128,4,1024", "64,8,64", "256,1,128", "32,2,32"};
+  for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+    setenv("CANOPY_BBOX_SHAPE", shapes[k], 1);
+    for (int j = 0; j < 3; j++) {
+      stream s = gen_stream(j == 0 ? 700 : j == 1 ? 20000 : 5000, 30, 50, j == 2);
+      check_stream(&s, j ? VP_SMALL : VP_UNBOUNDED, shapes[k]);
+      stream_free(&s);
+    }
+    stream s = gen_nested(3000, k & 1);
+    check_stream(&s, VP_SMALL, shapes[k]);
+    stream_free(&s);
+  }
+  unsetenv("CANOPY_BBOX_SHAPE");
+}
+
 TEST(bbox_small_random) {
   check_stream(&(stream){NULL, NULL, 0}, VP_SMALL, "empty");
   for (int k = 0; k < 40; k++) {
@@ -223,6 +243,26 @@ TEST(bbox_fully_nested) {
   stream_free(&s);
   s = gen_nested(70000, true);
   check_stream(&s, VP_SMALL, "nested clips");
+  stream_free(&s);
+  /* depth (n - 1) / 2: L BEGINs, one draw, L ENDs */
+  uint64_t L = 100000;
+  s = stream_alloc(2 * L + 1);
+  for (uint64_t i = 0; i < L; i++) {
+    uint32_t open = i % 5 == 2 ? CN_TAG_BEGIN_BLEND : CN_TAG_BEGIN_CLIP;
+    s.tags[i] = open;
+    s.boxes[i] = (cn_box){(float)(i % 1000) * 0.1f, 0, 1000.0f - (float)(i % 997) * 0.1f, 900};
+    s.tags[2 * L - i] = open + 1;
+    s.boxes[2 * L - i] = (cn_box){0, 0, 0, 0};
+  }
+  s.tags[L] = CN_TAG_FILL;
+  s.boxes[L] = (cn_box){-50, -50, 2000, 2000};
+  check_stream(&s, VP_UNBOUNDED, "depth n/2");
+  cn_box *out = malloc(s.n * sizeof *out);
+  CHECK_OK(cn_bbox_cpu(s.tags, s.boxes, s.n, VP_UNBOUNDED, out));
+  /* the draw is cut by every clip: x from the largest x0 (99.9) to the smallest x1 (900.4) */
+  CHECK(out[L].x0 == 99.9f && out[L].x1 == 1000.0f - 996 * 0.1f && out[L].y0 == 0 && out[L].y1 == 900);
+  CHECK(memcmp(&out[0], &out[L], sizeof(cn_box)) == 0 && memcmp(&out[2 * L], &out[L], sizeof(cn_box)) == 0);
+  free(out);
   stream_free(&s);
 }
 
@@ -334,5 +374,5 @@ TEST(bbox_record_variants) {
   stream_free(&s);
 }
 
-TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_unbalanced_large), T(bbox_errors), T(bbox_small_random), T(bbox_block_edges), T(bbox_fully_nested),
+TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_unbalanced_large), T(bbox_shapes), T(bbox_errors), T(bbox_small_random), T(bbox_block_edges), T(bbox_fully_nested),
           T(bbox_all_clip_and_empty_groups), T(bbox_disjoint_clips), T(bbox_large))

@@ -208,6 +208,39 @@ TEST(scene_random) {
   }
 }
 
+/* Paths longer than a workgroup of segments, next to short ones. */
+TEST(pathbox_long_paths) {
+  cn_scene_builder *b = builder();
+  CHECK_OK(cn_scene_begin(b, 0, 0, 800, 600));
+  uint32_t paint;
+  CHECK_OK(cn_scene_solid(b, 0, 1, 0, 1, &paint));
+  for (int p = 0; p < 40; p++) {
+    cn_transform t = {frand(0.5f, 2), frand(-0.5f, 0.5f), frand(-0.5f, 0.5f), frand(0.5f, 2), frand(0, 400),
+                      frand(0, 300)};
+    CHECK_OK(cn_scene_set_transform(b, &t));
+    uint32_t path;
+    CHECK_OK(cn_scene_path_begin(b));
+    CHECK_OK(cn_scene_move_to(b, 0, 0));
+    /* every path's box comes from one far segment at a random place, so a lost
+     * workgroup of segments shows */
+    int segs = p % 3 == 1 ? 3 : 300 + (int)test_rand_below(900);
+    int far = (int)test_rand_below((uint64_t)segs);
+    for (int k = 0; k < segs; k++) {
+      float r = k == far ? 500.0f : 50.0f;
+      CHECK_OK(cn_scene_cubic_to(b, frand(-r, r), frand(-r, r), frand(-r, r), frand(-r, r), frand(-50, 50),
+                                 frand(-50, 50)));
+    }
+    CHECK_OK(cn_scene_close(b));
+    CHECK_OK(cn_scene_path_end(b, &path));
+    CHECK_OK(cn_scene_fill(b, path, paint, CN_RULE_NONZERO));
+    cn_stroke_desc sd = {.width = 3, .miter_limit = 4, .join = CN_JOIN_ROUND, .cap = CN_CAP_ROUND};
+    CHECK_OK(cn_scene_stroke(b, path, paint, &sd));
+  }
+  cn_scene_data s;
+  CHECK_OK(cn_scene_end(b, &s));
+  check_scene(&s, 128, "long paths");
+}
+
 TEST(scene_errors) {
   cn_context *ctx = test_context();
   if (!ctx) return;
@@ -289,4 +322,4 @@ TEST(scene_corpus) {
   CHECK(rv.loaded == rv.checked);
 }
 
-TEST_MAIN(T(pathbox_hand), T(scene_random), T(scene_errors), T(scene_corpus))
+TEST_MAIN(T(pathbox_hand), T(pathbox_long_paths), T(scene_random), T(scene_errors), T(scene_corpus))

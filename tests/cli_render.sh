@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# cli_render.sh: canopy render: exit codes, messages, and the PNG it writes
+# (size, colour type, straight-alpha pixels read back with a small decoder).
+# usage: cli_render.sh path/to/canopy source-dir
+set -u
+canopy=$1
+fails=0; passes=0
+expect() { # expect NAME EXPECTED_CODE ACTUAL_CODE
+  if [ "$2" -eq "$3" ]; then passes=$((passes+1)); else echo "FAIL $1: exit $3, want $2"; cat "$err"; fails=$((fails+1)); fi
+}
+contains() { # contains NAME FILE PATTERN
+  if grep -q -- "$3" "$2"; then passes=$((passes+1)); else echo "FAIL $1: no '$3' in:"; cat "$2"; fails=$((fails+1)); fi
+}
+dir=$(mktemp -d); out=$dir/out; err=$dir/err; trap 'rm -rf "$dir"' EXIT
+
+# pixel NAME PNG X Y "R G B A": decodes an 8-bit RGBA PNG (python3, zlib) and compares one pixel
+pixel() {
+  local got
+  got=$(python3 - "$2" "$3" "$4" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+assert data[:8] == b'\x89PNG\r\n\x1a\n'
+pos, idat, w, h = 8, b'', 0, 0
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b'IHDR':
+        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        assert depth == 8 and ctype == 6, (depth, ctype)
+    elif kind == b'IDAT':
+        idat += body
+    pos += 12 + n
+raw, stride, rows, prev = zlib.decompress(idat), w * 4, [], bytearray(w * 4)
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - 4] if i >= 4 else 0
+        b = prev[i]
+        c = prev[i - 4] if i >= 4 else 0
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + b) & 255
+        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line); prev = line
+x, y = int(sys.argv[2]), int(sys.argv[3])
+print(w, h, *rows[y][4 * x:4 * x + 4])
+PY
+)
+  if [ "$got" = "$5" ]; then passes=$((passes+1)); else echo "FAIL $1: pixel ($3,$4) of $2: '$got', want '$5'"; fails=$((fails+1)); fi
+}
+
+cat >"$dir/a.svg" <<'SVG'
+<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox="0 0 40 20">
+  <rect x="0" y="0" width="20" height="20" fill="#ff0000"/>
+  <rect x="20" y="0" width="20" height="20" fill="#0000ff" fill-opacity="0.5"/>
+</svg>
+SVG
+"$canopy" render "$dir/a.svg" -o "$dir/a.png" >"$out" 2>"$err"; expect render 0 $?
+pixel opaque "$dir/a.png" 5 5 "40 20 255 0 0 255"
+pixel straight-alpha "$dir/a.png" 30 5 "40 20 0 0 255 128"
+"$canopy" render "$dir/a.svg" -o "$dir/b.png" --width 80 >"$out" 2>"$err"; expect width 0 $?
+pixel aspect "$dir/b.png" 10 10 "80 40 255 0 0 255"
+"$canopy" render "$dir/a.svg" -o "$dir/c.png" --height 10 --background white >"$out" 2>"$err"; expect height 0 $?
+pixel background "$dir/c.png" 15 5 "20 10 128 128 255 255"
+"$canopy" render "$dir/a.svg" -o "$dir/d.png" --scale 0.5 --background "rgba(0,0,0,0)" >"$out" 2>"$err"; expect scale 0 $?
+pixel scale "$dir/d.png" 2 2 "20 10 255 0 0 255"
+
+# errors
+"$canopy" render >"$out" 2>"$err"; expect no-args 2 $?
+"$canopy" render "$dir/a.svg" >"$out" 2>"$err"; expect no-output 2 $?
+contains no-output "$err" "no output file"
+"$canopy" render "$dir/a.svg" -o "$dir/x.png" --width -3 >"$out" 2>"$err"; expect bad-width 2 $?
+"$canopy" render "$dir/a.svg" -o "$dir/x.png" --background nocolour >"$out" 2>"$err"; expect bad-colour 2 $?
+contains bad-colour "$err" "not a colour"
+"$canopy" render "$dir/a.svg" -o "$dir/x.png" --frob >"$out" 2>"$err"; expect unknown-option 2 $?
+"$canopy" render "$dir/missing.svg" -o "$dir/x.png" >"$out" 2>"$err"; expect missing-file 1 $?
+contains missing-file "$err" "missing.svg"
+printf '<svg xmlns="http://www.w3.org/2000/svg"><rect' >"$dir/bad.svg"
+"$canopy" render "$dir/bad.svg" -o "$dir/x.png" >"$out" 2>"$err"; expect malformed 1 $?
+contains malformed "$err" "line"
+"$canopy" render "$dir/a.svg" -o "$dir/no/such/dir/x.png" >"$out" 2>"$err"; expect unwritable 1 $?
+contains unwritable "$err" "no/such/dir/x.png"
+"$canopy" render --help >"$out" 2>"$err"; expect help 0 $?
+contains help "$out" "usage: canopy render"
+
+echo "cli_render: $passes passed, $fails failed"
+[ "$fails" -eq 0 ]
