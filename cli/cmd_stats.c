@@ -5,15 +5,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: canopy stats [--strict] [--width W] [--height H] [--scale S] FILE.svg\n\n"
+          "usage: canopy stats [--strict] [--width W] [--height H] [--scale S] [--time N] FILE.svg\n\n"
           "Loads FILE.svg into a scene and prints its counts: paths, fills, strokes, clips, masks,\n"
           "blend groups, segments, the deepest group nesting, and the elements skipped by kind\n"
           "(text, filters, images, ...). Warnings (missing references, reference cycles: the\n"
           "element is skipped as SVG says) are printed to stderr; --strict makes them errors.\n"
           "--width/--height/--scale set the output size the scene is fitted to.\n"
+          "--time N loads the file N more times and prints the median and the fastest load time\n"
+          "(file already in memory: parsing and encoding only).\n"
           "exit: 0 loaded, 1 the file could not be loaded (the message names the line), 2 usage.\n");
 }
 
@@ -25,9 +28,52 @@ static bool parse_float(const char *s, float *out) {
   return true;
 }
 
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Loads file n times from memory; prints the median and the fastest time. */
+static int time_loads(cn_scene_builder *b, const char *file, const cn_svg_options *opt, int n) {
+  FILE *f = fopen(file, "rb");
+  if (!f) return cli_fail("stats", "cannot reopen the file", CN_ERROR_IO);
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = size > 0 ? malloc((size_t)size) : NULL;
+  bool ok = buf && fread(buf, 1, (size_t)size, f) == (size_t)size;
+  fclose(f);
+  double *ms = malloc((size_t)n * sizeof *ms);
+  cn_result r = ok && ms ? CN_OK : CN_ERROR_OUT_OF_MEMORY;
+  for (int i = 0; i < n && r == CN_OK; i++) {
+    cn_scene_data scene;
+    double t0 = now_ms();
+    r = cn_svg_load_memory(b, buf, (size_t)size, opt, &scene, NULL);
+    ms[i] = now_ms() - t0;
+  }
+  int rc = CLI_OK;
+  if (r != CN_OK) {
+    rc = cli_fail("stats", "timed load failed", r);
+  } else {
+    qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+    printf("load time:    median %.3f ms, fastest %.3f ms over %d loads (%.1f MB/s)\n", ms[n / 2], ms[0], n,
+           size / 1e3 / ms[n / 2]);
+  }
+  free(ms);
+  free(buf);
+  return rc;
+}
+
 int cli_stats(int argc, char **argv) {
   cn_svg_options opt = {0};
   const char *file = NULL;
+  int repeat = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -39,6 +85,12 @@ int cli_stats(int argc, char **argv) {
       float *dst = a[2] == 'w' ? &opt.width : a[2] == 'h' ? &opt.height : &opt.scale;
       if (i + 1 >= argc) return cli_usage_error("stats", "%s needs a value", a);
       if (!parse_float(argv[++i], dst)) return cli_usage_error("stats", "%s: '%s' is not a number in 0..1e6", a, argv[i]);
+    } else if (strcmp(a, "--time") == 0) {
+      if (i + 1 >= argc) return cli_usage_error("stats", "--time needs a count");
+      char *end;
+      long v = strtol(argv[++i], &end, 10);
+      if (*end || v < 1 || v > 1000) return cli_usage_error("stats", "--time: '%s' is not a count in 1..1000", argv[i]);
+      repeat = (int)v;
     } else if (a[0] == '-' && a[1]) {
       return cli_usage_error("stats", "unknown option '%s'", a);
     } else if (file) {
@@ -87,6 +139,7 @@ int cli_stats(int argc, char **argv) {
     }
   printf("%s\n", any ? "" : " none");
   printf("warnings:     %u\n", st.warning_count);
+  int rc = repeat ? time_loads(b, file, &opt, repeat) : CLI_OK;
   cn_scene_builder_destroy(b);
-  return CLI_OK;
+  return rc;
 }

@@ -9,8 +9,9 @@
  * no DTD loading and libxml2's default size and depth limits. Supported: the
  * structure, shape, transform, styling (presentation attributes, style="",
  * <style> sheets), clipping, masking, blend group, gradient and marker
- * features of SVG 1.1/2 listed in docs/SVG.md. Text, filters, raster images,
- * patterns and foreignObject are skipped and counted in stats.skipped.
+ * features of SVG 1.1/2 listed in docs/SVG.md (pattern fills are expanded
+ * into clipped tiles of geometry). Text, filters, raster images and
+ * foreignObject are skipped and counted in stats.skipped.
  *
  * Errors (the call fails, cn_last_error() says what and on which line):
  *   CN_ERROR_IO          the file cannot be read
@@ -69,7 +70,7 @@ typedef enum cn_svg_skip {
   CN_SVG_SKIP_TEXT,         /* text, tspan, textPath */
   CN_SVG_SKIP_FILTER,       /* elements with a filter (not rendered) */
   CN_SVG_SKIP_IMAGE,        /* image */
-  CN_SVG_SKIP_PATTERN,      /* pattern paint servers (the fallback colour is used) */
+  CN_SVG_SKIP_PATTERN,      /* patterns not expanded (strokes, > 4096 tiles): the fallback colour is used */
   CN_SVG_SKIP_FOREIGN,      /* foreignObject, elements of other namespaces */
   CN_SVG_SKIP_UNKNOWN,      /* unknown SVG elements */
   CN_SVG_SKIP_MISSING_REF,  /* references to missing or unsuitable elements */

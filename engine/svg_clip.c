@@ -113,11 +113,9 @@ static cn_result child_geometry(svg_loader *L, const clip_child *ch, svg_mat spa
 static cn_result push_clip_inner(svg_loader *L, xmlNode *clip, const xmlNode *user, svg_mat ctm, const double *bbox,
                                  uint32_t *pushed, bool *hidden) {
   if (!svg_is(clip, "clipPath")) return CN_OK;
-  if (!svg_push_ref(L, clip, user)) {
-    *hidden = true; /* a clip-path cycle: the element is in error, not rendered */
-    return svg_warn(L, CN_SVG_SKIP_CYCLE, user, "clip-path #%.60s refers back to itself; element not rendered",
+  if (!svg_push_ref(L, clip, user)) /* a cycle: this reference is ignored (as resvg and browsers do) */
+    return svg_warn(L, CN_SVG_SKIP_CYCLE, user, "clip-path #%.60s refers back to itself; reference ignored",
                     svg_attr(clip, "id") ? svg_attr(clip, "id") : "?");
-  }
   cn_result r = svg_enter(L, clip);
   if (r != CN_OK) {
     svg_pop_ref(L);
@@ -126,15 +124,15 @@ static cn_result push_clip_inner(svg_loader *L, xmlNode *clip, const xmlNode *us
   uint32_t start = *pushed;
   svg_style cs;
   r = svg_style_of(L, clip, &cs);
-  svg_mat space = ctm;
-  if (r == CN_OK && obb_units(clip, "clipPathUnits", false)) {
+  /* element space, then the clipPath's transform (in user units, with
+   * transform-origin), then the objectBoundingBox mapping */
+  bool obb = obb_units(clip, "clipPathUnits", false);
+  svg_mat space = svg_mat_mul(ctm, svg_transform_attr(L, clip, "transform", &cs, L->vw, L->vh));
+  if (r == CN_OK && obb) {
     if (!bbox_usable(bbox)) *hidden = true;
     else space = svg_mat_mul(space, bbox_matrix(bbox));
   }
   if (r == CN_OK && !*hidden) {
-    svg_mat t;
-    svg_parse_transform(svg_attr(clip, "transform"), &t);
-    space = svg_mat_mul(space, t);
     /* the clipPath's own clip-path, in the user space of the element */
     if (cs.clip_path && svg_is(cs.clip_path, "clipPath"))
       r = push_clip_inner(L, cs.clip_path, clip, ctm, bbox, pushed, hidden);
@@ -207,10 +205,14 @@ cn_result svg_push_mask(svg_loader *L, xmlNode *mask, const xmlNode *user, svg_m
                         uint32_t mode, float alpha, uint32_t *pushed, bool *hidden) {
   *pushed = 0;
   *hidden = false;
-  if (!svg_push_ref(L, mask, user)) {
-    *hidden = true;
-    return svg_warn(L, CN_SVG_SKIP_CYCLE, user, "mask #%.60s refers back to itself; element not rendered",
-                    svg_attr(mask, "id") ? svg_attr(mask, "id") : "?");
+  if (!svg_push_ref(L, mask, user)) { /* a cycle: this reference is ignored (as resvg does) */
+    cn_result r = svg_warn(L, CN_SVG_SKIP_CYCLE, user, "mask #%.60s refers back to itself; reference ignored",
+                           svg_attr(mask, "id") ? svg_attr(mask, "id") : "?");
+    if (r == CN_OK && (mode != CN_BLEND_NORMAL || alpha < 1)) {
+      r = cn_scene_push_blend(L->b, mode, alpha, CN_BLEND_ISOLATED);
+      if (r == CN_OK) *pushed = 1;
+    }
+    return r;
   }
   cn_result r = svg_enter(L, mask);
   if (r != CN_OK) {
@@ -233,8 +235,25 @@ cn_result svg_push_mask(svg_loader *L, xmlNode *mask, const xmlNode *user, svg_m
     *hidden = true;
     goto out;
   }
-  /* a mask on the mask: its own masked group wraps the mask content */
+  /* a mask on the mask: its own masked group wraps the mask content; a mask
+   * chain that leads back to a mask being expanded is dropped whole (as resvg) */
   bool nested = ms.mask && svg_is(ms.mask, "mask");
+  if (nested) {
+    xmlNode *m = ms.mask;
+    for (int hop = 0; m && hop < 64 && nested; hop++) {
+      for (uint32_t i = 0; i < L->nactive; i++)
+        if (L->active[i] == m) nested = false;
+      svg_style hs;
+      r = svg_style_of(L, m, &hs);
+      if (r != CN_OK) goto out;
+      m = hs.mask && svg_is(hs.mask, "mask") ? hs.mask : NULL;
+    }
+    if (!nested) {
+      r = svg_warn(L, CN_SVG_SKIP_CYCLE, mask, "the mask chain of #%.60s is a cycle; ignored",
+                   svg_attr(mask, "id") ? svg_attr(mask, "id") : "?");
+      if (r != CN_OK) goto out;
+    }
+  }
   uint32_t kind = ms.mask_alpha ? CN_BLEND_MASK_ALPHA : CN_BLEND_MASK_LUMINANCE;
   r = cn_scene_push_blend(L->b, CN_BLEND_NORMAL, 1, CN_BLEND_ISOLATED | kind);
   if (r != CN_OK) goto out;

@@ -9,7 +9,8 @@
  *   svg_css.c        <style> sheets: selectors, specificity, declarations
  *   svg_style.c      the cascade, properties and inheritance
  *   svg_color.c      colours
- *   svg_paint.c      paint servers (gradients) and stroke styles
+ *   svg_paint.c      paint servers (gradients, context paints) and stroke styles
+ *   svg_pattern.c    pattern fills expanded into clipped tiles of geometry
  *   svg_clip.c       clipPath and mask as groups
  *   svg_marker.c     markers expanded into geometry
  *
@@ -151,7 +152,8 @@ void svg_sheet_match(const svg_sheet *s, xmlNode *node, svg_decl_fn fn, void *us
 
 /* ----------------------------------------------------------------- style */
 
-enum { SVG_PAINT_NONE, SVG_PAINT_COLOR, SVG_PAINT_CURRENT, SVG_PAINT_REF };
+enum { SVG_PAINT_NONE, SVG_PAINT_COLOR, SVG_PAINT_CURRENT, SVG_PAINT_REF, SVG_PAINT_CONTEXT_FILL,
+       SVG_PAINT_CONTEXT_STROKE };
 typedef struct svg_paint {
   uint8_t kind;          /* SVG_PAINT_* */
   uint8_t fallback_kind; /* REF: what to use when the server is unusable */
@@ -187,6 +189,8 @@ typedef struct svg_style {
   svg_color stop_color;
   float stop_opacity;
   bool mask_alpha; /* mask-type: alpha */
+  const char *transform; /* the CSS transform property (overrides the attribute), or NULL */
+  uint32_t transform_len;
 } svg_style;
 
 struct svg_loader;
@@ -206,12 +210,23 @@ typedef struct svg_id_entry {
   xmlNode *node;
 } svg_id_entry;
 
+/* One paint of a context element (SVG 2 context-fill/context-stroke): the
+ * element's fill or stroke with what is needed to make it again. */
+typedef struct svg_context_paint {
+  svg_paint paint; /* never a context-* kind: those are resolved when the context is set */
+  svg_color color; /* the context element's currentColor */
+  svg_mat ctm;
+  double bbox[4];
+  bool has_bbox;
+} svg_context_paint;
+
 typedef struct svg_loader {
   cn_scene_builder *b;
   xmlDoc *doc;
   cn_svg_options opt;
   cn_svg_stats *stats;
   svg_sheet *sheet;
+  xmlNode *root; /* the root <svg> */
   svg_id_entry *ids; /* open addressing, cap a power of two */
   size_t id_cap, id_count;
   /* current viewport size (user units) for percentages */
@@ -223,8 +238,11 @@ typedef struct svg_loader {
   /* bounding box accumulators (objectBoundingBox clip/mask), innermost last */
   struct svg_bbox_acc *acc;
   uint32_t nacc, cap_acc;
-  bool in_clip, in_marker;
   uint64_t work; /* selector tests and elements visited: bounded */
+  /* context-fill / context-stroke: the context element's paints (markers: the
+   * shape; use: the use element); valid when has_context */
+  svg_context_paint context[2];
+  bool has_context;
 } svg_loader;
 
 /* A bounding box being gathered in the space of `inv` (device -> element user space). */
@@ -281,8 +299,20 @@ cn_result svg_emit_path(svg_loader *L, const xmlNode *node, const svg_path *p, s
  * is not a shape or is not rendered (zero size). */
 bool svg_shape_path(svg_loader *L, xmlNode *node, const svg_style *st, svg_path *p);
 bool svg_is_shape(const xmlNode *n);
+/* Graphics and container elements (what a switch chooses among). */
+bool svg_is_renderable(const xmlNode *n);
+/* Bounding boxes of content in the user space of m: begin (*ok false when m
+ * is singular: then no end), render, end (false when nothing had geometry). */
+cn_result svg_bbox_begin(svg_loader *L, svg_mat m, bool *ok);
+bool svg_bbox_end(svg_loader *L, double box[4]);
 /* Adds a shape's geometry to the open bounding-box accumulators. */
 void svg_bbox_add(svg_loader *L, const svg_path *p, svg_mat ctm);
+
+/* The transform attribute attr of n (or the CSS transform property of st
+ * for "transform"), with transform-origin, whose percentages and keywords
+ * refer to a ref_w x ref_h box. */
+svg_mat svg_transform_attr(svg_loader *L, const xmlNode *n, const char *attr, const svg_style *st, double ref_w,
+                           double ref_h);
 
 /* svg_use.c */
 cn_result svg_render_use(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm);
@@ -298,9 +328,21 @@ bool svg_conditions_pass(const xmlNode *n);
  * bbox (x0 y0 x1 y1) under ctm; *paint = CN_NONE when nothing is painted. */
 cn_result svg_make_paint(svg_loader *L, const xmlNode *node, const svg_paint *p, const svg_style *st, float opacity,
                          svg_mat ctm, const double bbox[4], uint32_t *paint);
+/* Sets the context paints from an element with style st, transform ctm and
+ * bounds bbox (NULL: unknown), saving the previous ones in *saved. */
+void svg_context_push(svg_loader *L, const svg_style *st, svg_mat ctm, const double *bbox, svg_context_paint saved[2],
+                      bool *saved_valid);
+void svg_context_pop(svg_loader *L, const svg_context_paint saved[2], bool saved_valid);
 /* The stroke description of a style (dashes in dash_buf, cap 64); false
  * when the stroke is not drawn (width <= 0). */
 bool svg_make_stroke(svg_loader *L, const svg_style *st, cn_stroke_desc *out, float *dash_buf, uint32_t dash_cap);
+
+/* svg_pattern.c */
+/* Fills path (emitted, with rule) with pattern as tiles of geometry; shape
+ * bounds bbox in the space of ctm. *painted false: the caller uses the
+ * fallback colour (bounds without area, too many tiles, a cycle). */
+cn_result svg_fill_pattern(svg_loader *L, xmlNode *node, xmlNode *pattern, uint32_t path, uint32_t rule,
+                           float opacity, svg_mat ctm, const double bbox[4], bool *painted);
 
 /* svg_clip.c */
 /* Opens the groups a clip-path reference asks for around content in an

@@ -215,6 +215,32 @@ static cn_result normalise_attr(xmlDoc *doc, xmlNode *owner, xmlAttr *a) {
   return CN_OK;
 }
 
+/* Blanks CSS comments out of a style attribute (a new text node: the
+ * declarations are then read in place). */
+static cn_result strip_style_comments(xmlDoc *doc, xmlAttr *a) {
+  xmlNode *c = a->children;
+  if (!c || c->type != XML_TEXT_NODE || !c->content || !strstr((const char *)c->content, "/*")) return CN_OK;
+  size_t n = strlen((const char *)c->content);
+  char *buf = malloc(n + 1);
+  if (!buf) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for a style attribute");
+  memcpy(buf, c->content, n + 1);
+  for (size_t i = 0; i + 1 < n; i++)
+    if (buf[i] == '/' && buf[i + 1] == '*') {
+      size_t j = i + 2;
+      while (j + 1 < n && !(buf[j] == '*' && buf[j + 1] == '/')) j++;
+      size_t end = j + 1 < n ? j + 2 : n;
+      memset(buf + i, ' ', end - i);
+      i = end - 1;
+    }
+  xmlNode *t = xmlNewDocText(doc, (const xmlChar *)buf);
+  free(buf);
+  if (!t) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for a style attribute");
+  xmlFreeNodeList(a->children);
+  a->children = a->last = t;
+  t->parent = (xmlNode *)a;
+  return CN_OK;
+}
+
 static cn_result id_insert(svg_loader *L, const char *id, xmlNode *n) {
   if (!*id) return CN_OK;
   if (L->id_count * 2 + 2 > L->id_cap) {
@@ -265,18 +291,24 @@ static cn_result add_style_text(xmlNode *n, char **css, size_t *len, size_t *cap
   return CN_OK;
 }
 
-/* One pass over the whole tree (iterative): normalises attributes, fills the
- * id table, gathers <style> text. */
-static cn_result index_document(svg_loader *L, xmlNode *root) {
-  char *css = NULL;
-  size_t len = 0, cap = 0;
+typedef struct css_text {
+  char *s;
+  size_t len, cap;
+} css_text;
+
+/* One pass over a tree (iterative): normalises attributes, fills the id
+ * table, gathers <style> text. */
+static cn_result index_tree(svg_loader *L, xmlNode *root, css_text *css) {
   cn_result r = CN_OK;
   for (xmlNode *n = root; n && r == CN_OK;) {
     if (n->type == XML_ELEMENT_NODE) {
-      for (xmlAttr *a = n->properties; a && r == CN_OK; a = a->next) r = normalise_attr(L->doc, n, a);
+      for (xmlAttr *a = n->properties; a && r == CN_OK; a = a->next) {
+        r = normalise_attr(L->doc, n, a);
+        if (r == CN_OK && !a->ns && strcmp((const char *)a->name, "style") == 0) r = strip_style_comments(L->doc, a);
+      }
       const char *id = r == CN_OK ? svg_attr(n, "id") : NULL;
       if (id) r = id_insert(L, id, n);
-      if (r == CN_OK && svg_is(n, "style")) r = add_style_text(n, &css, &len, &cap);
+      if (r == CN_OK && svg_is(n, "style")) r = add_style_text(n, &css->s, &css->len, &css->cap);
       if (r == CN_OK && (++L->work & 0xffff) == 0) r = svg_work(L, n, 0);
     }
     /* next in document order */
@@ -288,8 +320,21 @@ static cn_result index_document(svg_loader *L, xmlNode *root) {
     if (!n || n == root) break;
     n = n->next;
   }
-  if (r == CN_OK && css) r = svg_sheet_parse(css, len, &L->sheet);
-  free(css);
+  return r;
+}
+
+/* Indexes the document, then the content of its internal entities (elements
+ * that come in through entity references), then parses the style sheets. */
+static cn_result index_document(svg_loader *L, xmlNode *root) {
+  css_text css = {0};
+  cn_result r = index_tree(L, root, &css);
+  xmlDtd *dtd = L->doc->intSubset;
+  for (xmlNode *d = dtd ? dtd->children : NULL; d && r == CN_OK; d = d->next)
+    if (d->type == XML_ENTITY_DECL)
+      for (xmlNode *c = d->children; c && r == CN_OK; c = c->next)
+        if (c->type == XML_ELEMENT_NODE) r = index_tree(L, c, &css);
+  if (r == CN_OK && css.s) r = svg_sheet_parse(css.s, css.len, &L->sheet);
+  free(css.s);
   return r;
 }
 
@@ -437,19 +482,10 @@ static cn_result load_doc(svg_loader *L, xmlNode *root, cn_scene_data *out) {
   CN_TRY(cn_scene_begin(L->b, 0, 0, w, h));
   svg_style st;
   svg_style_initial(&st);
-  svg_style rs;
-  svg_style_compute(L, root, &st, &rs);
-  cn_result r = CN_OK;
-  if (!rs.display_none) {
-    r = svg_enter(L, root);
-    if (r == CN_OK) {
-      /* the root's own transform (SVG 2) applies inside the viewBox mapping */
-      svg_mat t;
-      svg_parse_transform(svg_attr(root, "transform"), &t);
-      r = svg_render_children(L, root, &rs, svg_mat_mul(m, t));
-      svg_leave(L);
-    }
-  }
+  /* the root renders like a group (its opacity, clip-path, mask, transform,
+   * conditions) inside the viewBox mapping */
+  L->root = root;
+  cn_result r = svg_render_node(L, root, &st, m);
   /* close anything left open by a failure so the builder can end */
   while (r != CN_OK && cn_scene_depth(L->b)) cn_scene_pop(L->b);
   if (r != CN_OK) return r;

@@ -2,8 +2,8 @@
  * geometry: the marker's content is rendered at each vertex of the path with
  * the transform translate(vertex) rotate(orient) scale(stroke-width if
  * markerUnits=strokeWidth) translate(-ref) viewBox, clipped to the marker
- * viewport unless overflow is visible. Markers inside marker content are not
- * drawn. */
+ * viewport unless overflow is visible. Markers inside marker content are
+ * drawn too, except a marker inside itself (a cycle). */
 #include "svg_internal.h"
 
 #include <math.h>
@@ -187,10 +187,18 @@ static cn_result draw_marker(svg_loader *L, xmlNode *node, xmlNode *mk, const ve
 }
 
 cn_result svg_render_markers(svg_loader *L, xmlNode *node, const svg_style *st, const svg_path *p, svg_mat ctm) {
-  if (L->in_marker) return CN_OK;
-  if (!st->marker[0] && !st->marker[1] && !st->marker[2]) return CN_OK;
-  if (!(svg_is(node, "path") || svg_is(node, "line") || svg_is(node, "polyline") || svg_is(node, "polygon")))
-    return CN_OK;
+  xmlNode *mk3[3];
+  for (int k = 0; k < 3; k++) {
+    mk3[k] = st->marker[k] && svg_is(st->marker[k], "marker") ? st->marker[k] : NULL;
+    for (uint32_t i = 0; mk3[k] && i < L->nactive; i++)
+      if (L->active[i] == mk3[k]) { /* a marker drawn inside itself: skipped */
+        CN_TRY(svg_warn(L, CN_SVG_SKIP_CYCLE, node, "marker #%.60s is used inside itself; skipped",
+                        svg_attr(mk3[k], "id") ? svg_attr(mk3[k], "id") : "?"));
+        mk3[k] = NULL;
+      }
+  }
+  if (!mk3[0] && !mk3[1] && !mk3[2]) return CN_OK;
+  if (!svg_is_shape(node)) return CN_OK; /* SVG 2: markers on every shape */
   vlist vl = {0};
   if (!vertices(p, &vl)) {
     free(vl.v);
@@ -200,19 +208,26 @@ cn_result svg_render_markers(svg_loader *L, xmlNode *node, const svg_style *st, 
   cn_result r = CN_OK;
   uint32_t saved = L->nacc;
   L->nacc = 0; /* markers are not part of bounding boxes */
-  L->in_marker = true;
+  /* the shape is the context element of context-fill/context-stroke in the markers */
+  double box[4];
+  bool has_box = svg_path_tight_bounds(p, box);
+  svg_context_paint saved_ctx[2];
+  bool saved_valid;
+  svg_context_push(L, st, ctm, has_box ? box : NULL, saved_ctx, &saved_valid);
   for (size_t i = 0; i < vl.n && r == CN_OK; i++) {
     int kind = i == 0 ? 0 : i == vl.n - 1 ? 2 : 1;
-    xmlNode *mk = st->marker[kind];
+    xmlNode *mk = mk3[kind];
     if (!mk) continue;
-    if (!svg_is(mk, "marker")) continue;
     r = svg_enter(L, mk);
     if (r != CN_OK) break;
     r = svg_work(L, mk, 1);
-    if (r == CN_OK) r = draw_marker(L, node, mk, &vl.v[i], kind, sw, ctm);
+    if (r == CN_OK && svg_push_ref(L, mk, node)) {
+      r = draw_marker(L, node, mk, &vl.v[i], kind, sw, ctm);
+      svg_pop_ref(L);
+    }
     svg_leave(L);
   }
-  L->in_marker = false;
+  svg_context_pop(L, saved_ctx, saved_valid);
   L->nacc = saved;
   free(vl.v);
   return r;

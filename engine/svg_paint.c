@@ -66,11 +66,13 @@ static cn_result read_stops(svg_loader *L, xmlNode *g, cn_stop **stops, uint32_t
     CN_TRY(svg_style_of(L, c, &ss));
     double off = 0;
     const char *o = svg_attr(c, "offset");
-    if (o) {
+    if (o) { /* a number or a percentage; anything else (units, junk) is 0 */
       const char *s = o;
       svg_skip_ws(&s);
       if (svg_parse_number(&s, &off) == 1) {
-        if (*s == '%') off /= 100.0;
+        if (*s == '%') off /= 100.0, s++;
+        svg_skip_ws(&s);
+        if (*s) off = 0;
       } else {
         off = 0;
       }
@@ -95,8 +97,11 @@ static cn_result read_stops(svg_loader *L, xmlNode *g, cn_stop **stops, uint32_t
   return CN_OK;
 }
 
-static cn_result gradient(svg_loader *L, const xmlNode *user, xmlNode *g, float opacity, svg_mat ctm,
-                          const double bbox[4], uint32_t *paint) {
+/* Makes the paint of gradient g; *unusable when it cannot paint (no stops,
+ * an objectBoundingBox gradient on a shape without area): the caller's
+ * fallback colour applies. */
+static cn_result gradient(svg_loader *L, xmlNode *g, float opacity, svg_mat ctm, const double bbox[4],
+                          uint32_t *paint, bool *unusable) {
   xmlNode *chain[SVG_MAX_HREF_CHAIN];
   bool cycle;
   uint32_t n = gradient_chain(L, g, chain, &cycle);
@@ -109,7 +114,10 @@ static cn_result gradient(svg_loader *L, const xmlNode *user, xmlNode *g, float 
         stop_src = chain[i];
         break;
       }
-  if (!stop_src) return CN_OK; /* no stops: none */
+  if (!stop_src) {
+    *unusable = true; /* no stops: the fallback, else none */
+    return CN_OK;
+  }
   cn_stop *stops;
   uint32_t count;
   CN_TRY(read_stops(L, stop_src, &stops, &count));
@@ -121,12 +129,23 @@ static cn_result gradient(svg_loader *L, const xmlNode *user, xmlNode *g, float 
   uint32_t spread = CN_SPREAD_PAD;
   if (spread_s && strcmp(spread_s, "reflect") == 0) spread = CN_SPREAD_REFLECT;
   if (spread_s && strcmp(spread_s, "repeat") == 0) spread = CN_SPREAD_REPEAT;
-  svg_mat gt;
-  svg_parse_transform(chain_attr(chain, n, "gradientTransform", false), &gt);
+  /* gradientTransform (with transform-origin); a singular one is ignored */
+  xmlNode *gt_src = chain[0];
+  for (uint32_t i = 0; i < n; i++)
+    if (svg_attr(chain[i], "gradientTransform")) {
+      gt_src = chain[i];
+      break;
+    }
+  svg_mat gt = svg_transform_attr(L, gt_src, "gradientTransform", NULL, obb ? 1 : L->vw, obb ? 1 : L->vh);
+  svg_mat gt_inv;
+  if (!svg_mat_invert(gt, &gt_inv)) gt = svg_mat_identity();
   svg_mat m = ctm;
   if (obb) {
     double bw = bbox[2] - bbox[0], bh = bbox[3] - bbox[1];
-    if (!(bw > 0) || !(bh > 0)) goto done; /* no area to map onto: not painted */
+    if (!(bw > 0) || !(bh > 0)) { /* no area to map onto */
+      *unusable = true;
+      goto done;
+    }
     m = svg_mat_mul(m, svg_mat_mul(svg_mat_translate(bbox[0], bbox[1]), svg_mat_scale(bw, bh)));
   }
   m = svg_mat_mul(m, gt);
@@ -144,8 +163,7 @@ static cn_result gradient(svg_loader *L, const xmlNode *user, xmlNode *g, float 
     double fy = coord(L, chain_attr(chain, n, "fy", true), cy, obb, SVG_AXIS_Y);
     double fr = coord(L, chain_attr(chain, n, "fr", true), 0, obb, SVG_AXIS_DIAG);
     if (!(rr > 0)) degenerate = true;
-    if (fr < 0) fr = 0;
-    if (fr > rr) fr = rr;
+    if (fr < 0) fr = 0; /* fr may exceed r: the renderer draws the general two-circle gradient */
     double gv[6] = {cx, cy, rr, fx, fy, fr};
     for (int i = 0; i < 6; i++) d.geometry[i] = (float)gv[i];
   } else {
@@ -166,8 +184,39 @@ static cn_result gradient(svg_loader *L, const xmlNode *user, xmlNode *g, float 
   }
 done:
   free(stops);
-  (void)user;
   return r;
+}
+
+/* The context paint k (0 fill, 1 stroke) resolved: a concrete paint. */
+static void resolve_context(const svg_loader *L, int k, svg_context_paint *out) {
+  if (!L->has_context) {
+    *out = (svg_context_paint){.paint = {.kind = SVG_PAINT_NONE}};
+    return;
+  }
+  *out = L->context[k];
+}
+
+void svg_context_push(svg_loader *L, const svg_style *st, svg_mat ctm, const double *bbox, svg_context_paint saved[2],
+                      bool *saved_valid) {
+  saved[0] = L->context[0], saved[1] = L->context[1];
+  *saved_valid = L->has_context;
+  svg_context_paint next[2];
+  const svg_paint *ps[2] = {&st->fill, &st->stroke};
+  for (int k = 0; k < 2; k++) {
+    if (ps[k]->kind == SVG_PAINT_CONTEXT_FILL || ps[k]->kind == SVG_PAINT_CONTEXT_STROKE) {
+      resolve_context(L, ps[k]->kind == SVG_PAINT_CONTEXT_FILL ? 0 : 1, &next[k]); /* from the outer context */
+      continue;
+    }
+    next[k] = (svg_context_paint){.paint = *ps[k], .color = st->color, .ctm = ctm, .has_bbox = bbox != NULL};
+    if (bbox) memcpy(next[k].bbox, bbox, sizeof next[k].bbox);
+  }
+  L->context[0] = next[0], L->context[1] = next[1];
+  L->has_context = true;
+}
+
+void svg_context_pop(svg_loader *L, const svg_context_paint saved[2], bool saved_valid) {
+  L->context[0] = saved[0], L->context[1] = saved[1];
+  L->has_context = saved_valid;
 }
 
 cn_result svg_make_paint(svg_loader *L, const xmlNode *node, const svg_paint *p, const svg_style *st, float opacity,
@@ -178,15 +227,26 @@ cn_result svg_make_paint(svg_loader *L, const xmlNode *node, const svg_paint *p,
     case SVG_PAINT_COLOR: return solid(L, p->color, opacity, paint);
     case SVG_PAINT_CURRENT: return solid(L, st->color, opacity, paint);
     case SVG_PAINT_REF: break;
+    case SVG_PAINT_CONTEXT_FILL:
+    case SVG_PAINT_CONTEXT_STROKE: {
+      /* the context element's paint, with its transform and bounds (SVG 2) */
+      svg_context_paint c;
+      resolve_context(L, p->kind == SVG_PAINT_CONTEXT_FILL ? 0 : 1, &c);
+      if (c.paint.kind == SVG_PAINT_NONE) return CN_OK;
+      svg_style cs = *st;
+      cs.color = c.color;
+      static const double no_box[4] = {0, 0, 0, 0};
+      return svg_make_paint(L, node, &c.paint, &cs, opacity, c.ctm, c.has_bbox ? c.bbox : no_box, paint);
+    }
     default: return CN_OK;
   }
   if (p->ref && is_gradient(p->ref)) {
     if (!svg_push_ref(L, p->ref, node)) return CN_OK;
-    cn_result r = gradient(L, node, p->ref, opacity, ctm, bbox, paint);
+    bool unusable = false;
+    cn_result r = gradient(L, p->ref, opacity, ctm, bbox, paint, &unusable);
     svg_pop_ref(L);
-    return r;
-  }
-  if (p->ref && svg_is(p->ref, "pattern")) {
+    if (r != CN_OK || !unusable) return r;
+  } else if (p->ref && svg_is(p->ref, "pattern")) {
     svg_skip(L, CN_SVG_SKIP_PATTERN);
   } else if (!p->ref) {
     if (p->fallback_kind == SVG_PAINT_NONE)
@@ -198,6 +258,7 @@ cn_result svg_make_paint(svg_loader *L, const xmlNode *node, const svg_paint *p,
     return CN_OK;
   }
   if (p->fallback_kind == SVG_PAINT_COLOR) return solid(L, p->fallback, opacity, paint);
+  if (p->fallback_kind == SVG_PAINT_CURRENT) return solid(L, st->color, opacity, paint);
   return CN_OK;
 }
 

@@ -5,6 +5,7 @@
  * coordinate range check. */
 #include "svg_internal.h"
 
+#include <libxml/entities.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,42 +111,84 @@ void svg_bbox_add(svg_loader *L, const svg_path *p, svg_mat ctm) {
   }
 }
 
-/* transform and transform-origin of an element. */
-static svg_mat element_transform(svg_loader *L, const xmlNode *n, const svg_style *st) {
+cn_result svg_bbox_begin(svg_loader *L, svg_mat m, bool *ok) {
+  *ok = false;
+  if (L->nacc == L->cap_acc) {
+    uint32_t cap = L->cap_acc ? L->cap_acc * 2 : 16;
+    svg_bbox_acc *a = realloc(L->acc, cap * sizeof *a);
+    if (!a) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for bounding boxes");
+    L->acc = a, L->cap_acc = cap;
+  }
+  svg_bbox_acc acc = {.any = false};
+  if (!svg_mat_invert(m, &acc.ctm_inv)) return CN_OK;
+  L->acc[L->nacc++] = acc;
+  *ok = true;
+  return CN_OK;
+}
+
+bool svg_bbox_end(svg_loader *L, double box[4]) {
+  svg_bbox_acc acc = L->acc[--L->nacc];
+  if (acc.any) memcpy(box, acc.box, 4 * sizeof *box);
+  return acc.any;
+}
+
+svg_mat svg_transform_attr(svg_loader *L, const xmlNode *n, const char *attr, const svg_style *st, double ref_w,
+                           double ref_h) {
   svg_mat t;
-  svg_parse_transform(svg_attr(n, "transform"), &t);
+  if (st && st->transform && strcmp(attr, "transform") == 0) {
+    char buf[512];
+    uint32_t k = st->transform_len < sizeof buf - 1 ? st->transform_len : (uint32_t)sizeof buf - 1;
+    memcpy(buf, st->transform, k);
+    buf[k] = 0;
+    if (strcmp(buf, "none") == 0) t = svg_mat_identity();
+    else svg_parse_transform(buf, &t);
+  } else {
+    svg_parse_transform(svg_attr(n, attr), &t);
+  }
   const char *o = svg_attr(n, "transform-origin");
   if (!o) return t;
-  double xy[2] = {0, 0};
-  int k = 0;
+  /* CSS: one or two of lengths, percentages (of the reference box) and
+   * keywords; a missing one is the centre; "top left" means "left top" */
+  typedef struct origin_item {
+    bool absolute; /* a length in user units, else a fraction of the box */
+    double value;
+    int axis; /* 0 x, 1 y, -1 either (center, lengths) */
+  } origin_item;
+  origin_item it[2];
+  int n_items = 0;
   const char *s = o;
-  while (*s && k < 2) {
+  while (n_items < 2) {
     svg_skip_ws(&s);
     if (!*s) break;
-    svg_length l;
-    if (svg_parse_length_at(&s, &l)) {
-      xy[k] = svg_length_user(l, k ? SVG_AXIS_Y : SVG_AXIS_X, L->vw, L->vh, st->font_size);
-      k++;
-      continue;
-    }
     static const struct {
       const char *w;
       int axis;
       double f;
     } kw[] = {{"left", 0, 0}, {"right", 0, 1}, {"top", 1, 0}, {"bottom", 1, 1}, {"center", -1, 0.5}};
     size_t i;
-    for (i = 0; i < CN_ARRAY_LEN(kw); i++) {
-      size_t wl = strlen(kw[i].w);
-      if (strncmp(s, kw[i].w, wl) == 0) {
-        int axis = kw[i].axis < 0 ? k : kw[i].axis;
-        if (axis > 1) axis = 1;
-        xy[axis] = kw[i].f * (axis ? L->vh : L->vw);
-        s += wl;
-        k++;
-        break;
-      }
+    for (i = 0; i < CN_ARRAY_LEN(kw); i++)
+      if (strncmp(s, kw[i].w, strlen(kw[i].w)) == 0) break;
+    svg_length l;
+    if (i < CN_ARRAY_LEN(kw)) {
+      it[n_items++] = (origin_item){false, kw[i].f, kw[i].axis};
+      s += strlen(kw[i].w);
+    } else if (svg_parse_length_at(&s, &l)) {
+      int axis = n_items;
+      if (l.unit == SVG_UNIT_PERCENT) it[n_items++] = (origin_item){false, l.v / 100, -1};
+      else it[n_items++] = (origin_item){true, svg_length_user(l, axis ? SVG_AXIS_Y : SVG_AXIS_X, L->vw, L->vh, 16), -1};
+    } else {
+      break;
     }
-    if (i == CN_ARRAY_LEN(kw)) break;
+  }
+  /* which axis each item sets: a lone item is x unless it is top/bottom;
+   * a pair is x y unless its first is top/bottom or its second left/right */
+  int ax[2] = {0, 1};
+  if (n_items == 1 && it[0].axis == 1) ax[0] = 1;
+  if (n_items == 2 && (it[0].axis == 1 || it[1].axis == 0)) ax[0] = 1, ax[1] = 0;
+  double xy[2] = {ref_w / 2, ref_h / 2};
+  for (int k = 0; k < n_items; k++) {
+    int axis = ax[k];
+    xy[axis] = it[k].absolute ? it[k].value : it[k].value * (axis ? ref_h : ref_w);
   }
   return svg_mat_mul(svg_mat_translate(xy[0], xy[1]), svg_mat_mul(t, svg_mat_translate(-xy[0], -xy[1])));
 }
@@ -169,6 +212,13 @@ static cn_result render_shape(svg_loader *L, xmlNode *n, const svg_style *st, sv
   for (int k = 0; k < 3 && r == CN_OK; k++) {
     int what = st->paint_order[k];
     if (what == 0 && st->fill.kind != SVG_PAINT_NONE && !svg_is(n, "line")) { /* a line has no inside */
+      if (st->fill.kind == SVG_PAINT_REF && st->fill.ref && svg_is(st->fill.ref, "pattern")) {
+        bool painted = false;
+        if (path == CN_NONE) r = svg_emit_path(L, n, &p, ctm, &path);
+        if (r == CN_OK)
+          r = svg_fill_pattern(L, n, st->fill.ref, path, st->fill_rule, st->fill_opacity * alpha, ctm, bbox, &painted);
+        if (r != CN_OK || painted) continue; /* else the fallback colour below */
+      }
       uint32_t paint;
       r = svg_make_paint(L, n, &st->fill, st, st->fill_opacity * alpha, ctm, bbox, &paint);
       if (r != CN_OK || paint == CN_NONE) continue;
@@ -193,8 +243,7 @@ done:
 }
 
 static bool has_markers(const xmlNode *n, const svg_style *st) {
-  if (!st->marker[0] && !st->marker[1] && !st->marker[2]) return false;
-  return svg_is(n, "path") || svg_is(n, "line") || svg_is(n, "polyline") || svg_is(n, "polygon");
+  return svg_is_shape(n) && (st->marker[0] || st->marker[1] || st->marker[2]); /* SVG 2: every shape */
 }
 
 /* Elements that are never rendered directly (definitions and metadata). */
@@ -211,7 +260,7 @@ static bool is_definition(const char *name) {
 /* The element's content: children, a shape, a use, a viewport. */
 static cn_result render_content(svg_loader *L, xmlNode *n, const svg_style *st, svg_mat ctm, float alpha) {
   const char *name = (const char *)n->name;
-  if (strcmp(name, "g") == 0 || strcmp(name, "a") == 0) return svg_render_children(L, n, st, ctm);
+  if (strcmp(name, "g") == 0 || strcmp(name, "a") == 0 || n == L->root) return svg_render_children(L, n, st, ctm);
   if (strcmp(name, "svg") == 0) {
     double x = len_attr(L, n, "x", SVG_AXIS_X, 0, st), y = len_attr(L, n, "y", SVG_AXIS_Y, 0, st);
     double w = len_attr(L, n, "width", SVG_AXIS_X, L->vw, st), h = len_attr(L, n, "height", SVG_AXIS_Y, L->vh, st);
@@ -249,14 +298,6 @@ static cn_result open_effects(svg_loader *L, xmlNode *n, const svg_style *st, sv
   return CN_OK;
 }
 
-static bool units_obb(const xmlNode *n, const char *attr, bool def) {
-  const char *u = n ? svg_attr(n, attr) : NULL;
-  if (!u) return def;
-  if (strcmp(u, "objectBoundingBox") == 0) return true;
-  if (strcmp(u, "userSpaceOnUse") == 0) return false;
-  return def;
-}
-
 static cn_result render_element(svg_loader *L, xmlNode *n, const svg_style *parent, svg_mat ctm) {
   svg_style st;
   svg_style_compute(L, n, parent, &st);
@@ -265,7 +306,7 @@ static cn_result render_element(svg_loader *L, xmlNode *n, const svg_style *pare
     svg_skip(L, CN_SVG_SKIP_FILTER);
     return CN_OK;
   }
-  svg_mat m = svg_mat_mul(ctm, element_transform(L, n, &st));
+  svg_mat m = svg_mat_mul(ctm, svg_transform_attr(L, n, "transform", &st, L->vw, L->vh));
   if (!svg_mat_finite(m))
     return cn_fail(CN_ERROR_LIMIT, "line %d: the transform of <%s> overflows", svg_line(n), (const char *)n->name);
   if (m.a * m.d - m.b * m.c == 0) return CN_OK; /* collapsed to nothing */
@@ -292,8 +333,9 @@ static cn_result render_element(svg_loader *L, xmlNode *n, const svg_style *pare
   }
   if (!st.clip_path && !st.mask && !group) return render_content(L, n, &st, m, alpha);
 
-  bool need_bbox = (st.clip_path && units_obb(st.clip_path, "clipPathUnits", false)) ||
-                   (st.mask && (units_obb(st.mask, "maskUnits", true) || units_obb(st.mask, "maskContentUnits", false)));
+  /* Clips and masks may need the content's bounds (objectBoundingBox units, on
+   * the clipPath, its clip-path or children, or the mask): always gather them. */
+  bool need_bbox = st.clip_path || st.mask;
   uint32_t pushed = 0;
   bool hidden = false;
   if (!need_bbox) {
@@ -306,24 +348,17 @@ static cn_result render_element(svg_loader *L, xmlNode *n, const svg_style *pare
     CN_TRY(render_content(L, n, &st, m, alpha));
   } else {
     /* content first, gathering its bounds; then the opening groups, moved in front */
-    if (L->nacc == L->cap_acc) {
-      uint32_t cap = L->cap_acc ? L->cap_acc * 2 : 16;
-      svg_bbox_acc *a = realloc(L->acc, cap * sizeof *a);
-      if (!a) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for bounding boxes");
-      L->acc = a, L->cap_acc = cap;
-    }
-    svg_bbox_acc acc = {.any = false};
-    if (!svg_mat_invert(m, &acc.ctm_inv)) return CN_OK;
+    bool ok;
+    CN_TRY(svg_bbox_begin(L, m, &ok));
+    if (!ok) return CN_OK;
     uint32_t mark = cn__scene_element_count(L->b);
-    L->acc[L->nacc++] = acc;
     cn_result r = render_content(L, n, &st, m, alpha);
-    acc = L->acc[--L->nacc];
-    CN_TRY(r);
     double bbox[4] = {0, 0, 0, 0};
-    if (acc.any) memcpy(bbox, acc.box, sizeof bbox);
+    bool any = svg_bbox_end(L, bbox);
+    CN_TRY(r);
     uint32_t split = cn__scene_element_count(L->b);
     if (split == mark) return CN_OK; /* nothing drawn: no groups needed */
-    CN_TRY(open_effects(L, n, &st, m, acc.any ? bbox : NULL, group, &pushed, &hidden));
+    CN_TRY(open_effects(L, n, &st, m, any ? bbox : NULL, group, &pushed, &hidden));
     if (hidden) {
       cn__scene_truncate_elements(L->b, mark);
       return CN_OK;
@@ -332,6 +367,14 @@ static cn_result render_element(svg_loader *L, xmlNode *n, const svg_style *pare
   }
   for (uint32_t i = 0; i < pushed; i++) CN_TRY(cn_scene_pop(L->b));
   return CN_OK;
+}
+
+bool svg_is_renderable(const xmlNode *n) {
+  if (!svg_is_element(n)) return false;
+  const char *name = (const char *)n->name;
+  return strcmp(name, "g") == 0 || strcmp(name, "a") == 0 || strcmp(name, "svg") == 0 || strcmp(name, "use") == 0 ||
+         strcmp(name, "switch") == 0 || strcmp(name, "text") == 0 || strcmp(name, "image") == 0 ||
+         strcmp(name, "foreignObject") == 0 || svg_is_shape(n);
 }
 
 cn_result svg_render_node(svg_loader *L, xmlNode *n, const svg_style *parent, svg_mat ctm) {
@@ -357,6 +400,19 @@ cn_result svg_render_node(svg_loader *L, xmlNode *n, const svg_style *parent, sv
 }
 
 cn_result svg_render_children(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm) {
-  for (xmlNode *c = node->children; c; c = c->next) CN_TRY(svg_render_node(L, c, st, ctm));
+  for (xmlNode *c = node->children; c; c = c->next) {
+    if (c->type == XML_ENTITY_REF_NODE) {
+      /* elements that come in through an entity (libxml2 parsed the entity's
+       * content once and checked its amplification) */
+      xmlEntity *ent = xmlGetDocEntity(L->doc, c->name);
+      if (!ent || !ent->children) continue;
+      CN_TRY(svg_enter(L, node));
+      cn_result r = svg_render_children(L, (xmlNode *)ent, st, ctm);
+      svg_leave(L);
+      CN_TRY(r);
+      continue;
+    }
+    CN_TRY(svg_render_node(L, c, st, ctm));
+  }
   return CN_OK;
 }

@@ -48,6 +48,8 @@ static void reset_uninherited(svg_style *s) {
   s->stop_color = init.stop_color;
   s->stop_opacity = init.stop_opacity;
   s->mask_alpha = false;
+  s->transform = NULL;
+  s->transform_len = 0;
 }
 
 typedef struct cascade {
@@ -56,6 +58,7 @@ typedef struct cascade {
   svg_style *s;
   const svg_style *parent;
   bool important_pass;
+  bool in_css; /* a sheet rule or style="", not a presentation attribute */
 } cascade;
 
 static bool eq(const svg_decl *d, const char *v) { return strlen(v) == d->value_len && strncasecmp(d->value, v, d->value_len) == 0; }
@@ -111,6 +114,10 @@ static bool parse_paint(cascade *c, const svg_decl *d, svg_paint *out) {
   }
   if (eq(d, "none")) {
     *out = (svg_paint){.kind = SVG_PAINT_NONE};
+    return true;
+  }
+  if (eq(d, "context-fill") || eq(d, "context-stroke")) {
+    *out = (svg_paint){.kind = eq(d, "context-fill") ? SVG_PAINT_CONTEXT_FILL : SVG_PAINT_CONTEXT_STROKE};
     return true;
   }
   bool cur;
@@ -169,7 +176,7 @@ static void apply(void *user, const svg_decl *d) {
   } else if (name_is(d, "stroke-width")) {
     INHERIT(stroke_width);
     svg_length l;
-    if (parse_len(d, &l) && l.v >= 0) s->stroke_width = l;
+    if (parse_len(d, &l)) s->stroke_width = l.v >= 0 ? l : (svg_length){0, SVG_UNIT_NONE}; /* negative: none */
   } else if (name_is(d, "stroke-dashoffset")) {
     INHERIT(dash_offset);
     parse_len(d, &s->dash_offset);
@@ -233,6 +240,10 @@ static void apply(void *user, const svg_decl *d) {
   } else if (name_is(d, "filter")) {
     s->filter = !eq(d, "none");
   } else if (name_is(d, "overflow")) {
+    if (inherit) { /* the parent's value; its initial value is visible (UA rules only apply when unset) */
+      s->overflow_set = true, s->overflow_visible = p->overflow_set ? p->overflow_visible : true;
+      return;
+    }
     s->overflow_set = true;
     s->overflow_visible = eq(d, "visible") || eq(d, "auto");
   } else if (name_is(d, "stop-color")) {
@@ -243,6 +254,8 @@ static void apply(void *user, const svg_decl *d) {
   } else if (name_is(d, "stop-opacity")) {
     INHERIT(stop_opacity);
     parse_alpha(d, &s->stop_opacity);
+  } else if (name_is(d, "transform")) {
+    if (c->in_css) s->transform = d->value, s->transform_len = d->value_len; /* the attribute is read separately */
   } else if (name_is(d, "mask-type")) {
     s->mask_alpha = eq(d, "alpha");
   } else if (name_is(d, "paint-order")) {
@@ -252,15 +265,16 @@ static void apply(void *user, const svg_decl *d) {
     bool used[3] = {false, false, false};
     const char *v = d->value, *e = d->value + d->value_len;
     if (!eq(d, "normal")) {
-      while (v < e && n < 3) {
+      for (;;) {
         while (v < e && (*v == ' ' || *v == ',')) v++;
+        if (v == e) break;
         const char *w = v;
         while (v < e && *v != ' ' && *v != ',') v++;
         size_t wl = (size_t)(v - w);
         int k = wl == 4 && !strncmp(w, "fill", 4) ? 0 : wl == 6 && !strncmp(w, "stroke", 6) ? 1
               : wl == 7 && !strncmp(w, "markers", 7) ? 2 : -1;
-        if (k < 0) return; /* invalid: ignored */
-        if (!used[k]) used[k] = true, order[n++] = (uint8_t)k;
+        if (k < 0 || used[k]) return; /* unknown or repeated keyword: invalid, ignored */
+        used[k] = true, order[n++] = (uint8_t)k;
       }
     }
     for (uint8_t k = 0; k < 3; k++)
@@ -281,8 +295,10 @@ static bool is_property(const char *name) {
   static const char *const props[] = {
       "fill", "stroke", "fill-opacity", "stroke-opacity", "opacity", "fill-rule", "clip-rule", "stroke-width",
       "stroke-dashoffset", "stroke-miterlimit", "stroke-linejoin", "stroke-linecap", "stroke-dasharray", "color",
-      "display", "visibility", "clip-path", "mask", "marker-start", "marker-mid", "marker-end", "mix-blend-mode",
-      "isolation", "filter", "overflow", "stop-color", "stop-opacity", "mask-type", "paint-order", "font-size"};
+      "display", "visibility", "clip-path", "mask", "marker-start", "marker-mid", "marker-end", "filter",
+      "overflow", "stop-color", "stop-opacity", "mask-type", "paint-order", "font-size"};
+  /* mix-blend-mode, isolation and transform are CSS only (style="" or sheets);
+   * the transform attribute is read as such */
   /* most attributes (d, x, id, ...) are not properties: filter on the first letter */
   if (!strchr("fsocdvmitp", name[0])) return false;
   for (size_t i = 0; i < CN_ARRAY_LEN(props); i++)
@@ -306,25 +322,22 @@ static void run_pass(cascade *c) {
       while (d.value_len && (d.value[d.value_len - 1] == ' ' || d.value[d.value_len - 1] == '\n')) d.value_len--;
       apply(c, &d);
     }
+  c->in_css = true;
   svg_sheet_match(L->sheet, n, apply, c, &L->work);
   const char *st = svg_attr(n, "style");
   if (st) svg_parse_declarations(st, strlen(st), apply, c);
+  c->in_css = false;
 }
 
 void svg_style_compute(svg_loader *L, xmlNode *node, const svg_style *parent, svg_style *out) {
   *out = *parent;
   reset_uninherited(out);
-  cascade c = {L, node, out, parent, false};
+  cascade c = {L, node, out, parent, false, false};
   run_pass(&c);
   c.important_pass = true;
   run_pass(&c);
-  /* resolve currentColor of fill/stroke against this element's colour */
-  if (out->fill.kind == SVG_PAINT_CURRENT) out->fill = (svg_paint){.kind = SVG_PAINT_COLOR, .color = out->color};
-  if (out->stroke.kind == SVG_PAINT_CURRENT) out->stroke = (svg_paint){.kind = SVG_PAINT_COLOR, .color = out->color};
-  if (out->fill.kind == SVG_PAINT_REF && out->fill.fallback_kind == SVG_PAINT_CURRENT)
-    out->fill.fallback_kind = SVG_PAINT_COLOR, out->fill.fallback = out->color;
-  if (out->stroke.kind == SVG_PAINT_REF && out->stroke.fallback_kind == SVG_PAINT_CURRENT)
-    out->stroke.fallback_kind = SVG_PAINT_COLOR, out->stroke.fallback = out->color;
+  /* currentColor in fill/stroke stays a keyword: it inherits as such and is
+   * resolved against the colour of the element that is painted */
 }
 
 cn_result svg_style_of(svg_loader *L, xmlNode *node, svg_style *out) {

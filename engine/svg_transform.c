@@ -53,6 +53,12 @@ static int read_args(const char **s, double *v, int max) {
   while (**s != ')') {
     if (n == max) return -1;
     if (svg_parse_number(s, &v[n]) != 1) return -1;
+    /* CSS transforms carry units: px (ignored), deg, rad, grad, turn */
+    if (strncmp(*s, "rad", 3) == 0) v[n] *= 180.0 / SVG_PI, *s += 3;
+    else if (strncmp(*s, "grad", 4) == 0) v[n] *= 0.9, *s += 4;
+    else if (strncmp(*s, "turn", 4) == 0) v[n] *= 360.0, *s += 4;
+    else if (strncmp(*s, "deg", 3) == 0) *s += 3;
+    else if (strncmp(*s, "px", 2) == 0) *s += 2;
     n++;
     svg_skip_comma_ws(s);
   }

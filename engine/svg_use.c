@@ -25,7 +25,7 @@ bool svg_conditions_pass(const xmlNode *n) {
 
 cn_result svg_render_switch(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm) {
   for (xmlNode *c = node->children; c; c = c->next) {
-    if (c->type != XML_ELEMENT_NODE || !svg_is_element(c)) continue;
+    if (c->type != XML_ELEMENT_NODE || !svg_is_renderable(c)) continue; /* unknown elements are not candidates */
     if (!svg_conditions_pass(c)) continue;
     return svg_render_node(L, c, st, ctm);
   }
@@ -76,17 +76,8 @@ static bool is_ancestor(const xmlNode *a, const xmlNode *n) {
   return false;
 }
 
-cn_result svg_render_use(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm) {
-  const char *href = svg_href(node);
-  xmlNode *ref = href ? svg_lookup(L, href, strlen(href)) : NULL;
-  if (!ref) {
-    if (href) return svg_warn(L, CN_SVG_SKIP_MISSING_REF, node, "<use> references #%.60s, which does not exist", href);
-    return CN_OK; /* no href, or an external one: nothing to draw */
-  }
-  if (is_ancestor(ref, node) || !svg_push_ref(L, ref, node))
-    return svg_warn(L, CN_SVG_SKIP_CYCLE, node, "<use> references #%.60s, which contains it (a cycle); skipped", href);
-  double x = len_or(L, node, "x", SVG_AXIS_X, 0, st), y = len_or(L, node, "y", SVG_AXIS_Y, 0, st);
-  svg_mat m = svg_mat_mul(ctm, svg_mat_translate(x, y));
+/* Renders what a use references, translated by m. */
+static cn_result render_ref(svg_loader *L, xmlNode *node, xmlNode *ref, const svg_style *st, svg_mat m) {
   cn_result r = CN_OK;
   if (svg_is(ref, "symbol") || svg_is(ref, "svg")) {
     r = svg_enter(L, ref);
@@ -99,15 +90,64 @@ cn_result svg_render_use(svg_loader *L, xmlNode *node, const svg_style *st, svg_
         double w = len_or(L, ref, "width", SVG_AXIS_X, L->vw, &rs), h = len_or(L, ref, "height", SVG_AXIS_Y, L->vh, &rs);
         w = len_or(L, node, "width", SVG_AXIS_X, w, st);
         h = len_or(L, node, "height", SVG_AXIS_Y, h, st);
-        svg_mat t;
-        svg_parse_transform(svg_attr(ref, "transform"), &t);
-        r = svg_render_viewport(L, ref, &rs, svg_mat_mul(m, t), rx, ry, w, h);
+        svg_mat t = svg_transform_attr(L, ref, "transform", &rs, L->vw, L->vh);
+        /* the symbol's own opacity and blending (its clip-path and mask are not supported) */
+        bool group = rs.opacity < 1 || rs.blend != CN_BLEND_NORMAL || rs.isolate;
+        if (group) r = cn_scene_push_blend(L->b, rs.blend, rs.opacity, CN_BLEND_ISOLATED);
+        if (r == CN_OK) r = svg_render_viewport(L, ref, &rs, svg_mat_mul(m, t), rx, ry, w, h);
+        if (r == CN_OK && group) r = cn_scene_pop(L->b);
       }
       svg_leave(L);
     }
   } else {
     r = svg_render_node(L, ref, st, m);
   }
+  return r;
+}
+
+cn_result svg_render_use(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm) {
+  const char *href = svg_href(node);
+  xmlNode *ref = href ? svg_lookup(L, href, strlen(href)) : NULL;
+  if (!ref) {
+    if (href) return svg_warn(L, CN_SVG_SKIP_MISSING_REF, node, "<use> references #%.60s, which does not exist", href);
+    return CN_OK; /* no href, or an external one: nothing to draw */
+  }
+  if (is_ancestor(ref, node) || !svg_push_ref(L, ref, node))
+    return svg_warn(L, CN_SVG_SKIP_CYCLE, node, "<use> references #%.60s, which contains it (a cycle); skipped", href);
+  double x = len_or(L, node, "x", SVG_AXIS_X, 0, st), y = len_or(L, node, "y", SVG_AXIS_Y, 0, st);
+  svg_mat m = svg_mat_mul(ctm, svg_mat_translate(x, y));
+  cn_result r = CN_OK;
+  /* the use element is the context element of context-fill/context-stroke
+   * in what it instances (its bounds are not known yet: objectBoundingBox
+   * gradients there use the fallback) */
+  svg_context_paint saved_ctx[2];
+  bool saved_valid;
+  double box[4];
+  bool has_box = false;
+  if (st->fill.kind == SVG_PAINT_REF || st->stroke.kind == SVG_PAINT_REF) {
+    /* a paint server as context paint may need the use's bounds: a dry run
+     * gathers them (its elements are dropped again) */
+    bool ok;
+    r = svg_bbox_begin(L, ctm, &ok);
+    if (r == CN_OK && ok) {
+      uint32_t mark = cn__scene_element_count(L->b);
+      cn_svg_stats *stats = L->stats; /* warnings and skips are counted in the real run */
+      L->stats = NULL;
+      svg_context_push(L, st, ctm, NULL, saved_ctx, &saved_valid);
+      r = render_ref(L, node, ref, st, m);
+      svg_context_pop(L, saved_ctx, saved_valid);
+      L->stats = stats;
+      has_box = svg_bbox_end(L, box);
+      cn__scene_truncate_elements(L->b, mark);
+    }
+    if (r != CN_OK) {
+      svg_pop_ref(L);
+      return r;
+    }
+  }
+  svg_context_push(L, st, ctm, has_box ? box : NULL, saved_ctx, &saved_valid);
+  if (r == CN_OK) r = render_ref(L, node, ref, st, m);
+  svg_context_pop(L, saved_ctx, saved_valid);
   svg_pop_ref(L);
   return r;
 }

@@ -3,6 +3,8 @@
 #   scripts/check.sh            setup, then the plain and the sanitizer builds, each with all tests
 #   scripts/check.sh plain      only build/ (RelWithDebInfo, -Werror)
 #   scripts/check.sh sanitize   only build-asan/ (AddressSanitizer + UBSan, -Werror)
+#   scripts/check.sh fuzz       only the SVG loader's libFuzzer run (build-fuzz/, clang, 60 s;
+#                               CANOPY_FUZZ_SECONDS overrides)
 # Tests run on the chosen Vulkan device (lavapipe without a GPU) with the
 # validation layer on. Extra arguments after the configuration go to ctest.
 set -euo pipefail
@@ -28,8 +30,10 @@ case "$which" in
   all)
     run_config plain build -DCMAKE_BUILD_TYPE=RelWithDebInfo
     run_config sanitize build-asan -DCMAKE_BUILD_TYPE=Debug -DCANOPY_SANITIZE=ON
+    bash scripts/fuzz.sh "${CANOPY_FUZZ_SECONDS:-60}"
     ;;
   plain) run_config plain build -DCMAKE_BUILD_TYPE=RelWithDebInfo ;;
   sanitize) run_config sanitize build-asan -DCMAKE_BUILD_TYPE=Debug -DCANOPY_SANITIZE=ON ;;
-  *) echo "usage: scripts/check.sh [all|plain|sanitize] [ctest args...]" >&2; exit 2 ;;
+  fuzz) bash scripts/fuzz.sh "${CANOPY_FUZZ_SECONDS:-60}" ;;
+  *) echo "usage: scripts/check.sh [all|plain|sanitize|fuzz] [ctest args...]" >&2; exit 2 ;;
 esac

@@ -238,6 +238,7 @@ TEST(opacity_and_blend_groups) {
                      "<rect width=\"1\" height=\"1\" fill=\"red\" opacity=\"0.5\"/>"
                      "<rect width=\"1\" height=\"1\" fill=\"red\" stroke=\"blue\" opacity=\"0.25\"/>"
                      "<g style=\"mix-blend-mode: multiply\"><rect width=\"1\" height=\"1\"/></g>"
+                     "<g style=\"isolation:isolate\"><rect width=\"1\" height=\"1\" style=\"mix-blend-mode:difference\"/></g>"
                      "<g isolation=\"isolate\"><rect width=\"1\" height=\"1\" mix-blend-mode=\"difference\"/></g>"
                      "</svg>"))
     return;
@@ -245,7 +246,8 @@ TEST(opacity_and_blend_groups) {
             "BLEND(normal,0.5) FILL(p0,k0,nz) FILL(p1,k0,nz) /BLEND FILL(p2,k1,nz) "
             "BLEND(normal,0.25) FILL(p3,k2,nz) STROKE(p3,k3,s0) /BLEND "
             "BLEND(multiply,1) FILL(p4,k4,nz) /BLEND "
-            "BLEND(normal,1) BLEND(difference,1) FILL(p5,k4,nz) /BLEND /BLEND");
+            "BLEND(normal,1) BLEND(difference,1) FILL(p5,k4,nz) /BLEND /BLEND FILL(p6,k4,nz)");
+  /* isolation and mix-blend-mode are CSS properties, not presentation attributes: the last pair is plain */
   CHECK_STR(dump_paint(&scene, 1), "solid(1,0,0,0.5)"); /* a lone fill: opacity folded */
   CHECK_EQ_U64(stats.blend_groups, 5);
   CHECK_EQ_U64(stats.max_depth, 2);
@@ -257,9 +259,10 @@ TEST(clip_path_single_child) {
                      "transform=\"scale(2)\" clip-rule=\"evenodd\"/></clipPath></defs>"
                      "<g clip-path=\"url(#c)\"><rect width=\"50\" height=\"50\"/></g></svg>"))
     return;
-  CHECK_STR(dump_elements(&scene), "CLIP(p0,eo) FILL(p1,k0,nz) /CLIP");
-  CHECK_STR(dump_path(&scene, 0), "M5,5 L15,5 L15,15 L5,15 L5,5 Z");
-  CHECK_STR(dump_transform(&scene, scene.paths[0].transform), "[2 0 0 2 1 0]");
+  /* the content is encoded first (clips may need its bounds), the clip moved in front */
+  CHECK_STR(dump_elements(&scene), "CLIP(p1,eo) FILL(p0,k0,nz) /CLIP");
+  CHECK_STR(dump_path(&scene, 1), "M5,5 L15,5 L15,15 L5,15 L5,5 Z");
+  CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[2 0 0 2 1 0]");
   CHECK_EQ_U64(stats.clips, 1);
 }
 
@@ -273,6 +276,15 @@ TEST(clip_path_object_bounding_box) {
   CHECK_STR(dump_elements(&scene), "CLIP(p1,nz) FILL(p0,k0,nz) /CLIP");
   CHECK_STR(dump_path(&scene, 1), "M0,0 L0.5,0 L0.5,1 L0,1 L0,0 Z");
   CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[40 0 0 10 15 25]");
+  /* objectBoundingBox on the clip-path of a userSpaceOnUse clipPath: bounds still known */
+  if (!load(SVG_OPEN "width=\"100\" height=\"100\"><clipPath id=\"o\" clipPathUnits=\"objectBoundingBox\">"
+                     "<rect width=\"0.5\" height=\"1\"/></clipPath><clipPath id=\"c\" clip-path=\"url(#o)\">"
+                     "<rect width=\"30\" height=\"30\"/></clipPath>"
+                     "<rect x=\"10\" y=\"20\" width=\"40\" height=\"10\" clip-path=\"url(#c)\"/></svg>"))
+    return;
+  CHECK_STR(dump_elements(&scene), "CLIP(p1,nz) CLIP(p2,nz) FILL(p0,k0,nz) /CLIP /CLIP");
+  CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[40 0 0 10 10 20]");
+  CHECK_STR(dump_path(&scene, 2), "M0,0 L30,0 L30,30 L0,30 L0,0 Z");
 }
 
 TEST(clip_path_several_children_is_alpha_mask) {
@@ -282,8 +294,8 @@ TEST(clip_path_several_children_is_alpha_mask) {
                      "<rect width=\"50\" height=\"50\" fill=\"blue\" clip-path=\"url(#c)\"/></svg>"))
     return;
   CHECK_STR(dump_elements(&scene),
-            "MASK(alpha) FILL(p0,k0,nz) FILL(p1,k0,eo) /BLEND MASKED(normal,1) FILL(p2,k1,nz) /BLEND");
-  CHECK_STR(dump_paint(&scene, 0), "solid(1,1,1,1)");
+            "MASK(alpha) FILL(p1,k1,nz) FILL(p2,k1,eo) /BLEND MASKED(normal,1) FILL(p0,k0,nz) /BLEND");
+  CHECK_STR(dump_paint(&scene, 1), "solid(1,1,1,1)");
   CHECK_EQ_U64(stats.masks, 1);
   CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_TEXT], 1);
 }
@@ -296,9 +308,9 @@ TEST(clip_path_nested_and_empty) {
                      "<rect width=\"50\" height=\"50\" clip-path=\"url(#inner)\"/>"
                      "<rect width=\"50\" height=\"50\" clip-path=\"url(#none)\"/></svg>"))
     return;
-  CHECK_STR(dump_elements(&scene), "CLIP(p0,nz) CLIP(p1,nz) FILL(p2,k0,nz) /CLIP /CLIP");
-  CHECK_STR(dump_path(&scene, 0), "M0,0 L30,0 L30,30 L0,30 L0,0 Z");
-  CHECK_STR(dump_path(&scene, 1), "M0,0 L20,0 L20,40 L0,40 L0,0 Z");
+  CHECK_STR(dump_elements(&scene), "CLIP(p1,nz) CLIP(p2,nz) FILL(p0,k0,nz) /CLIP /CLIP");
+  CHECK_STR(dump_path(&scene, 1), "M0,0 L30,0 L30,30 L0,30 L0,0 Z");
+  CHECK_STR(dump_path(&scene, 2), "M0,0 L20,0 L20,40 L0,40 L0,0 Z");
 }
 
 TEST(masks) {
@@ -310,9 +322,11 @@ TEST(masks) {
                      "<rect x=\"10\" y=\"10\" width=\"20\" height=\"40\" mask=\"url(#a)\"/></svg>"))
     return;
   CHECK_STR(dump_elements(&scene),
-            "MASK(lum) CLIP(p0,nz) FILL(p1,k0,nz) /CLIP /BLEND MASKED(screen,0.5) FILL(p2,k1,nz) /BLEND "
+            "MASK(lum) CLIP(p1,nz) FILL(p2,k1,nz) /CLIP /BLEND MASKED(screen,0.5) FILL(p0,k0,nz) /BLEND "
             "MASK(alpha) CLIP(p4,nz) FILL(p5,k2,nz) /CLIP /BLEND MASKED(normal,1) FILL(p3,k2,nz) /BLEND");
-  CHECK_STR(dump_path(&scene, 0), "M0,0 L50,0 L50,60 L0,60 L0,0 Z");
+  CHECK_STR(dump_path(&scene, 1), "M0,0 L50,0 L50,60 L0,60 L0,0 Z");
+  CHECK_STR(dump_paint(&scene, 0), "solid(1,0,0,1)");
+  CHECK_STR(dump_paint(&scene, 1), "solid(1,1,1,1)");
   /* objectBoundingBox region: -10% .. 120% of the 20x40 box at 10,10 */
   CHECK_STR(dump_path(&scene, 4), "M8,6 L32,6 L32,54 L8,54 L8,6 Z");
   CHECK_EQ_U64(stats.masks, 2);
@@ -392,9 +406,10 @@ TEST(skipped_content_is_counted) {
   if (!load(SVG_OPEN "width=\"10\" height=\"10\" xmlns:foo=\"http://example.com/foo\"><text>hi</text>"
                      "<image href=\"x.png\" width=\"1\" height=\"1\"/><filter id=\"f\"/>"
                      "<rect width=\"1\" height=\"1\" filter=\"url(#f)\"/><foreignObject/><foo:bar/><blink/>"
-                     "<pattern id=\"p\"/><rect width=\"1\" height=\"1\" fill=\"url(#p) red\"/></svg>"))
+                     "<pattern id=\"p\" width=\"1\" height=\"1\"><rect width=\"1\" height=\"1\"/></pattern>"
+                     "<rect width=\"1\" height=\"1\" fill=\"none\" stroke=\"url(#p) red\"/></svg>"))
     return;
-  CHECK_STR(dump_elements(&scene), "FILL(p0,k0,nz)");
+  CHECK_STR(dump_elements(&scene), "STROKE(p0,k0,s0)"); /* a pattern stroke: the fallback colour */
   CHECK_STR(dump_paint(&scene, 0), "solid(1,0,0,1)");
   CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_TEXT], 1);
   CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_IMAGE], 1);
@@ -413,6 +428,123 @@ TEST(simple_entities_in_attributes) {
   CHECK(scene.viewport[2] == 10);
 }
 
+TEST(root_effects_and_conditions) {
+  if (!load(SVG_OPEN "width=\"10\" height=\"10\" opacity=\"0.5\"><rect width=\"1\" height=\"1\"/>"
+                     "<rect width=\"2\" height=\"2\"/></svg>"))
+    return;
+  CHECK_STR(dump_elements(&scene), "BLEND(normal,0.5) FILL(p0,k0,nz) FILL(p1,k0,nz) /BLEND");
+  if (!load(SVG_OPEN "width=\"10\" height=\"10\" systemLanguage=\"ru\"><rect width=\"1\" height=\"1\"/></svg>"))
+    return;
+  CHECK_EQ_U64(scene.element_count, 0);
+}
+
+TEST(entity_content_and_style_comments) {
+  if (!load("<!DOCTYPE svg [ <!ENTITY R \"<rect id='r' width='2' height='3' fill='green'/>\"> ]>\n" SVG_OPEN
+            "width=\"10\" height=\"10\"><g transform=\"translate(1 1)\">&R;</g><use href=\"#r\" x=\"5\"/>"
+            "<rect width=\"1\" height=\"1\" style=\"/* a */fill:blue/* b */\"/></svg>"))
+    return;
+  CHECK_STR(dump_elements(&scene), "FILL(p0,k0,nz) FILL(p1,k0,nz) FILL(p2,k1,nz)");
+  CHECK_STR(dump_transform(&scene, scene.paths[0].transform), "[1 0 0 1 1 1]");
+  CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[1 0 0 1 5 0]");
+  CHECK_STR(dump_paint(&scene, 1), "solid(0,0,1,1)");
+}
+
+TEST(css_transform_and_transform_origin) {
+  if (!load(SVG_OPEN "width=\"200\" height=\"100\"><style>#a { transform: translate(10px, 5px) rotate(90deg) }</style>"
+                     "<rect id=\"a\" width=\"1\" height=\"1\" transform=\"scale(9)\"/>"
+                     "<rect width=\"1\" height=\"1\" transform=\"scale(2)\" transform-origin=\"bottom\"/>"
+                     "<rect width=\"1\" height=\"1\" transform=\"scale(2)\" transform-origin=\"center\"/>"
+                     "<rect width=\"1\" height=\"1\" transform=\"scale(2)\" transform-origin=\"top left\"/>"
+                     "<rect width=\"1\" height=\"1\" transform=\"scale(2)\" transform-origin=\"10\"/></svg>"))
+    return;
+  CHECK_STR(dump_transform(&scene, scene.paths[0].transform), "[0 1 -1 0 10 5]"); /* the CSS property wins */
+  CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[2 0 0 2 -100 -100]"); /* origin 100,100 */
+  CHECK_STR(dump_transform(&scene, scene.paths[2].transform), "[2 0 0 2 -100 -50]");  /* origin 100,50 */
+  CHECK_STR(dump_transform(&scene, scene.paths[3].transform), "[2 0 0 2 0 0]");
+  CHECK_STR(dump_transform(&scene, scene.paths[4].transform), "[2 0 0 2 -10 -50]");   /* y: centre */
+}
+
+TEST(clip_transform_order_and_cycles) {
+  /* the clipPath's transform is in user units, before the objectBoundingBox mapping */
+  if (!load(SVG_OPEN "width=\"200\" height=\"200\"><clipPath id=\"c\" clipPathUnits=\"objectBoundingBox\" "
+                     "transform=\"translate(100 -40)\"><rect width=\"0.5\" height=\"0.5\"/></clipPath>"
+                     "<clipPath id=\"self\" clip-path=\"url(#self)\"><rect width=\"5\" height=\"5\"/></clipPath>"
+                     "<rect width=\"200\" height=\"100\" clip-path=\"url(#c)\"/>"
+                     "<rect width=\"20\" height=\"20\" clip-path=\"url(#self)\"/></svg>"))
+    return;
+  CHECK_STR(dump_elements(&scene), "CLIP(p1,nz) FILL(p0,k0,nz) /CLIP CLIP(p3,nz) FILL(p2,k0,nz) /CLIP");
+  CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[200 0 0 100 100 -40]");
+  CHECK_STR(dump_path(&scene, 3), "M0,0 L5,0 L5,5 L0,5 L0,0 Z"); /* the cyclic reference is ignored */
+  CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_CYCLE], 1);
+}
+
+TEST(paint_fallbacks_and_current_color) {
+  if (!load(SVG_OPEN "width=\"200\" height=\"200\"><linearGradient id=\"none\"/>"
+                     "<linearGradient id=\"g\"><stop offset=\"5mm\" stop-color=\"red\"/><stop offset=\"1\" "
+                     "stop-color=\"blue\"/></linearGradient>"
+                     "<rect width=\"1\" height=\"1\" fill=\"url(#none) green\"/>"
+                     "<line x2=\"10\" stroke=\"url(#g) lime\"/>"
+                     "<rect width=\"2\" height=\"1\" fill=\"url(#g)\"/>"
+                     "<g fill=\"currentColor\"><rect width=\"1\" height=\"1\" color=\"blue\"/></g>"
+                     "<rect width=\"1\" height=\"1\" fill=\"url(#none) currentColor\" color=\"red\"/></svg>"))
+    return;
+  CHECK_EQ_U64(scene.element_count, 5);
+  CHECK_STR(dump_paint(&scene, scene.elements[0].paint), "solid(0,0.501961,0,1)"); /* no stops: the fallback */
+  CHECK_STR(dump_paint(&scene, scene.elements[1].paint), "solid(0,1,0,1)");      /* no area: the fallback */
+  CHECK_STR(dump_paint(&scene, scene.elements[2].paint),
+            "linear(0,0,1,0,pad,op=1,xf=[2 0 0 1 0 0] 0:1,0,0,1 1:0,0,1,1)"); /* "5mm" is offset 0 */
+  CHECK_STR(dump_paint(&scene, scene.elements[3].paint), "solid(0,0,1,1)"); /* currentColor of the rect */
+  CHECK_STR(dump_paint(&scene, scene.elements[4].paint), "solid(1,0,0,1)");
+}
+
+TEST(switch_symbol_and_markers_on_shapes) {
+  if (!load(SVG_OPEN "width=\"100\" height=\"100\"><switch><blink/><rect width=\"1\" height=\"1\" fill=\"green\"/>"
+                     "</switch><symbol id=\"s\" opacity=\"0.5\"><rect width=\"1\" height=\"1\"/></symbol>"
+                     "<use href=\"#s\"/><marker id=\"m\" overflow=\"visible\" markerUnits=\"userSpaceOnUse\">"
+                     "<rect width=\"1\" height=\"1\"/></marker>"
+                     "<rect width=\"10\" height=\"10\" fill=\"none\" marker-start=\"url(#m)\"/></svg>"))
+    return;
+  CHECK_STR(dump_elements(&scene), "FILL(p0,k0,nz) BLEND(normal,0.5) CLIP(p1,nz) FILL(p2,k1,nz) /CLIP /BLEND "
+                                   "FILL(p3,k1,nz)");
+  CHECK_STR(dump_paint(&scene, 0), "solid(0,0.501961,0,1)");
+}
+
+TEST(context_fill_and_stroke) {
+  if (!load(SVG_OPEN "width=\"100\" height=\"100\"><marker id=\"m\" overflow=\"visible\" markerUnits=\"userSpaceOnUse\">"
+                     "<rect width=\"1\" height=\"1\" fill=\"context-stroke\" stroke=\"context-fill\"/></marker>"
+                     "<linearGradient id=\"g\"><stop stop-color=\"red\"/><stop offset=\"1\" stop-color=\"blue\"/>"
+                     "</linearGradient><rect id=\"r\" width=\"4\" height=\"2\" fill=\"context-fill\"/>"
+                     "<path d=\"M0 0 L10 0\" fill=\"lime\" stroke=\"navy\" marker-end=\"url(#m)\"/>"
+                     "<use href=\"#r\" fill=\"url(#g)\" x=\"10\"/>"
+                     "<rect width=\"1\" height=\"1\" fill=\"context-fill\"/></svg>"))
+    return;
+  /* the marker rect: fill = the path's stroke, stroke = the path's fill; the
+   * used rect: the use's gradient over the use's bounds; outside any context: none */
+  CHECK_STR(dump_elements(&scene), "FILL(p1,k0,nz) STROKE(p0,k1,s0) FILL(p2,k1,nz) STROKE(p2,k2,s1) FILL(p3,k3,nz)");
+  CHECK_STR(dump_paint(&scene, 0), "solid(0,1,0,1)");
+  CHECK_STR(dump_paint(&scene, 1), "solid(0,0,0.501961,1)");
+  CHECK_STR(dump_paint(&scene, 2), "solid(0,1,0,1)");
+  CHECK_STR(dump_paint(&scene, 3), "linear(0,0,1,0,pad,op=1,xf=[4 0 0 2 10 0] 0:1,0,0,1 1:0,0,1,1)");
+}
+
+TEST(pattern_fill_as_tiles) {
+  if (!load(SVG_OPEN "width=\"100\" height=\"100\"><pattern id=\"p\" patternUnits=\"userSpaceOnUse\" width=\"10\" "
+                     "height=\"20\" patternTransform=\"translate(5 0)\"><rect width=\"5\" height=\"5\" fill=\"red\"/>"
+                     "</pattern><pattern id=\"q\" href=\"#p\" x=\"2\"/><pattern id=\"e\" width=\"1\" height=\"1\"/>"
+                     "<rect x=\"5\" width=\"15\" height=\"10\" fill=\"url(#q)\" fill-opacity=\"0.5\" fill-rule=\"evenodd\"/>"
+                     "<rect width=\"15\" height=\"10\" fill=\"url(#e) blue\"/></svg>"))
+    return;
+  /* tiles at pattern-space x = 2 + 10 i (user x = 7 + 10 i) meeting user x 5..20: i = -1, 0, 1 */
+  CHECK_STR(dump_elements(&scene), "BLEND(normal,0.5) CLIP(p0,eo) CLIP(p1,nz) FILL(p2,k0,nz) /CLIP CLIP(p3,nz) "
+                                   "FILL(p4,k0,nz) /CLIP CLIP(p5,nz) FILL(p6,k0,nz) /CLIP /CLIP /BLEND");
+  CHECK_STR(dump_path(&scene, 1), "M-8,0 L2,0 L2,20 L-8,20 L-8,0 Z");
+  CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[1 0 0 1 5 0]");
+  CHECK_STR(dump_transform(&scene, scene.paths[2].transform), "[1 0 0 1 -3 0]");
+  CHECK_STR(dump_transform(&scene, scene.paths[4].transform), "[1 0 0 1 7 0]"); /* tile origin 2, then +5 */
+  CHECK_STR(dump_paint(&scene, 0), "solid(1,0,0,1)");
+  CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_PATTERN], 0); /* a pattern without content paints nothing */
+}
+
 static void cleanup(void) {
   cn_scene_builder_destroy(builder);
   builder = NULL;
@@ -426,4 +558,6 @@ TEST_MAIN(T(rect_fill_identity), T(viewbox_and_aspect_ratio), T(output_size_opti
           T(clip_path_single_child), T(clip_path_object_bounding_box), T(clip_path_several_children_is_alpha_mask),
           T(clip_path_nested_and_empty), T(masks), T(gradients), T(use_symbol_nested_svg), T(switch_and_conditions),
           T(markers_expand_to_geometry), T(skipped_content_is_counted), T(simple_entities_in_attributes),
+          T(root_effects_and_conditions), T(entity_content_and_style_comments), T(css_transform_and_transform_origin),
+          T(clip_transform_order_and_cycles), T(paint_fallbacks_and_current_color), T(switch_symbol_and_markers_on_shapes), T(context_fill_and_stroke), T(pattern_fill_as_tiles),
           T(zz_cleanup))

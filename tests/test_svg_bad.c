@@ -197,7 +197,7 @@ TEST(absurd_numbers) {
                     "<rect width=\"1\" height=\"1\" opacity=\"1e38\" stroke-width=\"-1\" stroke=\"red\"/></svg>";
   CHECK_OK(try_load(doc, strlen(doc), NULL));
   CHECK_EQ_U64(stats.fills, 3);   /* 1e999 overflows: not a number, like NaN and inf */
-  CHECK_EQ_U64(stats.strokes, 1); /* a negative stroke-width is invalid: the initial 1 stays */
+  CHECK_EQ_U64(stats.strokes, 0); /* a negative stroke-width draws no stroke (as resvg) */
   cn_svg_options o = {.width = 1e9f};
   const char *small = SVG_OPEN "width=\"10\" height=\"10\"/>";
   CHECK(try_load(small, strlen(small), &o) == CN_ERROR_LIMIT);
@@ -250,6 +250,22 @@ TEST(limits_on_input_and_output) {
   put(&b, "</defs><use href=\"#r11\"/></svg>");
   o = (cn_svg_options){.max_segments = 100000};
   cn_result r = try_load(b.s, b.n, &o);
+  CHECK(r == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "scene has more than 100000 segments");
+  free(b.s);
+  /* marker explosion: markers whose content carries the next marker */
+  b = (sbuf){0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\">");
+  const char *pts = "M0 0 L1 1 L2 2 L3 3 L4 4 L5 5 L6 6 L7 7 L8 8 L9 9 L10 10";
+  char mk[256];
+  for (int i = 0; i < 12; i++) {
+    snprintf(mk, sizeof mk, "<marker id=\"m%d\" overflow=\"visible\"><path d=\"%s\" marker-mid=\"url(#m%d)\"/></marker>",
+             i, pts, i + 1);
+    put(&b, mk);
+  }
+  snprintf(mk, sizeof mk, "<path d=\"%s\" marker-mid=\"url(#m0)\"/></svg>", pts);
+  put(&b, mk);
+  r = try_load(b.s, b.n, &o);
   CHECK(r == CN_ERROR_LIMIT);
   CHECK_STR_CONTAINS(cn_last_error(), "scene has more than 100000 segments");
   free(b.s);
