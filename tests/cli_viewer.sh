@@ -75,6 +75,9 @@ contains bad-overlay "$err" "unknown overlay 'nonsense'"
 "$view" --demo --size 10by10 --frames 1 >"$out" 2>"$err"; expect bad-size 2 $?
 "$view" a.svg b.svg >"$out" 2>"$err"; expect two-files 2 $?
 
+# --- interactive mode keeps running until closed (here: until timeout stops it)
+timeout 6 "$view" --demo >"$out" 2>"$err"; expect interactive-keeps-running 124 $?
+
 # --- no display: a clear message, exit 1
 env -u DISPLAY -u WAYLAND_DISPLAY "$view" --demo --frames 1 >"$out" 2>"$err"; expect no-display 1 $?
 contains no-display "$err" "canopy render"

@@ -139,7 +139,7 @@ bool vw_draw_upload(vw_draw *d, cn_context *cn, const vw_mesh *m, char *err, siz
 }
 
 void vw_draw_record(vw_draw *d, vw_host *h, VkCommandBuffer cmd, uint32_t image, const vw_picture *pic,
-                    uint32_t background, uint32_t count) {
+                    vw_map map, uint32_t background, uint32_t count) {
   VkClearValue clear;
   float bg[4] = {(background & 255) / 255.0f, ((background >> 8) & 255) / 255.0f,
                  ((background >> 16) & 255) / 255.0f, (background >> 24) / 255.0f};
@@ -157,7 +157,10 @@ void vw_draw_record(vw_draw *d, vw_host *h, VkCommandBuffer cmd, uint32_t image,
   vkCmdSetScissor(cmd, 0, 1, &sc);
   vw_push push = {.inv_w = 1.0f / (float)h->extent.width,
                   .inv_h = 1.0f / (float)h->extent.height,
-                  .background = background};
+                  .background = background,
+                  .map_k = map.k,
+                  .map_ox = map.ox,
+                  .map_oy = map.oy};
   const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   if (pic && pic->pixels) {
     push.data = pic->pixels;

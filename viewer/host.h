@@ -74,6 +74,12 @@ typedef struct vw_picture {
   uint32_t width, height;
 } vw_picture;
 
+/* Framebuffer pixel p shows picture pixel p * k + (ox, oy) (a preview of the
+ * last picture under a newer view); {1, 0, 0} is the identity. */
+typedef struct vw_map {
+  float k, ox, oy;
+} vw_map;
+
 bool vw_draw_create(vw_draw *d, vw_host *h, char *err, size_t errcap);
 void vw_draw_destroy(vw_draw *d, vw_host *h, cn_context *cn);
 /* Copies the mesh into the vertex buffer (grown as needed). */
@@ -81,7 +87,7 @@ bool vw_draw_upload(vw_draw *d, cn_context *cn, const vw_mesh *m, char *err, siz
 /* Records the render pass into cmd for swapchain image i; the vertices drawn
  * are the first count of the last upload. */
 void vw_draw_record(vw_draw *d, vw_host *h, VkCommandBuffer cmd, uint32_t image, const vw_picture *pic,
-                    uint32_t background, uint32_t count);
+                    vw_map map, uint32_t background, uint32_t count);
 /* After vw_draw_record: copies swapchain image i (PRESENT_SRC) into dst, tightly
  * packed rows of 4-byte pixels, and returns the image to PRESENT_SRC. */
 void vw_draw_record_readback(vw_host *h, VkCommandBuffer cmd, uint32_t image, const cn_buffer *dst);

@@ -30,6 +30,11 @@
 #define VW_ZOOM_STEP 1.25
 #define VW_WHEEL_STEP 1.15
 #define VW_MAX_INPUT 64
+/* Interactive use on slow devices (lavapipe): while the view keeps changing,
+ * a run slower than VW_SLOW_RUN_MS waits until the view has been still for
+ * VW_SETTLE_S; meanwhile the last picture and overlays are shown moved. */
+#define VW_SLOW_RUN_MS 40.0
+#define VW_SETTLE_S 0.25
 #define VW_AWAIT_CHANGE_S 30.0
 
 typedef struct vw_app {
@@ -52,6 +57,12 @@ typedef struct vw_app {
   bool rerun;                  /* the view or the scene changed: run canopy again */
   bool swapchain_dirty;
   uint32_t run_generation;     /* doc generation the analysis belongs to */
+  vw_view run_view;            /* the view the picture and analysis were made for */
+  vw_view prev_view;           /* the view of the previous frame */
+  double last_view_change;
+  double last_run_ms;
+  bool deferred;               /* a run waits for the view to settle */
+  int presented;               /* frames presented so far */
   vw_analysis analysis;
   bool have_analysis;
   cn_transform *viewed_xf;
@@ -403,7 +414,9 @@ static bool vw__run(vw_app *app) {
   return true;
 }
 
-static void vw__build_mesh(vw_app *app) {
+/* map: framebuffer point p shows the analysis's point p * k + o (identity
+ * once canopy has run for the current view). */
+static void vw__build_mesh(vw_app *app, vw_map map) {
   vw_mesh *m = &app->mesh;
   vw_mesh_clear(m);
   const vw_analysis *a = app->have_analysis && app->doc.loaded ? &app->analysis : NULL;
@@ -411,8 +424,14 @@ static void vw__build_mesh(vw_app *app) {
   if (a) vw_overlay_build(m, a, app->overlays, VW_TILE_SIZE, app->fb_w, app->fb_h);
   app->hover = -1;
   if (a && app->hud && app->cursor_inside && !app->dragging) {
-    app->hover = vw_overlay_hit(a, app->mouse_x, app->mouse_y);
+    app->hover = vw_overlay_hit(a, app->mouse_x * map.k + map.ox, app->mouse_y * map.k + map.oy);
     vw_overlay_highlight(m, a, app->hover);
+  }
+  if (map.k != 1.0f || map.ox != 0.0f || map.oy != 0.0f) {
+    for (uint32_t i = 0; i < m->count && !m->oom; i++) {
+      m->v[i].x = (m->v[i].x - map.ox) / map.k;
+      m->v[i].y = (m->v[i].y - map.oy) / map.k;
+    }
   }
   const char *file = app->doc.path[0] ? app->doc.path : "(no file)";
   vw_hud_info info = {.file = file,
@@ -471,11 +490,34 @@ static bool vw__frame(vw_app *app, bool capture) {
     if (!vw__resize(app)) return false;
   }
   if (!app->host.extent.width) return true;
+  double now = vw__now();
+  if (memcmp(&app->view, &app->prev_view, sizeof app->view) != 0) app->last_view_change = now;
+  app->prev_view = app->view;
+  app->deferred = false;
   if (app->rerun && app->doc.loaded) {
-    if (!vw__run(app)) return false;
-    app->rerun = false;
+    bool interactive = app->frames == 0;
+    bool same_scene = app->have_analysis && app->run_generation == app->doc.generation;
+    bool settling = now - app->last_view_change < VW_SETTLE_S;
+    if (interactive && (app->presented == 0 || (same_scene && settling && app->last_run_ms > VW_SLOW_RUN_MS))) {
+      app->deferred = true; /* a preview now, the run when the view stops moving */
+      if (app->presented == 0) vw__status(app, "running canopy on %s ...", app->host.gpu_name);
+    } else {
+      double t = vw__now();
+      if (!vw__run(app)) return false;
+      app->last_run_ms = (vw__now() - t) * 1e3;
+      app->run_view = app->view;
+      app->run_generation = app->doc.generation;
+      app->rerun = false;
+      if (app->presented <= 1) app->status_until = 0;
+    }
   }
-  vw__build_mesh(app);
+  /* Until canopy has run for this view, the last results are shown moved there. */
+  vw_map map = {1.0f, 0.0f, 0.0f};
+  if (app->have_analysis && app->run_view.scale > 0) {
+    double k = app->run_view.scale / app->view.scale;
+    map = (vw_map){(float)k, (float)(app->run_view.tx - app->view.tx * k), (float)(app->run_view.ty - app->view.ty * k)};
+  }
+  vw__build_mesh(app, map);
   char err[512];
   if (app->mesh.oom || !vw_draw_upload(&app->draw, app->gpu.cn, &app->mesh, err, sizeof err)) {
     snprintf(app->fatal, sizeof app->fatal, "%s", app->mesh.oom ? "out of memory building overlays" : err);
@@ -509,7 +551,7 @@ static bool vw__frame(vw_app *app, bool capture) {
     }
   }
   vw_gpu_draw_begin(&app->gpu, cmd);
-  vw_draw_record(&app->draw, &app->host, cmd, image, &app->gpu.picture, VW_BACKGROUND, app->mesh.count);
+  vw_draw_record(&app->draw, &app->host, cmd, image, &app->gpu.picture, map, VW_BACKGROUND, app->mesh.count);
   vw_gpu_draw_end(&app->gpu, cmd);
   if (capture) vw_draw_record_readback(&app->host, cmd, image, &app->readback);
   vr = vw_host_submit_wait(&app->host, cmd, app->host.acquired, app->host.rendered[image]);
@@ -539,6 +581,8 @@ static bool vw__frame(vw_app *app, bool capture) {
     }
   }
   app->frame_ms = (vw__now() - t0) * 1e3;
+  app->presented++;
+  if (app->deferred) app->redraw = true;
   return true;
 }
 
@@ -659,7 +703,7 @@ int main(int argc, char **argv) {
   }
   if (app->screenshot && !app->frames) return vw__usage_error("%s needs --frames N", "--screenshot");
   if (app->ninput && !app->frames) return vw__usage_error("%s needs --frames N", "--input");
-  if (app->ninput >= app->frames) app->frames = app->ninput + 1;
+  if (app->ninput && app->ninput >= app->frames) app->frames = app->ninput + 1;
   if (app->shots_dir && !app->frames) return vw__usage_error("%s needs --frames N", "--overlay-shots");
   if (app->print_boxes && !app->frames) return vw__usage_error("%s needs --frames N", "--print-boxes");
   if (demo && file) return vw__usage_error("--demo and a file ('%s') exclude each other", file);
@@ -753,8 +797,8 @@ int main(int argc, char **argv) {
     int drawn = 0;
     app->last_watch = vw__now();
     while (!glfwWindowShouldClose(app->window)) {
-      if (headless || app->redraw) glfwPollEvents();
-      else glfwWaitEventsTimeout(VW_WATCH_PERIOD_S);
+      if (headless || (app->redraw && !app->deferred)) glfwPollEvents();
+      else glfwWaitEventsTimeout(app->deferred ? 0.03 : VW_WATCH_PERIOD_S);
       if (app->pending_drop[0]) {
         char path[sizeof app->pending_drop];
         memcpy(path, app->pending_drop, sizeof path);

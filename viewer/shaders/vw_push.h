@@ -23,12 +23,14 @@ typedef struct vw_push {
   VW_F32 inv_w, inv_h;   // 1 / framebuffer size
   VW_U32 width, height;  // picture: its size in pixels (row stride = width)
   VW_U32 background;     // picture: RGBA8 drawn under it
-  VW_U32 pad0;
+  VW_F32 map_k;          // picture: framebuffer pixel p reads picture pixel p * map_k + map_o
+  VW_F32 map_ox, map_oy; //   (the identity: 1, 0, 0; a preview of an older view otherwise)
+  VW_U32 pad0, pad1;
 #ifdef VULKAN
 } pc;
 #else
 } vw_push;
-_Static_assert(sizeof(vw_push) == 32, "vw_push layout");
+_Static_assert(sizeof(vw_push) == 48, "vw_push layout");
 #endif
 
 #endif
