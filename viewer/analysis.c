@@ -19,7 +19,7 @@
 
 #define VW_BIN_SIZE 256u
 #define VW_FLATTEN_TOL 0.25f
-#define VW_MAX_LINES (4u << 20)
+#define VW_MAX_LINES (1u << 20)
 #define VW_MAX_SUBDIV 64u
 
 const char *vw_tag_name(uint32_t tag) {

@@ -35,6 +35,7 @@ int vw_overlay_by_name(const char *name) {
 #define VW_COL_SEG vw_rgba(0, 160, 60, 255)
 #define VW_COL_SEG_END vw_rgba(200, 0, 40, 255)
 #define VW_COL_HOVER vw_rgba(255, 230, 0, 255)
+#define VW_MAX_SEG_DOTS 100000u
 
 /* ------------------------------------------------------------------ mesh */
 
@@ -178,7 +179,8 @@ void vw_overlay_build(vw_mesh *m, const vw_analysis *a, uint32_t mask, uint32_t 
       const float *l = &a->lines[4 * (size_t)i];
       vw_mesh_line(m, l[0], l[1], l[2], l[3], 1.0f, VW_COL_SEG);
     }
-    for (uint32_t i = 0; i < a->line_count; i++) {
+    /* end points, while they are few enough to tell apart */
+    for (uint32_t i = 0; i < a->line_count && a->line_count <= VW_MAX_SEG_DOTS; i++) {
       const float *l = &a->lines[4 * (size_t)i];
       vw_mesh_rect(m, l[2] - 1.5f, l[3] - 1.5f, l[2] + 1.5f, l[3] + 1.5f, VW_COL_SEG_END);
     }

@@ -16,7 +16,7 @@
 #include "cn_scene_stage.h"
 
 #define VW_STAGE_TIMER_MARKS 32
-#define VW_MAX_GPU_LINES (4u << 20) /* lines read back for the overlays at most */
+#define VW_MAX_GPU_LINES (1u << 20) /* lines read back for the overlays at most */
 
 static bool vw__cn(cn_result r, const char *what, char *err, size_t errcap) {
   if (r == CN_OK) return true;
