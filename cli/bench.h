@@ -41,5 +41,6 @@ double bench_now(void);
 int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *r);
 int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *r);
 int bench_render(cn_context *ctx, const bench_opts *o, bench_report *r);
+int bench_flatten(cn_context *ctx, const bench_opts *o, bench_report *r);
 
 #endif

@@ -2,6 +2,8 @@
  * rendering (flatten, tiling, coarse, fine) for every SVG of a directory of
  * real-world scenes (default ../shared/scenes-real) fitted into 3840x2160, and
  * for a synthetic scene of 100 000 paths inside nested clips and blend groups.
+ * Scenes: $CANOPY_SCENES, else tests/data/scenes-real (from the repository
+ * root), else ../shared/scenes-real.
  * --quick: 480x270 and 10 000 synthetic paths (lavapipe). Buffers are grown
  * by untimed frames first; each timed frame is one submission; per-stage
  * medians over --runs frames. */
@@ -13,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BR_MAX_SPANS 16
+#define BR_MAX_SPANS 32
 #define BR_MAX_FILES 256
 
 typedef struct br_result {
@@ -194,8 +196,13 @@ static int br_cmp_str(const void *a, const void *b) { return strcmp(*(char *cons
 int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   uint32_t w = o->quick ? 480 : 3840, h = o->quick ? 270 : 2160;
   uint32_t synth_n = o->quick ? 10000 : 100000;
+  /* the scenes: $CANOPY_SCENES, else the repository's copy (run from its root), else ../shared */
   const char *root = getenv("CANOPY_SCENES");
-  if (!root) root = "../shared/scenes-real";
+  if (!root) {
+    DIR *probe = opendir("tests/data/scenes-real");
+    root = probe ? "tests/data/scenes-real" : "../shared/scenes-real";
+    if (probe) closedir(probe);
+  }
   bench_printf(rep, "target %ux%u, white background, default tolerance; scenes from %s\n\n", w, h, root);
 
   /* the SVG files, two directory levels deep, sorted */

@@ -21,6 +21,7 @@ static const bench_target targets[] = {
     {"parens", "parentheses matching, every variant, n = 2^10..2^28, vs a copy kernel and the CPU", bench_parens},
     {"scene", "scene stage per stage (path boxes .. bins), n = 2^10..2^24 and real SVGs, vs copy and CPU", bench_scene},
     {"render", "whole-scene rendering per stage: real SVGs and 100k synthetic paths at 3840x2160", bench_render},
+    {"flatten", "flatten stage: synthetic scenes (fills, strokes, dashes, zoom) and scenes-real at 4K", bench_flatten},
 };
 
 struct bench_report {

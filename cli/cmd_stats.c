@@ -9,12 +9,15 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: canopy stats [--strict] [--width W] [--height H] [--scale S] [--time N] FILE.svg\n\n"
+          "usage: canopy stats [--strict] [--width W] [--height H] [--scale S] [--time N] [--dump]\n"
+          "                    FILE.svg\n\n"
           "Loads FILE.svg into a scene and prints its counts: paths, fills, strokes, clips, masks,\n"
           "blend groups, segments, the deepest group nesting, and the elements skipped by kind\n"
           "(text, filters, images, ...). Warnings (missing references, reference cycles: the\n"
           "element is skipped as SVG says) are printed to stderr; --strict makes them errors.\n"
           "--width/--height/--scale set the output size the scene is fitted to.\n"
+          "--dump prints the encoded scene: one line per element (tag, path, paint, rule or\n"
+          "stroke/blend record), then each path's transform and segments in local space.\n"
           "--time N loads the file N more times and prints the median and the fastest load time\n"
           "(file already in memory: parsing and encoding only).\n"
           "exit: 0 loaded, 1 the file could not be loaded (the message names the line), 2 usage.\n");
@@ -26,6 +29,42 @@ static bool parse_float(const char *s, float *out) {
   if (end == s || *end || !(v >= 0) || v > 1e6) return false;
   *out = (float)v;
   return true;
+}
+
+/* The scene as text (docs/SCENE.md names the fields). */
+static void dump_scene(const cn_scene_data *d) {
+  static const char *const tags[] = {"?", "FILL", "STROKE", "BEGIN_CLIP", "END_CLIP", "BEGIN_BLEND", "END_BLEND"};
+  printf("viewport:     %g %g %g %g\n", d->viewport[0], d->viewport[1], d->viewport[2], d->viewport[3]);
+  for (uint32_t i = 0; i < d->element_count; i++) {
+    const cn_element *e = &d->elements[i];
+    printf("element %u: %s", i, e->tag <= CN_TAG_END_BLEND ? tags[e->tag] : "?");
+    if (e->path != CN_NONE) printf(" path=%u", e->path);
+    if (e->paint != CN_NONE) {
+      const cn_paint *p = &d->paints[e->paint];
+      if (p->kind == CN_PAINT_SOLID) printf(" paint=%u solid(%g %g %g %g)", e->paint, p->r, p->g, p->b, p->a);
+      else printf(" paint=%u %s(%u stops)", e->paint, p->kind == CN_PAINT_LINEAR ? "linear" : "radial", p->stop_count);
+    }
+    if (e->tag == CN_TAG_FILL || e->tag == CN_TAG_BEGIN_CLIP) printf(" %s", e->aux ? "evenodd" : "nonzero");
+    if (e->tag == CN_TAG_STROKE) printf(" width=%g", d->strokes[e->aux].width);
+    if (e->tag == CN_TAG_BEGIN_BLEND) {
+      const cn_blend *bl = &d->blends[e->aux];
+      printf(" mode=%u alpha=%g flags=0x%x", bl->mode, bl->alpha, bl->flags);
+    }
+    printf("\n");
+  }
+  for (uint32_t p = 0; p < d->path_count; p++) {
+    const cn_path *path = &d->paths[p];
+    const cn_transform *t = &d->transforms[path->transform];
+    printf("path %u: transform [%g %g %g %g %g %g]\n", p, t->a, t->b, t->c, t->d, t->e, t->f);
+    for (uint32_t k = 0; k < path->seg_count; k++) {
+      const cn_segment *sg = &d->segments[path->seg_first + k];
+      const float *q = &sg->x0;
+      uint32_t kind = sg->info & 3u;
+      printf("  %s", kind == CN_SEG_LINE ? "line " : kind == CN_SEG_QUAD ? "quad " : "cubic");
+      for (uint32_t j = 0; j <= kind + 1; j++) printf(" %g,%g", q[2 * j], q[2 * j + 1]);
+      printf("%s%s\n", sg->info & CN_SEG_SUBPATH_CLOSED ? " closed" : "", sg->info & CN_SEG_SUBPATH_END ? " end" : "");
+    }
+  }
 }
 
 static double now_ms(void) {
@@ -74,11 +113,14 @@ int cli_stats(int argc, char **argv) {
   cn_svg_options opt = {0};
   const char *file = NULL;
   int repeat = 0;
+  bool dump = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       usage(stdout);
       return CLI_OK;
+    } else if (strcmp(a, "--dump") == 0) {
+      dump = true;
     } else if (strcmp(a, "--strict") == 0) {
       opt.strict = true;
     } else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0 || strcmp(a, "--scale") == 0) {
@@ -139,6 +181,7 @@ int cli_stats(int argc, char **argv) {
     }
   printf("%s\n", any ? "" : " none");
   printf("warnings:     %u\n", st.warning_count);
+  if (dump) dump_scene(&scene);
   int rc = repeat ? time_loads(b, file, &opt, repeat) : CLI_OK;
   cn_scene_builder_destroy(b);
   return rc;

@@ -32,7 +32,16 @@ typedef struct rule {
   uint32_t specificity;
   uint32_t order;
   uint32_t first_decl, ndecl;
+  uint64_t need; /* filter bits of the type, id and classes of the rightmost compound */
 } rule;
+
+/* A 64-bit filter: one bit per name (type, id or class), so most rules are
+ * rejected for an element without running the matcher. */
+static uint64_t name_bit(const char *s, size_t n, char kind) {
+  uint32_t h = 2166136261u ^ (uint32_t)kind;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return 1ull << (h & 63);
+}
 
 struct svg_sheet {
   char *text;
@@ -313,6 +322,13 @@ static cn_result parse_sheet(svg_sheet *sh) {
         r.order = sh->nrules;
         r.first_decl = first_decl;
         r.ndecl = ndecl;
+        const compound *last = &sh->comps[r.first_compound + r.ncompound - 1];
+        for (uint32_t q = 0; q < last->count; q++) {
+          const simple_sel *t = &sh->sels[last->first + q];
+          if (t->kind == SEL_TYPE) r.need |= name_bit(t->name, t->name_len, 't');
+          else if (t->kind == SEL_ID) r.need |= name_bit(t->name, t->name_len, '#');
+          else if (t->kind == SEL_CLASS) r.need |= name_bit(t->name, t->name_len, '.');
+        }
         PUSH(sh->rules, sh->nrules, sh->crules, r);
       }
       a = b + 1;
@@ -443,8 +459,18 @@ static bool match_from(const svg_sheet *sh, const rule *r, int k, xmlNode *n, ui
 
 void svg_sheet_match(const svg_sheet *sh, xmlNode *node, svg_decl_fn fn, void *user, uint64_t *work) {
   if (!sh) return;
+  uint64_t have = name_bit((const char *)node->name, strlen((const char *)node->name), 't');
+  const char *id = svg_attr(node, "id");
+  if (id) have |= name_bit(id, strlen(id), '#');
+  for (const char *c = svg_attr(node, "class"); c && *c;) {
+    while (*c && is_ws(*c)) c++;
+    const char *b = c;
+    while (*c && !is_ws(*c)) c++;
+    if (c > b) have |= name_bit(b, (size_t)(c - b), '.');
+  }
   for (uint32_t i = 0; i < sh->nrules; i++) {
     const rule *r = &sh->rules[i];
+    if ((r->need & have) != r->need) continue; /* a name the rule needs is missing */
     if (*work > SVG_MAX_WORK) return;
     if (!match_from(sh, r, (int)r->ncompound - 1, node, work)) continue;
     for (uint32_t j = 0; j < r->ndecl; j++) fn(user, &sh->decls[r->first_decl + j]);

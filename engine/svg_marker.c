@@ -116,7 +116,12 @@ static bool vertices(const svg_path *p, vlist *out) {
 
 static double angle_of(double x, double y) { return atan2(y, x) * 180.0 / SVG_PI; }
 
-static double vertex_angle(const vertex *v) {
+/* The marker angle at v: the bisector of the incoming and outgoing
+ * directions at mid vertices; the start uses its outgoing direction and the
+ * end its incoming one (as resvg, also on closed subpaths). */
+static double vertex_angle(const vertex *v, int kind) {
+  if (kind == 0 && v->has_out) return angle_of(v->out_x, v->out_y);
+  if (kind == 2 && v->has_in) return angle_of(v->in_x, v->in_y);
   if (v->has_in && v->has_out) {
     double a = angle_of(v->in_x, v->in_y), b = angle_of(v->out_x, v->out_y);
     double d = b - a;
@@ -137,9 +142,9 @@ static cn_result draw_marker(svg_loader *L, xmlNode *node, xmlNode *mk, const ve
   double angle = 0;
   const char *orient = svg_attr(mk, "orient");
   if (orient && strcmp(orient, "auto") == 0) {
-    angle = vertex_angle(v);
+    angle = vertex_angle(v, kind);
   } else if (orient && strcmp(orient, "auto-start-reverse") == 0) {
-    angle = vertex_angle(v) + (kind == 0 ? 180 : 0);
+    angle = vertex_angle(v, kind) + (kind == 0 ? 180 : 0);
   } else if (orient) {
     const char *s = orient;
     double a;

@@ -67,10 +67,14 @@ int svg_parse_number(const char **s, double *out) {
     exp10 += eneg ? -e : e;
   }
   *s = p;
+  static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   double v = (double)mant;
   if (mant != 0) {
     if (exp10 > 400) v = INFINITY;
     else if (exp10 < -400) v = 0;
+    else if (exp10 >= 0 && exp10 <= 22) v *= p10[exp10]; /* exact powers: the common case */
+    else if (exp10 < 0 && exp10 >= -22) v /= p10[-exp10];
     else v *= pow(10.0, exp10);
   }
   if (neg) v = -v;

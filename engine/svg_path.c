@@ -285,14 +285,20 @@ bool svg_path_bounds(const svg_path *p, svg_mat m, double box[4]) {
       double x, y;
       svg_mat_apply(m, p->pts[k], p->pts[k + 1], &x, &y);
       if (!any) box[0] = box[2] = x, box[1] = box[3] = y, any = true;
-      box[0] = fmin(box[0], x), box[1] = fmin(box[1], y), box[2] = fmax(box[2], x), box[3] = fmax(box[3], y);
+      if (x < box[0]) box[0] = x; /* plain comparisons: fmin/fmax are calls */
+      if (y < box[1]) box[1] = y;
+      if (x > box[2]) box[2] = x;
+      if (y > box[3]) box[3] = y;
     }
   }
   return any;
 }
 
 static void extend(double box[4], double x, double y) {
-  box[0] = fmin(box[0], x), box[1] = fmin(box[1], y), box[2] = fmax(box[2], x), box[3] = fmax(box[3], y);
+  if (x < box[0]) box[0] = x;
+  if (y < box[1]) box[1] = y;
+  if (x > box[2]) box[2] = x;
+  if (y > box[3]) box[3] = y;
 }
 
 /* Extrema of one coordinate of a cubic p0..p3: adds the curve points at the roots. */

@@ -78,7 +78,7 @@ cn_result svg_fill_pattern(svg_loader *L, xmlNode *node, xmlNode *pattern, uint3
   chain_attr(chain, n, "patternTransform", &pt_src);
   svg_mat pt = svg_transform_attr(L, pt_src, "patternTransform", NULL, L->vw, L->vh);
   svg_mat pt_inv;
-  if (!svg_mat_invert(pt, &pt_inv)) return CN_OK;
+  if (!svg_mat_invert(pt, &pt_inv)) pt = pt_inv = svg_mat_identity(); /* a singular transform is ignored (as resvg) */
   /* the tiles that meet the shape's bounds, in pattern space */
   double u0 = INFINITY, v0 = INFINITY, u1 = -INFINITY, v1 = -INFINITY;
   for (int k = 0; k < 4; k++) {

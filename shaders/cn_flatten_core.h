@@ -333,24 +333,40 @@ FL_FN void fl_arc(vec2 p, vec2 u, vec2 v, float phi) {
   fl_sline(prev, fl_add(p, v));
 }
 
-/* Join at p from direction da to direction db (unit vectors) in the given style. */
-FL_FN void fl_join(vec2 p, vec2 da, vec2 db, CN_U32 style) {
+/* Join at p from direction da to direction db (unit vectors) in the given
+ * style. The inner side normally runs through p (no negative area at all);
+ * direct (short: the shorter of the two chords meeting here, or 0) lets it
+ * cut straight across when the inner triangle (p, p + h n(da), p + h n(db))
+ * lies inside both chords' quads: for a turn under 90 degrees with
+ * h sin(turn) <= short. That triangle winds negatively once and is covered by
+ * both quads, and such triangles only chain along one segment's chords, so
+ * every point keeps a winding of at least 1 (see cn_flatten.h). */
+FL_FN void fl_join_at(vec2 p, vec2 da, vec2 db, CN_U32 style, float direct) {
   float cr = fl_cross(da, db), d = fl_dot(da, db);
   if (cr == 0.0f && d > 0.0f) return; /* straight on: the sides meet */
   bool left = cr >= 0.0f;            /* turning left (or reversing): the left side is inside */
   float ang = fl_atan2(fl_fabs(cr), d);
   vec2 nda = fl_neg(da), ndb = fl_neg(db);
   vec2 u, v, eu, ev;
+  bool cut = d > 0.0f && fl_h * fl_fabs(cr) <= direct;
   if (left) {
-    fl_sline(fl_off(p, da), p);
-    fl_sline(p, fl_off(p, db));
+    if (cut) {
+      fl_sline(fl_off(p, da), fl_off(p, db));
+    } else {
+      fl_sline(fl_off(p, da), p);
+      fl_sline(p, fl_off(p, db));
+    }
     u = fl_mul(fl_perp(ndb), fl_h);
     v = fl_mul(fl_perp(nda), fl_h);
     eu = ndb;
     ev = da;
   } else {
-    fl_sline(fl_off(p, ndb), p);
-    fl_sline(p, fl_off(p, nda));
+    if (cut) {
+      fl_sline(fl_off(p, ndb), fl_off(p, nda));
+    } else {
+      fl_sline(fl_off(p, ndb), p);
+      fl_sline(p, fl_off(p, nda));
+    }
     u = fl_mul(fl_perp(da), fl_h);
     v = fl_mul(fl_perp(db), fl_h);
     eu = da;
@@ -387,6 +403,7 @@ FL_FN void fl_join(vec2 p, vec2 da, vec2 db, CN_U32 style) {
   }
   fl_sline(pu, pv); /* bevel */
 }
+FL_FN void fl_join(vec2 p, vec2 da, vec2 db, CN_U32 style) { fl_join_at(p, da, db, style, 0.0f); }
 
 /* Cap at p facing outwards along o (unit): from the side right of o to its left... */
 FL_FN void fl_cap(vec2 p, vec2 o) {
@@ -467,26 +484,6 @@ FL_FN float fl_poly_length(fl_poly p) {
   return len;
 }
 
-FL_FN CN_U32 fl_prev_nondeg(CN_U32 si, CN_U32 first) {
-  for (CN_U32 j = si; j > first;) {
-    j--;
-    if (fl_poly_of(j).ok) return j;
-  }
-  return CN_NONE;
-}
-FL_FN bool fl_has_next_nondeg(CN_U32 si, CN_U32 last) {
-  for (CN_U32 j = si + 1u; j <= last; j++)
-    if (fl_poly_of(j).ok) return true;
-  return false;
-}
-FL_FN CN_U32 fl_last_nondeg(CN_U32 first, CN_U32 last) {
-  for (CN_U32 j = last + 1u; j > first;) {
-    j--;
-    if (fl_poly_of(j).ok) return j;
-  }
-  return CN_NONE;
-}
-
 /* ------------------------------------------------------------ chord walk
  * A cursor over the chords of the current segment, with their positions
  * along the subpath (scaled so the last chord ends exactly at fl_E). */
@@ -518,84 +515,210 @@ FL_FN vec2 fl_chord_at(float x) {
   return fl_add(fl_q0, fl_mul(fl_sub(fl_q1, fl_q0), (x - fl_x0) / (fl_x1 - fl_x0)));
 }
 
-/* What happens at the ends of a piece of the outline. */
+/* ------------------------------------------------------------ op queue
+ * Joins, caps and sides are queued and drawn by fl_flush(), which the stroke
+ * loop calls from one place only: GPU compilers inline every call, and one
+ * call site keeps the kernel small (and quick to build on lavapipe). */
+#define FL_QMAX 8
+#define FL_OP_JOIN 0u
+#define FL_OP_CAP 1u
+#define FL_OP_SIDES 2u
+#define FL_OP_LINE 3u
+FL_GLOBAL CN_U32 fl_nq;
+FL_GLOBAL CN_U32 fl_qk[FL_QMAX], fl_qs[FL_QMAX];
+FL_GLOBAL vec2 fl_qp[FL_QMAX], fl_qa[FL_QMAX], fl_qb[FL_QMAX];
+FL_GLOBAL float fl_qd[FL_QMAX];
+
+FL_FN void fl_push(CN_U32 kind, vec2 p, vec2 a, vec2 b, CN_U32 style, float direct) {
+  if (fl_nq >= FL_QMAX) return;
+  fl_qk[fl_nq] = kind;
+  fl_qp[fl_nq] = p;
+  fl_qa[fl_nq] = a;
+  fl_qb[fl_nq] = b;
+  fl_qs[fl_nq] = style;
+  fl_qd[fl_nq] = direct;
+  fl_nq++;
+}
+FL_FN void fl_q_join(vec2 p, vec2 da, vec2 db, CN_U32 style, float direct) { fl_push(FL_OP_JOIN, p, da, db, style, direct); }
+FL_FN void fl_q_cap(vec2 p, vec2 o) { fl_push(FL_OP_CAP, p, o, o, 0u, 0.0f); }
+FL_FN void fl_q_sides(vec2 a, vec2 b, vec2 d) { fl_push(FL_OP_SIDES, a, b, d, 0u, 0.0f); }
+FL_FN void fl_q_line(vec2 a, vec2 b) { fl_push(FL_OP_LINE, a, b, b, 0u, 0.0f); }
+
+FL_FN void fl_flush() {
+  for (CN_U32 i = 0u; i < fl_nq; i++) {
+    if (fl_qk[i] == FL_OP_JOIN) fl_join_at(fl_qp[i], fl_qa[i], fl_qb[i], fl_qs[i], fl_qd[i]);
+    else if (fl_qk[i] == FL_OP_CAP) fl_cap(fl_qp[i], fl_qa[i]);
+    else if (fl_qk[i] == FL_OP_LINE) fl_sline(fl_qp[i], fl_qa[i]);
+    else fl_sides(fl_qp[i], fl_qa[i], fl_qb[i]);
+  }
+  fl_nq = 0u;
+}
+
+/* ------------------------------------------------------------ pieces
+ * A piece is the outline of the centre line between positions lo and hi (a
+ * dash, or the whole segment when solid), walked one step at a time: each
+ * step queues the ops of one chord (plus the piece's start), the last step
+ * the piece's end. */
 #define FL_END_NONE 0u
 #define FL_END_CAP 1u
 #define FL_END_JOIN 2u /* start only: join with the previous segment (fl_prev) */
+#define FL_PIECE_WALK 0u
+#define FL_PIECE_END 1u
+#define FL_PIECE_DONE 2u
+#define FL_PIECE_SPOT 3u /* a zero-length dash or subpath: two caps */
 
 FL_GLOBAL fl_poly fl_prev;  /* the segment before (for FL_END_JOIN) */
+FL_GLOBAL fl_poly fl_wrap;  /* the last non-degenerate segment of a closed subpath */
 FL_GLOBAL bool fl_prev_gap; /* closed subpath whose end misses its start: stroke the closing line too */
+FL_GLOBAL float fl_lo, fl_hi;
+FL_GLOBAL CN_U32 fl_start_kind, fl_end_kind, fl_phase;
+FL_GLOBAL bool fl_started, fl_at_end;
+FL_GLOBAL vec2 fl_lastd, fl_lastp, fl_spot_p, fl_spot_d;
+FL_GLOBAL float fl_lastlen;
+FL_GLOBAL bool fl_mj;          /* the current chord starts at a merged vertex, */
+FL_GLOBAL vec2 fl_jl, fl_jr;   /* whose offset sides meet at these points */
+
+/* Solid strokes, between two chords of one curve: may both sides simply meet
+ * at the intersections of the offset lines (no join pieces at all)? Yes when
+ * the turn is under 90 degrees, each intersection lies within the first half
+ * of both chords (h tan(turn/2) <= half the shorter one; so each chord's
+ * piece stays a convex quadrilateral), and the outer corner exceeds the round
+ * join by at most the arc tolerance. */
+FL_FN bool fl_merge_ok(vec2 da, vec2 db, float la, float lb) {
+  float cr = fl_cross(da, db), d = fl_dot(da, db);
+  if (!(d > 0.0f)) return false;
+  if (!(fl_h * (fl_fabs(cr) / (1.0f + d)) <= 0.5f * fl_fmin(la, lb))) return false;
+  return fl_h * (fl_sqrt(2.0f / (1.0f + d)) - 1.0f) <= fl_tol_curve;
+}
+
+FL_FN void fl_piece_begin(float lo, float hi, CN_U32 start, CN_U32 end) {
+  fl_lo = lo;
+  fl_hi = hi;
+  fl_start_kind = start;
+  fl_end_kind = end;
+  fl_phase = FL_PIECE_WALK;
+  fl_started = false;
+  fl_at_end = false;
+  fl_lastlen = 0.0f;
+  fl_lastd = fl_cd;
+  fl_lastp = fl_q0;
+  fl_mj = false;
+}
+FL_FN void fl_spot_begin(vec2 p, vec2 d) {
+  fl_phase = FL_PIECE_SPOT;
+  fl_spot_p = p;
+  fl_spot_d = d;
+}
 
 /* The join at this segment's start vertex with the previous segment. */
-FL_FN void fl_start_join() {
+FL_FN void fl_q_start_join() {
   vec2 p = fl_me.c.p0;
   vec2 pe = fl_end_pt(fl_prev.c);
   vec2 da = fl_prev.t1;
-  fl_join(pe, fl_prev.c1, da, CN_JOIN_ROUND);
+  fl_q_join(pe, fl_prev.c1, da, CN_JOIN_ROUND, 0.0f);
   if (fl_prev_gap) {
     vec2 g = fl_dir(fl_sub(p, pe));
-    fl_join(pe, da, g, fl_join_style);
-    fl_sides(pe, p, g);
+    fl_q_join(pe, da, g, fl_join_style, 0.0f);
+    fl_q_sides(pe, p, g);
     da = g;
   }
-  fl_join(p, da, fl_me.t0, fl_join_style);
-  fl_join(p, fl_me.t0, fl_me.c0, CN_JOIN_ROUND);
+  fl_q_join(p, da, fl_me.t0, fl_join_style, 0.0f);
+  fl_q_join(p, fl_me.t0, fl_me.c0, CN_JOIN_ROUND, 0.0f);
 }
 
-/* The outline of the centre line between positions lo <= hi (hi > lo), with
- * the given start and end. Advances the cursor. */
-FL_FN void fl_piece(float lo, float hi, CN_U32 start, CN_U32 end) {
-  bool started = false;
-  vec2 lastd = fl_cd, lastp = fl_q0;
-  bool at_end = false;
-  while (fl_ci < fl_me.n) {
-    if (fl_eq(fl_q0, fl_q1) || (fl_dashed && (fl_x1 < lo || (fl_x1 == lo && fl_x0 < fl_x1)))) {
-      fl_chord_next();
-      continue;
+/* One step of the current piece: queues its ops, advances the cursor. */
+FL_FN void fl_piece_step() {
+  if (fl_phase == FL_PIECE_SPOT) {
+    if (fl_cap_style != CN_CAP_BUTT) {
+      fl_q_cap(fl_spot_p, fl_neg(fl_spot_d));
+      fl_q_cap(fl_spot_p, fl_spot_d);
     }
-    if (fl_dashed && fl_x0 >= hi && started) break;
-    float u = fl_dashed ? fl_fmax(lo, fl_x0) : fl_x0;
-    float v = fl_dashed ? fl_fmin(hi, fl_x1) : fl_x1;
-    vec2 a = u == fl_x0 ? fl_q0 : fl_chord_at(u);
-    vec2 b = v == fl_x1 ? fl_q1 : fl_chord_at(v);
-    if (!started) {
-      bool at_start = !fl_dashed || (u == fl_S && fl_x0 == fl_S);
-      if (start == FL_END_JOIN) {
-        fl_start_join();
-      } else if (start == FL_END_CAP) {
-        if (at_start) {
-          fl_cap(a, fl_neg(fl_me.t0));
-          fl_join(a, fl_me.t0, fl_cd, CN_JOIN_ROUND);
-        } else {
-          fl_cap(a, fl_neg(fl_cd));
-        }
-      }
-      started = true;
-    } else {
-      fl_join(fl_q0, lastd, fl_cd, CN_JOIN_ROUND);
-    }
-    fl_sides(a, b, fl_cd);
-    lastd = fl_cd;
-    lastp = b;
-    at_end = !fl_dashed || v == fl_E;
-    if (fl_dashed && fl_x1 > hi) break; /* the piece ends inside this chord */
-    fl_chord_next();
+    fl_phase = FL_PIECE_DONE;
+    return;
   }
-  if (!started || end != FL_END_CAP) return;
-  if (at_end) {
-    fl_join(lastp, lastd, fl_me.t1, CN_JOIN_ROUND);
-    fl_cap(lastp, fl_me.t1);
-  } else {
-    fl_cap(lastp, lastd);
+  if (fl_phase == FL_PIECE_WALK) {
+    float lo = fl_lo, hi = fl_hi;
+    while (fl_ci < fl_me.n &&
+           (fl_eq(fl_q0, fl_q1) || (fl_dashed && (fl_x1 < lo || (fl_x1 == lo && fl_x0 < fl_x1)))))
+      fl_chord_next();
+    if (fl_ci >= fl_me.n || (fl_dashed && fl_x0 >= hi && fl_started)) {
+      fl_phase = FL_PIECE_END;
+    } else {
+      float u = fl_dashed ? fl_fmax(lo, fl_x0) : fl_x0;
+      float v = fl_dashed ? fl_fmin(hi, fl_x1) : fl_x1;
+      vec2 a = u == fl_x0 ? fl_q0 : fl_chord_at(u);
+      vec2 b = v == fl_x1 ? fl_q1 : fl_chord_at(v);
+      float len = fl_length(fl_sub(b, a));
+      if (!fl_started) {
+        bool at_start = !fl_dashed || (u == fl_S && fl_x0 == fl_S);
+        if (fl_start_kind == FL_END_JOIN) {
+          fl_q_start_join();
+        } else if (fl_start_kind == FL_END_CAP) {
+          if (at_start) {
+            fl_q_cap(a, fl_neg(fl_me.t0));
+            fl_q_join(a, fl_me.t0, fl_cd, CN_JOIN_ROUND, 0.0f);
+          } else {
+            fl_q_cap(a, fl_neg(fl_cd));
+          }
+        }
+        fl_started = true;
+      } else if (!fl_mj) {
+        fl_q_join(fl_q0, fl_lastd, fl_cd, CN_JOIN_ROUND, fl_fmin(fl_lastlen, len));
+      }
+      if (fl_dashed) {
+        fl_q_sides(a, b, fl_cd);
+      } else {
+        /* Solid: the sides run from the start joint (merged or plain) to the
+         * end joint, merged with the next chord of this segment when allowed. */
+        vec2 nd = fl_neg(fl_cd);
+        vec2 sl = fl_mj ? fl_jl : fl_off(a, fl_cd), sr = fl_mj ? fl_jr : fl_off(a, nd);
+        vec2 el = fl_off(b, fl_cd), er = fl_off(b, nd);
+        fl_mj = false;
+        CN_U32 j = fl_ci + 1u;
+        while (j < fl_me.n && fl_eq(fl_point(fl_me.c, j, fl_me.n), fl_point(fl_me.c, j + 1u, fl_me.n))) j++;
+        if (j < fl_me.n) {
+          vec2 qn = fl_point(fl_me.c, j + 1u, fl_me.n);
+          vec2 dn = fl_dir(fl_sub(qn, b));
+          if (fl_merge_ok(fl_cd, dn, len, fl_length(fl_sub(qn, b)))) {
+            vec2 m = fl_mul(fl_add(fl_perp(fl_cd), fl_perp(dn)), fl_h / (1.0f + fl_dot(fl_cd, dn)));
+            el = fl_add(b, m);
+            er = fl_add(b, fl_neg(m));
+            fl_mj = true;
+            fl_jl = el;
+            fl_jr = er;
+          }
+        }
+        fl_q_line(sl, el);
+        fl_q_line(er, sr);
+      }
+      fl_lastlen = len;
+      fl_lastd = fl_cd;
+      fl_lastp = b;
+      fl_at_end = !fl_dashed || v == fl_E;
+      if (fl_dashed && fl_x1 > hi) fl_phase = FL_PIECE_END; /* the piece ends inside this chord */
+      else fl_chord_next();
+    }
+    if (fl_phase == FL_PIECE_WALK) return;
+  }
+  if (fl_phase == FL_PIECE_END) {
+    if (fl_started && fl_end_kind == FL_END_CAP) {
+      if (fl_at_end) {
+        fl_q_join(fl_lastp, fl_lastd, fl_me.t1, CN_JOIN_ROUND, 0.0f);
+        fl_q_cap(fl_lastp, fl_me.t1);
+      } else {
+        fl_q_cap(fl_lastp, fl_lastd);
+      }
+    }
+    fl_phase = FL_PIECE_DONE;
   }
 }
 
 /* A zero-length dash at position x: a dot facing along the chord there. */
-FL_FN void fl_zero_dash(float x) {
+FL_FN void fl_zero_dash_begin(float x) {
   while (fl_ci < fl_me.n && (fl_eq(fl_q0, fl_q1) || fl_x1 < x)) fl_chord_next();
-  if (fl_ci >= fl_me.n) return;
-  if (x <= fl_S) fl_spot(fl_me.c.p0, fl_me.t0);
-  else fl_spot(fl_chord_at(x), fl_cd);
+  if (fl_ci >= fl_me.n) fl_phase = FL_PIECE_DONE;
+  else if (x <= fl_S) fl_spot_begin(fl_me.c.p0, fl_me.t0);
+  else fl_spot_begin(fl_chord_at(x), fl_cd);
 }
 
 /* ------------------------------------------------------------ dash pattern
@@ -650,96 +773,174 @@ FL_FN bool fl_dash_on_before(float s) {
   return false;
 }
 
+FL_GLOBAL CN_U32 fl_first_start, fl_last_end;
+FL_GLOBAL bool fl_is_first, fl_is_last;
+
 /* ----------------------------------------------------------------- strokes */
 
-FL_FN void fl_stroke_pair(CN_U32 si, CN_U32 pair) {
+/* The stroke outline of segment si (pair: its pair index). length_only: just
+ * return the segment's flattened length (dashed strokes' distance pass). */
+FL_FN float fl_stroke_pair(CN_U32 si, CN_U32 pair, bool length_only) {
   CN_U32 first = fl_first_of(si);
   CN_U32 last = fl_last_of(first, si);
   bool closed = (fl_seg(si).info & CN_SEG_SUBPATH_CLOSED) != 0u;
-  fl_me = fl_poly_of(si);
+  /* Neighbour queries, in one loop (one inlined copy of fl_poly_of):
+   *   0 this segment; 1 the previous non-degenerate one; 2 is there a later
+   *   non-degenerate one; 3 the last non-degenerate one of the subpath;
+   *   4 the subpath's last segment (its length, for dashed closed subpaths). */
+  CN_U32 prev = CN_NONE, wrap_last = CN_NONE;
+  bool has_next = false;
+  float last_len = 0.0f;
+  for (CN_U32 q = 0u; q < 5u; q++) {
+    CN_U32 from = si, count = 1u;
+    bool down = false;
+    if (q > 0u && length_only) break;
+    if (q == 1u) {
+      if (!fl_me.ok) continue;
+      from = si - 1u;
+      count = si - first;
+      down = true;
+    } else if (q == 2u) {
+      if (!fl_me.ok) continue;
+      from = si + 1u;
+      count = last - si;
+    } else if (q == 3u) {
+      if (fl_me.ok ? !closed || prev != CN_NONE : si != last) continue;
+      from = last;
+      count = last - first + 1u;
+      down = true;
+    } else if (q == 4u) {
+      if (!fl_me.ok || !fl_dashed || !closed || (prev != CN_NONE && has_next)) continue;
+      from = last;
+    }
+    for (CN_U32 i = 0u; i < count; i++) {
+      CN_U32 j = down ? from - i : from + i;
+      fl_poly p = fl_poly_of(j);
+      if (q == 0u || q == 4u) {
+        float len = fl_dashed && p.ok ? fl_poly_length(p) : 0.0f;
+        if (q == 0u) {
+          fl_me = p;
+          fl_total = len;
+        } else {
+          last_len = len;
+        }
+        break;
+      }
+      if (!p.ok) continue;
+      if (q == 1u) {
+        prev = j;
+        fl_prev = p;
+      } else if (q == 2u) {
+        has_next = true;
+      } else {
+        wrap_last = j;
+        fl_wrap = p;
+      }
+      break;
+    }
+  }
+  if (length_only) return fl_total;
+  fl_nq = 0u;
+  bool have_piece = false;
+  bool single = true; /* solid strokes and spots: one piece */
   if (!fl_me.ok) {
     /* A zero-length subpath draws a dot, once: from its last segment. */
-    if (si == last && fl_last_nondeg(first, last) == CN_NONE && (!fl_dashed || fl_dash_on_after(0.0f)))
-      fl_spot(fl_me.c.p0, fl_v(1.0f, 0.0f));
-    return;
-  }
-  CN_U32 prev = fl_prev_nondeg(si, first);
-  bool is_first = prev == CN_NONE;
-  bool is_last = !fl_has_next_nondeg(si, last);
-  if (fl_dashed) {
-    fl_S = si == first ? 0.0f : fl_dist_at(pair);
-    fl_E = si == last ? fl_S + fl_poly_length(fl_me) : fl_dist_at(pair + 1u);
-    if (!(fl_E >= fl_S)) fl_E = fl_S;
-  } else {
-    fl_S = 0.0f;
-    fl_E = FL_BIG;
-  }
-  /* Closed subpaths join across their start, when the pattern runs through it. */
-  bool wrap = closed;
-  if (closed && fl_dashed && (is_first || is_last)) {
-    float total = fl_dist_at(pair + (last - si));
-    if (last == first) total = 0.0f;
-    total += fl_poly_length(fl_poly_of(last));
-    wrap = fl_dash_on_after(0.0f) && fl_dash_on_before(total);
-  }
-  fl_prev_gap = false;
-  if (is_first && wrap) {
-    prev = fl_last_nondeg(first, last);
-    fl_prev = fl_poly_of(prev);
-    fl_prev_gap = !fl_eq(fl_end_pt(fl_prev.c), fl_me.c.p0);
-  } else if (!is_first) {
-    fl_prev = fl_poly_of(prev);
-  }
-  fl_total = fl_dashed ? fl_poly_length(fl_me) : 0.0f;
-  fl_ci = 0u;
-  fl_cum0 = 0.0f;
-  fl_chord_load();
-  CN_U32 first_start = is_first && !wrap ? FL_END_CAP : FL_END_JOIN;
-  CN_U32 last_end = is_last && !wrap ? FL_END_CAP : FL_END_NONE;
-  if (!fl_dashed) {
-    fl_piece(fl_S, fl_E, first_start, last_end);
-    return;
-  }
-  float S = fl_S, E = fl_E;
-  fl_dash_seek(S);
-  for (CN_U32 guard = 0u; guard < 2u * CN_FLATTEN_MAX_DASHES + 4u * fl_dash_m; guard++) {
-    float a = fl_bpos, b = fl_dash_end();
-    if (a >= E) break;
-    if ((fl_bj & 1u) == 0u) {
-      if (a < E && b > S) {
-        CN_U32 start = a > S ? FL_END_CAP : a == S ? (is_first ? first_start : FL_END_CAP) : (is_first ? first_start : FL_END_JOIN);
-        CN_U32 end = b < E ? FL_END_CAP : is_last ? last_end : (b == E ? FL_END_CAP : FL_END_NONE);
-        float lo = fl_fmax(a, S), hi = fl_fmin(b, E);
-        if (lo < hi) fl_piece(lo, hi, start, end);
-        else fl_zero_dash(lo);
-      } else if (a == b && a == S) {
-        fl_zero_dash(a);
-      }
+    if (si == last && wrap_last == CN_NONE && (!fl_dashed || fl_dash_on_after(0.0f))) {
+      fl_spot_begin(fl_me.c.p0, fl_v(1.0f, 0.0f));
+      have_piece = true;
     }
-    fl_dash_advance();
+  } else {
+    bool is_first = prev == CN_NONE;
+    bool is_last = !has_next;
+    if (fl_dashed) {
+      fl_S = si == first ? 0.0f : fl_dist_at(pair);
+      fl_E = si == last ? fl_S + fl_total : fl_dist_at(pair + 1u);
+      if (!(fl_E >= fl_S)) fl_E = fl_S;
+    } else {
+      fl_S = 0.0f;
+      fl_E = FL_BIG;
+    }
+    /* Closed subpaths join across their start, when the pattern runs through it. */
+    bool wrap = closed;
+    if (closed && fl_dashed && (is_first || is_last)) {
+      float total = last == first ? 0.0f : fl_dist_at(pair + (last - si));
+      wrap = fl_dash_on_after(0.0f) && fl_dash_on_before(total + last_len);
+    }
+    fl_prev_gap = false;
+    if (is_first && wrap) {
+      fl_prev = fl_wrap;
+      fl_prev_gap = !fl_eq(fl_end_pt(fl_prev.c), fl_me.c.p0);
+    }
+    fl_ci = 0u;
+    fl_cum0 = 0.0f;
+    fl_chord_load();
+    CN_U32 first_start = is_first && !wrap ? FL_END_CAP : FL_END_JOIN;
+    CN_U32 last_end = is_last && !wrap ? FL_END_CAP : FL_END_NONE;
+    if (!fl_dashed) {
+      fl_piece_begin(fl_S, fl_E, first_start, last_end);
+      have_piece = true;
+    } else {
+      single = false;
+      fl_dash_seek(fl_S);
+      fl_first_start = first_start;
+      fl_last_end = last_end;
+      fl_is_first = is_first;
+      fl_is_last = is_last;
+    }
   }
+  /* The stroke loop: next dash (when dashed), one step of the current piece,
+   * then draw what the step queued (the only fl_flush call). */
+  CN_U32 intervals = 0u;
+  for (CN_U32 guard = 0u; guard < 4u * (CN_FLATTEN_MAX_SUBDIV + 2u * CN_FLATTEN_MAX_DASHES) + 64u; guard++) {
+    if (!have_piece) {
+      if (single) break;
+      float S = fl_S, E = fl_E;
+      float a = fl_bpos, b = fl_dash_end();
+      if (a >= E || intervals >= 2u * CN_FLATTEN_MAX_DASHES + 4u * fl_dash_m) break;
+      intervals++;
+      if ((fl_bj & 1u) == 0u) {
+        if (a < E && b > S) {
+          CN_U32 start = a > S ? FL_END_CAP : a == S ? (fl_is_first ? fl_first_start : FL_END_CAP)
+                                                      : (fl_is_first ? fl_first_start : FL_END_JOIN);
+          CN_U32 end = b < E ? FL_END_CAP : fl_is_last ? fl_last_end : (b == E ? FL_END_CAP : FL_END_NONE);
+          float lo = fl_fmax(a, S), hi = fl_fmin(b, E);
+          if (lo < hi) fl_piece_begin(lo, hi, start, end);
+          else fl_zero_dash_begin(lo);
+          have_piece = true;
+        } else if (a == b && a == S) {
+          fl_zero_dash_begin(a);
+          have_piece = true;
+        }
+      }
+      fl_dash_advance();
+      if (!have_piece) continue;
+    }
+    fl_piece_step();
+    fl_flush();
+    if (fl_phase == FL_PIECE_DONE) {
+      have_piece = false;
+      if (single) break;
+    }
+  }
+  return 0.0f;
 }
 
 /* ------------------------------------------------------------------ entry */
 
-/* Emits the lines of segment k of element e's path (pair: its pair index). */
-FL_FN void fl_pair(CN_U32 e, CN_U32 k, CN_U32 pair) {
+/* Segment k of element e's path (pair: its pair index): emits its lines, or
+ * with length_only returns a dashed stroke's flattened length (0 for
+ * anything else) and emits nothing. One entry, so kernels inline it once. */
+FL_FN float fl_pair(CN_U32 e, CN_U32 k, CN_U32 pair, bool length_only) {
   cn_element el = fl_elem(e);
-  if (!fl_begin(el)) return;
-  CN_U32 si = fl_path_first + k;
-  if (si >= fl_path_end) return;
-  if (el.tag == CN_TAG_STROKE) fl_stroke_pair(si, pair);
-  else fl_fill_pair(si);
-}
-
-/* Dashed strokes: the pair's flattened length (0 for anything else). */
-FL_FN float fl_pair_length(CN_U32 e, CN_U32 k) {
-  cn_element el = fl_elem(e);
-  if (!fl_begin(el) || el.tag != CN_TAG_STROKE || !fl_dashed) return 0.0f;
+  if (!fl_begin(el)) return 0.0f;
   CN_U32 si = fl_path_first + k;
   if (si >= fl_path_end) return 0.0f;
-  fl_poly p = fl_poly_of(si);
-  return p.ok ? fl_poly_length(p) : 0.0f;
+  if (el.tag == CN_TAG_STROKE) {
+    if (length_only && !fl_dashed) return 0.0f;
+    return fl_stroke_pair(si, pair, length_only);
+  }
+  if (!length_only) fl_fill_pair(si);
+  return 0.0f;
 }
 
 #endif

@@ -48,6 +48,7 @@
 #define CN_CMD_END_CLIP 7u    /* [seg head, backdrop, rule]: layer masked by the clip over the saved colour */
 #define CN_CMD_BEGIN_BLEND 8u /* [blend index] push, start a layer (a copy of the backdrop when not isolated) */
 #define CN_CMD_END_BLEND 9u   /* [blend index] composite the layer with its mode and opacity */
+#define CN_CMD_POP 10u        /* drop the top of the stack (a mask whose masked group is empty here) */
 
 /* Registers of the fine clip/blend stack; deeper levels spill to memory. */
 #define CN_FINE_STACK_REGS 4u
@@ -157,7 +158,11 @@ typedef struct cn_render_config {
   CN_U32 out_stride;             /* pixels per output row */
   CN_F32 background[4];          /* premultiplied sRGB, composited under the scene */
   CN_F32 view_inv[6];            /* device pixels -> scene device space (inverse view transform) */
-  CN_U32 pad0, pad1, pad2, pad3, pad4;
+  CN_U32 use_bins;               /* 1: coarse walks the scene stage's bin lists (cn_bins.h) */
+  CN_U32 cap_bins;               /* entries bin_elems holds */
+  CN_U32 pad0, pad1, pad2;
+  CN_PTR(BinBuf) bin_offsets;    /* bins_x * bins_y + 1 uint32 (CSR offsets) */
+  CN_PTR(BinBuf) bin_elems;      /* cap_bins uint32: element indices, stream order per bin */
 #ifdef VULKAN
 };
 #else
@@ -179,7 +184,7 @@ CN_STATIC_ASSERT_SIZE(cn_render_bump, 32);
 CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
 CN_STATIC_ASSERT_SIZE(cn_render_tile, 8);
 CN_STATIC_ASSERT_SIZE(cn_render_seg, 32);
-CN_STATIC_ASSERT_SIZE(cn_render_config, 248);
+CN_STATIC_ASSERT_SIZE(cn_render_config, 264);
 #endif
 
 #endif

@@ -60,7 +60,7 @@ void main() {
   uint k = pair - pc.work.v[CN_FL_OFF_PAIR_BASE + e];
 
   if (pc.mode == CN_FL_MODE_DASH_LEN) {
-    float len = fl_pair_length(e, k);
+    float len = fl_pair(e, k, pair, true);
     uint si = pc.paths.v[pc.elements.v[e].path].seg_first + k;
     bool start = k == 0u || fl_sub_first(si) == si;
     pc.work.v[fl_off_dash() + pair] = (floatBitsToUint(len) & 0x7FFFFFFFu) | (start ? 0x80000000u : 0u);
@@ -76,7 +76,7 @@ void main() {
     g_base = pc.work.v[pl + pair];
     g_quota = pc.work.v[pl + pair + 1u] - g_base;
   }
-  fl_pair(e, k, pair);
+  fl_pair(e, k, pair, false);
 
   if (pc.mode == CN_FL_MODE_COUNT) {
     pc.work.v[pl + pair] = g_count;

@@ -31,6 +31,7 @@ shared uint sh_scan[CN_BIN_TILES];
 // tag; the tile rectangle, first tile record and fill rule of the path that
 // decides coverage (an END_CLIP's own BEGIN_CLIP); the paint (draws) or blend
 // index (blend brackets); CN_ELEM_* flags (clips) or cn_blend flags (blends).
+shared uint sh_elem[CN_BIN_TILES];
 shared uint sh_tag[CN_BIN_TILES];
 shared ivec4 sh_rect[CN_BIN_TILES];
 shared uint sh_off[CN_BIN_TILES];
@@ -122,9 +123,27 @@ void main() {
   cut = false;
   groups_open = 0;
   uint zero_depth = 0, depth = 0, max_depth = 0;
+  // A mask's END leaves its coverage on the stack for the masked group that
+  // follows at once (element mask_next). With bin lists the masked group may
+  // be missing from this bin (nothing drawn in it here): the coverage is then
+  // popped; a masked group whose mask is missing (mask empty: coverage 0) is
+  // skipped.
+  uint mask_next = CN_NONE;
 
-  for (uint base = 0; base < cfg.n_elements; base += CN_BIN_TILES) {
-    uint e = base + lid;
+  // The elements to walk: the scene stage's list for this bin (clip-culled,
+  // groups only where they draw), else every element.
+  uint list_first = 0, list_len = cfg.n_elements;
+  if (cfg.use_bins != 0) {
+    uint nb = cfg.bins_x * cfg.bins_y;
+    uint total = cfg.bin_offsets.v[nb];
+    list_first = cfg.bin_offsets.v[bin];
+    uint list_end = min(cfg.bin_offsets.v[bin + 1], min(total, cfg.cap_bins)); // past cap: the frame re-runs
+    list_len = list_end > list_first ? list_end - list_first : 0;
+  }
+
+  for (uint base = 0; base < list_len; base += CN_BIN_TILES) {
+    uint e = base + lid < list_len ? (cfg.use_bins != 0 ? cfg.bin_elems.v[list_first + base + lid] : base + lid)
+                                   : CN_NONE;
     uint keep = 0;
     cn_element el;
     el.tag = 0;
@@ -166,6 +185,7 @@ void main() {
     }
     barrier();
     if (keep != 0) {
+      sh_elem[x - 1] = e;
       sh_tag[x - 1] = el.tag;
       sh_rect[x - 1] = rect;
       sh_off[x - 1] = off;
@@ -181,6 +201,13 @@ void main() {
         uint tag = sh_tag[k], arg = sh_arg[k];
         uint seg_head, rule;
         int backdrop;
+        if (mask_next != CN_NONE && sh_elem[k] != mask_next) {
+          if (reserve(1)) {
+            put(CN_CMD_POP);
+            depth--;
+          }
+          mask_next = CN_NONE;
+        }
         if (tag == CN_TAG_FILL || tag == CN_TAG_STROKE) {
           if (zero_depth != 0 || arg >= cfg.paint_count) continue;
           uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule);
@@ -238,6 +265,11 @@ void main() {
           }
         } else if (tag == CN_TAG_BEGIN_BLEND) {
           if (zero_depth != 0) { zero_depth++; continue; }
+          if ((sh_flags[k] & CN_BLEND_MASKED) != 0) {
+            bool has_mask = mask_next == sh_elem[k];
+            mask_next = CN_NONE;
+            if (!has_mask) { zero_depth = 1; continue; }
+          }
           if (reserve(2)) {
             uint before = pos;
             put(CN_CMD_BEGIN_BLEND);
@@ -257,6 +289,7 @@ void main() {
             uint flags = sh_flags[k];
             // a mask's END keeps its coverage pushed; the masked group's END pops both
             if ((flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA)) != 0) {
+              mask_next = sh_elem[k] + 1;
             } else if ((flags & CN_BLEND_MASKED) != 0) {
               depth -= 2;
             } else {
@@ -271,6 +304,10 @@ void main() {
   }
 
   if (!valid) return;
+  if (mask_next != CN_NONE && reserve(1)) {
+    put(CN_CMD_POP);
+    depth--;
+  }
   cmds.v[pos] = CN_CMD_END;
   cn_render_ptile pt;
   pt.depth = max_depth;

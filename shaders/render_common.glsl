@@ -21,6 +21,7 @@ layout(buffer_reference) buffer PtileBuf;
 layout(buffer_reference) buffer SpillBuf;
 layout(buffer_reference) buffer OutBuf;
 layout(buffer_reference) buffer CountBuf;
+layout(buffer_reference) buffer BinBuf;
 layout(buffer_reference) buffer CnRenderConfig;
 
 #define CN_USE_RENDER_PUSH
@@ -41,6 +42,7 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer PtileBuf { c
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer SpillBuf { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer OutBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer CountBuf { uint v; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer BinBuf { uint v[]; };
 
 
 // Number of valid lines this frame.

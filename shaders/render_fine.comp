@@ -160,6 +160,9 @@ void main() {
         rgba = cn_blend_over(bl.mode, saved, src);
       }
       pos += 2;
+    } else if (tag == CN_CMD_POP) {
+      pop();
+      pos += 1;
     } else {
       break; // unknown command: a bug; stop rather than run away
     }

@@ -78,9 +78,8 @@ vec4 cn_gradient(CnRenderConfig cfg, uint pi, vec2 pt) {
     float C = dot(pd, pd) - fr * fr;
     if (dot(cd, cd) + dr * dr <= 1e-12 * max(1.0, r * r)) {
       // focal circle = end circle (SVG leaves it undefined): the first stop
-      // inside the circle, nothing outside, as resvg draws it
-      if (dot(pd, pd) > r * r) return vec4(0.0);
-      t = 0.0;
+      // inside the circle, the last outside, as resvg draws it
+      t = dot(pd, pd) > r * r ? 1.0 : 0.0;
     } else if (abs(A) < 1e-9 * max(1.0, dot(cd, cd) + dr * dr)) {
       if (abs(B) < 1e-12) return vec4(0.0);
       t = C / (2.0 * B);

@@ -42,8 +42,15 @@
  *     limit * width / 2); caps butt, round, square; joins and caps use the
  *     curve's exact end tangents. Inside a curve, flattened pieces meet with
  *     round joins (so cusps and tight turns under wide pens are exact). The
- *     inner side of every join goes through the join point, which is what
- *     keeps every piece positively wound.
+ *     inner side of a join goes through the join point, which keeps every
+ *     piece positively wound; only between two chords of one curve, when the
+ *     turn is under 90 degrees and h sin(turn) is at most the shorter chord,
+ *     it cuts straight across (one line less): that small triangle lies in
+ *     both chords' quads, so its negative winding never uncovers a point.
+ *     Solid strokes go further between chords of one curve: when the turn is
+ *     under 90 degrees, the offset lines' intersections lie in the first half
+ *     of both chords and the outer corner exceeds the round join by at most
+ *     the arc tolerance, the sides simply meet there (2 lines per chord).
  *   - Degenerate input: zero-length segments take no part in joins (the
  *     neighbouring segments' directions are used); a zero-length subpath draws
  *     a dot (round cap) or an axis-aligned square (square cap), nothing for
@@ -55,10 +62,10 @@
  *     end continues into the first dash with a join (as Skia/resvg do).
  *     A pattern whose sum is 0 or that has a negative or non-finite value
  *     strokes solid; an odd dash_count repeats the list twice.
- *   - Closed subpaths are expected to end where they start (the encoder adds
- *     the closing line). Fills close a gap themselves; strokes of a closed
- *     subpath with a gap treat the gap as not there (they join the last and
- *     the first segment across it).
+ *   - Closed subpaths are expected to end where they start (the scene
+ *     builder adds the closing line). Fills close a gap themselves; a solid
+ *     stroke of a closed subpath with a gap strokes the gap as a straight
+ *     closing line (a dashed one leaves it out of the pattern's length).
  *
  * Memory: count pass + scan + write pass (no line is ever dropped). The stage
  * keeps a line buffer of some capacity; the count pass computes the exact
@@ -152,7 +159,10 @@ cn_result cn_flatten_run(cn_context *ctx, const cn_scene_data *scene, const cn_f
                          uint32_t *line_count, cn_flatten_elem *elems, uint32_t *reruns);
 
 /* CPU reference: the same algorithm (the same source, compiled as C), the same
- * lines in the same order up to float rounding. Outputs as cn_flatten_run.
+ * lines in the same order up to float rounding. Decisions taken on float
+ * thresholds (subdivision counts, merged joints, dash boundaries) can fall
+ * the other way on a GPU, so counts may differ by a line here and there (the
+ * tests compare coverage, not bits). Outputs as cn_flatten_run.
  * Not thread safe. Failure: as cn_flatten_record's checks, CN_ERROR_OUT_OF_MEMORY. */
 cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc, cn_line **lines,
                          uint32_t *line_count, cn_flatten_elem *elems);

@@ -1,11 +1,15 @@
 /* cn_render.h: the renderer core: line segments -> per-tile segment lists ->
  * per-tile command lists (coarse) -> pixels (fine), all on the GPU.
  *
- * Inputs:  an encoded scene (cn_scene_data: elements, paints, stops, transforms,
- *          blends; the renderer reads no path geometry itself) and the scene's
- *          flattened line segments in device pixels (cn_render_line: closed
- *          outlines, each tagged with its FILL, STROKE or BEGIN_CLIP element;
- *          strokes already expanded to outlines filled with the nonzero rule).
+ * Inputs:  an encoded scene (cn_scene_data). Whole scenes
+ *          (cn_renderer_record_scene, cn_render_scene_to_rgba8) run the scene
+ *          stage (cn_scene_stage.h: clip/blend boxes, per-bin lists) and the
+ *          flatten stage (cn_flatten.h) first. The core alone
+ *          (cn_renderer_record, cn_render_lines_to_rgba8) takes the scene's
+ *          flattened lines in device pixels (cn_render_line, the layout of
+ *          cn_line: closed outlines, each tagged with its FILL, STROKE or
+ *          BEGIN_CLIP element; strokes already expanded to outlines filled with
+ *          the nonzero rule).
  * Outputs: width x height pixels, RGBA8 sRGB, straight alpha, row-major, into
  *          a device buffer (the renderer's own or one the caller names by
  *          device address).
@@ -14,9 +18,11 @@
  *          grow as the scene needs: a frame whose buffers were too small
  *          reports it (cn_renderer_frame_done) and is recorded again.
  *
- * Use, standalone: cn_render_lines_to_rgba8(), or per frame
- *   cn_renderer_set_scene(); cn_renderer_set_lines();
- *   do { cn_cmd_begin(); cn_renderer_record(); cn_cmd_submit(); cn_renderer_frame_done(&again); } while (again);
+ * Use, standalone: cn_render_scene_to_rgba8(), or per frame
+ *   cn_renderer_set_scene();
+ *   do { cn_cmd_begin(); cn_renderer_record_scene(); cn_cmd_submit(); cn_renderer_frame_done(&again); }
+ *   while (again);
+ * (with lines of your own: cn_renderer_set_lines() and cn_renderer_record()).
  * Embedded (the viewer): the same calls with the host's command buffer; a
  * frame that needs a re-run simply shows the next frame's (larger) result.
  */
@@ -38,8 +44,13 @@ typedef struct cn_renderer_desc {
   /* Initial capacities (0: defaults sized from the target). Tests set them tiny
    * to prove that overflow is detected and the frame re-run. */
   uint32_t initial_tiles, initial_segs, initial_chunks, initial_spill;
+  uint32_t initial_bins, initial_lines; /* whole scenes: bin list entries, flattened lines */
   /* Record GPU timestamps per stage (cn_renderer_stage_times). */
   bool timing;
+  /* Whole scenes: do not run the scene stage (clip/blend boxes and per-bin
+   * lists, cn_scene_stage.h); coarse then walks every element for every bin.
+   * Bins are also skipped when the view transform is not the identity. */
+  bool no_bins;
 } cn_renderer_desc;
 
 typedef struct cn_render_view {
@@ -80,7 +91,10 @@ cn_result cn_renderer_set_lines(cn_renderer *r, const cn_render_line *lines, uin
  * is clamped to cap). */
 cn_result cn_renderer_use_gpu_lines(cn_renderer *r, VkDeviceAddress lines, VkDeviceAddress count, uint32_t cap);
 
-/* Records one frame into cmd. The scene and lines must be set. */
+/* Records one frame into cmd. The scene and lines must be set. Buffers are
+ * (re)allocated here: the previous frame recorded with this renderer must have
+ * completed on the GPU (one frame in flight per renderer; use one renderer per
+ * frame in flight otherwise). */
 cn_result cn_renderer_record(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *view);
 
 /* After the recorded frame completed on the GPU: *again is true when a buffer

@@ -119,7 +119,7 @@ cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc
       uint32_t si = p->seg_first + k;
       if (k == 0 || st.sub_first[si] == si) run = 0;
       st.dist[pair + k] = run;
-      run += fl_pair_length(e, k);
+      run += fl_pair(e, k, pair + k, true);
     }
     pair += p->seg_count;
   }
@@ -133,7 +133,7 @@ cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc
     st.box[2] = st.box[3] = -INFINITY;
     if (fl_draws_cpu(el->tag)) {
       uint32_t n = scene->paths[el->path].seg_count;
-      for (uint32_t k = 0; k < n; k++) fl_pair(e, k, pair + k);
+      for (uint32_t k = 0; k < n; k++) fl_pair(e, k, pair + k, false);
       pair += n;
     }
     if (elems) {

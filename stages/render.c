@@ -47,8 +47,11 @@ cn_result cn_renderer_create(cn_context *ctx, const cn_renderer_desc *desc, cn_r
 void cn_renderer_destroy(cn_renderer *r) {
   if (!r) return;
   cn_context *ctx = r->ctx;
-  cn_buffer *bufs[] = {&r->scene, &r->elem_init, &r->lines, &r->config, &r->elem, &r->tiles, &r->segs,
-                       &r->bump, &r->bump_read, &r->cmds, &r->ptiles, &r->spill, &r->out};
+  cn_buffer *bufs[] = {&r->scene,        &r->elem_init,   &r->lines,     &r->config,      &r->elem,
+                       &r->tiles,        &r->segs,        &r->bump,      &r->bump_read,   &r->cmds,
+                       &r->ptiles,       &r->spill,       &r->out,       &r->ss_tags,     &r->ss_path_boxes,
+                       &r->ss_boxes,     &r->ss_status,   &r->ss_scratch, &r->bin_offsets, &r->bin_elems,
+                       &r->bins_read};
   for (size_t i = 0; i < CN_ARRAY_LEN(bufs); i++) cn_buffer_destroy(ctx, bufs[i]);
   if (r->timer) cn_timer_destroy(ctx, r->timer);
   cn_flatten_destroy(ctx, r->flatten);
@@ -191,6 +194,9 @@ cn_result cn_renderer_set_scene(cn_renderer *r, const cn_scene_data *s) {
   r->stop_count = s->stop_count;
   r->transform_count = s->transform_count;
   r->blend_count = s->blend_count;
+  r->group_count = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (s->elements[i].tag >= CN_TAG_BEGIN_CLIP && s->elements[i].tag <= CN_TAG_END_BLEND) r->group_count++;
   r->host = *s;
   r->has_scene = true;
   return CN_OK;
@@ -250,7 +256,7 @@ static void cn__mark(cn_renderer *r, VkCommandBuffer cmd, const char *label) {
 }
 
 cn_result cn_renderer_record(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *v) {
-  if (r) r->flattened = false;
+  if (r) r->flattened = r->binned = false;
   return cn_renderer_record_frame(r, cmd, v, true);
 }
 
@@ -315,6 +321,10 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
       .transform_count = r->transform_count,
       .blend_count = r->blend_count,
       .out_stride = v->stride ? v->stride : v->width,
+      .use_bins = r->binned ? 1u : 0u,
+      .cap_bins = (uint32_t)CN_MIN(r->cap_bins, 0xFFFFFFFFull),
+      .bin_offsets = r->binned ? r->bin_offsets.address : 0,
+      .bin_elems = r->binned ? r->bin_elems.address : 0,
   };
   /* background: straight -> premultiplied */
   float a = v->background[3] < 0 ? 0 : v->background[3] > 1 ? 1 : v->background[3];
@@ -398,6 +408,11 @@ cn_result cn_renderer_frame_done(cn_renderer *r, bool *again) {
     bool fits;
     CN_TRY(cn_flatten_finish(r->ctx, r->flatten, &count, &fits));
     if (!fits) *again = true; /* the flatten stage grew its line buffer */
+  }
+  if (r->binned) {
+    bool more = false;
+    CN_TRY(cn_renderer_bins_done(r, &more));
+    if (more) *again = true;
   }
   cn_render_bump b;
   memcpy(&b, r->bump_read.mapped, sizeof b);

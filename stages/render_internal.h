@@ -8,7 +8,7 @@
 #include "internal.h"
 
 /* timestamps a frame writes (stages + start) */
-enum { CN__STAGES = 12 };
+enum { CN__STAGES = 30 };
 
 struct cn_renderer {
   cn_context *ctx;
@@ -20,6 +20,12 @@ struct cn_renderer {
   cn_scene_data host;  /* the scene of set_scene (arrays owned by the caller) */
   cn_flatten *flatten; /* whole-scene rendering (render_scene.c) */
   bool flattened;      /* the last frame ran the flatten stage */
+  uint32_t group_count; /* BEGIN/END elements of the scene */
+  /* scene stage (cn_scene_stage.h): result boxes and per-bin lists for coarse */
+  cn_buffer ss_tags, ss_path_boxes, ss_boxes, ss_status, ss_scratch, bin_offsets, bin_elems, bins_read;
+  uint64_t cap_bins;
+  uint32_t nbins;
+  bool binned;         /* the last frame used the bin lists */
   uint32_t n_elements, paint_count, stop_count, transform_count, blend_count;
   cn_buffer elem_init; /* cn_render_elem[n]: empty boxes and bracket pairs */
   bool has_scene;
@@ -41,5 +47,9 @@ struct cn_renderer {
 /* cn_renderer_record, optionally leaving the timer alone (record_scene resets
  * and starts it before the flatten stage). */
 cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *v, bool timer_start);
+
+/* After a frame: checks the scene stage's status and bin capacity (render_scene.c);
+ * *again when the bin lists did not fit (the capacity has grown). */
+cn_result cn_renderer_bins_done(cn_renderer *r, bool *again);
 
 #endif

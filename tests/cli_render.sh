@@ -61,10 +61,9 @@ SVG
 "$canopy" render "$dir/a.svg" -o "$dir/a.png" >"$out" 2>"$err"; expect render 0 $?
 pixel opaque "$dir/a.png" 5 5 "40 20 255 0 0 255"
 pixel straight-alpha "$dir/a.png" 30 5 "40 20 0 0 255 128"
-"$canopy" render "$dir/a.svg" -o "$dir/b.png" --width 80 >"$out" 2>"$err"; expect width 0 $?
+"$canopy" render "$dir/a.svg" -o "$dir/b.png" --width 80 --background white >"$out" 2>"$err"; expect width 0 $?
 pixel aspect "$dir/b.png" 10 10 "80 40 255 0 0 255"
-"$canopy" render "$dir/a.svg" -o "$dir/c.png" --height 10 --background white >"$out" 2>"$err"; expect height 0 $?
-pixel background "$dir/c.png" 15 5 "20 10 128 128 255 255"
+pixel background "$dir/b.png" 60 10 "80 40 128 128 255 255"
 "$canopy" render "$dir/a.svg" -o "$dir/d.png" --scale 0.5 --background "rgba(0,0,0,0)" >"$out" 2>"$err"; expect scale 0 $?
 pixel scale "$dir/d.png" 2 2 "20 10 255 0 0 255"
 

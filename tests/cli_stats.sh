@@ -50,6 +50,14 @@ contains ok-skipped "$out" "^skipped: *text=1$"
 "$canopy" stats --width 200 "$tmp/ok.svg" >"$out" 2>"$err"; expect width 0 $?
 contains width "$out" "^size: *200 x 100 px$"
 
+# --dump: the encoded scene as text
+printf '%s' "$svg width=\"10\" height=\"10\"><rect width=\"4\" height=\"2\" fill=\"red\" transform=\"translate(1 2)\"/></svg>" >"$tmp/dump.svg"
+"$canopy" stats --dump "$tmp/dump.svg" >"$out" 2>"$err"; expect dump 0 $?
+contains dump-element "$out" "^element 0: FILL path=0 paint=0 solid(1 0 0 1) nonzero$"
+contains dump-transform "$out" "^path 0: transform \[1 0 0 1 1 2\]$"
+contains dump-segment "$out" "^  line  4,2 0,2 closed$"
+contains dump-closing "$out" "^  line  0,2 0,0 closed end$"
+
 # bad input: exit 1, a message naming what and where
 bad() { # bad NAME CONTENT PATTERN
   printf '%s' "$2" >"$tmp/$1.svg"

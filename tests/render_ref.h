@@ -131,6 +131,7 @@ static inline void ref_end_blend(ref_scene *s) {
 typedef struct ref_lines {
   cn_render_line *v;
   uint32_t n, cap;
+  uint32_t first[REF_CAP], count[REF_CAP]; /* per element: its lines are contiguous */
 } ref_lines;
 
 static inline void ref_lines_push(ref_lines *L, float x0, float y0, float x1, float y1, uint32_t e) {
@@ -147,10 +148,11 @@ static inline void ref_xf(const cn_transform *t, float x, float y, float *ox, fl
 }
 
 /* Flattens every FILL and BEGIN_CLIP path into closed outlines (32 pieces per curve). */
-static inline ref_lines ref_flatten(const cn_scene_data *d) {
-  ref_lines L = {0};
-  for (uint32_t e = 0; e < d->element_count; e++) {
+static inline ref_lines *ref_flatten_alloc(const cn_scene_data *d) {
+  ref_lines *L = calloc(1, sizeof *L);
+  for (uint32_t e = 0; e < d->element_count && e < REF_CAP; e++) {
     const cn_element *el = &d->elements[e];
+    L->first[e] = L->n;
     if (el->tag != CN_TAG_FILL && el->tag != CN_TAG_BEGIN_CLIP) continue;
     const cn_path *p = &d->paths[el->path];
     const cn_transform *t = &d->transforms[p->transform];
@@ -178,17 +180,23 @@ static inline ref_lines ref_flatten(const cn_scene_data *d) {
         }
         float nx, ny;
         ref_xf(t, x, y, &nx, &ny);
-        ref_lines_push(&L, cx, cy, nx, ny, e);
+        ref_lines_push(L, cx, cy, nx, ny, e);
         cx = nx, cy = ny;
       }
       if (g->info & CN_SEG_SUBPATH_END) {
-        if (cx != sx || cy != sy) ref_lines_push(&L, cx, cy, sx, sy, e);
+        if (cx != sx || cy != sy) ref_lines_push(L, cx, cy, sx, sy, e);
         open = false;
       }
     }
-    if (open && (cx != sx || cy != sy)) ref_lines_push(&L, cx, cy, sx, sy, e);
+    if (open && (cx != sx || cy != sy)) ref_lines_push(L, cx, cy, sx, sy, e);
+    L->count[e] = L->n - L->first[e];
   }
   return L;
+}
+
+static inline void ref_lines_free(ref_lines *L) {
+  if (L) free(L->v);
+  free(L);
 }
 
 /* ------------------------------------------------------ CPU reference raster */
@@ -198,7 +206,7 @@ static inline double ref_H(double t) { return t < 0 ? t : (t < 1 ? t - 0.5 * t *
 /* Exact area integral of the winding number over pixel (px, py) (left-going rays). */
 static inline double ref_area(const ref_lines *L, uint32_t e, int px, int py) {
   double area = 0;
-  for (uint32_t i = 0; i < L->n; i++) {
+  for (uint32_t i = L->first[e]; i < L->first[e] + L->count[e]; i++) {
     const cn_render_line *l = &L->v[i];
     if (l->element != e || l->y0 == l->y1) continue;
     double sgn = l->y1 > l->y0 ? 1 : -1;
@@ -331,8 +339,7 @@ static inline ref_rgba ref_paint(const cn_scene_data *d, uint32_t pi, double x, 
     double r = p->g2, fr = p->g5, dr = r - fr;
     double A = cdx * cdx + cdy * cdy - dr * dr, B = pdx * cdx + pdy * cdy + fr * dr, C = pdx * pdx + pdy * pdy - fr * fr;
     if (cdx * cdx + cdy * cdy + dr * dr <= 1e-12 * fmax(1, r * r)) {
-      if (pdx * pdx + pdy * pdy > r * r) return (ref_rgba){0, 0, 0, 0};
-      u = 0;
+      u = pdx * pdx + pdy * pdy > r * r ? 1 : 0;
     } else if (fabs(A) < 1e-9) {
       u = C / (2 * B);
     } else {

@@ -25,13 +25,13 @@ static cn_renderer *renderer(const cn_renderer_desc *desc) {
 /* Renders s (flattened on the CPU) at w x h; returns malloc'd RGBA8 or NULL. */
 static uint8_t *gpu_render(cn_renderer *r, const ref_scene *s, int w, int h, const float *bg) {
   cn_scene_data d = ref_data(s, (float)w, (float)h);
-  ref_lines L = ref_flatten(&d);
+  ref_lines *L = ref_flatten_alloc(&d);
   uint8_t *px = calloc((size_t)w * h, 4);
   cn_render_view v = {.width = (uint32_t)w, .height = (uint32_t)h};
   if (bg) memcpy(v.background, bg, sizeof v.background);
-  cn_result res = cn_render_lines_to_rgba8(r, &d, L.v, L.n, &v, px);
+  cn_result res = cn_render_lines_to_rgba8(r, &d, L->v, L->n, &v, px);
   CHECK_OK(res);
-  free(L.v);
+  ref_lines_free(L);
   if (res != CN_OK) {
     free(px);
     return NULL;
@@ -72,14 +72,14 @@ static void check_against_ref(const char *what, const ref_scene *s, int w, int h
   uint8_t *got = gpu_render(r, s, w, h, NULL);
   if (got) {
     cn_scene_data d = ref_data(s, (float)w, (float)h);
-    ref_lines L = ref_flatten(&d);
+    ref_lines *L = ref_flatten_alloc(&d);
     uint8_t *want = malloc((size_t)w * h * 4);
-    ref_render(&d, &L, w, h, want);
+    ref_render(&d, L, w, h, want);
     int bad = compare(what, got, want, w, h, 1);
     if (bad) fprintf(stderr, "  %s: %d pixels differ\n", what, bad);
     CHECK(bad == 0);
     free(want);
-    free(L.v);
+    ref_lines_free(L);
     free(got);
   }
   cn_renderer_destroy(r);

@@ -400,6 +400,16 @@ TEST(markers_expand_to_geometry) {
   CHECK_STR(dump_transform(&scene, scene.paths[2].transform), "[1 0 0 1 -1 -1]");  /* start: 0 degrees */
   CHECK_STR(dump_transform(&scene, scene.paths[4].transform), "[0.707107 0.707107 -0.707107 0.707107 10 -1.41421]"); /* mid: 45 */
   CHECK_STR(dump_transform(&scene, scene.paths[6].transform), "[0 1 -1 0 11 9]"); /* end: 90 */
+  /* a closed subpath: the start takes its outgoing direction, the end its incoming one (as resvg) */
+  if (!load(SVG_OPEN "width=\"100\" height=\"100\"><marker id=\"m\" orient=\"auto\" overflow=\"visible\" "
+                     "markerUnits=\"userSpaceOnUse\"><rect width=\"2\" height=\"2\"/></marker>"
+                     "<path d=\"M0 0 L10 0 Z\" fill=\"none\" marker-start=\"url(#m)\" marker-mid=\"url(#m)\" "
+                     "marker-end=\"url(#m)\"/></svg>"))
+    return;
+  CHECK_STR(dump_elements(&scene), "FILL(p0,k0,nz) FILL(p1,k0,nz) FILL(p2,k0,nz)");
+  CHECK_STR(dump_transform(&scene, scene.paths[0].transform), "[1 0 0 1 0 0]");    /* start: 0 */
+  CHECK_STR(dump_transform(&scene, scene.paths[1].transform), "[0 1 -1 0 10 0]");   /* mid: bisector of 0, 180 */
+  CHECK_STR(dump_transform(&scene, scene.paths[2].transform), "[-1 0 -0 -1 0 0]"); /* end: 180 */
 }
 
 TEST(skipped_content_is_counted) {

@@ -1,0 +1,404 @@
+/* test_flatten_stroke.c: stroke outlines of the flatten stage: exact shapes
+ * for simple strokes (rectangles, joins, caps, dots, dashes), an independent
+ * oracle for round joins and caps (a point is inside iff it is within half
+ * the width of the exact centre line), and GPU against the CPU reference on
+ * random and adversarial strokes. */
+#include "flatten_util.h"
+
+typedef struct stroke_run {
+  cn_line *l;
+  uint32_t n;
+} stroke_run;
+
+/* GPU run, checked against the CPU reference, closure and orientation. */
+static stroke_run run_checked(const fu_scene *s, const cn_flatten_desc *desc) {
+  stroke_run out = {NULL, 0};
+  cn_context *ctx = test_context();
+  if (!ctx) return out;
+  cn_scene_data d = fu_data(s);
+  cn_line *c = NULL;
+  uint32_t nc = 0;
+  CHECK_OK(cn_flatten_run(ctx, &d, desc, &out.l, &out.n, NULL, NULL));
+  CHECK_OK(cn_flatten_cpu(&d, desc, &c, &nc, NULL));
+  CHECK(fu_closed(out.l, out.n));
+  CHECK(fu_closed(c, nc));
+  float box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+  for (uint32_t i = 0; i < nc; i++) {
+    box[0] = fminf(box[0], fminf(c[i].x0, c[i].x1));
+    box[1] = fminf(box[1], fminf(c[i].y0, c[i].y1));
+    box[2] = fmaxf(box[2], fmaxf(c[i].x0, c[i].x1));
+    box[3] = fmaxf(box[3], fmaxf(c[i].y0, c[i].y1));
+  }
+  if (nc) fu_compare(out.l, out.n, c, nc, s->ne, box, 0.02, 200);
+  /* every piece winds the same way: no point of a stroke has a winding of the other sign */
+  for (uint32_t e = 0; e < s->ne; e++) {
+    int pos = 0, neg = 0;
+    for (int k = 0; k < 300 && nc; k++) {
+      double x = box[0] + (box[2] - box[0]) * (double)test_rand_below(100000) / 1e5;
+      double y = box[1] + (box[3] - box[1]) * (double)test_rand_below(100000) / 1e5;
+      int w = fu_winding(out.l, out.n, e, x, y);
+      pos += w > 0;
+      neg += w < 0;
+    }
+    if (s->elements[e].tag == CN_TAG_STROKE && pos && neg) {
+      fprintf(stderr, "  element %u: windings of both signs (%d positive, %d negative samples)\n", e, pos, neg);
+      CHECK(0);
+    }
+  }
+  free(c);
+  return out;
+}
+
+static bool inside(stroke_run r, uint32_t e, double x, double y) { return fu_winding(r.l, r.n, e, x, y) != 0; }
+
+static fu_scene *new_scene(void) {
+  fu_scene *s = calloc(1, sizeof *s);
+  fu_init(s);
+  return s;
+}
+
+TEST(stroke_line_butt_is_rectangle) {
+  fu_scene *s = new_scene();
+  fu_path(s, 0);
+  fu_move(s, 10, 10);
+  fu_line(s, 30, 10);
+  fu_end(s, false);
+  fu_stroke(s, 4, CN_JOIN_MITER, CN_CAP_BUTT, 4, NULL, 0, 0);
+  stroke_run r = run_checked(s, NULL);
+  CHECK_EQ_U64(r.n, 4);
+  for (uint32_t i = 0; i < r.n; i++) {
+    CHECK(r.l[i].x0 == 10 || r.l[i].x0 == 30);
+    CHECK(r.l[i].y0 == 8 || r.l[i].y0 == 12);
+    CHECK(r.l[i].x0 == r.l[i].x1 || r.l[i].y0 == r.l[i].y1);
+  }
+  CHECK(inside(r, 0, 20, 10) && inside(r, 0, 10.01, 8.01) && inside(r, 0, 29.99, 11.99));
+  CHECK(!inside(r, 0, 9.99, 10) && !inside(r, 0, 30.01, 10) && !inside(r, 0, 20, 12.01) && !inside(r, 0, 20, 7.99));
+  free(r.l);
+  free(s);
+}
+
+/* Right-angle corner (0,0) -> (10,0) -> (10,10), width 2: the four joins. */
+static stroke_run corner(uint32_t join, float limit, uint32_t cap) {
+  fu_scene *s = new_scene();
+  fu_path(s, 0);
+  fu_move(s, 0, 0);
+  fu_line(s, 10, 0);
+  fu_line(s, 10, 10);
+  fu_end(s, false);
+  fu_stroke(s, 2, join, cap, limit, NULL, 0, 0);
+  stroke_run r = run_checked(s, NULL);
+  free(s);
+  return r;
+}
+
+TEST(stroke_joins) {
+  /* the outer corner is at (11, -1); the bevel cuts it along x - y = 11 (0.707 from the corner point) */
+  stroke_run m = corner(CN_JOIN_MITER, 4, CN_CAP_BUTT);
+  CHECK(inside(m, 0, 10.95, -0.95) && inside(m, 0, 5, 0) && inside(m, 0, 10, 5) && !inside(m, 0, 11.05, -0.5));
+  CHECK(!inside(m, 0, -0.05, 0) && !inside(m, 0, 10, 10.05)); /* butt ends */
+  stroke_run b = corner(CN_JOIN_BEVEL, 4, CN_CAP_BUTT);
+  CHECK(!inside(b, 0, 10.9, -0.9) && inside(b, 0, 10.45, -0.45) && inside(b, 0, 10.9, -0.05));
+  stroke_run o = corner(CN_JOIN_ROUND, 4, CN_CAP_BUTT);
+  CHECK(inside(o, 0, 10.69, -0.69) && !inside(o, 0, 10.73, -0.73) && !inside(o, 0, 10.9, -0.9));
+  /* ratio sqrt(2) > 1.2: miter falls back to bevel; miter-clip cuts at 1.2 from the corner point */
+  stroke_run mb = corner(CN_JOIN_MITER, 1.2f, CN_CAP_BUTT);
+  CHECK(!inside(mb, 0, 10.9, -0.9) && inside(mb, 0, 10.45, -0.45) && !inside(mb, 0, 10.6, -0.6));
+  stroke_run mc = corner(CN_JOIN_MITER_CLIP, 1.2f, CN_CAP_BUTT);
+  CHECK(inside(mc, 0, 10.8, -0.8) && !inside(mc, 0, 10.9, -0.9) && inside(mc, 0, 10.98, -0.6));
+  /* ratio sqrt(2) <= 1.5: a full miter for both */
+  stroke_run mc2 = corner(CN_JOIN_MITER_CLIP, 1.5f, CN_CAP_BUTT);
+  CHECK(inside(mc2, 0, 10.95, -0.95));
+  stroke_run sq = corner(CN_JOIN_MITER, 4, CN_CAP_SQUARE);
+  CHECK(inside(sq, 0, -0.95, 0.95) && !inside(sq, 0, -1.05, 0) && inside(sq, 0, 10.95, 10.95) &&
+        !inside(sq, 0, 10, 11.05));
+  stroke_run rc = corner(CN_JOIN_MITER, 4, CN_CAP_ROUND);
+  CHECK(inside(rc, 0, -0.69, 0.69) && !inside(rc, 0, -0.73, 0.73) && inside(rc, 0, -0.99, 0) &&
+        inside(rc, 0, 10, 10.99));
+  stroke_run all[] = {m, b, o, mb, mc, mc2, sq, rc};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i].l);
+}
+
+/* A reversal (0,0) -> (10,0) -> (0,0): a miter would be infinite, so bevel
+ * (nothing beyond x = 10); a round join is a half disc. */
+TEST(stroke_reversal_and_degenerate) {
+  for (int round = 0; round < 2; round++) {
+    fu_scene *s = new_scene();
+    fu_path(s, 0);
+    fu_move(s, 0, 0);
+    fu_line(s, 10, 0);
+    fu_line(s, 10, 0); /* zero length: ignored for joins */
+    fu_line(s, 0, 0);
+    fu_end(s, false);
+    fu_stroke(s, 2, round ? CN_JOIN_ROUND : CN_JOIN_MITER, CN_CAP_BUTT, 10, NULL, 0, 0);
+    stroke_run r = run_checked(s, NULL);
+    CHECK(inside(r, 0, 9.9, 0.9) && inside(r, 0, 5, -0.9));
+    CHECK(round ? inside(r, 0, 10.95, 0) : !inside(r, 0, 10.05, 0));
+    CHECK(!inside(r, 0, 11.05, 0) && !inside(r, 0, -0.05, 0));
+    free(r.l);
+    free(s);
+  }
+}
+
+/* Zero-length subpaths: a disc, an axis-aligned square, or nothing. */
+TEST(stroke_zero_length_subpaths) {
+  const uint32_t caps[3] = {CN_CAP_ROUND, CN_CAP_SQUARE, CN_CAP_BUTT};
+  for (int c = 0; c < 3; c++) {
+    fu_scene *s = new_scene();
+    fu_path(s, fu_transform(s, 0.8f, 0.6f, -0.6f, 0.8f, 50, 50)); /* rotated: the square turns with it */
+    fu_move(s, 10, 10);
+    fu_line(s, 10, 10);
+    fu_end(s, false);
+    fu_move(s, 20, 10);
+    fu_line(s, 20, 10);
+    fu_line(s, 20, 10);
+    fu_end(s, true);
+    fu_stroke(s, 6, CN_JOIN_MITER, caps[c], 4, NULL, 0, 0);
+    stroke_run r = run_checked(s, NULL);
+    for (int k = 0; k < 2; k++) {
+      double lx = k ? 20 : 10, ly = 10;
+#define DEV(x, y) 0.8 * (x) - 0.6 * (y) + 50, 0.6 * (x) + 0.8 * (y) + 50
+      if (c == 2) {
+        CHECK_EQ_U64(r.n, 0);
+      } else {
+        CHECK(inside(r, 0, DEV(lx, ly)));
+        CHECK(inside(r, 0, DEV(lx + 2.9, ly)) && !inside(r, 0, DEV(lx + 3.1, ly)));
+        CHECK(inside(r, 0, DEV(lx - 2.9, ly)) && !inside(r, 0, DEV(lx - 3.1, ly)));
+        CHECK(inside(r, 0, DEV(lx, ly + 2.9)) && !inside(r, 0, DEV(lx, ly - 3.1)));
+        CHECK(inside(r, 0, DEV(lx + 2.8, ly + 2.8)) == (c == 1)); /* the square's corner */
+      }
+#undef DEV
+    }
+    free(r.l);
+    free(s);
+  }
+}
+
+/* The width is in local units: scale (4, 1) makes a horizontal line's caps 4x
+ * longer and a vertical line 4x wider. */
+TEST(stroke_non_uniform_transform) {
+  fu_scene *s = new_scene();
+  fu_path(s, fu_transform(s, 4, 0, 0, 1, 0, 0));
+  fu_move(s, 0, 0);
+  fu_line(s, 10, 0);
+  fu_end(s, false);
+  fu_move(s, 20, 0);
+  fu_line(s, 20, 10);
+  fu_end(s, false);
+  fu_stroke(s, 2, CN_JOIN_MITER, CN_CAP_SQUARE, 4, NULL, 0, 0);
+  stroke_run r = run_checked(s, NULL);
+  CHECK(inside(r, 0, -3.9, 0.9) && !inside(r, 0, -4.1, 0) && !inside(r, 0, 0, 1.1) && inside(r, 0, 43.9, -0.9));
+  CHECK(inside(r, 0, 76.1, 5) && inside(r, 0, 83.9, 5) && !inside(r, 0, 75.9, 5) && !inside(r, 0, 84.1, 5));
+  CHECK(inside(r, 0, 80, -0.9) && !inside(r, 0, 80, -1.1) && inside(r, 0, 80, 10.9));
+  free(r.l);
+  free(s);
+}
+
+/* Round joins and caps: the stroke is the set of points within h of the
+ * centre line (a Minkowski sum), checked point by point against the exact
+ * curves, for random paths, widths and similarity transforms. */
+static void oracle_check(float width, float scale, uint64_t seed, int segs, bool wild) {
+  test_seed(seed);
+  fu_scene *s = new_scene();
+  float rot = (float)test_rand_below(628) / 100;
+  fu_path(s, fu_transform(s, scale * cosf(rot), scale * sinf(rot), -scale * sinf(rot), scale * cosf(rot), 20, 30));
+  float range = wild ? 40 : 100;
+  fu_move(s, (float)test_rand_below(100) * range / 100, (float)test_rand_below(100) * range / 100);
+  for (int k = 0; k < segs; k++) {
+#define RC ((float)test_rand_below(1000) * range / 1000)
+    switch (test_rand_below(3)) {
+      case 0: fu_line(s, RC, RC); break;
+      case 1: fu_quad(s, RC, RC, RC, RC); break;
+      default: fu_cubic(s, RC, RC, RC, RC, RC, RC); break;
+    }
+#undef RC
+  }
+  bool closed = test_rand_below(2);
+  fu_end(s, closed);
+  fu_stroke(s, width, CN_JOIN_ROUND, CN_CAP_ROUND, 4, NULL, 0, 0);
+  cn_flatten_desc desc = {.tolerance = 0.2f};
+  stroke_run r = run_checked(s, &desc);
+  const cn_transform *t = &s->transforms[1];
+  double h = width / 2, margin = 0.2 / scale + 1e-3 * (1 + h);
+  int bad = 0;
+  for (int k = 0; k < 400; k++) {
+    double lx = -h - 5 + (range + 2 * h + 10) * (double)test_rand_below(100000) / 1e5;
+    double ly = -h - 5 + (range + 2 * h + 10) * (double)test_rand_below(100000) / 1e5;
+    double dist = fu_curve_dist(s, 0, lx, ly);
+    if (fabs(dist - h) < margin) continue;
+    double dx = t->a * lx + t->c * ly + t->e, dy = t->b * lx + t->d * ly + t->f;
+    bool in = inside(r, 0, dx, dy);
+    if (in != (dist < h) && bad++ < 3)
+      fprintf(stderr, "  seed %llu width %g: local (%g, %g) at %g from the centre line (h %g) is %s\n",
+              (unsigned long long)seed, width, lx, ly, dist, h, in ? "inside" : "outside");
+  }
+  CHECK(bad == 0);
+  free(r.l);
+  free(s);
+}
+
+TEST(stroke_round_oracle) {
+  for (int i = 0; i < 6; i++) oracle_check(1 + (float)i * 3, 1 + (float)(i % 3), 100 + (uint64_t)i, 3 + i % 4, false);
+  /* very wide pens on small, tight curves (cusps, loops) */
+  for (int i = 0; i < 4; i++) oracle_check(30 + (float)i * 20, 0.5f, 200 + (uint64_t)i, 4, true);
+}
+
+/* The inner side of a join between two chords of one curve may cut straight
+ * across only when that triangle stays inside both chords' quads. Two-chord
+ * curves (a coarse tolerance), butt caps, wide pens, turns from 20 to 170
+ * degrees: no point may wind the other way. */
+TEST(stroke_inner_join_safety) {
+  for (int k = 0; k < 9; k++) {
+    fu_scene *s = new_scene();
+    fu_path(s, 0);
+    float alpha = (float)(5 + 10 * k) * 3.14159265f / 180; /* turn 2 alpha = 10 .. 170 degrees */
+    float apx = 10 * cosf(alpha), apy = 10 * sinf(alpha), ex = 20 * cosf(alpha);
+    fu_move(s, 0, 0);
+    fu_quad(s, (4 * apx - ex) / 2, 2 * apy, ex, 0); /* B(1/2) = the apex: chords of length 10 */
+    fu_end(s, false);
+    fu_stroke(s, 80, CN_JOIN_ROUND, CN_CAP_BUTT, 4, NULL, 0, 0);
+    /* n = 2: tol_local = tol / 2 >= |p0 - 2 p1 + p2| / 16 = 40 sin(alpha) / 16 */
+    cn_flatten_desc desc = {.tolerance = 5 * sinf(alpha) * 1.001f};
+    stroke_run r = run_checked(s, &desc);
+    int neg = 0, pos = 0;
+    for (int i = 0; i < 200; i++)
+      for (int j = 0; j < 200; j++) {
+        int w = fu_winding(r.l, r.n, 0, -50 + 0.6 * i + 0.041, -50 + 0.6 * j + 0.037);
+        neg += w < 0;
+        pos += w > 0;
+      }
+    if (neg && pos)
+      fprintf(stderr, "  turn %d degrees: %d samples wind one way, %d the other\n", 10 + 20 * k, pos, neg);
+    CHECK(neg == 0 || pos == 0);
+    free(r.l);
+    free(s);
+  }
+}
+
+/* Dashes along a 100-unit line: [10, 5] gives dashes at [0,10], [15,25], ... [90,100]. */
+TEST(stroke_dashes_line) {
+  for (int variant = 0; variant < 3; variant++) {
+    fu_scene *s = new_scene();
+    fu_path(s, 0);
+    fu_move(s, 0, 0);
+    fu_line(s, 60, 0);
+    fu_line(s, 100, 0); /* a vertex inside a dash: no seam, no extra caps */
+    fu_end(s, false);
+    float dash[2] = {10, 5};
+    float off = variant == 1 ? 5 : variant == 2 ? -20 : 0; /* -20 == 10 mod 15 */
+    fu_stroke(s, 2, CN_JOIN_MITER, CN_CAP_BUTT, 4, dash, 2, off);
+    stroke_run r = run_checked(s, NULL);
+    int runs = 0;
+    bool prev = false;
+    for (double x = 0.25; x < 100; x += 0.5) {
+      bool in = inside(r, 0, x, 0.5);
+      double ph = fmod(x + (variant == 1 ? 5 : variant == 2 ? 10 : 0), 15);
+      CHECK(in == (ph < 10));
+      runs += in && !prev;
+      prev = in;
+    }
+    CHECK_EQ_U64(runs, variant == 0 ? 7 : 7);
+    if (variant == 0) CHECK_EQ_U64(r.n, 7 * 4); /* 7 rectangles: the dash [60, 70] starts at the vertex */
+    free(r.l);
+    free(s);
+  }
+}
+
+/* Zero-length dashes with round caps draw dots; with butt caps nothing. */
+TEST(stroke_dashes_zero_length) {
+  for (int c = 0; c < 2; c++) {
+    fu_scene *s = new_scene();
+    fu_path(s, 0);
+    fu_move(s, 0, 0);
+    fu_line(s, 100, 0);
+    fu_end(s, false);
+    float dash[2] = {0, 10};
+    fu_stroke(s, 4, CN_JOIN_MITER, c ? CN_CAP_BUTT : CN_CAP_ROUND, 4, dash, 2, 0);
+    stroke_run r = run_checked(s, NULL);
+    if (c) CHECK_EQ_U64(r.n, 0);
+    else {
+      for (int k = 0; k < 10; k++) {
+        CHECK(inside(r, 0, 10.0 * k + 1.9, 0) && inside(r, 0, 10.0 * k - 1.9, 0.1));
+        CHECK(!inside(r, 0, 10.0 * k + 2.1, 0) && !inside(r, 0, 10.0 * k + 5, 0));
+      }
+      CHECK(!inside(r, 0, 99.5, 0)); /* a dash starting at the very end is not drawn */
+    }
+    free(r.l);
+    free(s);
+  }
+}
+
+/* A dash over a corner is joined; a closed square whose pattern is on at both
+ * its start and end joins them across the start. */
+TEST(stroke_dashes_joins_and_closed) {
+  fu_scene *s = new_scene();
+  fu_path(s, 0);
+  fu_move(s, 0, 0);
+  fu_line(s, 10, 0);
+  fu_line(s, 10, 10);
+  fu_end(s, false);
+  float d1[2] = {15, 100};
+  fu_stroke(s, 2, CN_JOIN_MITER, CN_CAP_BUTT, 4, d1, 2, 0);
+  fu_path(s, 0);
+  fu_move(s, 50, 0);
+  fu_line(s, 90, 0);
+  fu_line(s, 90, 40);
+  fu_line(s, 50, 40);
+  fu_end(s, true); /* perimeter 160 */
+  float d2[2] = {30, 10};
+  fu_stroke(s, 2, CN_JOIN_MITER, CN_CAP_BUTT, 4, d2, 2, 0); /* dashes [0,30] ... [120,150]; off at the end */
+  fu_path(s, 0);
+  fu_move(s, 50, 60);
+  fu_line(s, 90, 60);
+  fu_line(s, 90, 100);
+  fu_line(s, 50, 100);
+  fu_end(s, true);
+  float d3[2] = {30, 10};
+  fu_stroke(s, 2, CN_JOIN_MITER, CN_CAP_BUTT, 4, d3, 2, 15); /* on at 0 and at 160: joined at (50, 60) */
+  stroke_run r = run_checked(s, NULL);
+  CHECK(inside(r, 0, 10.95, -0.95) && inside(r, 0, 10, 4.9) && !inside(r, 0, 10, 5.1));
+  CHECK(!inside(r, 1, 49.05, -0.95) && inside(r, 1, 50.5, 0)); /* cap at the start, no join */
+  CHECK(inside(r, 2, 49.05, 59.05));                           /* mitered across the start */
+  /* on for s + 15 mod 40 < 30; the left side runs s = 120 (y = 100) .. 160 (y = 60) */
+  CHECK(inside(r, 2, 50, 74.5) && !inside(r, 2, 50, 75.5) && !inside(r, 2, 50, 84.5) && inside(r, 2, 50, 85.5));
+  free(r.l);
+  free(s);
+}
+
+/* Random strokes of every join, cap and dash kind: GPU against CPU, closed
+ * outlines, one orientation. */
+TEST(stroke_random_gpu_vs_cpu) {
+  fu_scene *s = new_scene();
+  const float pat[4] = {7, 3, 0, 4};
+  for (int p = 0; p < 24; p++) {
+    float a = 0.3f + (float)test_rand_below(100) / 50, b = ((float)test_rand_below(100) - 50) / 60;
+    fu_path(s, fu_transform(s, a, b, -b * 0.5f, a * 0.8f, (float)test_rand_below(40), (float)test_rand_below(40)));
+    for (int sp = 0; sp < 1 + (int)test_rand_below(2); sp++) {
+      fu_move(s, (float)test_rand_below(100), (float)test_rand_below(100));
+      int segs = 1 + (int)test_rand_below(5);
+      for (int k = 0; k < segs; k++) {
+#define RC ((float)test_rand_below(100))
+        switch (test_rand_below(5)) {
+          case 0: fu_line(s, RC, RC); break;
+          case 1: fu_quad(s, RC, RC, RC, RC); break;
+          case 2: fu_line(s, s->cx, s->cy); break; /* degenerate */
+          default: fu_cubic(s, RC, RC, RC, RC, RC, RC); break;
+        }
+#undef RC
+      }
+      fu_end(s, test_rand_below(2));
+    }
+    uint32_t nd = (uint32_t)test_rand_below(3);
+    fu_stroke(s, 0.5f + (float)test_rand_below(200) / 10, (uint32_t)test_rand_below(4), (uint32_t)test_rand_below(3),
+              1 + (float)test_rand_below(60) / 10, pat + (p % 2) * 2, nd == 2 ? 2 : nd == 1 ? 1 : 0,
+              (float)test_rand_below(20) - 5);
+  }
+  stroke_run r = run_checked(s, NULL);
+  CHECK(r.n > 500);
+  free(r.l);
+  free(s);
+}
+
+TEST_MAIN(T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
+          T(stroke_zero_length_subpaths), T(stroke_non_uniform_transform), T(stroke_round_oracle), T(stroke_inner_join_safety),
+          T(stroke_dashes_line), T(stroke_dashes_zero_length), T(stroke_dashes_joins_and_closed),
+          T(stroke_random_gpu_vs_cpu))
