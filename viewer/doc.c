@@ -1,0 +1,122 @@
+/* doc.c: the open document: loading an SVG file into an encoded scene, keeping
+ * the previous scene when a load fails, and noticing when the file changes on
+ * disk (modification time or size) so the viewer can reload it.
+ */
+#include "vw.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef VW_SOURCE_DIR
+#define VW_SOURCE_DIR "."
+#endif
+
+const char *vw_default_scene(void) {
+  static char path[4096];
+  const char *dir = getenv("CANOPY_SCENES");
+  snprintf(path, sizeof path, "%s/default.svg", dir && *dir ? dir : VW_SOURCE_DIR "/scenes");
+  return path;
+}
+
+static bool vw__stat(const char *path, long long *mtime_ns, long long *size) {
+  struct stat st;
+  if (stat(path, &st) != 0) return false;
+  *mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000ll + st.st_mtim.tv_nsec;
+  *size = (long long)st.st_size;
+  return true;
+}
+
+static void vw__builder_free(void *b) { cn_scene_builder_destroy(b); }
+
+/* Parses the SVG file at path (cn_svg_load_file) into a scene whose arrays
+ * the builder *owner holds. */
+static bool vw__load_svg(const char *path, cn_scene_data *scene, void **owner, void (**owner_free)(void *),
+                         char *err, size_t errcap) {
+  cn_scene_builder *b = NULL;
+  cn_result r = cn_scene_builder_create(&b);
+  if (r == CN_OK) r = cn_svg_load_file(b, path, NULL, scene, NULL);
+  if (r != CN_OK) {
+    snprintf(err, errcap, "%s: %s", path, cn_last_error());
+    cn_scene_builder_destroy(b);
+    return false;
+  }
+  *owner = b;
+  *owner_free = vw__builder_free;
+  return true;
+}
+
+static void vw__release(vw_doc *doc) {
+  if (doc->owner && doc->owner_free) doc->owner_free(doc->owner);
+  doc->owner = NULL;
+  doc->owner_free = NULL;
+  memset(&doc->scene, 0, sizeof doc->scene);
+  doc->loaded = false;
+}
+
+bool vw_doc_load(vw_doc *doc, const char *path) {
+  long long mtime = 0, size = 0;
+  if (!vw__stat(path, &mtime, &size)) {
+    snprintf(doc->error, sizeof doc->error, "%s: %s", path, strerror(errno));
+    if (!doc->loaded && path != doc->path) snprintf(doc->path, sizeof doc->path, "%s", path);
+    return false;
+  }
+  cn_scene_data scene;
+  memset(&scene, 0, sizeof scene);
+  void *owner = NULL;
+  void (*owner_free)(void *) = NULL;
+  char err[sizeof doc->error];
+  if (!vw__load_svg(path, &scene, &owner, &owner_free, err, sizeof err)) {
+    snprintf(doc->error, sizeof doc->error, "%s", err);
+    /* Watch the failed file too (when it is the one shown, or nothing is), so
+     * fixing it reloads it. */
+    if (strcmp(doc->path, path) == 0 || !doc->loaded) {
+      if (path != doc->path) snprintf(doc->path, sizeof doc->path, "%s", path);
+      doc->mtime_ns = mtime;
+      doc->size = size;
+    }
+    return false;
+  }
+  vw__release(doc);
+  if (path != doc->path) snprintf(doc->path, sizeof doc->path, "%s", path);
+  doc->scene = scene;
+  doc->owner = owner;
+  doc->owner_free = owner_free;
+  doc->loaded = true;
+  doc->mtime_ns = mtime;
+  doc->size = size;
+  doc->error[0] = 0;
+  doc->generation++;
+  return true;
+}
+
+bool vw_doc_demo(vw_doc *doc) {
+  cn_scene_data scene;
+  void *owner = NULL;
+  if (!vw_demo_scene(&scene, &owner)) {
+    snprintf(doc->error, sizeof doc->error, "out of memory building the demo scene");
+    return false;
+  }
+  vw__release(doc);
+  snprintf(doc->path, sizeof doc->path, "demo");
+  doc->scene = scene;
+  doc->owner = owner;
+  doc->owner_free = free;
+  doc->loaded = true;
+  doc->mtime_ns = 0;
+  doc->size = -1; /* nothing on disk to watch */
+  doc->error[0] = 0;
+  doc->generation++;
+  return true;
+}
+
+bool vw_doc_changed_on_disk(const vw_doc *doc) {
+  if (!doc->path[0] || doc->size < 0) return false;
+  long long mtime = 0, size = 0;
+  if (!vw__stat(doc->path, &mtime, &size)) return false;
+  return mtime != doc->mtime_ns || size != doc->size;
+}
+
+void vw_doc_free(vw_doc *doc) { vw__release(doc); }

@@ -1,0 +1,95 @@
+/* host.h: the viewer's own Vulkan objects, as an engine embedding canopy owns them:
+ * instance (with the validation layer and a message counter when asked),
+ * device created with canopy's required features, a graphics+compute queue,
+ * the window surface and swapchain (recreated on resize), a render pass with
+ * one framebuffer per swapchain image, command buffers and synchronisation.
+ */
+#ifndef VW_HOST_H
+#define VW_HOST_H
+
+#include "vw.h"
+
+#define VW_MAX_IMAGES 8
+
+typedef struct vw_host {
+  GLFWwindow *window;
+  VkInstance instance;
+  VkDebugUtilsMessengerEXT messenger;
+  bool validation;
+  uint32_t validation_count; /* warnings and errors the layer reported */
+  VkSurfaceKHR surface;
+  VkPhysicalDevice gpu;
+  char gpu_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+  VkDevice device;
+  uint32_t family;
+  VkQueue queue;
+  VkPhysicalDeviceMemoryProperties memory;
+
+  VkSwapchainKHR swapchain;
+  VkFormat format;
+  bool format_bgr;           /* B8G8R8A8: swap red and blue when reading back */
+  VkPresentModeKHR present_mode;
+  VkExtent2D extent;
+  uint32_t image_count;
+  VkImage images[VW_MAX_IMAGES];
+  VkImageView views[VW_MAX_IMAGES];
+  VkFramebuffer framebuffers[VW_MAX_IMAGES];
+  VkSemaphore rendered[VW_MAX_IMAGES]; /* per image: drawing done, present may go */
+  VkRenderPass render_pass;
+
+  VkCommandPool pool;
+  VkCommandBuffer cmd_compute; /* canopy's work when the view or scene changed */
+  VkCommandBuffer cmd_draw;    /* the picture, overlays, HUD (and screenshot copy) */
+  VkFence fence;
+  VkSemaphore acquired;
+} vw_host;
+
+/* Creates everything up to the swapchain for window. On failure err says what
+ * failed (the VkResult name and the call) and the host is cleaned up. */
+bool vw_host_create(vw_host *h, GLFWwindow *window, bool validation, char *err, size_t errcap);
+/* (Re)creates the swapchain at the window's framebuffer size; a zero size
+ * (minimised) leaves extent 0 and no swapchain. */
+bool vw_host_swapchain(vw_host *h, char *err, size_t errcap);
+void vw_host_destroy(vw_host *h);
+
+/* Submits cmd (ended) and waits for it; VK_ERROR_DEVICE_LOST and timeouts are
+ * returned as the VkResult. */
+VkResult vw_host_submit_wait(vw_host *h, VkCommandBuffer cmd, VkSemaphore wait, VkSemaphore signal);
+VkResult vw_host_begin(vw_host *h, VkCommandBuffer cmd);
+
+
+/* ------------------------------------------------------------------ draw */
+
+/* The graphics side of a frame (draw.c): one render pass over the swapchain
+ * image drawing the picture (the renderer's premultiplied RGBA8 buffer, or
+ * just the background without one), then the overlay/HUD triangles. */
+typedef struct vw_draw {
+  VkPipelineLayout layout;
+  VkPipeline geometry, picture;
+  cn_buffer vertices; /* host-visible, pulled by address in geometry.vert */
+} vw_draw;
+
+typedef struct vw_picture {
+  VkDeviceAddress pixels; /* 0: no picture */
+  uint32_t width, height;
+} vw_picture;
+
+/* Framebuffer pixel p shows picture pixel p * k + (ox, oy) (a preview of the
+ * last picture under a newer view); {1, 0, 0} is the identity. */
+typedef struct vw_map {
+  float k, ox, oy;
+} vw_map;
+
+bool vw_draw_create(vw_draw *d, vw_host *h, char *err, size_t errcap);
+void vw_draw_destroy(vw_draw *d, vw_host *h, cn_context *cn);
+/* Copies the mesh into the vertex buffer (grown as needed). */
+bool vw_draw_upload(vw_draw *d, cn_context *cn, const vw_mesh *m, char *err, size_t errcap);
+/* Records the render pass into cmd for swapchain image i; the vertices drawn
+ * are the first count of the last upload. */
+void vw_draw_record(vw_draw *d, vw_host *h, VkCommandBuffer cmd, uint32_t image, const vw_picture *pic,
+                    vw_map map, uint32_t background, uint32_t count);
+/* After vw_draw_record: copies swapchain image i (PRESENT_SRC) into dst, tightly
+ * packed rows of 4-byte pixels, and returns the image to PRESENT_SRC. */
+void vw_draw_record_readback(vw_host *h, VkCommandBuffer cmd, uint32_t image, const cn_buffer *dst);
+
+#endif

@@ -1,0 +1,886 @@
+/* main.c: build/canopy-view, the interactive viewer.
+ *
+ *   canopy-view [options] [FILE.svg]
+ *
+ * Opens FILE.svg (or the bundled scenes/default.svg) in a window, runs it
+ * through canopy on the viewer's own Vulkan device each time the view
+ * changes, and draws the picture with debug overlays and a HUD. With
+ * --frames N --screenshot OUT.png it renders N frames, writes the window's
+ * image and exits (the headless check CI runs under Xvfb). See viewer/README.md.
+ */
+#include <errno.h>
+#include <math.h>
+#include <png.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpu.h"
+#include "stage.h"
+
+#define VW_EXIT_OK 0
+#define VW_EXIT_FAIL 1
+#define VW_EXIT_USAGE 2
+#define VW_BACKGROUND 0xFFFFFFFFu /* opaque white, RGBA8 */
+#define VW_TILE_SIZE 16u
+#define VW_WATCH_PERIOD_S 0.5
+#define VW_PAN_STEP 64.0
+#define VW_ZOOM_STEP 1.25
+#define VW_WHEEL_STEP 1.15
+#define VW_MAX_INPUT 64
+/* Interactive use on slow devices (lavapipe): while the view keeps changing,
+ * a run slower than VW_SLOW_RUN_MS waits until the view has been still for
+ * VW_SETTLE_S; meanwhile the last picture and overlays are shown moved. */
+#define VW_SLOW_RUN_MS 40.0
+#define VW_SETTLE_S 0.25
+#define VW_AWAIT_CHANGE_S 30.0
+
+typedef struct vw_app {
+  GLFWwindow *window;
+  vw_host host;
+  vw_draw draw;
+  vw_gpu gpu;
+  vw_stage stage;              /* canopy's scene stage: boxes and bins for the overlays */
+  uint32_t stage_spans;
+  const char *stage_label[VW_MAX_SPANS];
+  double stage_ms[VW_MAX_SPANS];
+  bool draw_ready;
+  vw_doc doc;
+  vw_view view;
+  bool have_view;
+  uint32_t fb_w, fb_h;         /* size the view was last laid out for */
+  uint32_t overlays;           /* mask of 1 << VW_OVERLAY_* */
+  bool hud;
+  bool redraw;                 /* something changed: draw a frame */
+  bool rerun;                  /* the view or the scene changed: run canopy again */
+  bool swapchain_dirty;
+  uint32_t run_generation;     /* doc generation the analysis belongs to */
+  vw_view run_view;            /* the view the picture and analysis were made for */
+  vw_view prev_view;           /* the view of the previous frame */
+  double last_view_change;
+  double last_run_ms;
+  bool deferred;               /* a run waits for the view to settle */
+  int presented;               /* frames presented so far */
+  vw_analysis analysis;
+  bool have_analysis;
+  cn_transform *viewed_xf;
+  uint32_t viewed_cap;
+  cn_scene_data viewed;
+  vw_mesh mesh;
+  double mouse_x, mouse_y;     /* framebuffer pixels */
+  bool dragging;
+  bool cursor_inside;          /* hover only while the cursor is over the window */
+  int hover;
+  char status[160];
+  double status_until;
+  double frame_ms;
+  double last_watch;
+  char pending_drop[4096];
+  /* headless check */
+  int frames;                  /* 0: interactive */
+  const char *screenshot;
+  bool print_boxes;            /* --print-boxes: the last frame's analysis to stdout */
+  const char *shots_dir;       /* --overlay-shots DIR: one screenshot per overlay after the frames */
+  char *input[VW_MAX_INPUT];   /* --input: scripted events, one before each frame after the first */
+  int ninput;
+  cn_buffer readback;
+  char render_error[1024];      /* the renderer refused the scene: shown, outlines instead */
+  char fatal[1024];
+} vw_app;
+
+static double vw__now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void vw__status(vw_app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void vw__status(vw_app *app, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(app->status, sizeof app->status, fmt, ap);
+  va_end(ap);
+  app->status_until = vw__now() + 2.5;
+  app->redraw = true;
+}
+
+static void vw__fatal(vw_app *app, const char *what, VkResult vr) {
+  if (app->fatal[0]) return;
+  if (vr == VK_ERROR_DEVICE_LOST)
+    snprintf(app->fatal, sizeof app->fatal, "the Vulkan device was lost (%s) during %s", cn_vk_result_name(vr), what);
+  else
+    snprintf(app->fatal, sizeof app->fatal, "%s failed: %s", what, cn_vk_result_name(vr));
+}
+
+/* ------------------------------------------------------------ document */
+
+static void vw__fit(vw_app *app) {
+  if (!app->doc.loaded || !app->fb_w) return;
+  app->view = vw_view_fit(app->doc.scene.viewport, app->fb_w, app->fb_h);
+  app->have_view = true;
+  app->rerun = app->redraw = true;
+}
+
+static void vw__open(vw_app *app, const char *path, bool keep_view) {
+  bool same = strcmp(path, app->doc.path) == 0;
+  if (vw_doc_load(&app->doc, path)) {
+    if (!keep_view || !same || !app->have_view) vw__fit(app);
+    char title[4200];
+    snprintf(title, sizeof title, "canopy-view: %.4000s", app->doc.path);
+    glfwSetWindowTitle(app->window, title);
+    vw__status(app, "%s %s", keep_view && same ? "reloaded" : "opened", path);
+  } else {
+    fprintf(stderr, "canopy-view: %s\n", app->doc.error);
+  }
+  app->rerun = app->redraw = true;
+}
+
+/* --------------------------------------------------------------- input */
+
+static void vw__cursor_to_fb(vw_app *app, double *x, double *y) {
+  int ww, wh, fw, fh;
+  glfwGetWindowSize(app->window, &ww, &wh);
+  glfwGetFramebufferSize(app->window, &fw, &fh);
+  if (ww > 0 && wh > 0) {
+    *x *= (double)fw / ww;
+    *y *= (double)fh / wh;
+  }
+}
+
+static void vw__on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  if (action == GLFW_RELEASE) return;
+  double step = (mods & GLFW_MOD_SHIFT) ? 4 * VW_PAN_STEP : VW_PAN_STEP;
+  double cx = app->fb_w * 0.5, cy = app->fb_h * 0.5;
+  switch (key) {
+    case GLFW_KEY_ESCAPE:
+    case GLFW_KEY_Q: glfwSetWindowShouldClose(w, GLFW_TRUE); return;
+    case GLFW_KEY_EQUAL:
+    case GLFW_KEY_KP_ADD: app->view = vw_view_zoom_at(app->view, VW_ZOOM_STEP, cx, cy); break;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_KP_SUBTRACT: app->view = vw_view_zoom_at(app->view, 1.0 / VW_ZOOM_STEP, cx, cy); break;
+    case GLFW_KEY_LEFT: app->view = vw_view_pan(app->view, step, 0); break;
+    case GLFW_KEY_RIGHT: app->view = vw_view_pan(app->view, -step, 0); break;
+    case GLFW_KEY_UP: app->view = vw_view_pan(app->view, 0, step); break;
+    case GLFW_KEY_DOWN: app->view = vw_view_pan(app->view, 0, -step); break;
+    case GLFW_KEY_0:
+    case GLFW_KEY_KP_0:
+    case GLFW_KEY_F: vw__fit(app); break;
+    case GLFW_KEY_R:
+      if (app->doc.path[0] && strcmp(app->doc.path, "demo") != 0) vw__open(app, app->doc.path, true);
+      return;
+    case GLFW_KEY_H: app->hud = !app->hud; app->redraw = true; return;
+    default:
+      for (int i = 0; i < VW_OVERLAY_COUNT; i++) {
+        if (key == vw_overlays[i].key || key == GLFW_KEY_1 + i) {
+          app->overlays ^= 1u << i;
+          app->redraw = true;
+        }
+      }
+      return;
+  }
+  app->rerun = app->redraw = true;
+}
+
+static void vw__on_scroll(GLFWwindow *w, double dx, double dy) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  (void)dx;
+  app->view = vw_view_zoom_at(app->view, pow(VW_WHEEL_STEP, dy), app->mouse_x, app->mouse_y);
+  app->rerun = app->redraw = true;
+}
+
+static void vw__on_cursor(GLFWwindow *w, double x, double y) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  vw__cursor_to_fb(app, &x, &y);
+  if (app->dragging) {
+    app->view = vw_view_pan(app->view, x - app->mouse_x, y - app->mouse_y);
+    app->rerun = true;
+  }
+  app->mouse_x = x;
+  app->mouse_y = y;
+  app->redraw = true;
+}
+
+static void vw__on_button(GLFWwindow *w, int button, int action, int mods) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  (void)mods;
+  if (button == GLFW_MOUSE_BUTTON_LEFT || button == GLFW_MOUSE_BUTTON_MIDDLE) app->dragging = action == GLFW_PRESS;
+}
+
+static void vw__on_enter(GLFWwindow *w, int entered) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  app->cursor_inside = entered;
+  app->redraw = true;
+}
+
+static void vw__on_drop(GLFWwindow *w, int count, const char **paths) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  if (count > 0) snprintf(app->pending_drop, sizeof app->pending_drop, "%s", paths[0]);
+  app->redraw = true;
+}
+
+static void vw__on_resize(GLFWwindow *w, int fw, int fh) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  (void)fw;
+  (void)fh;
+  app->swapchain_dirty = app->redraw = true;
+}
+
+static void vw__on_refresh(GLFWwindow *w) {
+  vw_app *app = glfwGetWindowUserPointer(w);
+  app->redraw = true;
+}
+
+/* ------------------------------------------------------ scripted input */
+
+/* One --input token, fed through the same handlers as real events:
+ *   a key: a letter, a digit, + - left right up down esc
+ *   wheel:DY@X,Y   wheel DY notches with the cursor at window point X,Y
+ *   drag:X0,Y0,X1,Y1   drag with the left button from one point to another
+ *   resize:WxH     resize the window
+ *   drop:PATH      drop a file on the window
+ *   await-change   wait (up to 30 s) until the open file changes on disk; the
+ *                  automatic reload then happens as in interactive use
+ * With app NULL only checks the token. Returns false on a malformed token. */
+static bool vw__input(vw_app *app, const char *t) {
+  double a, b, c, d;
+  int w, h, n = 0;
+  char tail;
+  if (strlen(t) == 1 || !strcmp(t, "left") || !strcmp(t, "right") || !strcmp(t, "up") || !strcmp(t, "down") ||
+      !strcmp(t, "esc")) {
+    int key = -1;
+    if (!strcmp(t, "left")) key = GLFW_KEY_LEFT;
+    else if (!strcmp(t, "right")) key = GLFW_KEY_RIGHT;
+    else if (!strcmp(t, "up")) key = GLFW_KEY_UP;
+    else if (!strcmp(t, "down")) key = GLFW_KEY_DOWN;
+    else if (!strcmp(t, "esc")) key = GLFW_KEY_ESCAPE;
+    else if (*t == '+') key = GLFW_KEY_EQUAL;
+    else if (*t == '-') key = GLFW_KEY_MINUS;
+    else if (*t >= 'a' && *t <= 'z') key = GLFW_KEY_A + (*t - 'a');
+    else if (*t >= '0' && *t <= '9') key = GLFW_KEY_0 + (*t - '0');
+    if (key < 0) return false;
+    if (app) vw__on_key(app->window, key, 0, GLFW_PRESS, 0);
+    return true;
+  }
+  if (sscanf(t, "wheel:%lf@%lf,%lf%c", &a, &b, &c, &tail) == 3) {
+    if (app) {
+      vw__on_cursor(app->window, b, c);
+      vw__on_scroll(app->window, 0, a);
+    }
+    return true;
+  }
+  if (sscanf(t, "drag:%lf,%lf,%lf,%lf%c", &a, &b, &c, &d, &tail) == 4) {
+    if (app) {
+      vw__on_cursor(app->window, a, b);
+      vw__on_button(app->window, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+      vw__on_cursor(app->window, c, d);
+      vw__on_button(app->window, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
+    }
+    return true;
+  }
+  if (sscanf(t, "resize:%dx%d%n", &w, &h, &n) == 2 && t[n] == 0) {
+    if (w < 1 || h < 1 || w > 16384 || h > 16384) return false;
+    if (app) {
+      glfwSetWindowSize(app->window, w, h);
+      /* wait for the window system to apply it (a few event round trips) */
+      for (int i = 0; i < 200; i++) {
+        int fw = 0, fh = 0;
+        glfwGetFramebufferSize(app->window, &fw, &fh);
+        if (fw == w && fh == h) break;
+        glfwWaitEventsTimeout(0.01);
+      }
+      app->swapchain_dirty = app->redraw = true;
+    }
+    return true;
+  }
+  if (!strncmp(t, "drop:", 5) && t[5]) {
+    if (app) {
+      const char *path = t + 5;
+      vw__on_drop(app->window, 1, &path);
+    }
+    return true;
+  }
+  if (!strcmp(t, "await-change")) {
+    if (app) {
+      double until = vw__now() + VW_AWAIT_CHANGE_S;
+      while (!vw_doc_changed_on_disk(&app->doc) && vw__now() < until) {
+        struct timespec ts = {0, 20 * 1000000};
+        nanosleep(&ts, NULL);
+      }
+      if (vw_doc_changed_on_disk(&app->doc)) vw__open(app, app->doc.path, true);
+    }
+    return true;
+  }
+  return false;
+}
+
+/* ---------------------------------------------------------- screenshot */
+
+static bool vw__write_png(const char *path, const uint8_t *bgra_or_rgba, bool bgr, uint32_t w, uint32_t h, char *err,
+                          size_t errcap) {
+  FILE *f = fopen(path, "wb");
+  if (!f) {
+    snprintf(err, errcap, "%s: cannot write: %s", path, strerror(errno));
+    return false;
+  }
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  uint8_t *row = malloc((size_t)w * 4);
+  if (!png || !info || !row || setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    fclose(f);
+    snprintf(err, errcap, "%s: PNG encoding failed", path);
+    return false;
+  }
+  png_init_io(png, f);
+  png_set_IHDR(png, info, w, h, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  for (uint32_t y = 0; y < h; y++) {
+    const uint8_t *src = bgra_or_rgba + (size_t)y * w * 4;
+    for (uint32_t x = 0; x < w; x++) {
+      row[4 * x + 0] = src[4 * x + (bgr ? 2 : 0)];
+      row[4 * x + 1] = src[4 * x + 1];
+      row[4 * x + 2] = src[4 * x + (bgr ? 0 : 2)];
+      row[4 * x + 3] = src[4 * x + 3];
+    }
+    png_write_row(png, row);
+  }
+  png_write_end(png, NULL);
+  png_destroy_write_struct(&png, &info);
+  free(row);
+  if (fclose(f) != 0) {
+    snprintf(err, errcap, "%s: cannot write: %s", path, strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+/* ---------------------------------------------------------------- frame */
+
+/* Lays the scene out for the current view and runs canopy on it. */
+static bool vw__run(vw_app *app) {
+  const cn_scene_data *s = &app->doc.scene;
+  if (s->transform_count > app->viewed_cap) {
+    cn_transform *nx = realloc(app->viewed_xf, (size_t)s->transform_count * sizeof *nx);
+    if (!nx) {
+      snprintf(app->fatal, sizeof app->fatal, "out of memory for %u transforms", s->transform_count);
+      return false;
+    }
+    app->viewed_xf = nx;
+    app->viewed_cap = s->transform_count;
+  }
+  vw_view_scene(&app->view, s, app->fb_w, app->fb_h, app->viewed_xf, &app->viewed);
+  char err[512];
+  if (!vw_analysis_compute(&app->analysis, &app->viewed, app->fb_w, app->fb_h, false, err, sizeof err)) {
+    snprintf(app->fatal, sizeof app->fatal, "%s", err);
+    return false;
+  }
+  app->have_analysis = true;
+  bool lost = false;
+  char stage_err[1024];
+  if (!vw_stage_run(&app->stage, app->gpu.cn, &app->host, &app->viewed, app->doc.generation, app->fb_w, app->fb_h,
+                    &app->analysis, app->stage_label, app->stage_ms, VW_MAX_SPANS, &app->stage_spans, &lost, stage_err,
+                    sizeof stage_err)) {
+    if (lost) {
+      snprintf(app->fatal, sizeof app->fatal, "%s", stage_err);
+      return false;
+    }
+    /* The overlays fall back to the viewer's own CPU boxes and lines. */
+    fprintf(stderr, "canopy-view: %s (overlays use CPU boxes)\n", stage_err);
+    if (!vw_analysis_compute(&app->analysis, &app->viewed, app->fb_w, app->fb_h, true, err, sizeof err)) {
+      snprintf(app->fatal, sizeof app->fatal, "%s", err);
+      return false;
+    }
+    vw__status(app, "scene stage failed: overlays use CPU boxes");
+    app->stage_spans = 0;
+  }
+
+  const float view[6] = {(float)app->view.scale, 0.0f, 0.0f, (float)app->view.scale, (float)app->view.tx,
+                         (float)app->view.ty};
+  app->render_error[0] = 0;
+  if (!vw_gpu_render(&app->gpu, &app->host, s, app->doc.generation, view, app->fb_w, app->fb_h, &lost,
+                     app->render_error, sizeof app->render_error)) {
+    if (lost) {
+      snprintf(app->fatal, sizeof app->fatal, "%s", app->render_error);
+      return false;
+    }
+    /* The scene stays on screen as outlines, with the error over it. */
+    fprintf(stderr, "canopy-view: %s\n", app->render_error);
+  }
+  return true;
+}
+
+/* map: framebuffer point p shows the analysis's point p * k + o (identity
+ * once canopy has run for the current view). */
+static void vw__build_mesh(vw_app *app, vw_map map) {
+  vw_mesh *m = &app->mesh;
+  vw_mesh_clear(m);
+  const vw_analysis *a = app->have_analysis && app->doc.loaded ? &app->analysis : NULL;
+  if (a && !app->gpu.picture.pixels) vw_outline_build(m, a, &app->viewed);
+  if (a) vw_overlay_build(m, a, app->overlays, VW_TILE_SIZE, app->fb_w, app->fb_h);
+  app->hover = -1;
+  if (a && app->hud && app->cursor_inside && !app->dragging) {
+    app->hover = vw_overlay_hit(a, app->mouse_x * map.k + map.ox, app->mouse_y * map.k + map.oy);
+    vw_overlay_highlight(m, a, app->hover);
+  }
+  if (map.k != 1.0f || map.ox != 0.0f || map.oy != 0.0f) {
+    for (uint32_t i = 0; i < m->count && !m->oom; i++) {
+      m->v[i].x = (m->v[i].x - map.ox) / map.k;
+      m->v[i].y = (m->v[i].y - map.oy) / map.k;
+    }
+  }
+  const char *file = app->doc.path[0] ? app->doc.path : "(no file)";
+  vw_hud_info info = {.file = file,
+                      .width = app->fb_w,
+                      .height = app->fb_h,
+                      .zoom = app->view.scale,
+                      .analysis = a,
+                      .picture = vw_gpu_picture_kind(&app->gpu),
+                      .overlays = app->overlays,
+                      .spans = app->gpu.spans,
+                      .gpu_total_ms = app->gpu.total_ms,
+                      .frame_ms = app->frame_ms,
+                      .hover = app->hover,
+                      .error = app->doc.error[0] ? app->doc.error : app->render_error,
+                      .has_scene = app->doc.loaded,
+                      .status = vw__now() < app->status_until ? app->status : NULL,
+                      .show_hud = app->hud};
+  /* scene stage spans, then the renderer's and the draw's */
+  info.spans = 0;
+  info.gpu_total_ms = app->gpu.total_ms;
+  for (uint32_t i = 0; i < app->stage_spans && info.spans < 32; i++, info.spans++) {
+    info.span_label[info.spans] = app->stage_label[i];
+    info.span_ms[info.spans] = app->stage_ms[i];
+    info.gpu_total_ms += app->stage_ms[i];
+  }
+  for (uint32_t i = 0; i < app->gpu.spans && info.spans < 32; i++, info.spans++) {
+    info.span_label[info.spans] = app->gpu.span_label[i];
+    info.span_ms[info.spans] = app->gpu.span_ms[i];
+  }
+  vw_hud_build(m, &info);
+}
+
+static bool vw__resize(vw_app *app) {
+  uint32_t ow = app->fb_w, oh = app->fb_h;
+  char err[512];
+  if (!vw_host_swapchain(&app->host, err, sizeof err)) {
+    snprintf(app->fatal, sizeof app->fatal, "swapchain: %s", err);
+    return false;
+  }
+  app->swapchain_dirty = false;
+  if (!app->host.extent.width) return true; /* minimised */
+  app->fb_w = app->host.extent.width;
+  app->fb_h = app->host.extent.height;
+  if (app->have_view && ow && (ow != app->fb_w || oh != app->fb_h))
+    app->view = vw_view_resize(app->view, ow, oh, app->fb_w, app->fb_h);
+  else if (!app->have_view)
+    vw__fit(app);
+  app->rerun = app->redraw = true;
+  return true;
+}
+
+/* Draws one frame; false only on a fatal error (app->fatal says which). */
+static bool vw__frame(vw_app *app, bool capture) {
+  double t0 = vw__now();
+  if (app->swapchain_dirty || !app->host.swapchain) {
+    if (!vw__resize(app)) return false;
+  }
+  if (!app->host.extent.width) return true;
+  double now = vw__now();
+  if (memcmp(&app->view, &app->prev_view, sizeof app->view) != 0) app->last_view_change = now;
+  app->prev_view = app->view;
+  app->deferred = false;
+  if (app->rerun && app->doc.loaded) {
+    bool interactive = app->frames == 0;
+    bool same_scene = app->have_analysis && app->run_generation == app->doc.generation;
+    bool settling = now - app->last_view_change < VW_SETTLE_S;
+    if (interactive && (app->presented == 0 || (same_scene && settling && app->last_run_ms > VW_SLOW_RUN_MS))) {
+      app->deferred = true; /* a preview now, the run when the view stops moving */
+      if (app->presented == 0) vw__status(app, "running canopy on %s ...", app->host.gpu_name);
+    } else {
+      double t = vw__now();
+      if (!vw__run(app)) return false;
+      app->last_run_ms = (vw__now() - t) * 1e3;
+      app->run_view = app->view;
+      app->run_generation = app->doc.generation;
+      app->rerun = false;
+      if (app->presented <= 1) app->status_until = 0;
+    }
+  }
+  /* Until canopy has run for this view, the last results are shown moved there. */
+  vw_map map = {1.0f, 0.0f, 0.0f};
+  if (app->have_analysis && app->run_view.scale > 0) {
+    double k = app->run_view.scale / app->view.scale;
+    map = (vw_map){(float)k, (float)(app->run_view.tx - app->view.tx * k), (float)(app->run_view.ty - app->view.ty * k)};
+  }
+  vw__build_mesh(app, map);
+  char err[512];
+  if (app->mesh.oom || !vw_draw_upload(&app->draw, app->gpu.cn, &app->mesh, err, sizeof err)) {
+    snprintf(app->fatal, sizeof app->fatal, "%s", app->mesh.oom ? "out of memory building overlays" : err);
+    return false;
+  }
+  uint32_t image = 0;
+  VkResult vr = vkAcquireNextImageKHR(app->host.device, app->host.swapchain, 5000000000ull, app->host.acquired,
+                                      VK_NULL_HANDLE, &image);
+  if (vr == VK_ERROR_OUT_OF_DATE_KHR) {
+    app->swapchain_dirty = app->redraw = true;
+    return true;
+  }
+  if (vr == VK_SUBOPTIMAL_KHR) app->swapchain_dirty = true;
+  else if (vr != VK_SUCCESS) {
+    vw__fatal(app, "vkAcquireNextImageKHR", vr);
+    return false;
+  }
+  VkCommandBuffer cmd = app->host.cmd_draw;
+  vr = vw_host_begin(&app->host, cmd);
+  if (vr != VK_SUCCESS) {
+    vw__fatal(app, "vkBeginCommandBuffer", vr);
+    return false;
+  }
+  if (capture) {
+    cn_result r = cn_buffer_reserve(app->gpu.cn, CN_MEMORY_READBACK,
+                                    (VkDeviceSize)app->fb_w * app->fb_h * 4, &app->readback);
+    if (r != CN_OK) {
+      vkEndCommandBuffer(cmd);
+      snprintf(app->fatal, sizeof app->fatal, "screenshot buffer: %s", cn_last_error());
+      return false;
+    }
+  }
+  vw_gpu_draw_begin(&app->gpu, cmd);
+  vw_draw_record(&app->draw, &app->host, cmd, image, &app->gpu.picture, map, VW_BACKGROUND, app->mesh.count);
+  vw_gpu_draw_end(&app->gpu, cmd);
+  if (capture) vw_draw_record_readback(&app->host, cmd, image, &app->readback);
+  vr = vw_host_submit_wait(&app->host, cmd, app->host.acquired, app->host.rendered[image]);
+  if (vr != VK_SUCCESS) {
+    vw__fatal(app, "drawing the frame", vr);
+    return false;
+  }
+  vw_gpu_collect_draw(&app->gpu);
+  VkPresentInfoKHR pi = {.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR,
+                         .waitSemaphoreCount = 1,
+                         .pWaitSemaphores = &app->host.rendered[image],
+                         .swapchainCount = 1,
+                         .pSwapchains = &app->host.swapchain,
+                         .pImageIndices = &image};
+  vr = vkQueuePresentKHR(app->host.queue, &pi);
+  if (vr == VK_ERROR_OUT_OF_DATE_KHR || vr == VK_SUBOPTIMAL_KHR) {
+    app->swapchain_dirty = app->redraw = true;
+  } else if (vr != VK_SUCCESS) {
+    vw__fatal(app, "vkQueuePresentKHR", vr);
+    return false;
+  }
+  if (capture) {
+    if (!vw__write_png(app->screenshot, app->readback.mapped, app->host.format_bgr, app->fb_w, app->fb_h, err,
+                       sizeof err)) {
+      snprintf(app->fatal, sizeof app->fatal, "%s", err);
+      return false;
+    }
+  }
+  app->frame_ms = (vw__now() - t0) * 1e3;
+  app->presented++;
+  if (app->deferred) app->redraw = true;
+  return true;
+}
+
+/* ------------------------------------------------------------------ main */
+
+static void vw__usage(FILE *f) {
+  fprintf(f,
+          "usage: canopy-view [options] [FILE.svg]\n\n"
+          "Shows FILE.svg (default: the bundled scenes/default.svg) run through canopy on the GPU,\n"
+          "with debug overlays. Keys: see viewer/README.md, or the HUD (H).\n\n"
+          "options:\n"
+          "  --demo              show the scene built into the viewer instead of a file\n"
+          "  --size WxH          window size (default: the scene's size, within the screen)\n"
+          "  --overlay NAME      turn an overlay on (repeatable): boxes clips blends bins tiles depth segments\n"
+          "  --hud / --no-hud    show or hide the HUD (default: shown; hidden for --screenshot/--overlay-shots)\n"
+          "  --frames N          render N frames, then exit (headless check)\n"
+          "  --screenshot OUT.png  with --frames: write the window's last frame to OUT.png\n"
+          "  --overlay-shots DIR with --frames: after the frames, also write DIR/none.png, DIR/<overlay>.png\n"
+          "                      for each overlay alone, and DIR/all.png (same view, HUD as set)\n"
+          "  --input EVENTS      with --frames: before each frame after the first, one scripted event\n"
+          "                      (space-separated): a key (a letter, a digit, + - left right up down esc),\n"
+          "                      wheel:DY@X,Y  drag:X0,Y0,X1,Y1  resize:WxH  drop:PATH  await-change\n"
+          "                      (waits until the file changes on disk and is reloaded); frames are at\n"
+          "                      least one more than the events\n"
+          "  --print-boxes       with --frames: print each element's box in window pixels after the\n"
+          "                      last frame (index, kind, depth, x0 y0 x1 y1; tab-separated)\n"
+          "  --help              this text\n\n"
+          "environment: CANOPY_DEVICE=<index|name> picks the device, CANOPY_VALIDATION=1 turns the\n"
+          "validation layer on (any message fails a --frames run), CANOPY_SCENES=<dir> holds default.svg.\n"
+          "exit codes: 0 success, 1 failure (the message says what), 2 usage error.\n");
+}
+
+static int vw__usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "canopy-view: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\nrun `canopy-view --help` for usage\n");
+  return VW_EXIT_USAGE;
+}
+
+static void vw__glfw_error(int code, const char *desc) {
+  (void)code;
+  (void)desc; /* glfwGetError reports it where it matters */
+}
+
+int main(int argc, char **argv) {
+  static vw_app app_storage;
+  vw_app *app = &app_storage;
+  app->hud = true;
+  app->hover = -1;
+  app->view = (vw_view){1.0, 0.0, 0.0};
+  const char *file = NULL;
+  bool demo = false, hud_set = false;
+  int want_w = 0, want_h = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      vw__usage(stdout);
+      return VW_EXIT_OK;
+    } else if (!strcmp(a, "--print-boxes")) {
+      app->print_boxes = true;
+    } else if (!strcmp(a, "--demo")) {
+      demo = true;
+    } else if (!strcmp(a, "--hud") || !strcmp(a, "--no-hud")) {
+      app->hud = !strcmp(a, "--hud");
+      hud_set = true;
+    } else if (!strcmp(a, "--size") || !strcmp(a, "--overlay") || !strcmp(a, "--frames") ||
+               !strcmp(a, "--screenshot") || !strcmp(a, "--overlay-shots") || !strcmp(a, "--input")) {
+      if (i + 1 >= argc) return vw__usage_error("%s needs a value", a);
+      const char *v = argv[++i];
+      if (!strcmp(a, "--size")) {
+        char tail = 0;
+        if (sscanf(v, "%dx%d%c", &want_w, &want_h, &tail) != 2 || want_w < 1 || want_h < 1 || want_w > 16384 ||
+            want_h > 16384)
+          return vw__usage_error("--size '%s': want WxH, each 1..16384", v);
+      } else if (!strcmp(a, "--overlay")) {
+        int o = vw_overlay_by_name(v);
+        if (o < 0)
+          return vw__usage_error("unknown overlay '%s' (boxes clips blends bins tiles depth segments)", v);
+        app->overlays |= 1u << o;
+      } else if (!strcmp(a, "--frames")) {
+        char *end = NULL;
+        long n = strtol(v, &end, 10);
+        if (!end || *end || n < 1 || n > 100000) return vw__usage_error("--frames '%s': want 1..100000", v);
+        app->frames = (int)n;
+      } else if (!strcmp(a, "--overlay-shots")) {
+        app->shots_dir = v;
+      } else if (!strcmp(a, "--input")) {
+        char *copy = strdup(v), *save = NULL;
+        if (!copy) return vw__usage_error("%s: out of memory", "--input");
+        for (char *tok = strtok_r(copy, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+          if (!vw__input(NULL, tok)) {
+            int rc = vw__usage_error("--input: cannot read '%s' (see --help)", tok);
+            free(copy);
+            return rc;
+          }
+          if (app->ninput == VW_MAX_INPUT) {
+            free(copy);
+            return vw__usage_error("--input: more than 64 events in '%s'", v);
+          }
+          app->input[app->ninput] = strdup(tok);
+          if (!app->input[app->ninput]) {
+            free(copy);
+            return vw__usage_error("%s: out of memory", "--input");
+          }
+          app->ninput++;
+        }
+        free(copy);
+      } else {
+        app->screenshot = v;
+      }
+    } else if (a[0] == '-' && a[1]) {
+      return vw__usage_error("unknown option '%s'", a);
+    } else if (file) {
+      return vw__usage_error("one file at a time ('%s' is the second)", a);
+    } else {
+      file = a;
+    }
+  }
+  if (app->screenshot && !app->frames) return vw__usage_error("%s needs --frames N", "--screenshot");
+  if (app->ninput && !app->frames) return vw__usage_error("%s needs --frames N", "--input");
+  if (app->ninput && app->ninput >= app->frames) app->frames = app->ninput + 1;
+  if (app->shots_dir && !app->frames) return vw__usage_error("%s needs --frames N", "--overlay-shots");
+  if (app->print_boxes && !app->frames) return vw__usage_error("%s needs --frames N", "--print-boxes");
+  if (demo && file) return vw__usage_error("--demo and a file ('%s') exclude each other", file);
+  if ((app->screenshot || app->shots_dir) && !hud_set) app->hud = false;
+  bool headless = app->frames > 0;
+
+  /* The document first: its size picks the window's. */
+  bool loaded = demo ? vw_doc_demo(&app->doc) : vw_doc_load(&app->doc, file ? file : vw_default_scene());
+  if (!loaded) fprintf(stderr, "canopy-view: %s\n", app->doc.error);
+
+  glfwSetErrorCallback(vw__glfw_error);
+  if (!glfwInit()) {
+    const char *desc = NULL;
+    glfwGetError(&desc);
+    fprintf(stderr,
+            "canopy-view: cannot open a window: %s\n"
+            "canopy-view needs a display. Without one, render to a file with `canopy render FILE.svg -o OUT.png`,\n"
+            "or run the viewer under a virtual display: `xvfb-run -a canopy-view ...`.\n",
+            desc ? desc : "no display");
+    vw_doc_free(&app->doc);
+    return VW_EXIT_FAIL;
+  }
+  if (!glfwVulkanSupported()) {
+    fprintf(stderr, "canopy-view: GLFW finds no Vulkan loader/driver that can present to a window "
+                    "(is mesa-vulkan-drivers installed?); use `canopy render` without a display\n");
+    glfwTerminate();
+    vw_doc_free(&app->doc);
+    return VW_EXIT_FAIL;
+  }
+  int win_w = 1024, win_h = 768;
+  if (app->doc.loaded) {
+    const float *vp = app->doc.scene.viewport;
+    double sw = vp[2] - vp[0], sh = vp[3] - vp[1];
+    if (sw >= 1 && sh >= 1 && sw <= 16384 && sh <= 16384) {
+      double k = 1.0;
+      GLFWmonitor *mon = glfwGetPrimaryMonitor();
+      const GLFWvidmode *mode = mon ? glfwGetVideoMode(mon) : NULL;
+      if (!headless && mode) k = fmin(1.0, fmin(0.9 * mode->width / sw, 0.85 * mode->height / sh));
+      win_w = (int)ceil(sw * k);
+      win_h = (int)ceil(sh * k);
+      if (!headless) {
+        if (win_w < 480) win_w = 480;
+        if (win_h < 360) win_h = 360;
+      }
+    }
+  }
+  if (want_w) win_w = want_w, win_h = want_h;
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE);
+  glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+  char title[4200];
+  snprintf(title, sizeof title, "canopy-view: %.4000s", app->doc.path[0] ? app->doc.path : "(no file)");
+  app->window = glfwCreateWindow(win_w, win_h, title, NULL, NULL);
+  if (!app->window) {
+    const char *desc = NULL;
+    glfwGetError(&desc);
+    fprintf(stderr, "canopy-view: cannot create a %dx%d window: %s\n", win_w, win_h, desc ? desc : "unknown error");
+    glfwTerminate();
+    vw_doc_free(&app->doc);
+    return VW_EXIT_FAIL;
+  }
+  glfwSetWindowUserPointer(app->window, app);
+  glfwSetKeyCallback(app->window, vw__on_key);
+  glfwSetScrollCallback(app->window, vw__on_scroll);
+  glfwSetCursorPosCallback(app->window, vw__on_cursor);
+  glfwSetMouseButtonCallback(app->window, vw__on_button);
+  glfwSetDropCallback(app->window, vw__on_drop);
+  glfwSetCursorEnterCallback(app->window, vw__on_enter);
+  glfwSetFramebufferSizeCallback(app->window, vw__on_resize);
+  glfwSetWindowRefreshCallback(app->window, vw__on_refresh);
+
+  const char *val = getenv("CANOPY_VALIDATION");
+  bool validation = val && *val && strcmp(val, "0") != 0;
+  char err[1024];
+  int code = VW_EXIT_OK;
+  if (!vw_host_create(&app->host, app->window, validation, err, sizeof err)) {
+    fprintf(stderr, "canopy-view: Vulkan set-up failed: %s\n", err);
+    code = VW_EXIT_FAIL;
+  } else if (!vw_gpu_create(&app->gpu, &app->host, err, sizeof err)) {
+    fprintf(stderr, "canopy-view: %s\n", err);
+    code = VW_EXIT_FAIL;
+  } else if (!(app->draw_ready = vw_draw_create(&app->draw, &app->host, err, sizeof err))) {
+    fprintf(stderr, "canopy-view: %s\n", err);
+    code = VW_EXIT_FAIL;
+  }
+  if (code == VW_EXIT_OK) {
+    app->fb_w = app->host.extent.width;
+    app->fb_h = app->host.extent.height;
+    vw__fit(app);
+    app->redraw = true;
+    int drawn = 0;
+    app->last_watch = vw__now();
+    while (!glfwWindowShouldClose(app->window)) {
+      if (headless || (app->redraw && !app->deferred)) glfwPollEvents();
+      else glfwWaitEventsTimeout(app->deferred ? 0.03 : VW_WATCH_PERIOD_S);
+      if (app->pending_drop[0]) {
+        char path[sizeof app->pending_drop];
+        memcpy(path, app->pending_drop, sizeof path);
+        app->pending_drop[0] = 0;
+        vw__open(app, path, false);
+      }
+      double now = vw__now();
+      if (!headless && now - app->last_watch >= VW_WATCH_PERIOD_S) {
+        app->last_watch = now;
+        if (vw_doc_changed_on_disk(&app->doc)) vw__open(app, app->doc.path, true);
+        if (app->status_until && now >= app->status_until) {
+          app->status_until = 0;
+          app->redraw = true;
+        }
+      }
+      if (!headless && !app->redraw) continue;
+      app->redraw = false;
+      if (headless && drawn >= 1 && drawn - 1 < app->ninput) {
+        vw__input(app, app->input[drawn - 1]);
+        if (app->pending_drop[0]) {
+          char path[sizeof app->pending_drop];
+          memcpy(path, app->pending_drop, sizeof path);
+          app->pending_drop[0] = 0;
+          vw__open(app, path, false);
+        }
+      }
+      bool last = headless && drawn + 1 == app->frames;
+      if (!vw__frame(app, last && app->screenshot)) break;
+      if (app->host.validation_count && headless) break;
+      if (app->host.extent.width) drawn++;
+      if (headless && drawn >= app->frames) break;
+    }
+    if (app->shots_dir && !app->fatal[0] && drawn >= app->frames) {
+      /* The same view once more per overlay set: no canopy re-run, only the draw. */
+      const char *keep = app->screenshot;
+      uint32_t keep_mask = app->overlays;
+      char path[4200];
+      for (int i = -1; i <= VW_OVERLAY_COUNT && !app->fatal[0]; i++) {
+        const char *name = i < 0 ? "none" : i == VW_OVERLAY_COUNT ? "all" : vw_overlays[i].name;
+        app->overlays = i < 0 ? 0 : i == VW_OVERLAY_COUNT ? (1u << VW_OVERLAY_COUNT) - 1 : 1u << i;
+        snprintf(path, sizeof path, "%.4000s/%s.png", app->shots_dir, name);
+        app->screenshot = path;
+        for (int tries = 0; tries < 3; tries++) { /* a frame may go to a swapchain re-creation */
+          bool drew = app->host.extent.width != 0 && !app->swapchain_dirty;
+          if (!vw__frame(app, drew) || drew) break;
+        }
+      }
+      app->screenshot = keep;
+      app->overlays = keep_mask;
+    }
+    if (app->fatal[0]) {
+      fprintf(stderr, "canopy-view: %s\n", app->fatal);
+      code = VW_EXIT_FAIL;
+    } else if (headless && drawn < app->frames) {
+      fprintf(stderr, "canopy-view: the window closed after %d of %d frames\n", drawn, app->frames);
+      code = VW_EXIT_FAIL;
+    }
+    if (app->print_boxes && app->have_analysis && code == VW_EXIT_OK) {
+      const vw_analysis *a = &app->analysis;
+      for (uint32_t i = 0; i < a->count; i++)
+        printf("%u\t%s\t%u\t%.2f\t%.2f\t%.2f\t%.2f\n", i, vw_tag_name(a->tags[i]), a->depth[i], a->boxes[i].x0,
+               a->boxes[i].y0, a->boxes[i].x1, a->boxes[i].y1);
+    }
+    if (headless && !app->doc.loaded) code = VW_EXIT_FAIL;
+    if (headless && (app->doc.error[0] || app->render_error[0])) code = VW_EXIT_FAIL;
+    if (app->host.device) vkDeviceWaitIdle(app->host.device);
+  }
+  if (app->gpu.cn) cn_buffer_destroy(app->gpu.cn, &app->readback);
+  if (app->draw_ready) vw_draw_destroy(&app->draw, &app->host, app->gpu.cn);
+  vw_stage_destroy(&app->stage, app->gpu.cn);
+  vw_gpu_destroy(&app->gpu);
+  vw_host_destroy(&app->host);
+  if (app->host.validation_count) {
+    fprintf(stderr, "canopy-view: the validation layer reported %u message(s)\n", app->host.validation_count);
+    if (headless) code = VW_EXIT_FAIL;
+  }
+  glfwDestroyWindow(app->window);
+  glfwTerminate();
+  vw_analysis_free(&app->analysis);
+  vw_mesh_free(&app->mesh);
+  free(app->viewed_xf);
+  for (int i = 0; i < app->ninput; i++) free(app->input[i]);
+  vw_doc_free(&app->doc);
+  return code;
+}

@@ -1,0 +1,270 @@
+/* overlay.c: geometry of the debug overlays (boxes, clip and blend groups,
+ * bin heat map, tile grid, depth colouring, flattened segments), of the
+ * outline picture, and the hover hit test. Everything is triangles in window
+ * pixels with straight-alpha colours (vw_mesh), drawn by draw.c.
+ */
+#include "vw.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const vw_overlay_info vw_overlays[VW_OVERLAY_COUNT] = {
+    [VW_OVERLAY_BOXES] = {"boxes", GLFW_KEY_B, "B", "element boxes"},
+    [VW_OVERLAY_CLIPS] = {"clips", GLFW_KEY_C, "C", "clip groups"},
+    [VW_OVERLAY_BLENDS] = {"blends", GLFW_KEY_L, "L", "blend groups"},
+    [VW_OVERLAY_BINS] = {"bins", GLFW_KEY_N, "N", "bins heat map"},
+    [VW_OVERLAY_TILES] = {"tiles", GLFW_KEY_T, "T", "tile grid"},
+    [VW_OVERLAY_DEPTH] = {"depth", GLFW_KEY_D, "D", "depth colours"},
+    [VW_OVERLAY_SEGMENTS] = {"segments", GLFW_KEY_S, "S", "segments"},
+};
+
+int vw_overlay_by_name(const char *name) {
+  for (int i = 0; i < VW_OVERLAY_COUNT; i++)
+    if (strcmp(vw_overlays[i].name, name) == 0) return i;
+  return -1;
+}
+
+/* Colours, straight alpha. */
+#define VW_COL_BOX vw_rgba(0, 170, 255, 230)
+#define VW_COL_CLIP vw_rgba(255, 140, 0, 240)
+#define VW_COL_BLEND vw_rgba(220, 40, 210, 240)
+#define VW_COL_GRID vw_rgba(40, 40, 60, 70)
+#define VW_COL_BIN_LINE vw_rgba(20, 20, 90, 150)
+#define VW_COL_SEG vw_rgba(0, 160, 60, 255)
+#define VW_COL_SEG_END vw_rgba(200, 0, 40, 255)
+#define VW_COL_HOVER vw_rgba(255, 230, 0, 255)
+#define VW_MAX_SEG_DOTS 100000u
+
+/* ------------------------------------------------------------------ mesh */
+
+void vw_mesh_clear(vw_mesh *m) {
+  m->count = 0;
+  m->oom = false;
+}
+
+void vw_mesh_free(vw_mesh *m) {
+  free(m->v);
+  memset(m, 0, sizeof *m);
+}
+
+static vw_vertex *vw__push(vw_mesh *m, uint32_t n) {
+  if (m->count + n > m->cap) {
+    uint32_t nc = m->cap ? m->cap : 4096;
+    while (nc < m->count + n) nc *= 2;
+    vw_vertex *nv = realloc(m->v, (size_t)nc * sizeof *nv);
+    if (!nv) {
+      m->oom = true;
+      return NULL;
+    }
+    m->v = nv;
+    m->cap = nc;
+  }
+  vw_vertex *v = &m->v[m->count];
+  m->count += n;
+  return v;
+}
+
+static void vw__quad(vw_mesh *m, const float p[8], uint32_t rgba) {
+  vw_vertex *v = vw__push(m, 6);
+  if (!v) return;
+  static const int idx[6] = {0, 1, 2, 0, 2, 3};
+  for (int i = 0; i < 6; i++) v[i] = (vw_vertex){p[2 * idx[i]], p[2 * idx[i] + 1], rgba};
+}
+
+void vw_mesh_rect(vw_mesh *m, float x0, float y0, float x1, float y1, uint32_t rgba) {
+  const float p[8] = {x0, y0, x1, y0, x1, y1, x0, y1};
+  vw__quad(m, p, rgba);
+}
+
+void vw_mesh_frame(vw_mesh *m, float x0, float y0, float x1, float y1, float width, uint32_t rgba) {
+  float w = width;
+  if (x1 - x0 <= 2 * w || y1 - y0 <= 2 * w) {
+    vw_mesh_rect(m, x0, y0, fmaxf(x1, x0 + w), fmaxf(y1, y0 + w), rgba);
+    return;
+  }
+  vw_mesh_rect(m, x0, y0, x1, y0 + w, rgba);
+  vw_mesh_rect(m, x0, y1 - w, x1, y1, rgba);
+  vw_mesh_rect(m, x0, y0 + w, x0 + w, y1 - w, rgba);
+  vw_mesh_rect(m, x1 - w, y0 + w, x1, y1 - w, rgba);
+}
+
+void vw_mesh_line(vw_mesh *m, float x0, float y0, float x1, float y1, float width, uint32_t rgba) {
+  float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+  float h = 0.5f * width;
+  if (!(len > 1e-6f)) {
+    vw_mesh_rect(m, x0 - h, y0 - h, x0 + h, y0 + h, rgba);
+    return;
+  }
+  /* Extend by half a width so joints of a polyline have no gaps. */
+  float ux = dx / len * h, uy = dy / len * h;
+  float nx = -uy, ny = ux;
+  const float p[8] = {x0 - ux + nx, y0 - uy + ny, x1 + ux + nx, y1 + uy + ny,
+                      x1 + ux - nx, y1 + uy - ny, x0 - ux - nx, y0 - uy - ny};
+  vw__quad(m, p, rgba);
+}
+
+/* ------------------------------------------------------------- overlays */
+
+/* Boxes far outside the window are clamped so the geometry stays small. */
+static bool vw__clamp_box(cn_box b, uint32_t w, uint32_t h, float out[4]) {
+  if (!(b.x1 > b.x0) || !(b.y1 > b.y0)) return false;
+  const float m = 8.0f;
+  out[0] = fmaxf(b.x0, -m);
+  out[1] = fmaxf(b.y0, -m);
+  out[2] = fminf(b.x1, (float)w + m);
+  out[3] = fminf(b.y1, (float)h + m);
+  return out[2] > out[0] && out[3] > out[1];
+}
+
+static bool vw__is_draw(uint32_t tag) { return tag == CN_TAG_FILL || tag == CN_TAG_STROKE; }
+
+/* A colour for depth d: hues around the wheel, distinct for neighbours. */
+static uint32_t vw__depth_colour(uint32_t d, unsigned alpha) {
+  static const uint8_t pal[8][3] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},
+                                    {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {23, 190, 207}};
+  const uint8_t *c = pal[d % 8];
+  return vw_rgba(c[0], c[1], c[2], alpha);
+}
+
+/* Heat colour for t in 0..1: blue -> yellow -> red. */
+static uint32_t vw__heat(float t, unsigned alpha) {
+  t = fminf(fmaxf(t, 0.0f), 1.0f);
+  float r = t < 0.5f ? 2 * t : 1.0f, g = t < 0.5f ? 0.4f + 1.2f * t : 2.0f * (1.0f - t), b = t < 0.5f ? 1.0f - 2 * t : 0.0f;
+  return vw_rgba((unsigned)(r * 255), (unsigned)(fminf(g, 1.0f) * 255), (unsigned)(b * 255), alpha);
+}
+
+static void vw__bins(vw_mesh *m, const vw_analysis *a, uint32_t w, uint32_t h) {
+  uint32_t maxc = 1;
+  for (uint32_t i = 0; i < a->bins_x * a->bins_y; i++)
+    if (a->bin_counts[i] > maxc) maxc = a->bin_counts[i];
+  float bs = (float)a->bin_size;
+  for (uint32_t y = 0; y < a->bins_y; y++) {
+    for (uint32_t x = 0; x < a->bins_x; x++) {
+      uint32_t c = a->bin_counts[y * a->bins_x + x];
+      float x0 = x * bs, y0 = y * bs, x1 = fminf(x0 + bs, (float)w), y1 = fminf(y0 + bs, (float)h);
+      if (c) vw_mesh_rect(m, x0, y0, x1, y1, vw__heat((float)c / (float)maxc, 90));
+      vw_mesh_frame(m, x0, y0, x1, y1, 1.0f, VW_COL_BIN_LINE);
+      char num[16];
+      snprintf(num, sizeof num, "%u", c);
+      vw_text(m, x0 + 5, y0 + 5, 2.0f, vw_rgba(10, 10, 40, 230), num);
+    }
+  }
+}
+
+static void vw__tiles(vw_mesh *m, uint32_t tile, uint32_t w, uint32_t h) {
+  if (tile < 2) return;
+  for (uint32_t x = tile; x < w; x += tile) vw_mesh_rect(m, (float)x, 0, (float)x + 1, (float)h, VW_COL_GRID);
+  for (uint32_t y = tile; y < h; y += tile) vw_mesh_rect(m, 0, (float)y, (float)w, (float)y + 1, VW_COL_GRID);
+}
+
+void vw_overlay_build(vw_mesh *m, const vw_analysis *a, uint32_t mask, uint32_t tile_size, uint32_t w, uint32_t h) {
+  float b[4];
+  if (mask & (1u << VW_OVERLAY_BINS)) vw__bins(m, a, w, h);
+  if (mask & (1u << VW_OVERLAY_TILES)) vw__tiles(m, tile_size, w, h);
+  if (mask & (1u << VW_OVERLAY_DEPTH)) {
+    for (uint32_t i = 0; i < a->line_count; i++) {
+      uint32_t e = a->line_element[i];
+      if (!vw__is_draw(a->tags[e])) continue;
+      const float *l = &a->lines[4 * (size_t)i];
+      vw_mesh_line(m, l[0], l[1], l[2], l[3], 3.0f, vw__depth_colour(a->depth[e], 255));
+    }
+    for (uint32_t i = 0; i < a->count; i++)
+      if (vw__is_draw(a->tags[i]) && vw__clamp_box(a->boxes[i], w, h, b))
+        vw_mesh_rect(m, b[0], b[1], b[2], b[3], vw__depth_colour(a->depth[i], 40));
+  }
+  if (mask & (1u << VW_OVERLAY_SEGMENTS)) {
+    for (uint32_t i = 0; i < a->line_count; i++) {
+      const float *l = &a->lines[4 * (size_t)i];
+      vw_mesh_line(m, l[0], l[1], l[2], l[3], 1.0f, VW_COL_SEG);
+    }
+    /* end points, while they are few enough to tell apart */
+    for (uint32_t i = 0; i < a->line_count && a->line_count <= VW_MAX_SEG_DOTS; i++) {
+      const float *l = &a->lines[4 * (size_t)i];
+      vw_mesh_rect(m, l[2] - 1.5f, l[3] - 1.5f, l[2] + 1.5f, l[3] + 1.5f, VW_COL_SEG_END);
+    }
+  }
+  if (mask & (1u << VW_OVERLAY_BOXES))
+    for (uint32_t i = 0; i < a->count; i++)
+      if (vw__is_draw(a->tags[i]) && vw__clamp_box(a->boxes[i], w, h, b))
+        vw_mesh_frame(m, b[0], b[1], b[2], b[3], 1.0f, VW_COL_BOX);
+  for (uint32_t i = 0; i < a->count; i++) {
+    bool clip = a->tags[i] == CN_TAG_BEGIN_CLIP && (mask & (1u << VW_OVERLAY_CLIPS));
+    bool blend = a->tags[i] == CN_TAG_BEGIN_BLEND && (mask & (1u << VW_OVERLAY_BLENDS));
+    if ((clip || blend) && vw__clamp_box(a->boxes[i], w, h, b)) {
+      vw_mesh_frame(m, b[0], b[1], b[2], b[3], 2.0f, clip ? VW_COL_CLIP : VW_COL_BLEND);
+      /* a faint fill shows nesting where groups overlap */
+      vw_mesh_rect(m, b[0], b[1], b[2], b[3], clip ? vw_rgba(255, 140, 0, 28) : vw_rgba(220, 40, 210, 28));
+    }
+  }
+}
+
+void vw_overlay_highlight(vw_mesh *m, const vw_analysis *a, int i) {
+  if (i < 0 || (uint32_t)i >= a->count) return;
+  cn_box bx = a->boxes[i];
+  if (!(bx.x1 > bx.x0) || !(bx.y1 > bx.y0)) return;
+  float b[4] = {fmaxf(bx.x0, -8.0f), fmaxf(bx.y0, -8.0f), fminf(bx.x1, 1e5f), fminf(bx.y1, 1e5f)};
+  vw_mesh_frame(m, b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1, 3.0f, vw_rgba(0, 0, 0, 160));
+  vw_mesh_frame(m, b[0], b[1], b[2], b[3], 1.0f, VW_COL_HOVER);
+  for (uint32_t k = 0; k < a->line_count; k++) {
+    if (a->line_element[k] != (uint32_t)i) continue;
+    const float *l = &a->lines[4 * (size_t)k];
+    vw_mesh_line(m, l[0], l[1], l[2], l[3], 2.0f, VW_COL_HOVER);
+  }
+}
+
+/* Clips the segment to the box (Liang-Barsky); false when nothing is left. */
+static bool vw__clip_line(float l[4], cn_box b) {
+  float t0 = 0.0f, t1 = 1.0f, dx = l[2] - l[0], dy = l[3] - l[1];
+  const float p[4] = {-dx, dx, -dy, dy};
+  const float q[4] = {l[0] - b.x0, b.x1 - l[0], l[1] - b.y0, b.y1 - l[1]};
+  for (int i = 0; i < 4; i++) {
+    if (p[i] == 0.0f) {
+      if (q[i] < 0.0f) return false;
+      continue;
+    }
+    float t = q[i] / p[i];
+    if (p[i] < 0.0f) t0 = fmaxf(t0, t);
+    else t1 = fminf(t1, t);
+  }
+  if (t0 > t1) return false;
+  float x0 = l[0], y0 = l[1];
+  l[0] = x0 + t0 * dx, l[1] = y0 + t0 * dy, l[2] = x0 + t1 * dx, l[3] = y0 + t1 * dy;
+  return true;
+}
+
+void vw_outline_build(vw_mesh *m, const vw_analysis *a, const cn_scene_data *s) {
+  for (uint32_t i = 0; i < a->line_count; i++) {
+    uint32_t e = a->line_element[i];
+    if (e >= s->element_count || !vw__is_draw(s->elements[e].tag)) continue;
+    uint32_t p = s->elements[e].paint;
+    uint32_t col = vw_rgba(0, 0, 0, 255);
+    if (p < s->paint_count) {
+      const cn_paint *pt = &s->paints[p];
+      float r = pt->r, g = pt->g, b = pt->b;
+      if (pt->kind != CN_PAINT_SOLID && pt->stop_count && pt->stop_first < s->stop_count) {
+        const cn_stop *st = &s->stops[pt->stop_first];
+        r = st->r, g = st->g, b = st->b;
+      }
+      col = vw_rgba((unsigned)(fminf(fmaxf(r, 0), 1) * 255), (unsigned)(fminf(fmaxf(g, 0), 1) * 255),
+                    (unsigned)(fminf(fmaxf(b, 0), 1) * 255), 255);
+    }
+    /* Within the element's box, which holds its clips (as boxes). */
+    float l[4];
+    memcpy(l, &a->lines[4 * (size_t)i], sizeof l);
+    if (vw__clip_line(l, a->boxes[e])) vw_mesh_line(m, l[0], l[1], l[2], l[3], 1.5f, col);
+  }
+}
+
+int vw_overlay_hit(const vw_analysis *a, double x, double y) {
+  int group = -1;
+  for (uint32_t k = a->count; k-- > 0;) {
+    cn_box b = a->boxes[k];
+    if (!(x >= b.x0 && x < b.x1 && y >= b.y0 && y < b.y1)) continue;
+    if (vw__is_draw(a->tags[k])) return (int)k;
+    bool begin = a->tags[k] == CN_TAG_BEGIN_CLIP || a->tags[k] == CN_TAG_BEGIN_BLEND;
+    if (begin && (group < 0 || a->depth[k] > a->depth[group])) group = (int)k;
+  }
+  return group;
+}
