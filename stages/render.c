@@ -456,11 +456,16 @@ cn_result cn_render_lines_to_rgba8(cn_renderer *r, const cn_scene_data *scene, c
   if (view->target) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_render_lines_to_rgba8 renders into its own buffer");
   CN_TRY(cn_renderer_set_scene(r, scene));
   CN_TRY(cn_renderer_set_lines(r, lines, nlines));
+  return cn_render__run_to_rgba8(r, view, cn_renderer_record, rgba);
+}
+
+cn_result cn_render__run_to_rgba8(cn_renderer *r, const cn_render_view *view, cn_render__record_fn record,
+                                  uint8_t *rgba) {
   r->reruns = 0;
   for (int attempt = 0;; attempt++) {
     VkCommandBuffer cmd;
     CN_TRY(cn_cmd_begin(r->ctx, &cmd));
-    cn_result res = cn_renderer_record(r, cmd, view);
+    cn_result res = record(r, cmd, view);
     cn_result s = cn_cmd_submit(r->ctx, cmd);
     if (res == CN_OK) res = s;
     if (res != CN_OK) return res;
@@ -470,6 +475,5 @@ cn_result cn_render_lines_to_rgba8(cn_renderer *r, const cn_scene_data *scene, c
     r->reruns++;
     if (attempt >= 8) return cn_fail(CN_ERROR_LIMIT, "render: buffers still too small after %d re-runs", attempt + 1);
   }
-  size_t bytes = (size_t)view->width * view->height * 4;
-  return cn_buffer_download(r->ctx, &r->out, 0, rgba, bytes);
+  return cn_buffer_download(r->ctx, &r->out, 0, rgba, (size_t)view->width * view->height * 4);
 }

@@ -52,4 +52,11 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
  * *again when the bin lists did not fit (the capacity has grown). */
 cn_result cn_renderer_bins_done(cn_renderer *r, bool *again);
 
+/* Standalone rendering: records a frame with record(), submits and waits, and
+ * repeats while cn_renderer_frame_done() says a buffer grew (at most 9 times,
+ * then CN_ERROR_LIMIT); then downloads the picture into rgba (width*height*4). */
+typedef cn_result (*cn_render__record_fn)(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *view);
+cn_result cn_render__run_to_rgba8(cn_renderer *r, const cn_render_view *view, cn_render__record_fn record,
+                                  uint8_t *rgba);
+
 #endif
