@@ -45,4 +45,18 @@ CN_PUSH_END(cn_util_push)
 CN_STATIC_ASSERT_SIZE(cn_util_push, 24);
 #endif
 
+/* --------------------------------------------------------- transform_compose --
+ * dst[i] = view after src[i] (cn_transform, six floats, SVG matrix order), for
+ * the renderer's scene stage under a view transform. */
+#if !defined(VULKAN) || defined(CN_USE_COMPOSE_PUSH)
+CN_PUSH_BEGIN(cn_compose_push)
+  CN_PTR(XformBuf) src;
+  CN_PTR(XformBuf) dst;
+  CN_U32 n;
+  CN_F32 va, vb, vc, vd, ve, vf; /* the view: x' = va x + vc y + ve, y' = vb x + vd y + vf */
+  CN_U32 pad0;
+CN_PUSH_END(cn_compose_push)
+CN_STATIC_ASSERT_SIZE(cn_compose_push, 48);
+#endif
+
 #endif

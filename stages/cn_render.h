@@ -49,7 +49,8 @@ typedef struct cn_renderer_desc {
   bool timing;
   /* Whole scenes: do not run the scene stage (clip/blend boxes and per-bin
    * lists, cn_scene_stage.h); coarse then walks every element for every bin.
-   * Bins are also skipped when the view transform is not the identity. */
+   * Under a view transform the scene stage reads the scene's transforms
+   * composed with the view, so bins are used at any pan and zoom. */
   bool no_bins;
 } cn_renderer_desc;
 
@@ -111,6 +112,7 @@ typedef struct cn_render_stats {
   uint32_t cap_tiles, cap_segs, cap_chunks, cap_spill;
   uint32_t used_tiles, used_segs, used_chunks, used_spill, lines;
   uint32_t reruns; /* re-runs the last cn_render_* call needed */
+  bool binned;     /* the last frame's coarse stage walked the scene stage's bin lists */
 } cn_render_stats;
 void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out);
 

@@ -51,7 +51,7 @@ void cn_renderer_destroy(cn_renderer *r) {
                        &r->tiles,        &r->segs,        &r->bump,      &r->bump_read,   &r->cmds,
                        &r->ptiles,       &r->spill,       &r->out,       &r->ss_tags,     &r->ss_path_boxes,
                        &r->ss_boxes,     &r->ss_status,   &r->ss_scratch, &r->bin_offsets, &r->bin_elems,
-                       &r->bins_read};
+                       &r->bins_read,    &r->ss_transforms};
   for (size_t i = 0; i < CN_ARRAY_LEN(bufs); i++) cn_buffer_destroy(ctx, bufs[i]);
   if (r->timer) cn_timer_destroy(ctx, r->timer);
   cn_flatten_destroy(ctx, r->flatten);
@@ -443,6 +443,7 @@ void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out) {
   out->used_spill = r->last_bump.spill;
   out->lines = r->last_bump.lines;
   out->reruns = r->reruns;
+  out->binned = r->binned;
 }
 
 cn_result cn_renderer_stage_times(cn_renderer *r, uint32_t *n, const char **labels, double *ns, uint32_t cap) {

@@ -23,6 +23,7 @@ struct cn_renderer {
   uint32_t group_count; /* BEGIN/END elements of the scene */
   /* scene stage (cn_scene_stage.h): result boxes and per-bin lists for coarse */
   cn_buffer ss_tags, ss_path_boxes, ss_boxes, ss_status, ss_scratch, bin_offsets, bin_elems, bins_read;
+  cn_buffer ss_transforms; /* scene transforms composed with the view (scene stage under a view transform) */
   uint64_t cap_bins;
   uint32_t nbins;
   bool binned;         /* the last frame used the bin lists */

@@ -3,14 +3,33 @@
  * them in place (see cn_render.h). */
 #include "cn_bbox.h"
 #include "cn_scene_stage.h"
+#include "kernels.gen.h"
 #include "render_internal.h"
 
 #include <stddef.h>
 #include <string.h>
 
+/* Records view-after-transform for every scene transform into r->ss_transforms,
+ * so that the scene stage's path boxes and bins are in the view's pixels, like
+ * the flattened lines. view: six floats, SVG order. */
+static cn_result cn__record_view_transforms(cn_renderer *r, VkCommandBuffer cmd, const float view[6]) {
+  cn_context *ctx = r->ctx;
+  uint32_t n = r->host.transform_count;
+  CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (uint64_t)n * sizeof(cn_transform), &r->ss_transforms));
+  VkPipeline p;
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_TRANSFORM_COMPOSE, NULL, 0, &p));
+  cn_compose_push pc = {.src = r->scene.address + r->off_transforms, .dst = r->ss_transforms.address, .n = n,
+                        .va = view[0], .vb = view[1], .vc = view[2], .vd = view[3], .ve = view[4], .vf = view[5]};
+  cn_dispatch(ctx, cmd, p, &pc, sizeof pc, CN_DIV_UP((uint64_t)n, 64));
+  cn_cmd_barrier(ctx, cmd);
+  return CN_OK;
+}
+
 /* Records the scene stage (path boxes, clip/blend boxes, bins of CN_BIN
- * tiles) on the uploaded scene, for coarse to walk per-bin lists. */
-static cn_result cn__record_bins(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *v) {
+ * tiles) on the uploaded scene, for coarse to walk per-bin lists. With a view
+ * transform (identity false) the stage reads the scene's transforms composed
+ * with the view. */
+static cn_result cn__record_bins(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *v, bool identity) {
   cn_context *ctx = r->ctx;
   const cn_scene_data *s = &r->host;
   uint64_t n = s->element_count;
@@ -32,11 +51,16 @@ static cn_result cn__record_bins(cn_renderer *r, VkCommandBuffer cmd, const cn_r
   CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, r->cap_bins * 4, &r->bin_elems));
   CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_READBACK, 16 + sizeof(cn_bbox_status), &r->bins_read));
   VkDeviceAddress base = r->scene.address;
+  VkDeviceAddress transforms = base + r->off_transforms;
+  if (!identity && s->transform_count) {
+    CN_TRY(cn__record_view_transforms(r, cmd, v->transform));
+    transforms = r->ss_transforms.address;
+  }
   cn_scene_stage_args a = {
       .elements = base + r->off_elements,
       .paths = base + r->off_paths,
       .segments = base + r->off_segments,
-      .transforms = base + r->off_transforms,
+      .transforms = transforms,
       .strokes = base + r->off_strokes,
       .element_count = s->element_count,
       .path_count = s->path_count,
@@ -110,8 +134,8 @@ cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn
     const float id[6] = {1, 0, 0, 1, 0, 0};
     identity = memcmp(v->transform, id, sizeof id) == 0;
   }
-  if (!r->desc.no_bins && identity && r->host.element_count > 0) {
-    CN_TRY(cn__record_bins(r, cmd, v));
+  if (!r->desc.no_bins && r->host.element_count > 0) {
+    CN_TRY(cn__record_bins(r, cmd, v, identity));
     r->binned = true;
   }
   CN_TRY(cn_flatten_record(ctx, r->flatten, cmd, &r->host, &gpu, &fd, r->timer));
