@@ -22,9 +22,6 @@
 
 layout(local_size_x = CN_BIN_TILES) in;
 
-#ifndef CN_BLEND_MASKED
-#define CN_BLEND_MASKED (1u << 3)
-#endif
 
 shared uint sh_scan[CN_BIN_TILES];
 // The block's kept elements, in stream order, staged once for all 256 tiles:

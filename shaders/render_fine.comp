@@ -18,9 +18,6 @@
 
 layout(local_size_x = CN_TILE_PIXELS) in;
 
-#ifndef CN_BLEND_MASKED
-#define CN_BLEND_MASKED (1u << 3)
-#endif
 
 CnRenderConfig cfg;
 vec4 regs[CN_FINE_STACK_REGS];

@@ -14,9 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef CN_BLEND_MASKED
-#define CN_BLEND_MASKED (1u << 3)
-#endif
 
 /* Above this many records of one kind a scene is refused (CN_ERROR_LIMIT):
  * every count stays far from 2^32 and every buffer below 4 GiB-ish. */

@@ -22,9 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef CN_BLEND_MASKED
-#define CN_BLEND_MASKED (1u << 3)
-#endif
 
 #define REF_CAP 4096
 
