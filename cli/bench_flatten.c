@@ -4,9 +4,9 @@
  * (timestamps, median of runs after warm-up), lines made, the CPU reference's
  * time on the same scene. */
 #include "bench.h"
-#include "cn_flatten.h"
-#include "cn_scene_api.h"
-#include "cn_svg.h"
+#include <canopy/cn_flatten.h>
+#include <canopy/cn_scene_api.h>
+#include <canopy/cn_svg.h>
 
 #include <math.h>
 #include <stdio.h>

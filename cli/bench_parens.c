@@ -4,7 +4,7 @@
  * and the CPU reference on the same machine. Every GPU result is checked
  * against the CPU reference (a prefix of the input has the prefix's output). */
 #include "bench.h"
-#include "internal.h" /* cn_util_copy_record: the bandwidth yardstick */
+
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +40,7 @@ static cn_result record_parens(cn_context *ctx, VkCommandBuffer cmd, void *user)
  * moved, the same as the n + 4n bytes of the matching. */
 static cn_result record_copy(cn_context *ctx, VkCommandBuffer cmd, void *user) {
   const parens_job *j = user;
-  return cn_util_copy_record(ctx, cmd, j->out, j->scratch, j->copy_bytes);
+  return cn_copy_record(ctx, cmd, j->out, j->scratch, j->copy_bytes);
 }
 
 /* Median seconds of the CPU reference on n elements (batches of runs for small n). */

@@ -2,9 +2,9 @@
  * [--scale S] [--background COLOR]`: loads an SVG, renders it on the GPU
  * (flatten, coarse, fine) and writes an 8-bit sRGB RGBA PNG, straight alpha. */
 #include "cli.h"
-#include "cn_png.h"
-#include "cn_render.h"
-#include "svg_internal.h" /* svg_parse_color: the same colour syntax as the SVG loader */
+#include <canopy/cn_png.h>
+#include <canopy/cn_render.h>
+#include <canopy/cn_svg.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -56,11 +56,8 @@ int cli_render(int argc, char **argv) {
     } else if (strcmp(a, "--background") == 0) {
       if (i + 1 >= argc) return cli_usage_error("render", "%s needs a colour", a);
       const char *c = argv[++i];
-      svg_color col;
-      bool current = false;
-      if (!svg_parse_color(c, strlen(c), &col, &current) || current)
+      if (!cn_svg_parse_color(c, bg))
         return cli_usage_error("render", "--background: '%s' is not a colour", c);
-      bg[0] = col.r, bg[1] = col.g, bg[2] = col.b, bg[3] = col.a;
     } else if (a[0] == '-' && a[1]) {
       return cli_usage_error("render", "unknown option '%s'", a);
     } else if (file) {
@@ -104,7 +101,7 @@ int cli_render(int argc, char **argv) {
   }
   cn_renderer *ren = NULL;
   uint8_t *px = malloc((size_t)w * h * 4);
-  r = px ? cn_renderer_create(ctx, NULL, &ren) : cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of memory for %ux%u pixels", w, h);
+  r = px ? cn_renderer_create(ctx, NULL, &ren) : cn_error_set(CN_ERROR_OUT_OF_MEMORY, "out of memory for %ux%u pixels", w, h);
   if (r == CN_OK) {
     cn_render_view view = {.width = w, .height = h, .tolerance = tolerance};
     memcpy(view.background, bg, sizeof bg);

@@ -10,6 +10,7 @@
  *   write  pairs: the lines; elements: ranges, boxes, overflow flag
  */
 #include "cn_flatten.h"
+#include "cn_scan.h"
 #include "internal.h"
 #include "kernels.gen.h"
 

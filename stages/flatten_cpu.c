@@ -3,6 +3,7 @@
  * this file supplies its inputs (the scene arrays, subpath links and dash
  * distances computed sequentially) and collects its lines. */
 #include "cn_flatten.h"
+#include "cn_scan.h"
 #include "internal.h"
 
 #include <stdlib.h>

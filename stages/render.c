@@ -3,6 +3,7 @@
  * (render_bbox, render_tile_alloc, render_tile_seg, render_backdrop,
  * render_coarse, render_fine). */
 #include "cn_render.h"
+#include "cn_scan.h"
 #include "internal.h"
 #include "cn_flatten.h"
 #include "kernels.gen.h"

@@ -4,6 +4,7 @@
 #include "cn_bbox.h"
 #include "cn_scene_stage.h"
 #include "kernels.gen.h"
+#include "cn_scan.h"
 #include "render_internal.h"
 
 #include <stddef.h>

@@ -1,4 +1,5 @@
 /* scan.c: host side of the generic monoid scan (see cn_scan.h, shaders/scan.glsl). */
+#include "cn_scan.h"
 #include "internal.h"
 #include "kernels.gen.h"
 

@@ -3,6 +3,7 @@
 
 #include "cn_bbox.h"
 #include "cn_pathbox.h"
+#include "cn_scan.h"
 #include "internal.h"
 
 #include <stdlib.h>

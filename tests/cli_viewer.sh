@@ -170,7 +170,7 @@ contains missing-file "$err" "missing.svg: No such file or directory"
 if "$canopy" render --help >/dev/null 2>&1; then
   "$view" --frames 3 --screenshot "$tmp/default.png" >"$out" 2>"$err"; expect default-scene 0 $?
   size_is default-size "$tmp/default.png" "800 600"
-  "$canopy" render "$src/scenes/default.svg" -o "$tmp/ref.png" >"$out" 2>"$err"; expect canopy-render 0 $?
+  "$canopy" render "$src/scenes/bundled/default.svg" -o "$tmp/ref.png" >"$out" 2>"$err"; expect canopy-render 0 $?
   tool matches-canopy-render match "$tmp/default.png" "$tmp/ref.png" --white
 else
   echo "note: canopy render is not in this build; the comparison with it is not run"

@@ -5,7 +5,7 @@
 #ifndef CN_FLATTEN_UTIL_H
 #define CN_FLATTEN_UTIL_H
 
-#include "cn_flatten.h"
+#include <canopy/cn_flatten.h>
 #include "test.h"
 
 #include <math.h>

@@ -2,8 +2,8 @@
  * hand-worked grid, boxes on bin edges, thousands of bins, and the limits. */
 #include "test.h"
 
-#include "cn_bins.h"
-#include "cn_box.h"
+#include <canopy/cn_bins.h>
+#include <canopy/cn_box.h>
 
 #include <math.h>
 

@@ -5,7 +5,7 @@
  * Tolerance: +-1 per 8-bit channel where a value is analytic (coverage of an
  * axis-aligned edge, a blend formula, a gradient position), exact where it is
  * 0 or 255 far from any edge. */
-#include "cn_render.h"
+#include <canopy/cn_render.h>
 #include "render_ref.h"
 #include "test.h"
 

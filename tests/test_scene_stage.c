@@ -4,10 +4,10 @@
  * boxes and bins bit for bit), and errors of bad encoded scenes. */
 #include "test.h"
 
-#include "cn_bbox.h"
-#include "cn_box.h"
-#include "cn_pathbox.h"
-#include "cn_scene_stage.h"
+#include <canopy/cn_bbox.h>
+#include <canopy/cn_box.h>
+#include <canopy/cn_pathbox.h>
+#include <canopy/cn_scene_stage.h>
 
 #include <dirent.h>
 #include <math.h>

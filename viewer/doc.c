@@ -9,15 +9,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#ifndef VW_SOURCE_DIR
-#define VW_SOURCE_DIR "."
-#endif
-
+/* The bundled scenes live in share/canopy/scenes: beside the binary in a
+ * build tree (build/share/...), one level up once installed
+ * (<prefix>/bin/canopy-view, <prefix>/share/canopy/scenes). CANOPY_SCENES
+ * overrides both. */
 const char *vw_default_scene(void) {
   static char path[4096];
   const char *dir = getenv("CANOPY_SCENES");
-  snprintf(path, sizeof path, "%s/default.svg", dir && *dir ? dir : VW_SOURCE_DIR "/scenes");
+  if (dir && *dir) {
+    snprintf(path, sizeof path, "%s/default.svg", dir);
+    return path;
+  }
+  char exe[2048];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = 0;
+    static const char *const rel[] = {"share/canopy/scenes", "../share/canopy/scenes"};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+      snprintf(path, sizeof path, "%s/%s/default.svg", exe, rel[i]);
+      if (access(path, R_OK) == 0) return path;
+    }
+  }
+  snprintf(path, sizeof path, "share/canopy/scenes/default.svg");
   return path;
 }
 

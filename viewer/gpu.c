@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cn_render.h"
+#include <canopy/cn_render.h>
 
 #define VW_MAX_RERUNS 8
 

@@ -2,7 +2,7 @@
  *
  *   canopy-view [options] [FILE.svg]
  *
- * Opens FILE.svg (or the bundled scenes/default.svg) in a window, runs it
+ * Opens FILE.svg (or the bundled default.svg) in a window, runs it
  * through canopy on the viewer's own Vulkan device each time the view
  * changes, and draws the picture with debug overlays and a HUD. With
  * --frames N --screenshot OUT.png it renders N frames, writes the window's
@@ -591,7 +591,7 @@ static bool vw__frame(vw_app *app, bool capture) {
 static void vw__usage(FILE *f) {
   fprintf(f,
           "usage: canopy-view [options] [FILE.svg]\n\n"
-          "Shows FILE.svg (default: the bundled scenes/default.svg) run through canopy on the GPU,\n"
+          "Shows FILE.svg (default: the bundled default.svg) run through canopy on the GPU,\n"
           "with debug overlays. Keys: see viewer/README.md, or the HUD (H).\n\n"
           "options:\n"
           "  --demo              show the scene built into the viewer instead of a file\n"

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cn_bbox.h"
-#include "cn_flatten.h"
-#include "cn_scene_stage.h"
+#include <canopy/cn_bbox.h>
+#include <canopy/cn_flatten.h>
+#include <canopy/cn_scene_stage.h>
 
 #define VW_STAGE_TIMER_MARKS 32
 #define VW_MAX_GPU_LINES (1u << 20) /* lines read back for the overlays at most */

@@ -26,7 +26,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "canopy.h"
+#include <canopy/canopy.h>
+#include <canopy/cn_scan.h>
+#include <canopy/cn_parens.h>
+#include <canopy/cn_scene.h>
+#include <canopy/cn_scene_api.h>
+#include <canopy/cn_svg.h>
+#include <canopy/cn_pathbox.h>
+#include <canopy/cn_bbox.h>
+#include <canopy/cn_bins.h>
+#include <canopy/cn_box.h>
 
 #define GLFW_INCLUDE_VULKAN
 #include <GLFW/glfw3.h>
