@@ -157,6 +157,11 @@ typedef struct cn_device_caps {
   uint64_t max_allocation_size;
   uint64_t device_local_bytes;     /* the largest device-local heap */
   bool shader_int64;
+  /* Loop trips an invocation may run in total over all its loops before the
+   * driver ends them early; 0: no such limit. llvmpipe (lavapipe) stops every
+   * loop of an invocation after 65 535 trips (its loop limiter), which kernels
+   * with data-dependent loops size their work against. */
+  uint32_t max_loop_iterations;
 } cn_device_caps;
 
 CN_API const cn_device_caps *cn_context_caps(const cn_context *ctx);
