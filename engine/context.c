@@ -366,6 +366,7 @@ cn_result cn_context_create(const cn_context_desc *desc, cn_context **out) {
   ctx->validation = d.validation || cn__env_flag("CANOPY_VALIDATION");
   ctx->quiet = d.quiet;
   ctx->timeout_ns = (uint64_t)((d.timeout_s > 0 ? d.timeout_s : 300.0) * 1e9);
+  ctx->max_device_bytes = d.max_device_bytes;
 
   VkPhysicalDevice *pds = NULL;
   cn__device_info *infos = NULL;
@@ -437,6 +438,7 @@ cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out) 
   ctx->device = desc->device;
   ctx->queue = desc->queue;
   ctx->queue_family = desc->queue_family;
+  ctx->max_device_bytes = desc->max_device_bytes;
   ctx->caps = info.caps;
   ctx->timeout_ns = (uint64_t)300e9;
   /* The host decides whether subgroup size control was enabled; do not rely on it. */
