@@ -110,8 +110,7 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
   return s;
 }
 
-cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
-  (void)ctx;
+static cn_parens_variant cn__parens_choose_by_n(uint64_t n) {
   /* From the H200 run of 2026-11-21 17:45 UTC (docs/PERF.md): below 2^15
    * every variant is dispatch-bound (15-60 us) and simple has the shortest
    * critical path; lowmark is fastest from 2^15 (17.1 vs 17.9 us) up, by
@@ -120,8 +119,23 @@ cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
   return n < (1u << 15) ? CN_PARENS_SIMPLE : CN_PARENS_LOWMARK;
 }
 
+static uint64_t cn__parens_variant_scratch(cn_context *ctx, cn_parens_variant v, uint64_t n);
+
+cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
+  cn_parens_variant v = cn__parens_choose_by_n(n);
+  /* The scratch must fit one allocation of the device (lowmark keeps a
+   * partition's window per partition: 8 bytes an element, 2.15 GB at 2^28,
+   * over lavapipe's 2 GiB): else the next variant whose scratch fits. */
+  uint64_t most = ctx ? ctx->caps.max_allocation_size : 0;
+  if (!most || cn__parens_variant_scratch(ctx, v, n) <= most) return v;
+  static const cn_parens_variant order[] = {CN_PARENS_EFFICIENT, CN_PARENS_LOOKBACK, CN_PARENS_SIMPLE};
+  for (int i = 0; i < 3; i++)
+    if (cn__parens_variant_scratch(ctx, order[i], n) <= most) return order[i];
+  return v; /* nothing fits: buffer creation names the size */
+}
+
 uint64_t cn_parens_partition_size(cn_context *ctx, cn_parens_variant v) {
-  if (v == CN_PARENS_AUTO) v = cn_parens_choose(ctx, CN_PARENS_MAX_N);
+  if (v == CN_PARENS_AUTO) v = cn__parens_choose_by_n(CN_PARENS_MAX_N);
   if ((unsigned)v >= CN_PARENS_VARIANT_COUNT) return 0;
   cn__parens_shape s = cn__parens_shape_of(ctx, v);
   return (uint64_t)s.wg * s.k;
@@ -159,6 +173,10 @@ static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_sh
   }
   l.total = at;
   return l;
+}
+
+static uint64_t cn__parens_variant_scratch(cn_context *ctx, cn_parens_variant v, uint64_t n) {
+  return cn__parens_layout_of(v, cn__parens_shape_of(ctx, v), n).total;
 }
 
 uint64_t cn_parens_scratch_bytes(cn_context *ctx, cn_parens_variant v, uint64_t n) {
