@@ -221,11 +221,13 @@ FL_GLOBAL CN_U32 fl_path_first, fl_path_end; /* the path's segment range */
 FL_GLOBAL bool fl_dashed;
 FL_GLOBAL CN_U32 fl_dash_first, fl_dash_count, fl_dash_m; /* m: entries of one period (count, doubled if odd) */
 FL_GLOBAL float fl_dash_period, fl_dash_off0;
+FL_GLOBAL float fl_cover; /* the paint's alpha factor: < 1 for a collapsed dash pattern */
 
 FL_FN float fl_dash_len(CN_U32 jm) { return fl_dash_at(fl_dash_first + jm % fl_dash_count); }
 
 /* Sets the state for element el; false when it draws nothing. */
 FL_FN bool fl_begin(cn_element el) {
+  fl_cover = 1.0f;
   if (el.tag != CN_TAG_FILL && el.tag != CN_TAG_STROKE && el.tag != CN_TAG_BEGIN_CLIP) return false;
   cn_path p = fl_path(el.path);
   fl_path_first = p.seg_first;
@@ -264,6 +266,21 @@ FL_FN bool fl_begin(cn_element el) {
       if (!(fl_fabs(off) < 3.0e37f)) off = 0.0f;
       float o = off - fl_floor(off / sum) * sum;
       fl_dash_off0 = o >= 0.0f && o < sum ? o : 0.0f;
+      /* A period under CN_FLATTEN_DASH_COLLAPSE_PX device pixels (along the
+       * most stretched direction) is drawn as the solid stroke at the
+       * pattern's mean coverage: each dash, plus what its caps cover of the
+       * gaps beside it (square: h on each side; round: the half discs'
+       * area over the stroke's width, pi h / 4 a side), per period. */
+      if (sum * fl_max_scale(fl_T) < CN_FLATTEN_DASH_COLLAPSE_PX) {
+        float ext = fl_cap_style == CN_CAP_SQUARE ? 2.0f * fl_h : fl_cap_style == CN_CAP_ROUND ? 0.5f * FL_PI * fl_h : 0.0f;
+        float on = 0.0f;
+        for (CN_U32 j = 0u; j < fl_dash_m; j++) {
+          float d = fl_dash_len(j);
+          on += (j & 1u) == 0u ? d : fl_fmin(d, ext);
+        }
+        fl_dashed = false;
+        fl_cover = fl_fmin(on / sum, 1.0f);
+      }
     }
   }
   return true;
@@ -284,8 +301,55 @@ FL_FN CN_U32 fl_last_of(CN_U32 first, CN_U32 si) {
 
 /* ------------------------------------------------------------------ lines */
 
+/* Lines are emitted inside the box [FL_CLIP_LO, FL_CLIP_HI]^2 of device
+ * pixels (it holds every render target, up to 16384 px, with a wide margin):
+ * a line leaving it is cut where it crosses the box's sides and each part
+ * outside is replaced by its projection on the nearest side (clamping the
+ * cut points). For the nonzero/even-odd winding at any point inside the box
+ * that changes nothing: a part left of the box becomes a vertical edge on
+ * its left side (the same crossings of every row), parts above, below or
+ * right of it stop mattering. It keeps coordinates small enough for the
+ * renderer's float arithmetic (a 1e20-wide round cap, a curve spanning
+ * 1e8 px lose accuracy far away, not the element). */
+#define FL_CLIP_LO (-32768.0f)
+#define FL_CLIP_HI 49152.0f
+FL_FN vec2 fl_clamp_box(vec2 p) {
+  return fl_v(fl_fmin(fl_fmax(p.x, FL_CLIP_LO), FL_CLIP_HI), fl_fmin(fl_fmax(p.y, FL_CLIP_LO), FL_CLIP_HI));
+}
 FL_FN void fl_line(vec2 a, vec2 b) {
-  if (!fl_eq(a, b)) fl_out(a, b);
+  if (fl_eq(a, b)) return;
+  bool inside = a.x >= FL_CLIP_LO && a.x <= FL_CLIP_HI && a.y >= FL_CLIP_LO && a.y <= FL_CLIP_HI &&
+                b.x >= FL_CLIP_LO && b.x <= FL_CLIP_HI && b.y >= FL_CLIP_LO && b.y <= FL_CLIP_HI;
+  bool finite = a.x - a.x == 0.0f && a.y - a.y == 0.0f && b.x - b.x == 0.0f && b.y - b.y == 0.0f;
+  if (inside || !finite) { /* non-finite lines: bounded work, the renderer drops them */
+    fl_out(a, b);
+    return;
+  }
+  /* the parameters where the line crosses the box's four side lines, sorted */
+  float t[4];
+  CN_U32 n = 0u;
+  for (CN_U32 k = 0u; k < 4u; k++) {
+    float c = (k & 1u) == 0u ? FL_CLIP_LO : FL_CLIP_HI;
+    float pa = k < 2u ? a.x : a.y, pb = k < 2u ? b.x : b.y;
+    if ((pa < c) != (pb < c)) {
+      float u = (c - pa) / (pb - pa);
+      if (u > 0.0f && u < 1.0f) {
+        CN_U32 j = n;
+        while (j > 0u && t[j - 1u] > u) {
+          t[j] = t[j - 1u];
+          j--;
+        }
+        t[j] = u;
+        n++;
+      }
+    }
+  }
+  vec2 prev = fl_clamp_box(a);
+  for (CN_U32 i = 0u; i <= n; i++) {
+    vec2 q = fl_clamp_box(i == n ? b : fl_add(a, fl_mul(fl_sub(b, a), t[i])));
+    if (!fl_eq(prev, q)) fl_out(prev, q);
+    prev = q;
+  }
 }
 /* A line given in local space. */
 FL_FN void fl_sline(vec2 a, vec2 b) {

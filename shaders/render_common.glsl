@@ -22,6 +22,7 @@ layout(buffer_reference) buffer SpillBuf;
 layout(buffer_reference) buffer OutBuf;
 layout(buffer_reference) buffer CountBuf;
 layout(buffer_reference) buffer BinBuf;
+layout(buffer_reference) buffer CoverBuf;
 layout(buffer_reference) buffer CnRenderConfig;
 
 #define CN_USE_RENDER_PUSH
@@ -43,6 +44,12 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer SpillBuf { 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer OutBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer CountBuf { uint v; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer BinBuf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer CoverBuf { uint v[]; };
+
+// The alpha factor of element e's paint (a collapsed dash pattern's mean coverage; cn_flatten_elem.cover).
+float cn_cover(CnRenderConfig cfg, uint e) {
+  return uint64_t(cfg.covers) != uint64_t(0) ? clamp(uintBitsToFloat(cfg.covers.v[e * 8u + 6u]), 0.0, 1.0) : 1.0;
+}
 
 
 // Number of valid lines this frame.

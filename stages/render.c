@@ -210,6 +210,7 @@ cn_result cn_renderer_set_lines(cn_renderer *r, const cn_render_line *lines, uin
   if (n) CN_TRY(cn_buffer_upload(r->ctx, &r->lines, 0, lines, (size_t)n * sizeof *lines));
   r->nlines = n;
   r->gpu_lines = 0;
+  r->gpu_covers = 0;
   r->has_lines = true;
   return CN_OK;
 }
@@ -218,6 +219,7 @@ cn_result cn_renderer_use_gpu_lines(cn_renderer *r, VkDeviceAddress lines, VkDev
   if (!r || !lines || !count) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_renderer_use_gpu_lines: NULL argument");
   r->gpu_lines = lines;
   r->gpu_count = count;
+  r->gpu_covers = 0; /* render_scene.c sets the flatten stage's after this call */
   r->gpu_cap = cap;
   r->has_lines = true;
   return CN_OK;
@@ -323,6 +325,7 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
       .cap_bins = (uint32_t)CN_MIN(r->cap_bins, 0xFFFFFFFFull),
       .bin_offsets = r->binned ? r->bin_offsets.address : 0,
       .bin_elems = r->binned ? r->bin_elems.address : 0,
+      .covers = gpu_lines ? r->gpu_covers : 0,
   };
   /* background: straight -> premultiplied */
   float a = v->background[3] < 0 ? 0 : v->background[3] > 1 ? 1 : v->background[3];

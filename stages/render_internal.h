@@ -34,6 +34,7 @@ struct cn_renderer {
   cn_buffer lines;     /* host lines (set_lines) */
   uint32_t nlines;
   VkDeviceAddress gpu_lines, gpu_count;
+  VkDeviceAddress gpu_covers; /* the flatten stage's cn_flatten_elem[] with the lines (alpha factors), or 0 */
   uint32_t gpu_cap;
   bool has_lines;
   /* frame scratch */

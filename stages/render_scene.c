@@ -146,6 +146,7 @@ cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn
   /* the header's first word is the exact line count (clamped to the capacity by the kernels) */
   CN_TRY(cn_renderer_use_gpu_lines(r, o.lines, o.header + offsetof(cn_flatten_header, line_count),
                                    o.line_capacity ? o.line_capacity : 1));
+  r->gpu_covers = o.elems; /* the alpha factors of collapsed dash patterns */
   return cn_renderer_record_frame(r, cmd, v, false);
 }
 

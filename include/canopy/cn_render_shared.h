@@ -43,7 +43,7 @@
 #define CN_CMD_FILL 2u        /* [seg head, backdrop (int), rule] coverage of a path, then a paint */
 #define CN_CMD_SOLID 3u       /* coverage 1, then a paint */
 #define CN_CMD_COLOR 4u       /* [r g b a] premultiplied floats: paint with the coverage */
-#define CN_CMD_GRADIENT 5u    /* [paint index] paint a gradient with the coverage */
+#define CN_CMD_GRADIENT 5u    /* [paint index, alpha factor (float)] paint a gradient with the coverage */
 #define CN_CMD_BEGIN_CLIP 6u  /* push the current colour, start a transparent layer */
 #define CN_CMD_END_CLIP 7u    /* [seg head, backdrop, rule]: layer masked by the clip over the saved colour */
 #define CN_CMD_BEGIN_BLEND 8u /* [blend index] push, start a layer (a copy of the backdrop when not isolated) */
@@ -163,6 +163,8 @@ typedef struct cn_render_config {
   CN_U32 pad0, pad1, pad2;
   CN_PTR(BinBuf) bin_offsets;    /* bins_x * bins_y + 1 uint32 (CSR offsets) */
   CN_PTR(BinBuf) bin_elems;      /* cap_bins uint32: element indices, stream order per bin */
+  CN_PTR(CoverBuf) covers;       /* the flatten stage's cn_flatten_elem[n_elements] (8 words each; word 6:
+                                    the paint's alpha factor), or 0: factor 1 (host lines) */
 #ifdef VULKAN
 };
 #else
@@ -184,7 +186,7 @@ CN_STATIC_ASSERT_SIZE(cn_render_bump, 32);
 CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
 CN_STATIC_ASSERT_SIZE(cn_render_tile, 8);
 CN_STATIC_ASSERT_SIZE(cn_render_seg, 32);
-CN_STATIC_ASSERT_SIZE(cn_render_config, 264);
+CN_STATIC_ASSERT_SIZE(cn_render_config, 272);
 #endif
 
 #endif
