@@ -335,6 +335,34 @@ TEST(svg_subpixel_dashes) {
   free(p);
 }
 
+TEST(svg_huge_geometry) {
+  /* Geometry far beyond the target loses accuracy out there, not the element:
+   * a round-capped stroke 1e20 wide covers everything; a cubic spanning
+   * +-5e7 px (zoom 10240) keeps its inside. Both used to vanish (the
+   * renderer's float arithmetic at 1e19 px). */
+  uint32_t w, h;
+  uint8_t *p = render_svg("<svg xmlns='http://www.w3.org/2000/svg' width='64' height='48'>"
+                          "<path d='M20 20 L40 30' stroke='black' stroke-width='1e20' stroke-linecap='round'/></svg>",
+                          &w, &h);
+  if (p) {
+    for (int y = 0; y < 48; y += 5)
+      for (int x = 0; x < 64; x += 7) expect_px(p, w, x, y, 0, 0, 0, 255, 0);
+  }
+  free(p);
+  p = render_svg("<svg xmlns='http://www.w3.org/2000/svg' width='200' height='200'>"
+                 "<g transform='translate(100 150) scale(10240)'>"
+                 "<path d='M-5000 0 C -5000 -10000 5000 -10000 5000 0 Z' fill='blue'/></g></svg>",
+                 &w, &h);
+  if (p) {
+    expect_px(p, w, 100, 100, 0, 0, 255, 255, 0); /* inside the dome */
+    expect_px(p, w, 5, 5, 0, 0, 255, 255, 0);
+    expect_px(p, w, 195, 140, 0, 0, 255, 255, 0);
+    expect_px(p, w, 100, 160, 0, 0, 0, 0, 0);     /* below its base */
+    expect_px(p, w, 5, 195, 0, 0, 0, 0, 0);
+  }
+  free(p);
+}
+
 TEST(render_under_device_budget) {
   /* Out of device memory anywhere in a frame is an error the library returns:
    * a context with a budget (cn_context_desc.max_device_bytes) fails every
@@ -393,4 +421,4 @@ TEST(render_under_device_budget) {
 }
 
 TEST_MAIN(T(render_view_transform), T(render_bins_match_full_walk), T(svg_rect_coverage), T(svg_fill_rules), T(svg_clip_path), T(svg_stroke), T(svg_blend_multiply_and_opacity),
-          T(svg_linear_gradient), T(svg_luminance_mask), T(render_under_device_budget), T(svg_subpixel_dashes))
+          T(svg_linear_gradient), T(svg_luminance_mask), T(render_under_device_budget), T(svg_subpixel_dashes), T(svg_huge_geometry))
