@@ -486,10 +486,11 @@ static cn_result load_doc(svg_loader *L, xmlNode *root, cn_scene_data *out) {
    * conditions) inside the viewBox mapping */
   L->root = root;
   cn_result r = cn__svg_render_node(L, root, &st, m);
-  /* close anything left open by a failure so the builder can end */
-  while (r != CN_OK && cn_scene_depth(L->b)) cn_scene_pop(L->b);
-  if (r != CN_OK) return r;
-  return cn_scene_end(L->b, out);
+  if (r == CN_OK) r = cn_scene_end(L->b, out);
+  /* a failure may leave groups open in any state (a mask group whose masked
+   * group never came cannot even be popped): drop the scene whole */
+  if (r != CN_OK) cn_scene_abandon(L->b);
+  return r;
 }
 
 cn_result cn_svg_load_memory(cn_scene_builder *b, const void *data, size_t size, const cn_svg_options *options,

@@ -288,7 +288,20 @@ TEST(zz_cleanup) {
   builder = NULL;
 }
 
-TEST_MAIN(T(empty_and_malformed), T(no_external_entities_or_network), T(billion_laughs), T(deep_group_nesting),
+TEST(failure_inside_a_mask_group_ends) {
+  /* a clip of two children becomes a mask group; the second child's own
+   * clip fails inside that mask group (a coordinate beyond the limit): the
+   * load must end with that error, and the builder must be usable again */
+  const char *doc =
+      SVG_OPEN "width=\"200\" height=\"200\"><clipPath id=\"c2\"><rect/><rect y=\"1e30\" width=\"1\" height=\"1\"/>"
+      "</clipPath><clipPath id=\"c1\"><rect width=\"9\" height=\"9\" clip-path=\"url(#c2)\"/><rect/></clipPath>"
+      "<rect width=\"200\" height=\"200\" clip-path=\"url(#c1)\"/></svg>";
+  expect(doc, CN_ERROR_LIMIT, "line 1: <rect> reaches device coordinate 1e+30, beyond +-1e+09 pixels");
+  expect(SVG_OPEN "width=\"4\" height=\"4\"><rect width=\"2\" height=\"2\"/></svg>", CN_OK, NULL);
+  CHECK_EQ_U64(scene.element_count, 1);
+}
+
+TEST_MAIN(T(failure_inside_a_mask_group_ends), T(empty_and_malformed), T(no_external_entities_or_network), T(billion_laughs), T(deep_group_nesting),
           T(deep_reference_chains), T(reference_cycles_are_skipped_or_strict_errors), T(missing_references),
           T(absurd_numbers), T(ten_megabytes_of_path_data), T(limits_on_input_and_output), T(file_errors),
           T(zz_cleanup))
