@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SVG_NS "http://www.w3.org/2000/svg"
 #define XLINK_NS "http://www.w3.org/1999/xlink"
@@ -532,6 +533,13 @@ cn_result cn_svg_load_file(cn_scene_builder *b, const char *path, const cn_svg_o
   FILE *f = fopen(path, "rb");
   if (!f) return cn_fail(CN_ERROR_IO, "cannot open %s", path);
   uint64_t max = options && options->max_bytes ? options->max_bytes : CN_SVG_DEFAULT_MAX_BYTES;
+  /* a regular file's size is known up front: refuse it before reading */
+  struct stat sb;
+  if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > max) {
+    fclose(f);
+    return cn_fail(CN_ERROR_LIMIT, "%s is %llu bytes, larger than the limit of %llu bytes (cn_svg_options.max_bytes)",
+                   path, (unsigned long long)sb.st_size, (unsigned long long)max);
+  }
   size_t cap = 1 << 16, len = 0;
   char *buf = malloc(cap);
   cn_result r = CN_OK;
@@ -552,7 +560,9 @@ cn_result cn_svg_load_file(cn_scene_builder *b, const char *path, const cn_svg_o
   }
   if (!buf) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory to read %s", path);
   else if (ferror(f)) r = cn_fail(CN_ERROR_IO, "cannot read %s", path);
-  else if (len > max) r = cn_fail(CN_ERROR_LIMIT, "%s is larger than the limit of %llu bytes", path, (unsigned long long)max);
+  else if (len > max)
+    r = cn_fail(CN_ERROR_LIMIT, "%s is larger than the limit of %llu bytes (cn_svg_options.max_bytes)", path,
+                (unsigned long long)max);
   fclose(f);
   if (r == CN_OK) r = cn_svg_load_memory(b, buf, len, options, out, stats);
   free(buf);

@@ -4,6 +4,8 @@
 #include "test.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 static cn_scene_builder *builder;
 static cn_scene_data scene;
@@ -234,6 +236,17 @@ TEST(limits_on_input_and_output) {
   cn_svg_options o = {.max_bytes = 20};
   CHECK(try_load(doc, strlen(doc), &o) == CN_ERROR_LIMIT);
   CHECK_STR_CONTAINS(cn_last_error(), "is larger than the limit of 20 bytes");
+  /* a file over the limit is refused from its size, before it is read (a
+   * sparse 300 MB file: reading it would take seconds and 300 MB) */
+  char path[] = "/tmp/canopy-test-bigXXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  CHECK(ftruncate(fd, 300u << 20) == 0);
+  close(fd);
+  if (!builder) CHECK_OK(cn_scene_builder_create(&builder));
+  CHECK(cn_svg_load_file(builder, path, NULL, &scene, &stats) == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "is 314572800 bytes, larger than the limit of 268435456 bytes (cn_svg_options.max_bytes)");
+  unlink(path);
   /* use explosion: 10^11 rectangles are refused quickly */
   sbuf b = {0};
   put(&b, SVG_OPEN "width=\"10\" height=\"10\"><defs><rect id=\"r0\" width=\"1\" height=\"1\"/>");
