@@ -3,7 +3,7 @@
 #   scripts/check.sh            setup, then the plain and the sanitizer builds, each with all tests
 #   scripts/check.sh plain      only build/ (RelWithDebInfo, -Werror)
 #   scripts/check.sh sanitize   only build-asan/ (AddressSanitizer + UBSan, -Werror)
-#   scripts/check.sh fuzz       only the SVG loader's libFuzzer run (build-fuzz/, clang, 60 s;
+#   scripts/check.sh fuzz       only the libFuzzer runs (build-fuzz/, clang, 60 s in all;
 #                               CANOPY_FUZZ_SECONDS overrides)
 # Tests run on the chosen Vulkan device (lavapipe without a GPU) with the
 # validation layer on. Extra arguments after the configuration go to ctest.
