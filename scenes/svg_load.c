@@ -150,10 +150,12 @@ typedef struct xml_errors {
   char msg[512];
   int line;
   bool have;
+  bool oom; /* libxml2 ran out of memory somewhere (the tree is then cut short) */
 } xml_errors;
 
 static void on_xml_error(void *user, xmlErrorPtr e) {
   xml_errors *x = user;
+  if (e && e->code == XML_ERR_NO_MEMORY) x->oom = true;
   if (x->have || !e || e->level < XML_ERR_ERROR) return;
   x->have = true;
   x->line = e->line;
@@ -360,7 +362,7 @@ static cn_result parse_xml(const void *data, size_t size, xmlDoc **out) {
    * substitution, no XInclude; libxml2's size/depth limits stay on
    * (no XML_PARSE_HUGE). */
   xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
-  for (size_t off = first; off < size && !errs.have;) {
+  for (size_t off = first; off < size && !errs.have && !ctxt->disableSAX;) {
     size_t n = size - off < (1u << 16) ? size - off : (1u << 16);
     xmlParseChunk(ctxt, bytes + off, (int)n, 0);
     off += n;
@@ -369,6 +371,11 @@ static cn_result parse_xml(const void *data, size_t size, xmlDoc **out) {
   xmlDoc *doc = ctxt->myDoc;
   ctxt->myDoc = NULL;
   int well_formed = ctxt->wellFormed;
+  /* libxml2 stops building the tree without clearing wellFormed when it runs
+   * out of memory (or halts for another reason): the tree is then a prefix of
+   * the document, which must not pass for the whole */
+  bool stopped = ctxt->disableSAX != 0 || ctxt->errNo == XML_ERR_NO_MEMORY;
+  if (ctxt->errNo == XML_ERR_NO_MEMORY) errs.oom = true;
   if (!errs.have) { /* errors that bypassed the handler */
     xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
     if (e && e->level >= XML_ERR_ERROR) on_xml_error(&errs, e);
@@ -376,9 +383,14 @@ static cn_result parse_xml(const void *data, size_t size, xmlDoc **out) {
   xmlSetStructuredErrorFunc(NULL, NULL);
   xmlSetGenericErrorFunc(NULL, NULL);
   xmlFreeParserCtxt(ctxt);
-  if (!doc || !well_formed) {
+  if (errs.oom) {
+    if (doc) xmlFreeDoc(doc);
+    return cn_fail(CN_ERROR_OUT_OF_MEMORY, "line %d: out of memory while parsing the XML (libxml2)", errs.line);
+  }
+  if (!doc || !well_formed || stopped) {
     if (doc) xmlFreeDoc(doc);
     if (errs.have) return cn_fail(CN_ERROR_PARSE, "line %d: malformed XML: %s", errs.line, errs.msg);
+    if (stopped) return cn_fail(CN_ERROR_PARSE, "line 1: the XML parser stopped before the end of the document");
     return cn_fail(CN_ERROR_PARSE, "line 1: malformed XML");
   }
   *out = doc;

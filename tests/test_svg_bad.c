@@ -3,6 +3,7 @@
  * where SVG says so; never a crash, hang or unbounded memory. CPU only. */
 #include "test.h"
 
+#include <libxml/xmlmemory.h>
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -314,7 +315,64 @@ TEST(failure_inside_a_mask_group_ends) {
   CHECK_EQ_U64(scene.element_count, 1);
 }
 
-TEST_MAIN(T(failure_inside_a_mask_group_ends), T(empty_and_malformed), T(no_external_entities_or_network), T(billion_laughs), T(deep_group_nesting),
+/* libxml2's allocator with a budget: after `xml_budget` more allocations
+ * every one fails, as in a process that has run out of memory. */
+static long xml_budget = -1; /* < 0: no limit */
+static long xml_failed;
+static bool xml_take(void) {
+  if (xml_budget < 0) return true;
+  if (xml_budget == 0) return xml_failed++, false;
+  xml_budget--;
+  return true;
+}
+static void *xml_malloc(size_t n) { return xml_take() ? malloc(n) : NULL; }
+static void *xml_realloc(void *p, size_t n) { return xml_take() ? realloc(p, n) : NULL; }
+static char *xml_strdup(const char *s) { return xml_take() ? strdup(s) : NULL; }
+
+TEST(out_of_memory_in_libxml2_is_an_error) {
+  CHECK(xmlMemSetup(free, xml_malloc, xml_realloc, xml_strdup) == 0);
+  /* many groups, then the only drawing at the very end: a tree cut short
+   * by a failed allocation would load "fine" with no elements */
+  sbuf b = {0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\">\n");
+  for (int i = 0; i < 2000; i++) put(&b, "<g/>\n");
+  put(&b, "<rect width=\"5\" height=\"5\" fill=\"red\"/>\n</svg>\n");
+  xml_budget = -1;
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  CHECK_EQ_U64(scene.element_count, 1);
+  /* every budget up to what the whole parse needs: out of memory, never a
+   * shorter scene and never another error */
+  int oom = 0, ok = 0;
+  for (long budget = 0; budget < 40000; budget += budget < 64 ? 1 : 97) {
+    xml_budget = budget;
+    xml_failed = 0;
+    cn_result r = try_load(b.s, b.n, NULL);
+    if (r == CN_OK) {
+      CHECK_EQ_U64(scene.element_count, 1);
+      CHECK_EQ_U64(xml_failed, 0);
+      ok++;
+    } else {
+      if (r != CN_ERROR_OUT_OF_MEMORY)
+        fprintf(stderr, "  budget %ld: %s: %s\n", budget, cn_result_name(r), cn_last_error());
+      CHECK(r == CN_ERROR_OUT_OF_MEMORY);
+      CHECK(xml_failed > 0);
+      oom++;
+    }
+  }
+  xml_budget = -1;
+  CHECK(oom > 100);
+  CHECK(ok > 0); /* the sweep reached budgets large enough for the whole parse */
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  free(b.s);
+  /* the message names the cause */
+  xml_budget = 50;
+  const char *doc = SVG_OPEN "width=\"10\" height=\"10\"><g><g><g><rect width=\"5\" height=\"5\"/></g></g></g></svg>";
+  CHECK(try_load(doc, strlen(doc), NULL) == CN_ERROR_OUT_OF_MEMORY);
+  CHECK_STR_CONTAINS(cn_last_error(), "out of memory");
+  xml_budget = -1;
+}
+
+TEST_MAIN(T(failure_inside_a_mask_group_ends), T(out_of_memory_in_libxml2_is_an_error), T(empty_and_malformed), T(no_external_entities_or_network), T(billion_laughs), T(deep_group_nesting),
           T(deep_reference_chains), T(reference_cycles_are_skipped_or_strict_errors), T(missing_references),
           T(absurd_numbers), T(ten_megabytes_of_path_data), T(limits_on_input_and_output), T(file_errors),
           T(zz_cleanup))
