@@ -96,8 +96,8 @@ xmlNode *cn__svg_resolve_url(svg_loader *L, const char *s, size_t n, bool *is_ur
 cn_result cn__svg_enter(svg_loader *L, const xmlNode *n) {
   if (L->depth >= CN_SVG_MAX_DEPTH)
     return cn_fail(CN_ERROR_LIMIT,
-                   "line %d: <%s> nested deeper than %u levels (elements and use/clip-path/mask/marker references "
-                   "together)",
+                   "line %d: <%s>: mask, marker, pattern and clipPath-child clip-path content nested deeper than %u "
+                   "levels",
                    cn__svg_line(n), n ? (const char *)n->name : "?", CN_SVG_MAX_DEPTH);
   L->depth++;
   return CN_OK;
@@ -105,15 +105,30 @@ cn_result cn__svg_enter(svg_loader *L, const xmlNode *n) {
 
 void cn__svg_leave(svg_loader *L) { L->depth--; }
 
+/* A node is in the active chain when its _private (ours: libxml2 leaves it
+ * to the application) is set, so a chain of any length is checked in O(1). */
+static char active_mark;
+
+bool cn__svg_is_active(const svg_loader *L, const xmlNode *n) {
+  (void)L;
+  return n->_private == &active_mark;
+}
+
 bool cn__svg_push_ref(svg_loader *L, xmlNode *ref, const xmlNode *from) {
-  for (uint32_t i = 0; i < L->nactive; i++)
-    if (L->active[i] == ref) return false;
-  if (L->nactive == CN_SVG_MAX_DEPTH) return false;
+  (void)from;
+  if (ref->_private == &active_mark) return false;
+  if (L->nactive == L->cap_active) {
+    uint32_t cap = L->cap_active ? L->cap_active * 2 : 64;
+    xmlNode **a = realloc(L->active, cap * sizeof *a);
+    if (!a) return false;
+    L->active = a, L->cap_active = cap;
+  }
   L->active[L->nactive++] = ref;
+  ref->_private = &active_mark;
   return true;
 }
 
-void cn__svg_pop_ref(svg_loader *L) { L->nactive--; }
+void cn__svg_pop_ref(svg_loader *L) { L->active[--L->nactive]->_private = NULL; }
 
 void cn__svg_skip(svg_loader *L, cn_svg_skip kind) {
   if (L->stats) L->stats->skipped[kind]++;
@@ -359,9 +374,13 @@ static cn_result parse_xml(const void *data, size_t size, xmlDoc **out) {
     return cn_fail(CN_ERROR_OUT_OF_MEMORY, "cannot create an XML parser");
   }
   /* No network, no DTD loading or attribute defaults, no entity
-   * substitution, no XInclude; libxml2's size/depth limits stay on
-   * (no XML_PARSE_HUGE). */
-  xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
+   * substitution, no XInclude. XML_PARSE_HUGE lifts libxml2's depth limit
+   * (256) and its 10 MB limit on single tokens: the traversal handles any
+   * nesting, and the input is already bounded by max_bytes. Entity loops
+   * and amplification stay checked (and entities are expanded by this
+   * loader only under its own limits). */
+  xmlCtxtUseOptions(ctxt,
+                    XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING | XML_PARSE_NOERROR | XML_PARSE_HUGE);
   for (size_t off = first; off < size && !errs.have && !ctxt->disableSAX;) {
     size_t n = size - off < (1u << 16) ? size - off : (1u << 16);
     xmlParseChunk(ctxt, bytes + off, (int)n, 0);
@@ -531,8 +550,11 @@ cn_result cn_svg_load_memory(cn_scene_builder *b, const void *data, size_t size,
     if (r == CN_OK) r = load_doc(L, xmlDocGetRootElement(L->doc), out);
   }
   if (r == CN_OK && stats) fill_stats(stats, out);
+  cn__svg_frames_free(L);
+  while (L->nactive) cn__svg_pop_ref(L);
   if (L->doc) xmlFreeDoc(L->doc);
   cn__svg_sheet_free(L->sheet);
+  free(L->active);
   free(L->ids);
   free(L->acc);
   free(L);

@@ -89,55 +89,103 @@ TEST(billion_laughs) {
 }
 
 TEST(deep_group_nesting) {
+  /* 100 000 nested groups: no depth limit in the parser or the traversal */
   sbuf b = {0};
   put(&b, SVG_OPEN "width=\"10\" height=\"10\">\n");
   for (int i = 0; i < 100000; i++) put(&b, "<g>");
   put(&b, "<rect width=\"1\" height=\"1\"/>");
   for (int i = 0; i < 100000; i++) put(&b, "</g>");
   put(&b, "</svg>");
-  cn_result r = try_load(b.s, b.n, NULL);
-  CHECK(r == CN_ERROR_PARSE);
-  CHECK_STR_CONTAINS(cn_last_error(), "line 2: malformed XML: Excessive depth in document: 256");
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  CHECK_EQ_U64(scene.element_count, 1);
+  CHECK_EQ_U64(stats.fills, 1);
   free(b.s);
-  /* 250 levels: within libxml2's limit, loads */
+  /* 100 000 nested blend groups, two drawings in the innermost */
   b = (sbuf){0};
   put(&b, SVG_OPEN "width=\"10\" height=\"10\">\n");
-  for (int i = 0; i < 250; i++) put(&b, "<g opacity=\"0.9\">");
+  for (int i = 0; i < 100000; i++) put(&b, "<g opacity=\"0.9\">");
   put(&b, "<rect width=\"1\" height=\"1\"/><rect width=\"1\" height=\"1\"/>");
-  for (int i = 0; i < 250; i++) put(&b, "</g>");
+  for (int i = 0; i < 100000; i++) put(&b, "</g>");
   put(&b, "</svg>");
   CHECK_OK(try_load(b.s, b.n, NULL));
-  CHECK_EQ_U64(stats.max_depth, 250);
-  CHECK_EQ_U64(stats.blend_groups, 250);
+  CHECK_EQ_U64(stats.max_depth, 100000);
+  CHECK_EQ_U64(stats.blend_groups, 100000);
+  CHECK_EQ_U64(scene.element_count, 200002);
+  CHECK_OK(cn_scene_validate(&scene));
+  free(b.s);
+  /* 400 000 nested blend groups hit the work budget (8 steps an element,
+   * and each group's stream elements) or the element limit, never the C stack */
+  b = (sbuf){0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\">\n");
+  for (int i = 0; i < 400000; i++) put(&b, "<g opacity=\".5\">");
+  put(&b, "<rect width=\"1\" height=\"1\"/><rect width=\"1\" height=\"1\"/>");
+  for (int i = 0; i < 400000; i++) put(&b, "</g>");
+  put(&b, "</svg>");
+  cn_svg_options o = {.max_elements = 500000};
+  CHECK(try_load(b.s, b.n, &o) == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "scene has more than 500000 elements");
   free(b.s);
 }
 
 TEST(deep_reference_chains) {
-  /* 100 000 clipPaths each clipped by the next */
+  /* 100 000 clipPaths each clipped by the next: 100 000 nested clip groups */
   sbuf b = {0};
   put(&b, SVG_OPEN "width=\"10\" height=\"10\"><defs>\n");
-  char line[160];
+  char line[200];
   for (int i = 0; i < 100000; i++) {
     snprintf(line, sizeof line, "<clipPath id=\"c%d\" clip-path=\"url(#c%d)\"><rect width=\"5\" height=\"5\"/></clipPath>\n",
              i, i + 1);
     put(&b, line);
   }
   put(&b, "</defs><rect width=\"5\" height=\"5\" clip-path=\"url(#c0)\"/></svg>");
-  cn_result r = try_load(b.s, b.n, NULL);
-  CHECK(r == CN_ERROR_LIMIT);
-  CHECK_STR_CONTAINS(cn_last_error(), "line 256: <clipPath> nested deeper than 256 levels");
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  CHECK_EQ_U64(stats.clips, 100000);
+  CHECK_EQ_U64(stats.max_depth, 100000);
+  CHECK_EQ_U64(scene.element_count, 200001);
+  CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_MISSING_REF], 0);
+  CHECK_OK(cn_scene_validate(&scene));
   free(b.s);
-  /* 100 000 groups each using the next */
+  /* 100 000 groups each using the next, the last a rectangle */
   b = (sbuf){0};
   put(&b, SVG_OPEN "width=\"10\" height=\"10\"><defs>\n");
   for (int i = 0; i < 100000; i++) {
-    snprintf(line, sizeof line, "<g id=\"g%d\"><use href=\"#g%d\"/></g>\n", i, i + 1);
+    snprintf(line, sizeof line, "<g id=\"g%d\"><use href=\"#g%d\" x=\"%s\"/></g>\n", i, i + 1, i % 2 ? "0.00001" : "0");
+    put(&b, line);
+  }
+  put(&b, "<rect id=\"g100000\" width=\"1\" height=\"1\"/></defs><use href=\"#g0\"/></svg>");
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  CHECK_EQ_U64(scene.element_count, 1);
+  CHECK_EQ_U64(scene.transform_count, 1);
+  CHECK(fabsf(scene.transforms[0].e - 0.5f) < 1e-3f); /* 50 000 translations of 1e-5 */
+  CHECK_EQ_U64(stats.warning_count, 0);
+  free(b.s);
+  /* the same as a cycle: the last uses the first */
+  b = (sbuf){0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\"><defs>\n");
+  for (int i = 0; i < 20000; i++) {
+    snprintf(line, sizeof line, "<g id=\"g%d\"><use href=\"#g%d\"/><rect width=\"1\" height=\"1\"/></g>\n", i,
+             (i + 1) % 20000);
     put(&b, line);
   }
   put(&b, "</defs><use href=\"#g0\"/></svg>");
-  r = try_load(b.s, b.n, NULL);
-  CHECK(r == CN_ERROR_LIMIT);
-  CHECK_STR_CONTAINS(cn_last_error(), "nested deeper than 256 levels");
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  CHECK_EQ_U64(scene.element_count, 20000);
+  CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_CYCLE], 1);
+  CHECK_STR_CONTAINS(stats.warnings[0], "line 20001: <use> references #g0, which contains it (a cycle); skipped");
+  free(b.s);
+  /* masks whose content is masked by the next mask nest on the C stack:
+   * refused past CN_SVG_MAX_DEPTH, naming the element */
+  b = (sbuf){0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\"><defs>\n");
+  for (int i = 0; i < 1000; i++) {
+    snprintf(line, sizeof line, "<mask id=\"m%d\"><rect width=\"5\" height=\"5\" fill=\"white\" mask=\"url(#m%d)\"/></mask>\n",
+             i, i + 1);
+    put(&b, line);
+  }
+  put(&b, "</defs><rect width=\"5\" height=\"5\" mask=\"url(#m0)\"/></svg>");
+  CHECK(try_load(b.s, b.n, NULL) == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "line 258: <mask>: mask, marker, pattern and clipPath-child clip-path content nested "
+                                      "deeper than 256 levels");
   free(b.s);
 }
 
