@@ -22,7 +22,8 @@ layout(buffer_reference) buffer SpillBuf;
 layout(buffer_reference) buffer OutBuf;
 layout(buffer_reference) buffer CountBuf;
 layout(buffer_reference) buffer BinBuf;
-layout(buffer_reference) buffer CoverBuf;
+layout(buffer_reference) buffer FlatElemBuf;
+layout(buffer_reference) buffer BoxBuf;
 layout(buffer_reference) buffer CnRenderConfig;
 
 #define CN_USE_RENDER_PUSH
@@ -44,11 +45,14 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer SpillBuf { 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer OutBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer CountBuf { uint v; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer BinBuf { uint v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer CoverBuf { uint v[]; };
+// cn_flatten_elem: first line, line count, box x0 y0 x1 y1, cover (floats)
+struct cn_render_flat_elem { uint first; uint count; float x0; float y0; float x1; float y1; float cover; uint pad0; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer FlatElemBuf { cn_render_flat_elem v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer BoxBuf { vec4 v[]; };
 
-// The alpha factor of element e's paint (a collapsed dash pattern's mean coverage; cn_flatten_elem.cover).
+// The alpha factor of element e's paint (a dash pattern drawn at its mean coverage: cn_flatten_elem.cover).
 float cn_cover(CnRenderConfig cfg, uint e) {
-  return uint64_t(cfg.covers) != uint64_t(0) ? clamp(uintBitsToFloat(cfg.covers.v[e * 8u + 6u]), 0.0, 1.0) : 1.0;
+  return uint64_t(cfg.flat_elems) != uint64_t(0) ? clamp(cfg.flat_elems.v[e].cover, 0.0, 1.0) : 1.0;
 }
 
 
