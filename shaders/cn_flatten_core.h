@@ -316,6 +316,12 @@ FL_FN CN_U32 fl_last_of(CN_U32 first, CN_U32 si) {
 FL_FN vec2 fl_clamp_box(vec2 p) {
   return fl_v(fl_fmin(fl_fmax(p.x, FL_CLIP_LO), FL_CLIP_HI), fl_fmin(fl_fmax(p.y, FL_CLIP_LO), FL_CLIP_HI));
 }
+/* Where a coordinate going from pa to pb crosses c, strictly inside (0, 1); 2 if it does not. */
+FL_FN float fl_cross_t(float pa, float pb, float c) {
+  if ((pa < c) == (pb < c)) return 2.0f;
+  float u = (c - pa) / (pb - pa);
+  return u > 0.0f && u < 1.0f ? u : 2.0f;
+}
 FL_FN void fl_line(vec2 a, vec2 b) {
   if (fl_eq(a, b)) return;
   bool inside = a.x >= FL_CLIP_LO && a.x <= FL_CLIP_HI && a.y >= FL_CLIP_LO && a.y <= FL_CLIP_HI &&
@@ -325,32 +331,29 @@ FL_FN void fl_line(vec2 a, vec2 b) {
     fl_out(a, b);
     return;
   }
-  /* the parameters where the line crosses the box's four side lines, sorted */
-  float t[4];
-  CN_U32 n = 0u;
-  for (CN_U32 k = 0u; k < 4u; k++) {
-    float c = (k & 1u) == 0u ? FL_CLIP_LO : FL_CLIP_HI;
-    float pa = k < 2u ? a.x : a.y, pb = k < 2u ? b.x : b.y;
-    if ((pa < c) != (pb < c)) {
-      float u = (c - pa) / (pb - pa);
-      if (u > 0.0f && u < 1.0f) {
-        CN_U32 j = n;
-        while (j > 0u && t[j - 1u] > u) {
-          t[j] = t[j - 1u];
-          j--;
-        }
-        t[j] = u;
-        n++;
-      }
-    }
-  }
-  vec2 prev = fl_clamp_box(a);
-  for (CN_U32 i = 0u; i <= n; i++) {
-    vec2 q = fl_clamp_box(i == n ? b : fl_add(a, fl_mul(fl_sub(b, a), t[i])));
-    if (!fl_eq(prev, q)) fl_out(prev, q);
-    prev = q;
-  }
+  /* The parameters where the line crosses the box's four side lines (2: it
+   * does not), sorted, then the pieces between them. Straight-line code, no
+   * loop: some drivers cap an invocation's loop trips (llvmpipe), and a curve
+   * of 16384 pieces already takes 16384 of them. */
+  float t0 = fl_cross_t(a.x, b.x, FL_CLIP_LO), t1 = fl_cross_t(a.x, b.x, FL_CLIP_HI);
+  float t2 = fl_cross_t(a.y, b.y, FL_CLIP_LO), t3 = fl_cross_t(a.y, b.y, FL_CLIP_HI);
+  float lo01 = fl_fmin(t0, t1), hi01 = fl_fmax(t0, t1), lo23 = fl_fmin(t2, t3), hi23 = fl_fmax(t2, t3);
+  float s0 = fl_fmin(lo01, lo23), s3 = fl_fmax(hi01, hi23);
+  float m0 = fl_fmax(lo01, lo23), m1 = fl_fmin(hi01, hi23);
+  float s1 = fl_fmin(m0, m1), s2 = fl_fmax(m0, m1);
+  vec2 p0 = fl_clamp_box(a);
+  vec2 p1 = s0 < 1.0f ? fl_clamp_box(fl_add(a, fl_mul(fl_sub(b, a), s0))) : p0;
+  vec2 p2 = s1 < 1.0f ? fl_clamp_box(fl_add(a, fl_mul(fl_sub(b, a), s1))) : p1;
+  vec2 p3 = s2 < 1.0f ? fl_clamp_box(fl_add(a, fl_mul(fl_sub(b, a), s2))) : p2;
+  vec2 p4 = s3 < 1.0f ? fl_clamp_box(fl_add(a, fl_mul(fl_sub(b, a), s3))) : p3;
+  vec2 p5 = fl_clamp_box(b);
+  if (!fl_eq(p0, p1)) fl_out(p0, p1);
+  if (!fl_eq(p1, p2)) fl_out(p1, p2);
+  if (!fl_eq(p2, p3)) fl_out(p2, p3);
+  if (!fl_eq(p3, p4)) fl_out(p3, p4);
+  if (!fl_eq(p4, p5)) fl_out(p4, p5);
 }
+
 /* A line given in local space. */
 FL_FN void fl_sline(vec2 a, vec2 b) {
   if (!fl_eq(a, b)) fl_line(fl_apply(fl_T, a), fl_apply(fl_T, b));
