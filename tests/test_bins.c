@@ -95,7 +95,7 @@ TEST(bins_thousands) {
 }
 
 TEST(bins_rounds_and_big_elements) {
-  /* Other chunk shapes (CANOPY_BINS_ROUNDS), and rounds whose pair count is
+  /* Other chunk shapes (cn_tuning.bins_rounds), and rounds whose pair count is
    * far above 256: many elements covering most of the grid (pairs are spread
    * over the invocations; bitmaps give ranks in stream order). */
   const float vp[4] = {0, 0, 1024, 1024};
@@ -103,12 +103,14 @@ TEST(bins_rounds_and_big_elements) {
   cn_box *b = malloc(n * sizeof *b);
   for (uint64_t i = 0; i < n; i++)
     b[i] = test_rand_below(4) ? rand_box_in(vp, 100) : (cn_box){1, 1, 1000 + (float)test_rand_below(24), 1023};
-  const char *rounds[] = {"1", "3", "64"};
-  for (int k = 0; k < 3; k++) {
-    setenv("CANOPY_BINS_ROUNDS", rounds[k], 1);
-    check_bins(b, n, vp, 64, rounds[k]);
+  const char *names[] = {"1 round", "3 rounds", "64 rounds"};
+  const uint32_t rounds[] = {1, 3, 64};
+  cn_context *ctx = test_context();
+  for (int k = 0; k < 3 && ctx; k++) {
+    cn_context_set_tuning(ctx, &(cn_tuning){.bins_rounds = rounds[k]});
+    check_bins(b, n, vp, 64, names[k]);
   }
-  unsetenv("CANOPY_BINS_ROUNDS");
+  cn_context_set_tuning(ctx, NULL);
   check_bins(b, n, vp, 64, "big elements");
   free(b);
 }
