@@ -30,8 +30,9 @@ static void usage(FILE *f) {
 static bool parse_float(const char *s, float lo, float hi, float *out) {
   char *end;
   double v = strtod(s, &end);
-  if (end == s || *end || !(v >= lo) || !(v <= hi)) return false;
-  *out = (float)v;
+  float f = (float)v; /* compared as floats: the bounds are floats ("0.001" is below 0.001f as a double) */
+  if (end == s || *end || !(f >= lo) || !(f <= hi)) return false;
+  *out = f;
   return true;
 }
 
