@@ -258,6 +258,9 @@ CN_API cn_result cn_cmd_submit(cn_context *ctx, VkCommandBuffer cmd);
 /* A full compute/transfer memory barrier: all earlier shader and transfer writes
  * become visible to later shader and transfer reads and writes. */
 CN_API void cn_cmd_barrier(cn_context *ctx, VkCommandBuffer cmd);
+/* Records one workgroup of a kernel that does nothing (no barrier): with a
+ * barrier after it, the dispatch floor benchmarks compare stages with. */
+CN_API cn_result cn_cmd_dispatch_empty(cn_context *ctx, VkCommandBuffer cmd);
 /* Fills size bytes at offset with a 32-bit value (vkCmdFillBuffer). */
 CN_API void cn_cmd_fill(cn_context *ctx, VkCommandBuffer cmd, const cn_buffer *buf,
                  VkDeviceSize offset, VkDeviceSize size, uint32_t value);
