@@ -376,8 +376,8 @@ static bool vw__run(vw_app *app) {
   }
   app->have_analysis = true;
   bool lost = false;
-  const float view[6] = {(float)app->view.scale, 0.0f, 0.0f, (float)app->view.scale, (float)app->view.tx,
-                         (float)app->view.ty};
+  float view[6];
+  vw_view_affine(&app->view, view);
   app->render_error[0] = 0;
   if (!vw_gpu_render(&app->gpu, &app->host, s, app->doc.generation, view, app->fb_w, app->fb_h, &app->analysis,
                      &lost, app->render_error, sizeof app->render_error)) {
@@ -489,8 +489,7 @@ static bool vw__frame(vw_app *app, bool capture) {
   /* Until canopy has run for this view, the last results are shown moved there. */
   vw_map map = {1.0f, 0.0f, 0.0f};
   if (app->have_analysis && app->run_view.scale > 0) {
-    double k = app->run_view.scale / app->view.scale;
-    map = (vw_map){(float)k, (float)(app->run_view.tx - app->view.tx * k), (float)(app->run_view.ty - app->view.ty * k)};
+    map = vw_view_map(&app->run_view, &app->view);
   }
   vw__build_mesh(app, map);
   char err[512];
