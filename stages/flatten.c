@@ -35,8 +35,9 @@ static uint64_t fl_work_bytes(const cn_flatten_args *a) {
 
 static uint64_t fl_scan_bytes(cn_context *ctx, const cn_flatten_args *a) {
   uint64_t E = a->element_count, P = a->pair_count, S = a->segment_count;
-  return CN_MAX(cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, P + 1),
-                CN_MAX(cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, E + 1), cn_scan_scratch_bytes(ctx, CN_SCAN_U32_MAX, S)));
+  uint64_t m = CN_MAX(cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, P + 1),
+                      CN_MAX(cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, E + 1), cn_scan_scratch_bytes(ctx, CN_SCAN_U32_MAX, S)));
+  return a->dashed ? CN_MAX(m, cn_scan_scratch_bytes(ctx, CN_SCAN_F32_SEG_ADD, P)) : m;
 }
 
 uint64_t cn_flatten_scratch_bytes(cn_context *ctx, const cn_flatten_args *a) {
