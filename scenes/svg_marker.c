@@ -210,8 +210,8 @@ cn_result cn__svg_render_markers(svg_loader *L, xmlNode *node, const svg_style *
   }
   double sw = cn__svg_length_user(st->stroke_width, SVG_AXIS_DIAG, L->vw, L->vh, st->font_size);
   cn_result r = CN_OK;
-  uint32_t saved = L->nacc;
-  L->nacc = 0; /* markers are not part of bounding boxes */
+  uint32_t saved = L->acc_floor;
+  L->acc_floor = L->nacc; /* markers are not part of bounding boxes */
   /* the shape is the context element of context-fill/context-stroke in the markers */
   double box[4];
   bool has_box = cn__svg_path_tight_bounds(p, box);
@@ -232,7 +232,7 @@ cn_result cn__svg_render_markers(svg_loader *L, xmlNode *node, const svg_style *
     cn__svg_leave(L);
   }
   cn__svg_context_pop(L, saved_ctx, saved_valid);
-  L->nacc = saved;
+  L->acc_floor = saved;
   free(vl.v);
   return r;
 }
