@@ -2,7 +2,13 @@
  * transforms and transform-origin, the effect groups around an element
  * (clip-path, mask, opacity, mix-blend-mode, isolation), shapes with their
  * fill, stroke and markers in paint order, and path emission with the
- * coordinate range check. */
+ * coordinate range check.
+ *
+ * The traversal runs on a heap stack of frames (svg_frame): an element's
+ * frame goes through phases (start: style, transform, effects; content:
+ * one function per element kind, see content_begin; after the content:
+ * the effects closed) and pushes frames for its children, waiting for them
+ * instead of recursing. */
 #include "svg_internal.h"
 
 #include <libxml/entities.h>
