@@ -22,6 +22,8 @@ layout(buffer_reference) buffer SpillBuf;
 layout(buffer_reference) buffer OutBuf;
 layout(buffer_reference) buffer CountBuf;
 layout(buffer_reference) buffer BinBuf;
+layout(buffer_reference) buffer ImageBuf;
+layout(buffer_reference) buffer TexelBuf;
 layout(buffer_reference) buffer CnRenderConfig;
 
 #define CN_USE_RENDER_PUSH
@@ -43,6 +45,8 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer SpillBuf { 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer OutBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer CountBuf { uint v; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer BinBuf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ImageBuf { cn_image v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer TexelBuf { uint v[]; };
 
 
 // Number of valid lines this frame.

@@ -152,6 +152,8 @@ cn_result cn_renderer_set_scene(cn_renderer *r, const cn_scene_data *s) {
   r->off_segments = off, off = cn__align16(off + (VkDeviceSize)s->segment_count * sizeof(cn_segment));
   r->off_strokes = off, off = cn__align16(off + (VkDeviceSize)s->stroke_count * sizeof(cn_stroke));
   r->off_dashes = off, off = cn__align16(off + (VkDeviceSize)s->dash_count * sizeof(float));
+  r->off_images = off, off = cn__align16(off + (VkDeviceSize)s->image_count * sizeof(cn_image));
+  r->off_pixels = off, off = cn__align16(off + (VkDeviceSize)s->image_pixel_count * sizeof(uint32_t));
   uint8_t *host = NULL;
   cn_render_elem *init = NULL;
   if (res == CN_OK) {
@@ -171,6 +173,9 @@ cn_result cn_renderer_set_scene(cn_renderer *r, const cn_scene_data *s) {
       memcpy(host + r->off_segments, s->segments, (size_t)s->segment_count * sizeof(cn_segment));
     if (s->stroke_count) memcpy(host + r->off_strokes, s->strokes, (size_t)s->stroke_count * sizeof(cn_stroke));
     if (s->dash_count) memcpy(host + r->off_dashes, s->dashes, (size_t)s->dash_count * sizeof(float));
+    if (s->image_count) memcpy(host + r->off_images, s->images, (size_t)s->image_count * sizeof(cn_image));
+    if (s->image_pixel_count)
+      memcpy(host + r->off_pixels, s->image_pixels, (size_t)s->image_pixel_count * sizeof(uint32_t));
     for (uint32_t i = 0; i < n; i++) {
       init[i].px0 = init[i].py0 = INT_MAX;
       init[i].px1 = init[i].py1 = INT_MIN;
@@ -192,6 +197,8 @@ cn_result cn_renderer_set_scene(cn_renderer *r, const cn_scene_data *s) {
   r->stop_count = s->stop_count;
   r->transform_count = s->transform_count;
   r->blend_count = s->blend_count;
+  r->image_count = s->image_count;
+  r->image_pixel_count = s->image_pixel_count;
   r->group_count = 0;
   for (uint32_t i = 0; i < n; i++)
     if (s->elements[i].tag >= CN_TAG_BEGIN_CLIP && s->elements[i].tag <= CN_TAG_END_BLEND) r->group_count++;
@@ -323,6 +330,10 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
       .cap_bins = (uint32_t)CN_MIN(r->cap_bins, 0xFFFFFFFFull),
       .bin_offsets = r->binned ? r->bin_offsets.address : 0,
       .bin_elems = r->binned ? r->bin_elems.address : 0,
+      .image_count = r->image_count,
+      .image_pixel_count = r->image_pixel_count,
+      .images = scene + r->off_images,
+      .image_pixels = scene + r->off_pixels,
   };
   /* background: straight -> premultiplied */
   float a = v->background[3] < 0 ? 0 : v->background[3] > 1 ? 1 : v->background[3];

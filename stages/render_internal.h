@@ -14,9 +14,10 @@ struct cn_renderer {
   cn_context *ctx;
   cn_renderer_desc desc;
   /* scene */
-  cn_buffer scene;     /* elements | paints | stops | transforms | blends | paths | segments | strokes | dashes */
+  cn_buffer scene;     /* elements | paints | stops | transforms | blends | paths | segments | strokes | dashes
+                          | images | image pixels */
   VkDeviceSize off_elements, off_paints, off_stops, off_transforms, off_blends;
-  VkDeviceSize off_paths, off_segments, off_strokes, off_dashes;
+  VkDeviceSize off_paths, off_segments, off_strokes, off_dashes, off_images, off_pixels;
   cn_scene_data host;  /* the scene of set_scene (arrays owned by the caller) */
   cn_flatten *flatten; /* whole-scene rendering (render_scene.c) */
   bool flattened;      /* the last frame ran the flatten stage */
@@ -28,6 +29,7 @@ struct cn_renderer {
   uint32_t nbins;
   bool binned;         /* the last frame used the bin lists */
   uint32_t n_elements, paint_count, stop_count, transform_count, blend_count;
+  uint32_t image_count, image_pixel_count;
   cn_buffer elem_init; /* cn_render_elem[n]: empty boxes and bracket pairs */
   bool has_scene;
   /* lines */

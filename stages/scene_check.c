@@ -53,10 +53,25 @@ cn_result cn_scene_validate(const cn_scene_data *d) {
         return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: path %u does not end a subpath on its last segment", p);
     }
   }
+  if ((d->image_count && !d->images) || (d->image_pixel_count && !d->image_pixels))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: image arrays missing");
+  for (uint32_t k = 0; k < d->image_count; k++) {
+    const cn_image *im = &d->images[k];
+    if (!im->width || !im->height || (uint64_t)im->width * im->height > d->image_pixel_count ||
+        im->offset > d->image_pixel_count - (uint64_t)im->width * im->height)
+      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: image %u (%ux%u at texel %u) is empty or outside the %u texels",
+                     k, im->width, im->height, im->offset, d->image_pixel_count);
+  }
   for (uint32_t k = 0; k < d->paint_count; k++) {
     const cn_paint *p = &d->paints[k];
     if (p->kind == CN_PAINT_SOLID) {
       if (!finite_n(&p->r, 4)) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: paint %u colour not finite", k);
+      continue;
+    }
+    if (p->kind == CN_PAINT_IMAGE) {
+      if (p->stop_first >= d->image_count || p->spread > CN_SAMPLE_NEAREST || p->transform >= d->transform_count ||
+          !isfinite(p->opacity))
+        return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: image paint %u is malformed", k);
       continue;
     }
     if (p->kind > CN_PAINT_RADIAL || p->stop_count == 0 || (uint64_t)p->stop_first + p->stop_count > d->stop_count ||
