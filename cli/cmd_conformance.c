@@ -31,6 +31,20 @@ extern char **environ;
 static const char *const conf_excluded_tags[] = {"text", "filter", "raster-or-nested-image", "external-file",
                                                  "skipped-by-resvg-harness"};
 
+/* Folders scored as a category of their own: their tests need raster or
+ * nested images and external files (the suite's ../resources, allowed as a
+ * resource root), so the raster-or-nested-image and external-file tags do not
+ * leave them out. */
+static const struct {
+  const char *prefix, *category;
+} conf_groups[] = {{"structure/image/", "images"}, {"painting/image-rendering/", "images"}};
+
+static const char *conf_group(const char *name) {
+  for (size_t i = 0; i < sizeof conf_groups / sizeof *conf_groups; i++)
+    if (strncmp(name, conf_groups[i].prefix, strlen(conf_groups[i].prefix)) == 0) return conf_groups[i].category;
+  return NULL;
+}
+
 typedef struct conf_cat {
   char name[64];
   int scored, passed;
@@ -44,16 +58,19 @@ static void usage(FILE *f) {
           "reference PNG's size, with canopy (default) or rsvg-convert, and compares: both images\n"
           "premultiplied RGBA8; a test passes when at most 1%% of its pixels differ by more than 24\n"
           "in any channel. Tests tagged text, filter, raster-or-nested-image, external-file or\n"
-          "skipped-by-resvg-harness in FEATURES.tsv are left out. Prints a progress line on stderr,\n"
+          "skipped-by-resvg-harness in FEATURES.tsv are left out, except that structure/image and\n"
+          "painting/image-rendering are scored as the category images (their files may read the\n"
+          "suite's ../resources). Prints a progress line on stderr,\n"
           "then the pass rate per category (or per category/subcategory) and overall.\n"
           "--min-rate PCT: exit 1 when the overall rate is below PCT. --markdown: tables as Markdown.\n"
           "--failures FILE: write the failing tests, one per line, with their bad-pixel fraction.\n"
           "exit: 0 done (and at or above --min-rate), 1 below it or the suite unreadable, 2 usage.\n");
 }
 
-static bool excluded(const char *tags, const char **why) {
+static bool excluded(const char *name, const char *tags, const char **why) {
   for (size_t k = 0; k < sizeof conf_excluded_tags / sizeof *conf_excluded_tags; k++) {
     const char *t = conf_excluded_tags[k];
+    if (conf_group(name) && (strcmp(t, "raster-or-nested-image") == 0 || strcmp(t, "external-file") == 0)) continue;
     size_t n = strlen(t);
     for (const char *p = tags; (p = strstr(p, t)) != NULL; p += n) {
       bool start = p == tags || p[-1] == ' ' || p[-1] == ',' || p[-1] == '\t';
@@ -113,6 +130,7 @@ typedef struct conf_state {
   cn_renderer *ren;
   cn_scene_builder *builder;
   char tmp_png[64];
+  char resources[4096]; /* the suite's parent folder: its resources/ are allowed */
 } conf_state;
 
 /* Renders one test at w x h into *out (malloc'ed). */
@@ -135,7 +153,8 @@ static bool render_one(conf_state *S, const char *svg, uint32_t w, uint32_t h, u
     }
     return true;
   }
-  cn_svg_options opt = {.width = (float)w, .height = (float)h};
+  const char *roots[1] = {S->resources};
+  cn_svg_options opt = {.width = (float)w, .height = (float)h, .resource_roots = roots, .resource_root_count = 1};
   cn_scene_data scene;
   cn_result r = cn_svg_load_file(S->builder, svg, &opt, &scene, NULL);
   if (r == CN_OK) {
@@ -234,7 +253,7 @@ int cli_conformance(int argc, char **argv) {
     if (tab) *tab = 0;
     line[strcspn(line, "\r\n")] = 0;
     const char *why;
-    if (excluded(tags, &why)) {
+    if (excluded(line, tags, &why)) {
       nskipped++;
       if (list_skipped) printf("skipped (%s): %s\n", why, line);
       continue;
@@ -243,7 +262,9 @@ int cli_conformance(int argc, char **argv) {
   }
   fclose(tsv);
 
-  conf_state S = {.rsvg = rsvg};
+  static conf_state S;
+  S = (conf_state){.rsvg = rsvg};
+  snprintf(S.resources, sizeof S.resources, "%.4000s/..", suite);
   int rc = CLI_OK;
   if (!rsvg) {
     rc = cli_context("conformance", &S.ctx);
@@ -270,6 +291,7 @@ int cli_conformance(int argc, char **argv) {
     char *slash = strchr(cat, '/');
     if (slash && by_sub) slash = strchr(slash + 1, '/');
     if (slash) *slash = 0;
+    if (conf_group(name) && !by_sub) snprintf(cat, sizeof cat, "%s", conf_group(name));
     int ci = 0;
     while (ci < ncats && strcmp(cats[ci].name, cat) != 0) ci++;
     if (ci == ncats && ncats < CONF_MAX_CATS) snprintf(cats[ncats++].name, sizeof cats[0].name, "%.63s", cat);

@@ -275,6 +275,7 @@ static cn_result render_content(svg_loader *L, xmlNode *n, const svg_style *st, 
   }
   if (strcmp(name, "use") == 0) return cn__svg_render_use(L, n, st, ctm);
   if (strcmp(name, "switch") == 0) return cn__svg_render_switch(L, n, st, ctm);
+  if (strcmp(name, "image") == 0) return cn__svg_render_image(L, n, st, ctm);
   return render_shape(L, n, st, ctm, alpha);
 }
 
@@ -393,10 +394,10 @@ cn_result cn__svg_render_node(svg_loader *L, xmlNode *n, const svg_style *parent
   const char *name = (const char *)n->name;
   if (is_definition(name)) return CN_OK;
   if (strcmp(name, "text") == 0) return cn__svg_skip(L, CN_SVG_SKIP_TEXT), CN_OK;
-  if (strcmp(name, "image") == 0) return cn__svg_skip(L, CN_SVG_SKIP_IMAGE), CN_OK;
   if (strcmp(name, "foreignObject") == 0) return cn__svg_skip(L, CN_SVG_SKIP_FOREIGN), CN_OK;
   bool known = strcmp(name, "g") == 0 || strcmp(name, "a") == 0 || strcmp(name, "svg") == 0 ||
-               strcmp(name, "use") == 0 || strcmp(name, "switch") == 0 || cn__svg_is_shape(n);
+               strcmp(name, "use") == 0 || strcmp(name, "switch") == 0 || strcmp(name, "image") == 0 ||
+               cn__svg_is_shape(n);
   if (!known) return cn__svg_skip(L, CN_SVG_SKIP_UNKNOWN), CN_OK;
   if (!cn__svg_conditions_pass(n)) return CN_OK;
   CN_TRY(cn__svg_enter(L, n));

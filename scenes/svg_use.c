@@ -105,12 +105,33 @@ static cn_result render_ref(svg_loader *L, xmlNode *node, xmlNode *ref, const sv
   return r;
 }
 
+/* A use of an element of another document (href="file.svg#id"). */
+static cn_result render_external_use(svg_loader *L, xmlNode *node, const char *href, const svg_style *st, svg_mat ctm) {
+  svg_loader *S;
+  xmlNode *ref;
+  CN_TRY(cn__svg_open_external(L, node, href, &S, &ref));
+  if (!S) return CN_OK;
+  double x = len_or(L, node, "x", SVG_AXIS_X, 0, st), y = len_or(L, node, "y", SVG_AXIS_Y, 0, st);
+  svg_mat m = cn__svg_mat_mul(ctm, cn__svg_mat_translate(x, y));
+  cn__svg_external_begin(L, S);
+  S->vw = L->vw, S->vh = L->vh;
+  svg_context_paint saved_ctx[2];
+  bool saved_valid;
+  cn__svg_context_push(S, st, ctm, NULL, saved_ctx, &saved_valid);
+  cn_result r = render_ref(S, node, ref, st, m);
+  cn__svg_context_pop(S, saved_ctx, saved_valid);
+  cn__svg_external_end(L, S);
+  return r;
+}
+
 cn_result cn__svg_render_use(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm) {
+  const char *raw = cn__svg_href_raw(node);
+  if (raw && *raw != '#') return render_external_use(L, node, raw, st, ctm);
   const char *href = cn__svg_href(node);
   xmlNode *ref = href ? cn__svg_lookup(L, href, strlen(href)) : NULL;
   if (!ref) {
     if (href) return cn__svg_warn(L, CN_SVG_SKIP_MISSING_REF, node, "<use> references #%.60s, which does not exist", href);
-    return CN_OK; /* no href, or an external one: nothing to draw */
+    return CN_OK; /* no href: nothing to draw */
   }
   if (is_ancestor(ref, node) || !cn__svg_push_ref(L, ref, node))
     return cn__svg_warn(L, CN_SVG_SKIP_CYCLE, node, "<use> references #%.60s, which contains it (a cycle); skipped", href);
