@@ -39,10 +39,31 @@ typedef struct svg_subdoc {
   svg_loader *L;
 } svg_subdoc;
 
+/* A decoded image of a document, found again by its href attribute (the
+ * same element drawn again: uses, patterns) or by its bytes (the same image
+ * written twice). */
 typedef struct svg_image_entry {
   const char *href; /* the attribute text (stable while the document lives) */
+  uint64_t hash;    /* FNV-1a of the encoded bytes */
+  size_t size;
   uint32_t image, width, height;
 } svg_image_entry;
+
+static uint64_t fnv(const uint8_t *p, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+static cn_result remember(svg_loader *L, svg_image_entry e) {
+  if (L->nimages == 0 || (L->nimages >= 4 && (L->nimages & (L->nimages - 1)) == 0)) { /* 4, 8, 16, ... */
+    svg_image_entry *ne = realloc(L->images, sizeof *ne * (L->nimages ? L->nimages * 2 : 4));
+    if (!ne) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for the image table");
+    L->images = ne;
+  }
+  L->images[L->nimages++] = e;
+  return CN_OK;
+}
 
 /* ------------------------------------------------------------ paths */
 
@@ -614,6 +635,16 @@ cn_result cn__svg_render_image(svg_loader *L, xmlNode *n, const svg_style *st, s
     return r;
   }
   free(real);
+  uint64_t hash = fnv(bytes, size);
+  for (uint32_t i = 0; i < L->nimages; i++)
+    if (L->images[i].hash == hash && L->images[i].size == size) {
+      svg_image_entry e = L->images[i];
+      free(bytes);
+      e.href = href;
+      CN_TRY(remember(L, e));
+      image_size(has_w, has_h, &w, &h, e.width, e.height);
+      return render_raster(L, n, st, ctm, e.image, e.width, e.height, x, y, w, h);
+    }
   uint32_t used = cn__scene_image_pixels(L->b);
   uint64_t budget = CN_SCENE_MAX_TOTAL_IMAGE_PIXELS - (uint64_t)used;
   uint32_t *tex = NULL, iw = 0, ih = 0, image = 0;
@@ -624,12 +655,7 @@ cn_result cn__svg_render_image(svg_loader *L, xmlNode *n, const svg_style *st, s
   free(tex);
   if (r == CN_ERROR_OUT_OF_MEMORY) return r;
   if (r != CN_OK) return cn__svg_warn(L, CN_SVG_SKIP_IMAGE, n, "<image> not drawn: %.120s", cn_last_error());
-  if (L->nimages == 0 || (L->nimages >= 4 && (L->nimages & (L->nimages - 1)) == 0)) { /* 4, 8, 16, ... */
-    svg_image_entry *ne = realloc(L->images, sizeof *ne * (L->nimages ? L->nimages * 2 : 4));
-    if (!ne) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for the image table");
-    L->images = ne;
-  }
-  L->images[L->nimages++] = (svg_image_entry){href, image, iw, ih};
+  CN_TRY(remember(L, (svg_image_entry){href, hash, size, image, iw, ih}));
   image_size(has_w, has_h, &w, &h, iw, ih);
   return render_raster(L, n, st, ctm, image, iw, ih, x, y, w, h);
 }
