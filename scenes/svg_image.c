@@ -425,7 +425,6 @@ static void sub_begin(svg_loader *L, svg_loader *S) {
   S->acc = L->acc, S->nacc = L->nacc, S->cap_acc = L->cap_acc;
   S->context[0] = L->context[0], S->context[1] = L->context[1];
   S->has_context = L->has_context;
-  S->nactive = 0;
 }
 
 static void sub_end(svg_loader *L, svg_loader *S) {
