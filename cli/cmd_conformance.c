@@ -53,6 +53,7 @@ typedef struct conf_cat {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy conformance [--renderer canopy|rsvg] [--suite DIR] [--min-rate PCT]\n"
+          "                          [--min-category NAME=PCT]...\n"
           "                          [--by subcategory] [--markdown] [--failures FILE] [--list-skipped]\n\n"
           "Renders every test of the resvg suite in DIR (default ../shared/conformance/resvg) at its\n"
           "reference PNG's size, with canopy (default) or rsvg-convert, and compares: both images\n"
@@ -62,7 +63,8 @@ static void usage(FILE *f) {
           "painting/image-rendering are scored as the category images (their files may read the\n"
           "suite's ../resources). Prints a progress line on stderr,\n"
           "then the pass rate per category (or per category/subcategory) and overall.\n"
-          "--min-rate PCT: exit 1 when the overall rate is below PCT. --markdown: tables as Markdown.\n"
+          "--min-rate PCT: exit 1 when the overall rate is below PCT; --min-category NAME=PCT\n"
+          "(repeatable): the same for one category. --markdown: tables as Markdown.\n"
           "--failures FILE: write the failing tests, one per line, with their bad-pixel fraction.\n"
           "exit: 0 done (and at or above --min-rate), 1 below it or the suite unreadable, 2 usage.\n");
 }
@@ -191,6 +193,10 @@ int cli_conformance(int argc, char **argv) {
   const char *suite = "../shared/conformance/resvg", *failures_path = NULL;
   bool rsvg = false, md = false, list_skipped = false, by_sub = false;
   float min_rate = -1;
+  /* --min-category NAME=PCT: a floor per category */
+  char min_cat_name[16][64];
+  float min_cat_rate[16];
+  int nmin_cat = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -212,6 +218,15 @@ int cli_conformance(int argc, char **argv) {
       if (end == argv[i] || *end || !(v >= 0 && v <= 100))
         return cli_usage_error("conformance", "--min-rate: '%s' is not a percentage 0..100", argv[i]);
       min_rate = (float)v;
+    } else if (strcmp(a, "--min-category") == 0) {
+      if (i + 1 >= argc) return cli_usage_error("conformance", "--min-category needs NAME=PCT");
+      const char *v = argv[++i], *eq = strchr(v, '=');
+      char *end;
+      double pct = eq ? strtod(eq + 1, &end) : -1;
+      if (!eq || eq == v || eq - v >= 64 || end == eq + 1 || *end || !(pct >= 0 && pct <= 100) || nmin_cat == 16)
+        return cli_usage_error("conformance", "--min-category: '%s' is not NAME=PCT (at most 16)", v);
+      snprintf(min_cat_name[nmin_cat], sizeof min_cat_name[0], "%.*s", (int)(eq - v), v);
+      min_cat_rate[nmin_cat++] = (float)pct;
     } else if (strcmp(a, "--by") == 0) {
       if (i + 1 >= argc || strcmp(argv[i + 1], "subcategory") != 0)
         return cli_usage_error("conformance", "--by takes 'subcategory'");
@@ -330,6 +345,18 @@ int cli_conformance(int argc, char **argv) {
          scored, nskipped);
   print_table(by_sub ? "subcategory" : "category", cats, ncats, scored, passed, md);
   double rate = scored ? 100.0 * passed / scored : 0;
+  for (int k = 0; k < nmin_cat; k++) {
+    int ci = 0;
+    while (ci < ncats && strcmp(cats[ci].name, min_cat_name[k]) != 0) ci++;
+    double cr = ci < ncats && cats[ci].scored ? 100.0 * cats[ci].passed / cats[ci].scored : -1;
+    if (cr + 1e-9 < min_cat_rate[k]) {
+      if (ci == ncats) fprintf(stderr, "canopy conformance: no category %s was scored\n", min_cat_name[k]);
+      else
+        fprintf(stderr, "canopy conformance: %s pass rate %.1f%% is below the required %.1f%%\n", min_cat_name[k], cr,
+                min_cat_rate[k]);
+      return CLI_FAIL;
+    }
+  }
   if (min_rate >= 0 && rate + 1e-9 < min_rate) {
     fprintf(stderr, "canopy conformance: pass rate %.1f%% is below the required %.1f%%\n", rate, min_rate);
     return CLI_FAIL;
