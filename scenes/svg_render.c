@@ -434,6 +434,10 @@ static cn_result content_begin(svg_loader *L, svg_frame *f) {
   if (strcmp(name, "svg") == 0) return render_svg(L, f);
   if (strcmp(name, "use") == 0) return cn__svg_use_begin(L, f);
   if (strcmp(name, "switch") == 0) return render_switch(L, f);
+  if (strcmp(name, "image") == 0) { /* drawn at once (an SVG image as a nested traversal of its own document) */
+    f->phase = SVG_PHASE_AFTER_CONTENT;
+    return cn__svg_render_image(L, f->node, &f->st, f->m);
+  }
   return render_shape_frame(L, f);
 }
 
@@ -449,10 +453,10 @@ static bool element_rendered(svg_loader *L, xmlNode *n) {
   const char *name = (const char *)n->name;
   if (is_definition(name)) return false;
   if (strcmp(name, "text") == 0) return cn__svg_skip(L, CN_SVG_SKIP_TEXT), false;
-  if (strcmp(name, "image") == 0) return cn__svg_skip(L, CN_SVG_SKIP_IMAGE), false;
   if (strcmp(name, "foreignObject") == 0) return cn__svg_skip(L, CN_SVG_SKIP_FOREIGN), false;
   bool known = strcmp(name, "g") == 0 || strcmp(name, "a") == 0 || strcmp(name, "svg") == 0 ||
-               strcmp(name, "use") == 0 || strcmp(name, "switch") == 0 || cn__svg_is_shape(n);
+               strcmp(name, "use") == 0 || strcmp(name, "switch") == 0 || strcmp(name, "image") == 0 ||
+               cn__svg_is_shape(n);
   if (!known) return cn__svg_skip(L, CN_SVG_SKIP_UNKNOWN), false;
   return cn__svg_conditions_pass(n);
 }

@@ -12,8 +12,11 @@
  * structure, shape, transform, styling (presentation attributes, style="",
  * <style> sheets), clipping, masking, blend group, gradient and marker
  * features of SVG 1.1/2 listed in docs/SVG.md (pattern fills are expanded
- * into clipped tiles of geometry). Text, filters, raster images and
- * foreignObject are skipped and counted in stats.skipped.
+ * into clipped tiles of geometry), raster images (PNG, JPEG, GIF, WebP:
+ * cn_image.h) and SVG images from data: URLs and files, and use elements
+ * referencing other files. Text, filters and foreignObject are skipped and
+ * counted in stats.skipped; so are images and references that cannot be
+ * drawn (each with a warning).
  *
  * Errors (the call fails, cn_last_error() says what and on which line):
  *   CN_ERROR_IO          the file cannot be read
@@ -72,18 +75,30 @@ typedef struct cn_svg_options {
   uint64_t max_bytes;
   /* Output limits (0: the builder's defaults, see cn_scene_limits). */
   uint32_t max_elements, max_segments;
+  /* External files: <image href="pic.png">, <use href="other.svg#id"> and
+   * SVG images are read relative to the document (cn_svg_load_file: its
+   * directory; cn_svg_load_memory: base_dir, without which every relative
+   * reference is refused). A file is read only when its real path (symlinks
+   * resolved) lies inside the document's directory tree, or inside one of
+   * resource_roots; everything else (".." escapes, absolute paths and file:
+   * URLs outside, symlinks leading out) is refused with a warning, and so is
+   * any other URL scheme (http, https, ...): the network is never used. */
+  const char *base_dir;
+  const char *const *resource_roots;
+  uint32_t resource_root_count;
 } cn_svg_options;
 
 /* Kinds of skipped content (stats.skipped[kind]). */
 typedef enum cn_svg_skip {
   CN_SVG_SKIP_TEXT,         /* text, tspan, textPath */
   CN_SVG_SKIP_FILTER,       /* elements with a filter (not rendered) */
-  CN_SVG_SKIP_IMAGE,        /* image */
+  CN_SVG_SKIP_IMAGE,        /* images not drawn: unreadable, unsupported format, over the limits */
   CN_SVG_SKIP_PATTERN,      /* patterns not expanded (strokes, > 4096 tiles): the fallback colour is used */
   CN_SVG_SKIP_FOREIGN,      /* foreignObject, elements of other namespaces */
   CN_SVG_SKIP_UNKNOWN,      /* unknown SVG elements */
   CN_SVG_SKIP_MISSING_REF,  /* references to missing or unsuitable elements */
   CN_SVG_SKIP_CYCLE,        /* reference cycles */
+  CN_SVG_SKIP_REFUSED,      /* external references refused (network, outside the allowed tree) */
   CN_SVG_SKIP_COUNT
 } cn_svg_skip;
 
