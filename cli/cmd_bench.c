@@ -22,6 +22,7 @@ static const bench_target targets[] = {
     {"scene", "scene stage per stage (path boxes .. bins), n = 2^10..2^24 and real SVGs, vs copy and CPU", bench_scene},
     {"render", "whole-scene rendering per stage: real SVGs and 100k synthetic paths at 3840x2160", bench_render},
     {"flatten", "flatten stage: synthetic scenes (fills, strokes, dashes, zoom) and scenes-real at 4K", bench_flatten},
+    {"scan", "u32 sum scan, one pass (look-back) and two-pass, n = 2^10..2^28, vs a copy kernel", bench_scan},
 };
 
 struct bench_report {
@@ -196,8 +197,12 @@ int cli_bench(int argc, char **argv) {
       return CLI_FAIL;
     }
   }
+  /* Kernel statistics (registers, spills, ...) where the driver offers them:
+   * targets print them for the kernels they ran. */
   cn_context *ctx = NULL;
-  int rc = cli_context("bench", &ctx);
+  int rc = CLI_OK;
+  cn_result cr = cn_context_create(&(cn_context_desc){.kernel_statistics = true}, &ctx);
+  if (cr != CN_OK) rc = cli_fail("bench", "cannot create a Vulkan context", cr);
   if (rc == CLI_OK) {
     bench_header(&report, ctx, &o);
     rc = target->run(ctx, &o, &report);

@@ -122,7 +122,7 @@ int cli_parens(int argc, char **argv) {
     cn_context *ctx = NULL;
     rc = cli_context("parens", &ctx);
     if (rc == CLI_OK) {
-      cn_result r = cn_parens(ctx, variant, in, out, n);
+      cn_result r = cn_parens(ctx, variant, NULL, in, out, n);
       if (r != CN_OK) rc = cli_fail("parens", "matching failed", r);
     }
     cn_context_destroy(ctx);

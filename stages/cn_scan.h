@@ -1,16 +1,30 @@
 /* cn_scan.h: generic prefix scan of a monoid on the GPU (stages/scan.c).
  *
- * Inputs:  src, n elements of the monoid's element type (a device address).
+ * Inputs:  src, n elements of the monoid's element type (32-bit words; a
+ *          device address, 4-byte aligned; 16-byte aligned src and dst read
+ *          and write 16 bytes at a time).
  * Outputs: dst, n elements: the inclusive (dst[i] = src[0] + ... + src[i]) or
  *          exclusive (dst[i] = src[0] + ... + src[i-1], dst[0] = identity) scan.
  *          src and dst may be the same buffer.
- * Scratch: cn_scan_scratch_bytes() bytes, for the per-block partial sums of
- *          every level.
- * Limits:  n < 2^32; no limit from workgroup sizes: levels are added as n
- *          needs (each level divides n by the block size, 2048 by default).
+ * Scratch: cn_scan_scratch_bytes() bytes: 3 words per block and one more.
+ * Limits:  n <= CN_SCAN_MAX_N, else CN_ERROR_LIMIT.
  *
- * A new monoid is one more pair of kernels (shaders/scan_<name>_{reduce,apply}.comp,
- * a few #defines over shaders/scan.glsl) and one more row in scan.c's table.
+ * Algorithm: one pass with decoupled look-back (shaders/scan_lb.glsl): blocks
+ * of 256 x 16 elements; each invocation folds four elements at a time,
+ * subgroup scans join the lanes, shared memory the subgroups; each block
+ * publishes its total, folds its predecessors' published totals back to the
+ * first one that has published its inclusive prefix, then publishes its own.
+ * n up to one block is one dispatch; more is two (a kernel zeroing the
+ * look-back's flags, then the scan). Correct whatever the order blocks run
+ * in: a block that waits too long for a predecessor folds its input itself
+ * (forward progress on llvmpipe, as parentheses matching's look-back).
+ * tuning.two_pass selects the older reduce-then-scan (shaders/scan.glsl: a
+ * reduce pass per block, the partial sums scanned recursively, an apply pass),
+ * kept for comparison.
+ *
+ * A new monoid is one more kernel (shaders/scan_<name>.comp, a few #defines
+ * over shaders/scan_lb.glsl; with two_pass, scan_<name>_{reduce,apply}.comp
+ * over shaders/scan.glsl) and one more row in scan.c's table.
  */
 #ifndef CN_SCAN_H
 #define CN_SCAN_H
@@ -29,17 +43,38 @@ typedef enum cn_scan_op {
   CN_SCAN_OP_COUNT
 } cn_scan_op;
 
-/* Bytes of scratch that cn_scan_record() needs for n elements. */
-uint64_t cn_scan_scratch_bytes(cn_context *ctx, cn_scan_op op, uint64_t n);
+/* Largest n of a scan. */
+#define CN_SCAN_MAX_N 0xFFFF0000ull
 
-/* Records the scan into cmd. Buffers are given by device address (so callers
- * can scan a part of a larger buffer). Ends with no barrier: the caller adds
- * one (cn_cmd_barrier) before reading dst. */
-cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, cn_scan_op op, VkDeviceAddress src,
-                         VkDeviceAddress dst, VkDeviceAddress scratch, uint64_t n, bool exclusive);
+/* Tuning (benchmarks, tests); NULL or zeroed: the defaults. */
+typedef struct cn_scan_tuning {
+  bool two_pass;        /* reduce-then-scan instead of the one-pass look-back */
+  uint32_t spin_budget; /* look-back: flag loads per block before it folds a
+                           predecessor's input itself (0: 16384); small values
+                           exercise that path */
+} cn_scan_tuning;
 
-/* Convenience (standalone contexts): uploads in[], scans, reads back out[]. */
-cn_result cn_scan_u32(cn_context *ctx, const uint32_t *in, uint32_t *out, uint64_t n, bool exclusive);
+/* One scan: what cn_scan_record() records. Buffers are given by device
+ * address (so callers can scan a part of a larger buffer). */
+typedef struct cn_scan_args {
+  cn_scan_op op;
+  VkDeviceAddress src, dst, scratch;
+  uint64_t n;
+  bool exclusive;
+  const cn_scan_tuning *tuning; /* NULL: the defaults */
+} cn_scan_args;
+
+/* Bytes of scratch that cn_scan_record() needs for a->op, a->n, a->tuning. */
+uint64_t cn_scan_scratch_bytes(cn_context *ctx, const cn_scan_args *a);
+
+/* Records the scan into cmd. Ends with no barrier: the caller adds one
+ * (cn_cmd_barrier) before reading dst. */
+cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_args *a);
+
+/* Convenience (standalone contexts): uploads in[], scans (u32 add; tuning may
+ * be NULL), reads back out[]. */
+cn_result cn_scan_u32(cn_context *ctx, const cn_scan_tuning *tuning, const uint32_t *in, uint32_t *out, uint64_t n,
+                      bool exclusive);
 
 /* CPU reference: the same result, sequentially. in and out may be the same. */
 void cn_scan_u32_cpu(const uint32_t *in, uint32_t *out, uint64_t n, bool exclusive);

@@ -99,6 +99,18 @@ static bool fl_has_dashes(const cn_scene_data *s) {
   return false;
 }
 
+/* Scans of the work buffer: in place, one scratch buffer shared by all. */
+static uint64_t fl_scan_scratch(cn_context *ctx, cn_scan_op op, uint64_t n) {
+  return cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = op, .n = n});
+}
+
+static cn_result fl_scan(cn_context *ctx, VkCommandBuffer cmd, cn_scan_op op, VkDeviceAddress data,
+                         VkDeviceAddress scratch, uint64_t n, bool exclusive) {
+  return cn_scan_record(ctx, cmd,
+                        &(cn_scan_args){.op = op, .src = data, .dst = data, .scratch = scratch, .n = n,
+                                        .exclusive = exclusive});
+}
+
 static cn_result fl_kernel(cn_context *ctx, int kernel, VkPipeline *out) {
   uint32_t spec[1] = {FL_WG};
   return cn_pipeline_get(ctx, kernel, spec, 1, out);
@@ -125,9 +137,10 @@ cn_result cn_flatten_record(cn_context *ctx, cn_flatten *fl, VkCommandBuffer cmd
     fl->line_capacity = (uint32_t)CN_MIN(guess, (uint64_t)UINT32_MAX);
   }
   uint64_t words = CN_FL_WORDS((uint64_t)E, (uint64_t)P, (uint64_t)S);
-  uint64_t scratch = CN_MAX(cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, (uint64_t)P + 1),
-                            CN_MAX(cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, (uint64_t)E + 1),
-                                   cn_scan_scratch_bytes(ctx, CN_SCAN_U32_MAX, S)));
+  uint64_t scratch = CN_MAX(fl_scan_scratch(ctx, CN_SCAN_U32_ADD, (uint64_t)P + 1),
+                            CN_MAX(fl_scan_scratch(ctx, CN_SCAN_U32_ADD, (uint64_t)E + 1),
+                                   CN_MAX(fl_scan_scratch(ctx, CN_SCAN_U32_MAX, S),
+                                          fl_scan_scratch(ctx, CN_SCAN_F32_SEG_ADD, P))));
   CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, words * 4, &fl->work));
   CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX((uint64_t)E * sizeof(cn_flatten_elem), 16), &fl->elems));
   CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX((uint64_t)fl->line_capacity * sizeof(cn_line), 16),
@@ -160,11 +173,9 @@ cn_result cn_flatten_record(cn_context *ctx, cn_flatten *fl, VkCommandBuffer cmd
   pc.mode = CN_FL_MODE_SUB_START;
   cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
   cn_cmd_barrier(ctx, cmd);
-  CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, w + CN_FL_OFF_PAIR_BASE * 4, w + CN_FL_OFF_PAIR_BASE * 4,
-                        fl->scratch.address, (uint64_t)E + 1, true));
+  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + CN_FL_OFF_PAIR_BASE * 4, fl->scratch.address, (uint64_t)E + 1, true));
   cn_cmd_barrier(ctx, cmd);
-  CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_U32_MAX, w + off_sub_first, w + off_sub_first, fl->scratch.address, S,
-                        false));
+  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_MAX, w + off_sub_first, fl->scratch.address, S, false));
   cn_cmd_barrier(ctx, cmd);
   pc.mode = CN_FL_MODE_SUB_LINK;
   cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
@@ -173,7 +184,7 @@ cn_result cn_flatten_record(cn_context *ctx, cn_flatten *fl, VkCommandBuffer cmd
     pc.mode = CN_FL_MODE_DASH_LEN;
     cn_dispatch(ctx, cmd, k_pairs, &pc, sizeof pc, CN_DIV_UP((uint64_t)P, FL_WG));
     cn_cmd_barrier(ctx, cmd);
-    CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_F32_SEG_ADD, w + off_dash, w + off_dash, fl->scratch.address, P, true));
+    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_F32_SEG_ADD, w + off_dash, fl->scratch.address, P, true));
     cn_cmd_barrier(ctx, cmd);
   }
   if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: setup");
@@ -185,8 +196,7 @@ cn_result cn_flatten_record(cn_context *ctx, cn_flatten *fl, VkCommandBuffer cmd
   if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: count");
 
   /* scan */
-  CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, w + off_pair_lines, w + off_pair_lines, fl->scratch.address,
-                        (uint64_t)P + 1, true));
+  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + off_pair_lines, fl->scratch.address, (uint64_t)P + 1, true));
   cn_cmd_barrier(ctx, cmd);
   if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: scan");
 
