@@ -2,7 +2,9 @@
  * n = 2^min .. 2^max (default 2^10 .. 2^28, as device memory allows), one pass
  * with decoupled look-back against the two-pass reduce-then-scan, and a copy
  * kernel moving the same bytes (4n read, 4n written) in the same run. Every
- * result is checked against the CPU scan at sizes <= 2^22 and the largest. */
+ * result is checked against the CPU scan at sizes <= 2^22 and the largest.
+ * CANOPY_BENCH_SCAN_SHAPES="wg,items ..." adds one-pass rows of those block
+ * shapes (a sweep; this benchmark only). */
 #include "bench.h"
 #include "internal.h" /* cn_util_copy_record: the bandwidth yardstick */
 
@@ -30,13 +32,29 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   int hi = o->max_log2 ? o->max_log2 : (o->quick ? 16 : 28);
   if (hi > 30) hi = 30;
   if (lo > hi) lo = hi;
-  static const cn_scan_tuning forms[2] = {{.two_pass = false}, {.two_pass = true}};
-  static const char *const form_names[2] = {"one-pass", "two-pass"};
+  enum { MAX_FORMS = 10 };
+  cn_scan_tuning forms[MAX_FORMS] = {{.two_pass = false}, {.two_pass = true}};
+  char form_names[MAX_FORMS][24] = {"one-pass", "two-pass"};
+  int nforms = 2;
+  const char *sw = getenv("CANOPY_BENCH_SCAN_SHAPES");
+  for (const char *p = sw; p && *p && nforms < MAX_FORMS;) {
+    unsigned wg = 0, items = 0;
+    int used = 0;
+    if (sscanf(p, " %u,%u%n", &wg, &items, &used) != 2) {
+      fprintf(stderr, "canopy bench scan: CANOPY_BENCH_SCAN_SHAPES=%s: expected \"wg,items ...\"\n", sw);
+      return CLI_USAGE;
+    }
+    forms[nforms] = (cn_scan_tuning){.wg = wg, .items = items};
+    snprintf(form_names[nforms], sizeof form_names[nforms], "1p-%ux%u", wg, items);
+    nforms++;
+    p += used;
+    while (*p == ' ') p++;
+  }
   uint64_t nmax = 0, scratch_bytes = 0;
   for (; hi >= lo; hi--) {
     nmax = 1ull << hi;
     scratch_bytes = 0;
-    for (int f = 0; f < 2; f++) {
+    for (int f = 0; f < nforms; f++) {
       uint64_t s = cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = nmax, .tuning = &forms[f]});
       if (s > scratch_bytes) scratch_bytes = s;
     }
@@ -68,7 +86,7 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   if (r == CN_OK) r = cn_buffer_upload(ctx, &orig, 0, in, 4 * nmax);
   if (r != CN_OK) rc = cli_fail("bench", "setting up", r);
 
-  bench_printf(rep, "%-5s %-9s %11s %9s %9s %8s %10s\n", "n", "form", "GPU us", "G elem/s", "GB/s", "of copy",
+  bench_printf(rep, "%-5s %-11s %11s %9s %9s %8s %10s\n", "n", "form", "GPU us", "G elem/s", "GB/s", "of copy",
                "copy GB/s");
   double frac26 = 0;
   for (int lg = lo; lg <= hi && rc == CLI_OK; lg++) {
@@ -83,7 +101,7 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       break;
     }
     double copy_gbs = 8.0 * (double)n / copy_ns;
-    for (int f = 0; f < 2 && rc == CLI_OK; f++) {
+    for (int f = 0; f < nforms && rc == CLI_OK; f++) {
       job.a.tuning = &forms[f];
       double ns;
       r = bench_gpu_median(ctx, o, record_scan, &job, &ns);
@@ -115,7 +133,7 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
         }
       }
       double gbs = 8.0 * (double)n / ns;
-      bench_printf(rep, "2^%-3d %-9s %11.2f %9.3f %9.1f %7.1f%% %10.1f\n", lg, form_names[f], ns / 1e3,
+      bench_printf(rep, "2^%-3d %-11s %11.2f %9.3f %9.1f %7.1f%% %10.1f\n", lg, form_names[f], ns / 1e3,
                    (double)n / ns, gbs, 100.0 * gbs / copy_gbs, copy_gbs);
       if (lg == 26 && f == 0) frac26 = 100.0 * gbs / copy_gbs;
     }

@@ -49,6 +49,10 @@ typedef enum cn_scan_op {
 /* Tuning (benchmarks, tests); NULL or zeroed: the defaults. */
 typedef struct cn_scan_tuning {
   bool two_pass;        /* reduce-then-scan instead of the one-pass look-back */
+  /* One-pass block shape: invocations (a power of two, at least the subgroup
+   * size) and elements per invocation (4 .. 32, a multiple of 4); 0: 256 and
+   * 16. A shape the device cannot run fails with CN_ERROR_INVALID_ARGUMENT. */
+  uint32_t wg, items;
   uint32_t spin_budget; /* look-back: flag loads per block before it folds a
                            predecessor's input itself (0: 16384); small values
                            exercise that path */

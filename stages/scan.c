@@ -26,9 +26,13 @@ static const cn__scan_monoid cn__monoids[CN_SCAN_OP_COUNT] = {
 
 static const cn_scan_tuning cn__scan_no_tuning;
 
-/* One-pass block: SCAN_WG (or the device's largest power of two below it) x SCAN_ITEMS. */
-static uint32_t cn__scan_wg(const cn_context *ctx) {
-  return cn_floor_pow2(CN_MIN((uint32_t)SCAN_WG, ctx->caps.max_workgroup_invocations));
+/* One-pass block shape: the tuning's, else SCAN_WG (or the device's largest
+ * power of two below it) x SCAN_ITEMS; false when the tuning's does not fit. */
+static bool cn__scan_block(const cn_context *ctx, const cn_scan_tuning *tu, uint32_t *wg, uint32_t *items) {
+  *wg = tu->wg ? tu->wg : cn_floor_pow2(CN_MIN((uint32_t)SCAN_WG, ctx->caps.max_workgroup_invocations));
+  *items = tu->items ? tu->items : SCAN_ITEMS;
+  return (*wg & (*wg - 1)) == 0 && *wg >= ctx->caps.max_subgroup_size && *wg <= ctx->caps.max_workgroup_invocations &&
+         *wg * 4 <= ctx->caps.max_shared_memory && *items >= 4 && *items <= 32 && *items % 4 == 0;
 }
 
 /* Two-pass: 256 invocations of 8 items; shared memory is WG * elem_bytes. */
@@ -45,7 +49,9 @@ uint64_t cn_scan_scratch_bytes(cn_context *ctx, const cn_scan_args *a) {
   const cn_scan_tuning *tu = a->tuning ? a->tuning : &cn__scan_no_tuning;
   uint64_t n = a->n;
   if (!tu->two_pass) {
-    uint64_t block = (uint64_t)cn__scan_wg(ctx) * SCAN_ITEMS;
+    uint32_t wg, items;
+    if (!cn__scan_block(ctx, tu, &wg, &items)) return 0;
+    uint64_t block = (uint64_t)wg * items;
     uint64_t blocks = CN_DIV_UP(n, block);
     return blocks > 1 ? 4 * (1 + 3 * blocks) : 0;
   }
@@ -101,9 +107,11 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
   const cn_scan_tuning *tu = a->tuning ? a->tuning : &cn__scan_no_tuning;
   if (tu->two_pass) return cn__scan_two_pass(ctx, cmd, m, a);
 
-  uint32_t wg = cn__scan_wg(ctx);
-  uint64_t blocks = CN_DIV_UP(a->n, (uint64_t)wg * SCAN_ITEMS);
-  uint32_t spec[4] = {wg, SCAN_ITEMS, a->src % 16 == 0 && a->dst % 16 == 0,
+  uint32_t wg, items;
+  if (!cn__scan_block(ctx, tu, &wg, &items))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: block shape %u x %u does not fit this device", wg, items);
+  uint64_t blocks = CN_DIV_UP(a->n, (uint64_t)wg * items);
+  uint32_t spec[4] = {wg, items, a->src % 16 == 0 && a->dst % 16 == 0,
                       tu->spin_budget ? tu->spin_budget : SCAN_SPIN_BUDGET};
   VkPipeline scan;
   CN_TRY(cn_pipeline_get(ctx, m->single, spec, 4, &scan));
