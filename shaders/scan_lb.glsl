@@ -18,7 +18,9 @@
 // counter (state word 0; ids follow the order blocks start in), publishes its
 // total (AGGREGATE), folds its predecessors' published values backwards until
 // one has published its inclusive prefix (PREFIX), publishes its own prefix and
-// writes its outputs. State at pc.partial: word 0 the counter, words 1 + b
+// writes its outputs. The first subgroup reads a window of as many
+// predecessors as it has lanes at once (one memory fence per window, not per
+// predecessor), so prefixes do not propagate one block at a time. State at pc.partial: word 0 the counter, words 1 + b
 // block b's flag, then one aggregate and one prefix word per block; zeroed
 // before each scan (scan_clear). Memory ordering and forward progress follow
 // parens_lookback.comp: flags are relaxed atomics of one invocation, ordered
@@ -105,17 +107,6 @@ uint scan_block_total(uint b) {
   return scan_fold_subgroups(acc, before);
 }
 
-// Spins until block q's flag is set or the budget runs out (0 then).
-uint scan_spin(uint q, inout uint budget) {
-  uint f = 0u;
-  while (budget != 0u) {
-    budget--;
-    f = atomicLoad(ScanState(pc.partial).v[1u + q], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-    if (f != 0u) break;
-  }
-  return f;
-}
-
 void main() {
   uint t = gl_LocalInvocationID.x;
   bool lookback = pc.has_partial != 0u;
@@ -160,23 +151,58 @@ void main() {
     if (t == 0u)
       atomicStore(st.v[1u + b], b == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, gl_ScopeDevice, gl_StorageSemanticsBuffer,
                   gl_SemanticsRelaxed);
-    uint r = b, budget = SPIN_BUDGET;
-    while (r != 0u) {
-      if (t == 0u) sh_bcast[1] = scan_spin(r - 1u, budget);
-      fence_barrier(); // acquire what block r - 1 published
-      uint f = sh_bcast[1];
-      uint v;
-      if (f == 0u) {
-        v = scan_block_total(r - 1u); // waited too long: fold its input here
-        if (t == 0u)
-          sh_bcast[1] = atomicLoad(st.v[r], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-        fence_barrier();
-        f = sh_bcast[1];
+    // Windows of SG predecessors at once, one per lane of the first
+    // subgroup (lane l: block r - 1 - l): the nearest lane whose block has
+    // published its prefix (or has published nothing within the budget)
+    // ends the window; the lanes before it give aggregates.
+    uint r = b, budget = SPIN_BUDGET, lane = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
+    while (r != 0u) { // uniform: r comes from shared memory
+      uint f = FLAG_PREFIX; // lanes past block 0 stand for nothing and never end a window first
+      if (gl_SubgroupID == 0u) {
+        if (lane < r) {
+          for (;;) {
+            f = atomicLoad(st.v[r - lane], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+            if (f != 0u || budget == 0u) break;
+            budget--;
+          }
+        }
+        uvec4 stop = subgroupBallot(f != FLAG_AGGREGATE);
+        uint m = any(notEqual(stop, uvec4(0u))) ? subgroupBallotFindLSB(stop) : sg;
+        uint fm = subgroupShuffle(f, m < sg ? m : 0u);
+        if (lane == 0u) {
+          sh_bcast[1] = m;
+          sh_bcast[2] = m < sg ? fm : FLAG_AGGREGATE;
+        }
       }
-      if (f == FLAG_PREFIX) v = st.v[pre_at + r - 1u];
-      else if (f == FLAG_AGGREGATE) v = st.v[agg_at + r - 1u];
-      prefix = SCAN_COMBINE(v, prefix);
-      r = f == FLAG_PREFIX ? 0u : r - 1u;
+      fence_barrier(); // acquire what the window's blocks published
+      uint m = sh_bcast[1], fm = sh_bcast[2];
+      uint cnt = fm == FLAG_PREFIX ? m + 1u : m; // lanes folded from the window
+      if (gl_SubgroupID == 0u) {
+        uint x = SCAN_IDENTITY;
+        if (lane < cnt) x = lane == m ? st.v[pre_at + r - 1u - lane] : st.v[agg_at + r - 1u - lane];
+        for (uint d = 1u; d < sg; d <<= 1) { // lane 0: fold of lanes cnt-1 .. 0, oldest first
+          uint y = subgroupShuffle(x, min(lane + d, sg - 1u));
+          if (lane + d < sg) x = SCAN_COMBINE(y, x);
+        }
+        if (lane == 0u) sh_bcast[3] = x;
+      }
+      barrier();
+      prefix = SCAN_COMBINE(sh_bcast[3], prefix);
+      if (fm == FLAG_PREFIX) {
+        r = 0u;
+      } else if (m < sg) { // block r - 1 - m published nothing in time: fold its input here
+        uint q = r - 1u - m;
+        uint v = scan_block_total(q);
+        if (t == 0u) sh_bcast[1] = atomicLoad(st.v[1u + q], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+        fence_barrier();
+        uint fq = sh_bcast[1];
+        if (fq == FLAG_PREFIX) v = st.v[pre_at + q];
+        else if (fq == FLAG_AGGREGATE) v = st.v[agg_at + q];
+        prefix = SCAN_COMBINE(v, prefix);
+        r = fq == FLAG_PREFIX ? 0u : q;
+      } else {
+        r -= sg;
+      }
       barrier(); // sh_bcast is rewritten in the next round
     }
     if (b != 0u) {
