@@ -10,6 +10,7 @@
 
 enum { BENCH_MAX_WARM = 4000 };
 #define BENCH_WARM_NS 20e6 /* warm-up work before timed runs: 20 ms */
+#define CN_BENCH_MIN3(a, b, c) ((a) < (b) ? ((a) < (c) ? (a) : (c)) : ((b) < (c) ? (b) : (c)))
 
 typedef struct bench_target {
   const char *name;
@@ -111,11 +112,13 @@ static cn_result bench_reps(cn_context *ctx, bench_record_fn fn, void *user, uin
 cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user, double *ns) {
   *ns = 0;
   double spans[256];
-  /* One run to estimate the time, then enough warm-up runs in the same command
-   * buffer for about BENCH_WARM_NS of work, so that clocks have ramped up. */
-  cn_result r = bench_reps(ctx, fn, user, 0, 1, spans);
+  /* Three runs to estimate the time (the fastest: the first may pay for
+   * first use), then enough warm-up runs in the same command buffer for about
+   * BENCH_WARM_NS of work, so that clocks have ramped up. */
+  cn_result r = bench_reps(ctx, fn, user, 0, 3, spans);
   if (r != CN_OK) return r;
-  double warm = spans[0] > 0 ? BENCH_WARM_NS / spans[0] : BENCH_MAX_WARM;
+  double est = CN_BENCH_MIN3(spans[0], spans[1], spans[2]);
+  double warm = est > 0 ? BENCH_WARM_NS / est : BENCH_MAX_WARM;
   uint32_t w = warm > BENCH_MAX_WARM ? BENCH_MAX_WARM : (uint32_t)warm;
   if (w < (uint32_t)o->warmup) w = (uint32_t)o->warmup;
   r = bench_reps(ctx, fn, user, w, (uint32_t)o->runs, spans);

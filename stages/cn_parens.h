@@ -93,7 +93,9 @@
  *              otherwise) and full subgroups (chunk order follows subgroup
  *              id and lane).
  *   SINGLE     small inputs in one dispatch: one workgroup of up to 1024
- *              invocations x 16 elements (n <= cn_parens_single_max()), the
+ *              invocations x 16 elements (n <= cn_parens_single_max()); 4 or
+ *              8 elements per invocation where those cover n, and the
+ *              smallest power-of-two workgroup that covers n; the
  *              EFFICIENT partition walk with no stack before the partition:
  *              chunk bitmasks, a bicyclic tree over the chunks in shared
  *              memory, each element's match by a tree search; no scratch, no
@@ -149,7 +151,8 @@ typedef enum cn_parens_variant {
 
 /* A variant's shape: invocations per workgroup (a power of two, 32 ..
  * the device's limit), elements per invocation (1, 2 or a multiple of 4, at
- * most 32; lowmark 16 or 32; single 16) and, for lookback, the stack entries
+ * most 32; lowmark 16 or 32; single: the largest workgroup and its elements
+ * per invocation, used for every n) and, for lookback, the stack entries
  * each partition publishes (1 .. wg * k). All zero: the variant's default. */
 typedef struct cn_parens_shape {
   uint32_t wg, k, window;

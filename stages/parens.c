@@ -17,7 +17,8 @@ enum {
   PARENS_LOWMARK_K = 16,      /* lowmark: one uvec4 of input bytes per invocation (16 or 32, parens_lm.glsl) */
   PARENS_WINDOW_WG = 64,      /* lowmark: parens_lm_window workgroup */
   PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES) */
-  PARENS_SINGLE_K = 16,       /* single: elements per invocation */
+  PARENS_SINGLE_K = 16,       /* single: elements per invocation at its largest n (fewer below) */
+  PARENS_SINGLE_MIN_K = 4,    /* single: the fewest elements per invocation it picks */
   PARENS_SINGLE_MIN_WG = 32,  /* single: smallest workgroup */
 };
 
@@ -66,7 +67,6 @@ static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32
 }
 
 static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn__parens_shape s) {
-  if (v == CN_PARENS_SINGLE && s.k != PARENS_SINGLE_K) return false;
   if (v == CN_PARENS_LOWMARK && ((s.k != 16 && s.k != 32) || s.wg < ctx->caps.max_subgroup_size)) return false;
   return s.wg >= 32 && s.wg <= ctx->caps.max_workgroup_invocations && (s.wg & (s.wg - 1)) == 0 && s.k >= 1 &&
          s.k <= 32 && (s.k <= 2 || s.k % 4 == 0) && s.window >= 1 && s.window <= s.wg * s.k &&
@@ -232,13 +232,17 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   return CN_OK;
 }
 
-static cn_result cn__parens_record_single(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s, uint64_t n,
-                                          cn_parens_push pc, cn_timer *timer) {
-  /* The smallest power-of-two workgroup that covers n (a shorter tree and
-   * fewer idle invocations than the largest one). */
+static cn_result cn__parens_record_single(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s, bool tuned,
+                                          uint64_t n, cn_parens_push pc, cn_timer *timer) {
+  /* Elements per invocation: the tuning's, else the fewest of 4, 8, 16 that
+   * the largest workgroup covers n with (a shorter serial walk per
+   * invocation); then the smallest power-of-two workgroup that covers n. */
+  uint32_t k = s.k;
+  if (!tuned)
+    for (k = PARENS_SINGLE_MIN_K; k < s.k && (uint64_t)s.wg * k < n;) k *= 2;
   uint32_t wg = PARENS_SINGLE_MIN_WG;
-  while ((uint64_t)wg * s.k < n && wg < s.wg) wg *= 2;
-  uint32_t spec[2] = {wg, s.k};
+  while ((uint64_t)wg * k < n && wg < s.wg) wg *= 2;
+  uint32_t spec[2] = {wg, k};
   VkPipeline single;
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_SINGLE, spec, 2, &single));
   cn_dispatch(ctx, cmd, single, &pc, sizeof pc, 1);
@@ -275,9 +279,10 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens
   if (n > CN_PARENS_MAX_N)
     return cn_fail(CN_ERROR_LIMIT, "parentheses matching of %llu elements: at most %llu", (unsigned long long)n,
                    CN_PARENS_MAX_N);
-  if (v == CN_PARENS_SINGLE && n > cn_parens_single_max(ctx))
-    return cn_fail(CN_ERROR_LIMIT, "parentheses matching (single) of %llu elements: at most %llu on this device",
-                   (unsigned long long)n, (unsigned long long)cn_parens_single_max(ctx));
+  uint64_t single_max = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_SINGLE, .tuning = tu});
+  if (v == CN_PARENS_SINGLE && n > single_max)
+    return cn_fail(CN_ERROR_LIMIT, "parentheses matching (single) of %llu elements: at most %llu here",
+                   (unsigned long long)n, (unsigned long long)single_max);
   if (n == 0) return CN_OK;
   if (a->in % 4 || a->out % 4 || a->scratch % 16)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT,
@@ -304,7 +309,10 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens
                        .n = (uint32_t)n,
                        .n1 = (uint32_t)l.n1,
                        .n1p = (uint32_t)l.n1p};
-  if (v == CN_PARENS_SINGLE) return cn__parens_record_single(ctx, cmd, s, n, pc, a->timer);
+  if (v == CN_PARENS_SINGLE) {
+    const cn_parens_shape *ts = &tu->shape[CN_PARENS_SINGLE];
+    return cn__parens_record_single(ctx, cmd, s, ts->wg || ts->k, n, pc, a->timer);
+  }
   if (v == CN_PARENS_LOOKBACK) return cn__parens_record_lookback(ctx, cmd, s, &l, pc, tu, a->timer);
   return cn__parens_record_multipass(ctx, cmd, v, s, &l, pc, tu, a->timer);
 }
@@ -316,9 +324,10 @@ cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning
   if (n > CN_PARENS_MAX_N)
     return cn_fail(CN_ERROR_LIMIT, "parentheses matching of %llu elements: at most %llu", (unsigned long long)n,
                    CN_PARENS_MAX_N);
-  if (v == CN_PARENS_SINGLE && n > cn_parens_single_max(ctx))
-    return cn_fail(CN_ERROR_LIMIT, "parentheses matching (single) of %llu elements: at most %llu on this device",
-                   (unsigned long long)n, (unsigned long long)cn_parens_single_max(ctx));
+  uint64_t single_max = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_SINGLE, .tuning = tuning});
+  if (v == CN_PARENS_SINGLE && n > single_max)
+    return cn_fail(CN_ERROR_LIMIT, "parentheses matching (single) of %llu elements: at most %llu here",
+                   (unsigned long long)n, (unsigned long long)single_max);
   if (n == 0) return CN_OK;
   if (!in || !out) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_parens: NULL array");
   cn_parens_args a = {.variant = v, .n = n, .tuning = tuning};
