@@ -33,9 +33,9 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   if (hi > 30) hi = 30;
   if (lo > hi) lo = hi;
   enum { MAX_FORMS = 10 };
-  cn_scan_tuning forms[MAX_FORMS] = {{.two_pass = false}, {.two_pass = true}};
-  char form_names[MAX_FORMS][24] = {"one-pass", "two-pass"};
-  int nforms = 2;
+  cn_scan_tuning forms[MAX_FORMS] = {{.two_pass = false}, {.two_pass = true}, {.fenced = true}};
+  char form_names[MAX_FORMS][24] = {"one-pass", "two-pass", "1p-fenced"};
+  int nforms = caps->buffer_int64_atomics ? 3 : 2; /* the fenced look-back apart only where it is not the default */
   const char *sw = getenv("CANOPY_BENCH_SCAN_SHAPES");
   for (const char *p = sw; p && *p && nforms < MAX_FORMS;) {
     unsigned wg = 0, items = 0;
@@ -67,7 +67,10 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   bench_printf(rep, "u32 sum scan, inclusive, in place: random words, n = 2^%d .. 2^%d\n", lo, hi);
   bench_printf(rep, "moved = 4n bytes read + 4n written; copy = copy_u32x4 moving the same bytes in the same run\n");
   bench_printf(rep, "one-pass: decoupled look-back, blocks of 4096 (a clear of its flags and the scan: 2 dispatches;\n"
-                    "          1 up to one block); two-pass: reduce, scan of the block sums (recursively), apply\n\n");
+                    "          1 up to one block), flag and value in one 64-bit atomic word%s;\n"
+                    "1p-fenced: the same with flag and value apart, ordered by memory fences;\n"
+                    "two-pass: reduce, scan of the block sums (recursively), apply; 1p-WGxITEMS: other block shapes\n\n",
+               caps->buffer_int64_atomics ? "" : " (not on this device: fenced)");
   uint32_t *in = malloc(nmax * 4), *want = malloc(nmax * 4), *got = malloc(nmax * 4);
   cn_buffer data = {0}, orig = {0}, copy = {0}, scratch = {0};
   int rc = CLI_OK;

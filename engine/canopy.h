@@ -139,6 +139,7 @@ typedef struct cn_device_caps {
   uint64_t max_allocation_size;
   uint64_t device_local_bytes;     /* the largest device-local heap */
   bool shader_int64;
+  bool buffer_int64_atomics;       /* 64-bit atomics on buffers (shaderBufferInt64Atomics), enabled */
 } cn_device_caps;
 
 const cn_device_caps *cn_context_caps(const cn_context *ctx);

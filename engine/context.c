@@ -137,6 +137,7 @@ static void cn__query_device(VkPhysicalDevice pd, cn__device_info *info) {
   VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
   vkGetPhysicalDeviceFeatures2(pd, &f2);
   c->shader_int64 = f2.features.shaderInt64;
+  c->buffer_int64_atomics = f12.shaderBufferInt64Atomics;
   info->executable_info = has_exec && fexec.pipelineExecutableInfo;
   c->subgroup_size_control = info->has_13_features && f13.subgroupSizeControl && f13.computeFullSubgroups &&
                              (ssc.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
@@ -351,6 +352,7 @@ static cn_result cn__create_device(cn_context *ctx, const cn__device_info *info,
   VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                           .pNext = info->has_13_features ? (void *)&f13 : exec ? (void *)&fexec : NULL};
   cn_device_features_require(&f12);
+  f12.shaderBufferInt64Atomics = info->caps.buffer_int64_atomics; /* optional: the scan's look-back uses it */
   VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
   f2.features.shaderInt64 = info->caps.shader_int64;
   VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
@@ -470,6 +472,7 @@ cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out) 
   ctx->timeout_ns = (uint64_t)300e9;
   /* The host decides whether subgroup size control was enabled; do not rely on it. */
   ctx->caps.subgroup_size_control = false;
+  ctx->caps.buffer_int64_atomics = false;
   cn_result r = cn__init_common(ctx);
   if (r != CN_OK) {
     cn_context_destroy(ctx);

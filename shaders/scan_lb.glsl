@@ -29,6 +29,10 @@
 // too long), and when it runs out the block folds the missing predecessor's
 // input itself, then looks at its flag once more and prefers what it has
 // published by then (its outputs may overwrite its input when src == dst).
+// With SCAN_ATOMIC64 (devices with 64-bit buffer atomics) a block's flag and
+// value share one 64-bit word (state: the counter, then one word per block
+// from byte 8), read and written by relaxed atomics: no fences, and the first
+// subgroup alone walks back.
 #include "common.glsl"
 #extension GL_EXT_control_flow_attributes : require
 
@@ -42,6 +46,12 @@ layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer ScanBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScanBuf4 { uvec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer ScanState { uint v[]; };
+#ifdef SCAN_ATOMIC64
+#extension GL_EXT_shader_atomic_int64 : require
+// Block b's state: (flag << 32) | value at byte 8 + 8 b of the state.
+layout(buffer_reference, std430, buffer_reference_align = 8) coherent buffer ScanState64 { uint64_t v[]; };
+uint64_t scan_pack(uint flag, uint value) { return (uint64_t(flag) << 32) | uint64_t(value); }
+#endif
 
 #define CN_USE_SCAN_PUSH
 #include "cn_shared.h"
@@ -107,6 +117,24 @@ uint scan_block_total(uint b) {
   return scan_fold_subgroups(acc, before);
 }
 
+#ifdef SCAN_ATOMIC64
+// Total of block b by the calling subgroup alone (the look-back's fallback):
+// rows of SG * 4 elements in order, each lane's four, then the lanes in order.
+uint scan_block_total_sg(uint b) {
+  uint acc = SCAN_IDENTITY, lane = gl_SubgroupInvocationID;
+  uint first = b * WG_SIZE * ITEMS, rows = WG_SIZE * ITEMS / (gl_SubgroupSize * 4u);
+  for (uint r = 0u; r < rows; r++) {
+    uint e = first + (r * gl_SubgroupSize + lane) * 4u;
+    uint x = SCAN_IDENTITY;
+    for (uint i = 0u; i < 4u; i++)
+      if (e + i < pc.n) x = SCAN_COMBINE(x, pc.src.v[e + i]);
+    uint incl = SCAN_SG_INCLUSIVE(x);
+    acc = SCAN_COMBINE(acc, subgroupShuffle(incl, gl_SubgroupSize - 1u));
+  }
+  return acc;
+}
+#endif
+
 void main() {
   uint t = gl_LocalInvocationID.x;
   bool lookback = pc.has_partial != 0u;
@@ -142,6 +170,61 @@ void main() {
 
   // 2. Look-back: the fold of every block before this one.
   uint prefix = SCAN_IDENTITY;
+#ifdef SCAN_ATOMIC64
+  if (lookback) {
+    // Flag and value in one 64-bit word: no fences. The first subgroup alone
+    // walks back; the workgroup waits at the barrier below.
+    ScanState64 s64 = ScanState64(uint64_t(pc.partial) + 8ul);
+    if (t == 0u) atomicStore(s64.v[b], scan_pack(b == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, total), gl_ScopeDevice,
+                             gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    if (gl_SubgroupID == 0u && b != 0u) {
+      uint r = b, budget = SPIN_BUDGET, lane = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
+      uint acc = SCAN_IDENTITY;
+      while (r != 0u) { // uniform in the subgroup
+        uint64_t w = scan_pack(FLAG_PREFIX, SCAN_IDENTITY); // lanes past block 0 never end a window first
+        if (lane < r) {
+          for (;;) {
+            w = atomicLoad(s64.v[r - 1u - lane], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+            if ((w >> 32) != 0ul || budget == 0u) break;
+            budget--;
+          }
+        }
+        uint f = uint(w >> 32);
+        uvec4 stop = subgroupBallot(f != FLAG_AGGREGATE);
+        uint m = any(notEqual(stop, uvec4(0u))) ? subgroupBallotFindLSB(stop) : sg;
+        uint fm = subgroupShuffle(f, m < sg ? m : 0u);
+        if (m == sg) fm = FLAG_AGGREGATE;
+        uint cnt = fm == FLAG_PREFIX ? m + 1u : m;
+        uint x = lane < cnt ? uint(w) : SCAN_IDENTITY;
+        for (uint d = 1u; d < sg; d <<= 1) { // lane 0: fold of lanes cnt-1 .. 0, oldest first
+          uint y = subgroupShuffle(x, min(lane + d, sg - 1u));
+          if (lane + d < sg) x = SCAN_COMBINE(y, x);
+        }
+        acc = SCAN_COMBINE(subgroupBroadcast(x, 0u), acc);
+        if (fm == FLAG_PREFIX) {
+          r = 0u;
+        } else if (m < sg) { // block r - 1 - m published nothing in time: fold its input here
+          uint q = r - 1u - m;
+          uint v = scan_block_total_sg(q);
+          uint64_t wq = atomicLoad(s64.v[q], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+          uint fq = uint(wq >> 32);
+          if (fq != 0u) v = uint(wq); // published meanwhile: that value, not a fold of input it may overwrite
+          acc = SCAN_COMBINE(v, acc);
+          r = fq == FLAG_PREFIX ? 0u : q;
+        } else {
+          r -= sg;
+        }
+      }
+      if (lane == 0u) {
+        sh_bcast[3] = acc;
+        atomicStore(s64.v[b], scan_pack(FLAG_PREFIX, SCAN_COMBINE(acc, total)), gl_ScopeDevice,
+                    gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+      }
+    }
+    barrier();
+    if (b != 0u) prefix = sh_bcast[3];
+  }
+#else
   if (lookback) {
     if (t == 0u) {
       st.v[agg_at + b] = total;
@@ -212,6 +295,8 @@ void main() {
         atomicStore(st.v[1u + b], FLAG_PREFIX, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
     }
   }
+
+#endif
 
   // 3. Outputs.
   uint base = SCAN_COMBINE(prefix, sg_before);

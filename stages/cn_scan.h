@@ -6,7 +6,8 @@
  * Outputs: dst, n elements: the inclusive (dst[i] = src[0] + ... + src[i]) or
  *          exclusive (dst[i] = src[0] + ... + src[i-1], dst[0] = identity) scan.
  *          src and dst may be the same buffer.
- * Scratch: cn_scan_scratch_bytes() bytes: 3 words per block and one more.
+ * Scratch: cn_scan_scratch_bytes() bytes: 8 bytes per block and 8 more (12
+ *          and 4 without 64-bit buffer atomics); none for one block.
  * Limits:  n <= CN_SCAN_MAX_N, else CN_ERROR_LIMIT.
  *
  * Algorithm: one pass with decoupled look-back (shaders/scan_lb.glsl): blocks
@@ -14,8 +15,10 @@
  * subgroup scans join the lanes, shared memory the subgroups; each block
  * publishes its total, folds its predecessors' published totals back to the
  * first one that has published its inclusive prefix, then publishes its own.
- * n up to one block is one dispatch; more is two (a kernel zeroing the
- * look-back's flags, then the scan). Correct whatever the order blocks run
+ * Where the device has 64-bit buffer atomics, a block's flag and value travel
+ * in one word (no memory fences; cn_device_caps.buffer_int64_atomics), else
+ * apart, ordered by fences. n up to one block is one dispatch; more is two (a
+ * kernel zeroing the look-back's flags, then the scan). Correct whatever the order blocks run
  * in: a block that waits too long for a predecessor folds its input itself
  * (forward progress on llvmpipe, as parentheses matching's look-back).
  * tuning.two_pass selects the older reduce-then-scan (shaders/scan.glsl: a
@@ -53,6 +56,9 @@ typedef struct cn_scan_tuning {
    * size) and elements per invocation (4 .. 32, a multiple of 4); 0: 256 and
    * 16. A shape the device cannot run fails with CN_ERROR_INVALID_ARGUMENT. */
   uint32_t wg, items;
+  /* One-pass: the look-back with memory fences (flag and value apart) even
+   * where the device has 64-bit buffer atomics (flag and value in one word). */
+  bool fenced;
   uint32_t spin_budget; /* look-back: flag loads per block before it folds a
                            predecessor's input itself (0: 16384); small values
                            exercise that path */

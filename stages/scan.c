@@ -14,15 +14,23 @@ enum {
 };
 
 typedef struct cn__scan_monoid {
-  int single, reduce, apply; /* kernels: one-pass; two-pass reduce and apply */
+  int single, single64, reduce, apply; /* kernels: one-pass (fenced, 64-bit atomics); two-pass */
   uint32_t elem_bytes;
 } cn__scan_monoid;
 
 static const cn__scan_monoid cn__monoids[CN_SCAN_OP_COUNT] = {
-    [CN_SCAN_U32_ADD] = {CN_KERNEL_SCAN_U32_ADD, CN_KERNEL_SCAN_U32_ADD_REDUCE, CN_KERNEL_SCAN_U32_ADD_APPLY, 4},
-    [CN_SCAN_U32_MAX] = {CN_KERNEL_SCAN_U32_MAX, CN_KERNEL_SCAN_U32_MAX_REDUCE, CN_KERNEL_SCAN_U32_MAX_APPLY, 4},
-    [CN_SCAN_F32_SEG_ADD] = {CN_KERNEL_SCAN_F32_SEG, CN_KERNEL_SCAN_F32_SEG_REDUCE, CN_KERNEL_SCAN_F32_SEG_APPLY, 4},
+    [CN_SCAN_U32_ADD] = {CN_KERNEL_SCAN_U32_ADD, CN_KERNEL_SCAN_U32_ADD_A64, CN_KERNEL_SCAN_U32_ADD_REDUCE,
+                         CN_KERNEL_SCAN_U32_ADD_APPLY, 4},
+    [CN_SCAN_U32_MAX] = {CN_KERNEL_SCAN_U32_MAX, CN_KERNEL_SCAN_U32_MAX_A64, CN_KERNEL_SCAN_U32_MAX_REDUCE,
+                         CN_KERNEL_SCAN_U32_MAX_APPLY, 4},
+    [CN_SCAN_F32_SEG_ADD] = {CN_KERNEL_SCAN_F32_SEG, CN_KERNEL_SCAN_F32_SEG_A64, CN_KERNEL_SCAN_F32_SEG_REDUCE,
+                             CN_KERNEL_SCAN_F32_SEG_APPLY, 4},
 };
+
+/* Whether the one-pass look-back packs flag and value in 64-bit atomics. */
+static bool cn__scan_a64(const cn_context *ctx, const cn_scan_tuning *tu) {
+  return ctx->caps.buffer_int64_atomics && !tu->fenced;
+}
 
 static const cn_scan_tuning cn__scan_no_tuning;
 
@@ -53,7 +61,8 @@ uint64_t cn_scan_scratch_bytes(cn_context *ctx, const cn_scan_args *a) {
     if (!cn__scan_block(ctx, tu, &wg, &items)) return 0;
     uint64_t block = (uint64_t)wg * items;
     uint64_t blocks = CN_DIV_UP(n, block);
-    return blocks > 1 ? 4 * (1 + 3 * blocks) : 0;
+    if (blocks <= 1) return 0;
+    return cn__scan_a64(ctx, tu) ? 8 * (1 + blocks) : 4 * (1 + 3 * blocks);
   }
   uint32_t wg, items;
   cn__scan_shape(ctx, m, &wg, &items);
@@ -101,8 +110,8 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
   if (a->n > CN_SCAN_MAX_N)
     return cn_fail(CN_ERROR_LIMIT, "scan of %llu elements: at most %llu", (unsigned long long)a->n, CN_SCAN_MAX_N);
   if (a->n == 0) return CN_OK;
-  if (a->src % 4 || a->dst % 4 || a->scratch % 4)
-    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: src, dst and scratch must be 4-byte aligned");
+  if (a->src % 4 || a->dst % 4 || a->scratch % 8)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: src and dst must be 4-byte aligned, scratch 8-byte aligned");
   const cn__scan_monoid *m = &cn__monoids[a->op];
   const cn_scan_tuning *tu = a->tuning ? a->tuning : &cn__scan_no_tuning;
   if (tu->two_pass) return cn__scan_two_pass(ctx, cmd, m, a);
@@ -114,7 +123,8 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
   uint32_t spec[4] = {wg, items, a->src % 16 == 0 && a->dst % 16 == 0,
                       tu->spin_budget ? tu->spin_budget : SCAN_SPIN_BUDGET};
   VkPipeline scan;
-  CN_TRY(cn_pipeline_get(ctx, m->single, spec, 4, &scan));
+  bool a64 = cn__scan_a64(ctx, tu);
+  CN_TRY(cn_pipeline_get(ctx, a64 ? m->single64 : m->single, spec, 4, &scan));
   cn_scan_push pc = {.src = a->src,
                      .dst = a->dst,
                      .partial = a->scratch,
@@ -124,8 +134,9 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
   if (blocks > 1) {
     VkPipeline clear;
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_SCAN_CLEAR, NULL, 0, &clear));
-    cn_scan_push cpc = {.dst = a->scratch, .n = (uint32_t)(1 + blocks)};
-    cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(1 + blocks, (uint64_t)SCAN_CLEAR_WG));
+    uint64_t words = a64 ? 2 * (1 + blocks) : 1 + blocks; /* the counter and the flags */
+    cn_scan_push cpc = {.dst = a->scratch, .n = (uint32_t)words};
+    cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(words, (uint64_t)SCAN_CLEAR_WG));
     cn_cmd_barrier(ctx, cmd);
   }
   cn_dispatch(ctx, cmd, scan, &pc, sizeof pc, blocks);

@@ -65,9 +65,12 @@ TEST(scan_bad_arguments) {
         CN_ERROR_LIMIT);
   CHECK(cn_scan_record(ctx, VK_NULL_HANDLE, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = 2, .n = 4}) ==
         CN_ERROR_INVALID_ARGUMENT);
-  /* One block needs no scratch; more need 3 words per block and one. */
+  /* One block needs no scratch; more need 8 bytes per block and 8 (fenced:
+   * 3 words per block and one). */
   CHECK_EQ_U64(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 100}), 0);
-  CHECK(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 1u << 20}) >= 4 * (1 + 3 * 256));
+  CHECK(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 1u << 20}) >= 8 * (1 + 256));
+  CHECK(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 1u << 20,
+                                                   .tuning = &(cn_scan_tuning){.fenced = true}}) >= 4 * (1 + 3 * 256));
 }
 
 /* Within a block (one dispatch, subgroup rows) and every block boundary +-1
@@ -93,13 +96,33 @@ TEST(scan_large) {
 
 /* The fallback of the look-back: with a spin budget of 1 or 2 flag loads a
  * block folds the predecessors it would wait for from their input (in place:
- * src == dst, so a predecessor that has published meanwhile wins). */
+ * src == dst, so a predecessor that has published meanwhile wins); with flag
+ * and value in one 64-bit word (where the device has 64-bit atomics) and
+ * apart with fences. */
 TEST(scan_lookback_fallback) {
-  for (uint32_t b = 1; b <= 2; b++) {
-    tuning = (cn_scan_tuning){.spin_budget = b};
-    check_scan(37 * BLOCK + 5, false, 0);
-    check_scan(37 * BLOCK + 5, true, 2);
-    check_scan(BLOCK + 1, true, 1);
+  for (int fenced = 0; fenced < 2; fenced++)
+    for (uint32_t b = 1; b <= 2; b++) {
+      tuning = (cn_scan_tuning){.spin_budget = b, .fenced = fenced};
+      check_scan(37 * BLOCK + 5, false, 0);
+      check_scan(37 * BLOCK + 5, true, 2);
+      check_scan(BLOCK + 1, true, 1);
+    }
+  tuning = (cn_scan_tuning){0};
+}
+
+/* The look-back with fences (flag and value apart) at sizes of many blocks;
+ * other block shapes of the default look-back. */
+TEST(scan_fenced_and_shapes) {
+  tuning = (cn_scan_tuning){.fenced = true};
+  check_scan(BLOCK + 1, false, 0);
+  check_scan((1u << 20) + 7, true, 0);
+  static const uint32_t shapes[][2] = {{64, 32}, {512, 8}, {1024, 16}};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    tuning = (cn_scan_tuning){.wg = shapes[i][0], .items = shapes[i][1]};
+    uint64_t blk = (uint64_t)shapes[i][0] * shapes[i][1];
+    check_scan(blk - 1, false, 0);
+    check_scan(3 * blk + 1, true, 2);
+    check_scan(40 * blk + 3, false, 0);
   }
   tuning = (cn_scan_tuning){0};
 }
@@ -186,5 +209,5 @@ TEST(scan_other_monoids) {
 }
 
 TEST_MAIN(T(scan_cpu_reference), T(scan_empty_and_one), T(scan_bad_arguments), T(scan_block_boundaries),
-          T(scan_small_random_sizes), T(scan_large), T(scan_lookback_fallback), T(scan_two_pass),
+          T(scan_small_random_sizes), T(scan_large), T(scan_lookback_fallback), T(scan_fenced_and_shapes), T(scan_two_pass),
           T(scan_other_monoids))
