@@ -15,12 +15,12 @@ export LD_LIBRARY_PATH=/tmp/libs/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH VK_DR
 $B info > $OUT/info.txt 2>&1 || { cat $OUT/info.txt; exit 1; }
 head -8 $OUT/info.txt
 $B info --kernels > $OUT/kernels.txt 2>&1; echo "info --kernels rc=$?"; cat $OUT/kernels.txt
-CANOPY_BENCH_SCAN_SHAPES="${SCAN_SHAPES:-256,32 512,16 512,32 1024,16 128,32 1024,8}" $B bench scan --min-log2 ${SCANMIN:-10} --out $OUT/scan.txt > /dev/null 2> $OUT/scan.err
+CANOPY_BENCH_SCAN_SHAPES="${SCAN_SHAPES-256,32 512,16 512,32 1024,16 128,32 1024,8}" $B bench scan --min-log2 ${SCANMIN:-10} --out $OUT/scan.txt > /dev/null 2> $OUT/scan.err
 echo "scan rc=$?"; cat $OUT/scan.err; grep -E "^2\^(1[0246]|2[0-8]) |at 2|checked|scan_" $OUT/scan.txt
 $B bench parens --out $OUT/parens.txt > /dev/null 2> $OUT/parens.err; echo "parens rc=$?"
 cat $OUT/parens.err; sed -n '/^n /,$p' $OUT/parens.txt | grep -vE "^2\^(1[13579]|2[13579]) "
 # single's elements per invocation: the default (4, 8 or 16 by n) against 16 throughout
-for s in ${SINGLE_SHAPES:-1024,16 1024,8}; do
+for s in ${SINGLE_SHAPES-1024,16 1024,8}; do
   echo "== SINGLE=$s" >> $OUT/single.txt
   CANOPY_BENCH_PARENS_VARIANTS=single,simple CANOPY_PARENS_SINGLE=$s $B bench parens --min-log2 10 --max-log2 14 2>&1 | grep -E "^2\^1[0-4] |^  single|rror" >> $OUT/single.txt
 done
