@@ -252,9 +252,9 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                    (unsigned long long)cn_parens_partition_size(ctx, &pa),
                    bench_variants[v] == CN_PARENS_SINGLE ? " (its largest n; one workgroup, one dispatch)" : "");
   }
-  uint64_t auto_single = cn_parens_single_max(ctx);
-  bench_printf(rep, "auto: single up to 2^%d, then %s\n\n", auto_single ? 63 - __builtin_clzll(auto_single) : 0,
-               cn_parens_variant_name(cn_parens_choose(ctx, 1ull << hi)));
+  bench_printf(rep, "auto at 2^10 .. 2^%d:", hi);
+  for (int lg = 10; lg <= hi; lg++) bench_printf(rep, " %s", cn_parens_variant_name(cn_parens_choose(ctx, 1ull << lg)));
+  bench_printf(rep, "\n\n");
 
   uint8_t *in = malloc(nmax);
   int32_t *want = malloc(nmax * 4), *got = malloc(nmax * 4), *cpu_out = malloc(nmax * 4);
@@ -276,12 +276,23 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   for (int lg = lo; lg <= hi && rc == CLI_OK; lg++) cpu_s_at[lg] = time_cpu(in, cpu_out, 1ull << lg, 5);
 
   /* The GPU idled through the CPU timings: keep it busy for a while (copies
-   * of the largest size) so that its clocks are up before the first row. */
+   * of the largest size, then one untimed round of the smallest size's row)
+   * so that the first row is not measured while its clocks come up. */
   for (int i = 0; i < 5 && rc == CLI_OK; i++) {
     parens_job warm = {.a = {.out = bout.address, .scratch = bscratch.address}};
     warm.copy_bytes = ((5 * nmax / 2) + 15) & ~(uint64_t)15;
     double ns;
     r = bench_gpu_median(ctx, o, record_copy, &warm, &ns);
+    if (r != CN_OK) rc = cli_fail("bench", "warming up", r);
+  }
+  for (int v = 0; v < NV && rc == CLI_OK; v++) {
+    parens_job warm = {.a = {.variant = bench_variants[v], .in = bin.address, .out = bout.address,
+                             .scratch = bscratch.address, .n = 1ull << lo, .tuning = &tuning}};
+    warm.copy_bytes = ((5 * warm.a.n / 2) + 15) & ~(uint64_t)15;
+    double ns;
+    if (bench_variants[v] == CN_PARENS_SINGLE && warm.a.n > single_max) continue;
+    r = bench_gpu_median(ctx, o, v == 0 ? record_copy : record_parens, &warm, &ns);
+    if (r == CN_OK && v == 0) r = bench_gpu_median(ctx, o, record_parens, &warm, &ns);
     if (r != CN_OK) rc = cli_fail("bench", "warming up", r);
   }
 

@@ -101,8 +101,9 @@
  *              memory, each element's match by a tree search; no scratch, no
  *              barrier between passes.
  *   AUTO       the variant measured fastest for n on the H200 (docs/PERF.md):
- *              single up to cn_parens_single_max(), lowmark above; efficient
- *              instead of lowmark when in or out is not 16-byte aligned.
+ *              single up to 2^12 elements, simple below 2^15, lowmark from
+ *              there; efficient instead of lowmark when in or out is not
+ *              16-byte aligned.
  *
  * Memory ordering of LOOKBACK. Flag accesses are relaxed atomics by one
  * invocation; ordering comes from workgroup-uniform control barriers with

@@ -115,12 +115,14 @@ uint64_t cn_parens_single_max(cn_context *ctx) {
 }
 
 cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
-  if (n <= cn_parens_single_max(ctx)) return CN_PARENS_SINGLE;
-  /* From the H200 run of 2026-11-21 17:45 UTC (docs/PERF.md): below 2^15
-   * every variant is dispatch-bound (15-60 us) and simple has the shortest
-   * critical path; lowmark is fastest from 2^15 (17.1 vs 17.9 us) up, by
-   * 3.3x over efficient at 2^26. cn_parens_record() falls back to efficient
-   * when lowmark's 16-byte alignment is not met. */
+  /* From the H200 runs of 2026-11-23 (docs/PERF.md): single (one dispatch,
+   * 4 elements per invocation up to 2^12) is fastest to 2^11 and level with
+   * simple at 2^12 (14.9 us); at 2^13 and 2^14 its longer walk per invocation
+   * makes it slower (25, 45 us) than simple's three dispatches (15, 16 us);
+   * lowmark is fastest from 2^15 up, by 3.3x over efficient at 2^26.
+   * cn_parens_record() falls back to efficient when lowmark's 16-byte
+   * alignment is not met. */
+  if (n <= CN_MIN(cn_parens_single_max(ctx), (uint64_t)1 << 12)) return CN_PARENS_SINGLE;
   return n < (1u << 15) ? CN_PARENS_SIMPLE : CN_PARENS_LOWMARK;
 }
 

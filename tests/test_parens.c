@@ -202,7 +202,8 @@ TEST(parens_single_sizes) {
   if (!ctx) return;
   uint64_t smax = cn_parens_single_max(ctx);
   CHECK_EQ_U64(partition_size(ctx, CN_PARENS_SINGLE), smax);
-  CHECK(cn_parens_choose(ctx, smax) == CN_PARENS_SINGLE);
+  CHECK(cn_parens_choose(ctx, 1u << 12) == CN_PARENS_SINGLE);
+  CHECK(cn_parens_choose(ctx, (1u << 12) + 1) != CN_PARENS_SINGLE);
   CHECK(cn_parens_choose(ctx, smax + 1) != CN_PARENS_SINGLE);
   uint64_t small[] = {1, 2, 3, 15, 16, 17, 31, 33, 511, 513};
   for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
