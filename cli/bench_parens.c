@@ -14,7 +14,7 @@
  *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
  *   CANOPY_BENCH_PARENS_VARIANTS=name[,name...]  time only those variants */
 #include "bench.h"
-#include "internal.h" /* cn_util_copy_record: the bandwidth yardstick */
+
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +79,7 @@ static cn_result record_parens(cn_context *ctx, VkCommandBuffer cmd, void *user)
  * moved, the same as the n + 4n bytes of the matching. */
 static cn_result record_copy(cn_context *ctx, VkCommandBuffer cmd, void *user) {
   const parens_job *j = user;
-  return cn_util_copy_record(ctx, cmd, j->a.out, j->a.scratch, j->copy_bytes);
+  return cn_copy_record(ctx, cmd, j->a.out, j->a.scratch, j->copy_bytes);
 }
 
 /* Median seconds of the CPU reference on n elements (batches of runs for small n). */
@@ -140,7 +140,8 @@ static void fill_input(uint8_t *in, uint64_t n, int kind) {
 static cn_result time_passes(cn_context *ctx, parens_job *job, const char **labels, double *ns, uint32_t *nlabels) {
   *nlabels = 0;
   cn_timer *timer = NULL;
-  CN_TRY(cn_timer_create(ctx, 256, &timer));
+  cn_result tr = cn_timer_create(ctx, 256, &timer);
+  if (tr != CN_OK) return tr;
   VkCommandBuffer cmd;
   cn_result r = cn_cmd_begin(ctx, &cmd);
   uint32_t runs = 0;

@@ -8,7 +8,7 @@
  * by untimed frames first; each timed frame is one submission; per-stage
  * medians over --runs frames. */
 #include "bench.h"
-#include "cn_render.h"
+#include <canopy/cn_render.h>
 
 #include <dirent.h>
 #include <math.h>

@@ -6,7 +6,7 @@
  * CANOPY_BENCH_SCAN_SHAPES="wg,items ..." adds one-pass rows of those block
  * shapes (a sweep; this benchmark only). */
 #include "bench.h"
-#include "internal.h" /* cn_util_copy_record: the bandwidth yardstick */
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +23,7 @@ static cn_result record_scan(cn_context *ctx, VkCommandBuffer cmd, void *user) {
 
 static cn_result record_copy(cn_context *ctx, VkCommandBuffer cmd, void *user) {
   const scan_job *j = user;
-  return cn_util_copy_record(ctx, cmd, j->a.src, j->copy_dst, (4 * j->a.n + 15) & ~(uint64_t)15);
+  return cn_copy_record(ctx, cmd, j->a.src, j->copy_dst, (4 * j->a.n + 15) & ~(uint64_t)15);
 }
 
 int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
@@ -116,7 +116,7 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
         VkCommandBuffer cmd;
         r = cn_cmd_begin(ctx, &cmd);
         if (r == CN_OK) {
-          r = cn_util_copy_record(ctx, cmd, orig.address, data.address, 4 * n);
+          r = cn_copy_record(ctx, cmd, orig.address, data.address, 4 * n);
           cn_cmd_barrier(ctx, cmd);
           if (r == CN_OK) r = cn_scan_record(ctx, cmd, &job.a);
           cn_cmd_barrier(ctx, cmd);

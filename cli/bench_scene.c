@@ -6,10 +6,10 @@
  * moving the box array in the same run and the CPU reference alongside. Every
  * GPU result is checked against the CPU reference before it is reported. */
 #include "bench.h"
-#include "cn_bbox.h"
-#include "cn_bins.h"
-#include "cn_pathbox.h"
-#include "internal.h" /* cn_util_copy_record: the bandwidth yardstick */
+#include <canopy/cn_bbox.h>
+#include <canopy/cn_bins.h>
+#include <canopy/cn_pathbox.h>
+
 
 #include <dirent.h>
 #include <math.h>
@@ -54,7 +54,7 @@ static cn_result record_stage(cn_context *ctx, VkCommandBuffer cmd, scene_job *j
                           .boxes = j->boxes.address,
                           .tags = j->tags.address,
                           .timer = t};
-    CN_TRY(cn_pathbox_record(ctx, cmd, &pa));
+    CLI_TRY(cn_pathbox_record(ctx, cmd, &pa));
     cn_cmd_barrier(ctx, cmd);
   }
   cn_bbox_args ba = {.tags = j->tags.address,
@@ -66,7 +66,7 @@ static cn_result record_stage(cn_context *ctx, VkCommandBuffer cmd, scene_job *j
                      .group_bound = j->groups,
                      .viewport = {j->viewport[0], j->viewport[1], j->viewport[2], j->viewport[3]},
                      .timer = t};
-  CN_TRY(cn_bbox_record(ctx, cmd, &ba));
+  CLI_TRY(cn_bbox_record(ctx, cmd, &ba));
   cn_cmd_barrier(ctx, cmd);
   cn_bins_args na = {.boxes = j->result.address,
                      .bin_offsets = j->offsets.address,
@@ -93,7 +93,7 @@ static cn_result time_stages(cn_context *ctx, const bench_opts *o, scene_job *j,
   int reps = o->warmup + o->runs;
   if (reps > MAX_REPS) reps = MAX_REPS;
   cn_timer *t = NULL;
-  CN_TRY(cn_timer_create(ctx, (uint32_t)(reps * (NSTAGES + 1) + 1), &t));
+  CLI_TRY(cn_timer_create(ctx, (uint32_t)(reps * (NSTAGES + 1) + 1), &t));
   VkCommandBuffer cmd;
   cn_result r = cn_cmd_begin(ctx, &cmd);
   if (r == CN_OK) {
@@ -130,7 +130,7 @@ static cn_result time_stages(cn_context *ctx, const bench_opts *o, scene_job *j,
     tot[run - o->warmup] += ns[i];
   }
   int timed = run + 1 - o->warmup;
-  if (timed < 1) return cn_fail(CN_ERROR_STATE, "bench scene: no timed runs");
+  if (timed < 1) return cn_error_set(CN_ERROR_STATE, "bench scene: no timed runs");
   for (int k = 0; k < NSTAGES; k++) stage_ns[k] = cnt[k] ? median(per[k], cnt[k]) : 0;
   *total_ns = median(tot, timed);
   return CN_OK;
@@ -138,7 +138,7 @@ static cn_result time_stages(cn_context *ctx, const bench_opts *o, scene_job *j,
 
 static cn_result record_copy(cn_context *ctx, VkCommandBuffer cmd, void *user) {
   scene_job *j = user;
-  return cn_util_copy_record(ctx, cmd, j->result.address, j->copy_dst.address, j->n * 16);
+  return cn_copy_record(ctx, cmd, j->result.address, j->copy_dst.address, j->n * 16);
 }
 
 /* Uploads the stream (tags + boxes) or the scene, sizes every buffer. */
@@ -181,7 +181,7 @@ static cn_result job_setup(cn_context *ctx, scene_job *j, const uint32_t *tags, 
 static cn_result job_check(cn_context *ctx, scene_job *j, const uint32_t *tags, const cn_box *boxes, double *cpu_s) {
   uint64_t n = j->n, nn = n ? n : 1;
   VkCommandBuffer cmd;
-  CN_TRY(cn_cmd_begin(ctx, &cmd));
+  CLI_TRY(cn_cmd_begin(ctx, &cmd));
   cn_result r = record_stage(ctx, cmd, j, NULL);
   cn_cmd_barrier(ctx, cmd);
   cn_result s = cn_cmd_submit(ctx, cmd);
@@ -189,13 +189,13 @@ static cn_result job_check(cn_context *ctx, scene_job *j, const uint32_t *tags, 
   if (r != CN_OK) return r;
   cn_bbox_status st;
   memcpy(&st, j->status.mapped, sizeof st);
-  CN_TRY(cn_bbox_status_check(&st, j->groups));
+  CLI_TRY(cn_bbox_status_check(&st, j->groups));
   cn_box *in = malloc(nn * 16), *got = malloc(nn * 16), *want = malloc(nn * 16);
   uint32_t *tg = malloc(nn * 4);
   uint64_t nbins = (uint64_t)j->grid.nbx * j->grid.nby;
   uint32_t *goff = malloc((nbins + 1) * 4), *woff = NULL, *wel = NULL;
   uint64_t wtotal = 0;
-  if (!in || !got || !want || !tg || !goff) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "bench: out of host memory");
+  if (!in || !got || !want || !tg || !goff) r = cn_error_set(CN_ERROR_OUT_OF_MEMORY, "bench: out of host memory");
   /* The CPU starts from the same element boxes (the GPU's path boxes for scenes). */
   if (r == CN_OK) r = boxes ? (memcpy(in, boxes, n * 16), CN_OK) : cn_buffer_download(ctx, &j->boxes, 0, in, n * 16);
   if (r == CN_OK) r = tags ? (memcpy(tg, tags, n * 4), CN_OK) : cn_buffer_download(ctx, &j->tags, 0, tg, n * 4);
@@ -206,16 +206,16 @@ static cn_result job_check(cn_context *ctx, scene_job *j, const uint32_t *tags, 
   if (r == CN_OK) r = cn_bins_cpu(want, n, &j->grid, &woff, &wel, &wtotal);
   *cpu_s = bench_now() - t0;
   if (r == CN_OK && (memcmp(got, want, n * 16) != 0 || memcmp(goff, woff, (nbins + 1) * 4) != 0))
-    r = cn_fail(CN_ERROR_STATE, "bench scene: the GPU disagrees with the CPU reference at n = %llu",
+    r = cn_error_set(CN_ERROR_STATE, "bench scene: the GPU disagrees with the CPU reference at n = %llu",
                 (unsigned long long)n);
   if (r == CN_OK && wtotal > j->capacity)
-    r = cn_fail(CN_ERROR_LIMIT, "bench scene: bin capacity %llu < %llu", (unsigned long long)j->capacity,
+    r = cn_error_set(CN_ERROR_LIMIT, "bench scene: bin capacity %llu < %llu", (unsigned long long)j->capacity,
                 (unsigned long long)wtotal);
   uint32_t *gel = r == CN_OK ? malloc((wtotal ? wtotal : 1) * 4) : NULL;
-  if (r == CN_OK && !gel) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "bench: out of host memory");
+  if (r == CN_OK && !gel) r = cn_error_set(CN_ERROR_OUT_OF_MEMORY, "bench: out of host memory");
   if (r == CN_OK && wtotal) r = cn_buffer_download(ctx, &j->elems, 0, gel, wtotal * 4);
   if (r == CN_OK && memcmp(gel, wel, wtotal * 4) != 0)
-    r = cn_fail(CN_ERROR_STATE, "bench scene: the GPU's bin lists differ from the CPU's at n = %llu",
+    r = cn_error_set(CN_ERROR_STATE, "bench scene: the GPU's bin lists differ from the CPU's at n = %llu",
                 (unsigned long long)n);
   free(gel);
   free(in), free(got), free(want), free(tg), free(goff), free(woff), free(wel);

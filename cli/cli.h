@@ -5,7 +5,23 @@
 #ifndef CN_CLI_H
 #define CN_CLI_H
 
-#include "canopy.h"
+#include <canopy/canopy.h>
+#include <canopy/cn_scan.h>
+#include <canopy/cn_parens.h>
+#include <canopy/cn_scene.h>
+#include <canopy/cn_scene_api.h>
+#include <canopy/cn_svg.h>
+#include <canopy/cn_pathbox.h>
+#include <canopy/cn_bbox.h>
+#include <canopy/cn_bins.h>
+#include <canopy/cn_box.h>
+
+/* Evaluates expr once; returns it from the enclosing function when it is an error. */
+#define CLI_TRY(expr)                      \
+  do {                                     \
+    cn_result cli_try_ = (expr);           \
+    if (cli_try_ != CN_OK) return cli_try_; \
+  } while (0)
 
 #include <stdbool.h>
 #include <stdio.h>

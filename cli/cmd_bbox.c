@@ -3,9 +3,9 @@
  * reference with --cpu), one line per element: "x0 y0 x1 y1" (%.9g) or "empty". */
 #include "cli.h"
 
-#include "cn_bbox.h"
-#include "cn_box.h"
-#include "cn_element_text.h"
+#include <canopy/cn_bbox.h>
+#include <canopy/cn_box.h>
+#include <canopy/cn_element_text.h>
 
 #include <stdio.h>
 #include <stdlib.h>

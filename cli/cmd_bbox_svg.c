@@ -4,7 +4,7 @@
  * clip endclip blend endblend; a summary line on stderr. */
 #include "cli.h"
 
-#include "cn_scene_stage.h"
+#include <canopy/cn_scene_stage.h>
 
 #include <stdio.h>
 

@@ -3,9 +3,9 @@
  * order, "bx by: i i i ...", i = element line index from 0. */
 #include "cli.h"
 
-#include "cn_bbox.h"
-#include "cn_bins.h"
-#include "cn_element_text.h"
+#include <canopy/cn_bbox.h>
+#include <canopy/cn_bins.h>
+#include <canopy/cn_element_text.h>
 
 #include <errno.h>
 #include <stdio.h>

@@ -8,8 +8,8 @@
  * Tests tagged text, filter, raster-or-nested-image, external-file or
  * skipped-by-resvg-harness are left out (--list-skipped names them). */
 #include "cli.h"
-#include "cn_png.h"
-#include "cn_render.h"
+#include <canopy/cn_png.h>
+#include <canopy/cn_render.h>
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,9 +2,9 @@
  * [--scale S] [--background COLOR]`: loads an SVG, renders it on the GPU
  * (flatten, coarse, fine) and writes an 8-bit sRGB RGBA PNG, straight alpha. */
 #include "cli.h"
-#include "cn_png.h"
-#include "cn_render.h"
-#include "svg_internal.h" /* svg_parse_color: the same colour syntax as the SVG loader */
+#include <canopy/cn_png.h>
+#include <canopy/cn_render.h>
+#include <canopy/cn_svg.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -14,20 +14,25 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy render FILE.svg -o OUT.png [--width W] [--height H] [--scale S]\n"
-          "                     [--background COLOR] [--tolerance T]\n\n"
+          "                     [--background COLOR] [--tolerance T] [--stats]\n\n"
           "Renders FILE.svg on the GPU and writes OUT.png (8-bit sRGB RGBA, straight alpha).\n"
           "The size is the SVG's own (width/height, else its viewBox); with only one of --width\n"
           "and --height the other follows the aspect ratio; --scale multiplies the size.\n"
           "--background takes an SVG/CSS colour (e.g. white, #336699, rgba(0,0,0,0.5)); the\n"
           "default is transparent. --tolerance is the curve flattening tolerance in pixels (0.25).\n"
+          "--stats prints what the frame used, as name: value lines on stdout: elements, lines\n"
+          "(flattened), bin entries, tiles (tile records allocated for all elements), segments\n"
+          "(line pieces in tiles), chunks (extra command chunks), spill (spilled stack levels)\n"
+          "and reruns (frames run again after a buffer grew).\n"
           "exit: 0 written, 1 the file could not be loaded or rendered (the message says why), 2 usage.\n");
 }
 
 static bool parse_float(const char *s, float lo, float hi, float *out) {
   char *end;
   double v = strtod(s, &end);
-  if (end == s || *end || !(v >= lo) || !(v <= hi)) return false;
-  *out = (float)v;
+  float f = (float)v; /* compared as floats: the bounds are floats ("0.001" is below 0.001f as a double) */
+  if (end == s || *end || !(f >= lo) || !(f <= hi)) return false;
+  *out = f;
   return true;
 }
 
@@ -35,6 +40,7 @@ int cli_render(int argc, char **argv) {
   cn_svg_options opt = {0};
   const char *file = NULL, *out = NULL;
   float bg[4] = {0, 0, 0, 0}, tolerance = 0;
+  bool stats = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -49,6 +55,8 @@ int cli_render(int argc, char **argv) {
       float hi = a[2] == 's' ? 1000.0f : (float)CN_RENDER_MAX_SIZE;
       if (!parse_float(argv[++i], 1e-6f, hi, dst))
         return cli_usage_error("render", "%s: '%s' is not a number in (0, %g]", a, argv[i], hi);
+    } else if (strcmp(a, "--stats") == 0) {
+      stats = true;
     } else if (strcmp(a, "--tolerance") == 0) {
       if (i + 1 >= argc) return cli_usage_error("render", "%s needs a value", a);
       if (!parse_float(argv[++i], 0.001f, 100.0f, &tolerance))
@@ -56,11 +64,8 @@ int cli_render(int argc, char **argv) {
     } else if (strcmp(a, "--background") == 0) {
       if (i + 1 >= argc) return cli_usage_error("render", "%s needs a colour", a);
       const char *c = argv[++i];
-      svg_color col;
-      bool current = false;
-      if (!svg_parse_color(c, strlen(c), &col, &current) || current)
+      if (!cn_svg_parse_color(c, bg))
         return cli_usage_error("render", "--background: '%s' is not a colour", c);
-      bg[0] = col.r, bg[1] = col.g, bg[2] = col.b, bg[3] = col.a;
     } else if (a[0] == '-' && a[1]) {
       return cli_usage_error("render", "unknown option '%s'", a);
     } else if (file) {
@@ -104,7 +109,7 @@ int cli_render(int argc, char **argv) {
   }
   cn_renderer *ren = NULL;
   uint8_t *px = malloc((size_t)w * h * 4);
-  r = px ? cn_renderer_create(ctx, NULL, &ren) : cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of memory for %ux%u pixels", w, h);
+  r = px ? cn_renderer_create(ctx, NULL, &ren) : cn_error_set(CN_ERROR_OUT_OF_MEMORY, "out of memory for %ux%u pixels", w, h);
   if (r == CN_OK) {
     cn_render_view view = {.width = w, .height = h, .tolerance = tolerance};
     memcpy(view.background, bg, sizeof bg);
@@ -112,6 +117,15 @@ int cli_render(int argc, char **argv) {
     if (r != CN_OK) snprintf(what, sizeof what, "cannot render %s", file);
   } else {
     snprintf(what, sizeof what, "cannot set up the renderer");
+  }
+  if (r == CN_OK && stats) {
+    cn_render_stats rs;
+    cn_renderer_stats(ren, &rs);
+    cn_scene_gpu_counts sc;
+    cn_scene_gpu_counts_get(cn_renderer_scene_gpu(ren), &sc);
+    printf("elements: %u\nlines: %u\nbin entries: %llu\ntiles: %u\nsegments: %u\nchunks: %u\nspill: %u\nreruns: %u\n",
+           scene.element_count, sc.lines, (unsigned long long)sc.bin_entries, rs.used_tiles, rs.used_segs,
+           rs.used_chunks, rs.used_spill, rs.reruns);
   }
   if (r == CN_OK) {
     r = cn_png_write_rgba8(out, px, w, h);

@@ -26,21 +26,16 @@ extern "C" {
 #define CN_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define CN_DIV_UP(a, b) (((a) + (b) - 1) / (b))
 
-/* Records "file:line: message" as this thread's last error and returns code. */
-cn_result cn_fail_at(const char *file, int line, cn_result code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-#define cn_fail(code, ...) cn_fail_at(__FILE__, __LINE__, (code), __VA_ARGS__)
+/* cn_fail(code, fmt, ...): cn_error_set() under its internal name. */
+#define cn_fail(code, ...) cn_error_set_at(__FILE__, __LINE__, (code), __VA_ARGS__)
 
 /* Maps a failed VkResult to a cn_result and records "call failed: VK_...". */
-cn_result cn_vk_fail_at(const char *file, int line, VkResult vr, const char *call);
+CN_API cn_result cn__vk_fail_at(const char *file, int line, VkResult vr, const char *call);
 
 /* Evaluates a Vulkan call; on failure evaluates to its cn_result (else CN_OK). */
 #define CN_VK(call) cn_vk_check_((call), #call, __FILE__, __LINE__)
 static inline cn_result cn_vk_check_(VkResult vr, const char *call, const char *file, int line) {
-  return vr == VK_SUCCESS ? CN_OK : cn_vk_fail_at(file, line, vr, call);
+  return vr == VK_SUCCESS ? CN_OK : cn__vk_fail_at(file, line, vr, call);
 }
 
 /* Evaluates r once; returns it from the enclosing function when it is an error.
@@ -81,6 +76,8 @@ struct cn_context {
   VkCommandPool pool;
   VkFence fence;
   uint64_t timeout_ns;
+  uint64_t max_device_bytes; /* budget of the buffers' memory; 0: none */
+  uint64_t device_bytes;     /* memory the live buffers hold */
 
   VkPhysicalDeviceMemoryProperties memory_props;
   cn_device_caps caps;
@@ -106,12 +103,6 @@ cn_result cn_pipeline_get(cn_context *ctx, int kernel, const uint32_t *spec, uin
  * dispatches groups workgroups along one linear axis. groups == 0 records nothing. */
 void cn_dispatch(cn_context *ctx, VkCommandBuffer cmd, VkPipeline pipeline,
                  const void *push, uint32_t size, uint64_t groups);
-
-/* Utility kernels (engine/util.c). n < 2^32 elements. */
-cn_result cn_util_iota_record(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress dst, uint32_t n, uint32_t base);
-/* bytes: a multiple of 16. */
-cn_result cn_util_copy_record(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress src, VkDeviceAddress dst,
-                              uint64_t bytes);
 
 /* Highest power of two <= x (x > 0). */
 static inline uint32_t cn_floor_pow2(uint32_t x) {

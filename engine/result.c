@@ -31,7 +31,7 @@ const char *cn_last_error(void) { return cn__error; }
 
 void cn_clear_error(void) { cn__error[0] = 0; }
 
-cn_result cn_fail_at(const char *file, int line, cn_result code, const char *fmt, ...) {
+cn_result cn_error_set_at(const char *file, int line, cn_result code, const char *fmt, ...) {
   const char *base = strrchr(file, '/');
   base = base ? base + 1 : file;
   /* Format into a copy first: an argument may be cn_last_error() itself. */
@@ -85,7 +85,7 @@ const char *cn_vk_result_name(VkResult r) {
   }
 }
 
-cn_result cn_vk_fail_at(const char *file, int line, VkResult vr, const char *call) {
+cn_result cn__vk_fail_at(const char *file, int line, VkResult vr, const char *call) {
   cn_result code = CN_ERROR_VULKAN;
   switch (vr) {
     case VK_ERROR_OUT_OF_HOST_MEMORY:
@@ -106,7 +106,7 @@ cn_result cn_vk_fail_at(const char *file, int line, VkResult vr, const char *cal
   size_t i = 0;
   while (call[i] && call[i] != '(' && i + 1 < sizeof name) { name[i] = call[i]; i++; }
   name[i] = 0;
-  return cn_fail_at(file, line, code, "%s failed: %s", name, cn_vk_result_name(vr));
+  return cn_error_set_at(file, line, code, "%s failed: %s", name, cn_vk_result_name(vr));
 }
 
 const char *cn_version(void) { return CANOPY_VERSION_STRING; }

@@ -2,7 +2,7 @@
 #include "internal.h"
 #include "kernels.gen.h"
 
-cn_result cn_util_iota_record(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress dst, uint32_t n, uint32_t base) {
+cn_result cn_iota_record(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress dst, uint32_t n, uint32_t base) {
   VkPipeline p;
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_IOTA_U32, NULL, 0, &p));
   cn_util_push pc = {.dst = dst, .n = n, .base = base};
@@ -10,7 +10,7 @@ cn_result cn_util_iota_record(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddr
   return CN_OK;
 }
 
-cn_result cn_util_copy_record(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress src, VkDeviceAddress dst,
+cn_result cn_copy_record(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress src, VkDeviceAddress dst,
                               uint64_t bytes) {
   if (bytes % 16) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "copy of %llu bytes: not a multiple of 16",
                                  (unsigned long long)bytes);

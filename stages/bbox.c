@@ -5,6 +5,7 @@
 #include "cn_box.h"
 #include "cn_parens.h"
 #include "cn_scene_stage_shared.h"
+#include "cn_scan.h"
 #include "internal.h"
 #include "kernels.gen.h"
 

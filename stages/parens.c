@@ -1,5 +1,6 @@
 /* parens.c: host side of parentheses matching (see cn_parens.h): shapes from the
  * device limits, scratch layout, recording of each variant, the CPU reference. */
+#include "cn_parens.h"
 #include "cn_parens_shared.h"
 #include "internal.h"
 #include "kernels.gen.h"

@@ -1,5 +1,6 @@
 /* scan.c: host side of the generic monoid scan (see cn_scan.h, shaders/scan_lb.glsl
  * and, for the two-pass form, shaders/scan.glsl). */
+#include "cn_scan.h"
 #include "internal.h"
 #include "kernels.gen.h"
 

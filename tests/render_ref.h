@@ -15,8 +15,8 @@
 #ifndef CN_RENDER_REF_H
 #define CN_RENDER_REF_H
 
-#include "canopy.h"
-#include "cn_render.h"
+#include <canopy/canopy.h>
+#include <canopy/cn_render.h>
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,7 +10,16 @@
 #ifndef CN_TEST_H
 #define CN_TEST_H
 
-#include "canopy.h"
+#include <canopy/canopy.h>
+#include <canopy/cn_scan.h>
+#include <canopy/cn_parens.h>
+#include <canopy/cn_scene.h>
+#include <canopy/cn_scene_api.h>
+#include <canopy/cn_svg.h>
+#include <canopy/cn_pathbox.h>
+#include <canopy/cn_bbox.h>
+#include <canopy/cn_bins.h>
+#include <canopy/cn_box.h>
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
  * hand-worked results; error reporting of unbalanced streams. */
 #include "test.h"
 
-#include "cn_bbox.h"
-#include "cn_box.h"
+#include <canopy/cn_bbox.h>
+#include <canopy/cn_box.h>
 
 #include <math.h>
 

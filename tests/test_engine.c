@@ -1,7 +1,7 @@
 /* test_engine.c: the runtime: errors, device selection, buffers, split
  * dispatches, timers, validation counting, and adopting a host's device. */
 #include "test.h"
-#include "internal.h"
+#include "internal.h" /* white-box: CN_VK */
 
 TEST(result_names) {
   CHECK(strcmp(cn_result_name(CN_OK), "CN_OK") == 0);
@@ -91,7 +91,7 @@ TEST(split_dispatch_covers_every_group) {
   CHECK_OK(cn_cmd_begin(ctx, &cmd));
   cn_cmd_fill(ctx, cmd, &b, 0, (uint64_t)n * 4, 0xFFFFFFFF);
   cn_cmd_barrier(ctx, cmd);
-  CHECK_OK(cn_util_iota_record(ctx, cmd, b.address, n - 1, 7)); /* last element stays untouched */
+  CHECK_OK(cn_iota_record(ctx, cmd, b.address, n - 1, 7)); /* last element stays untouched */
   cn_cmd_barrier(ctx, cmd);
   CHECK_OK(cn_cmd_submit(ctx, cmd));
   uint32_t *out = malloc((size_t)n * 4);
@@ -119,8 +119,8 @@ TEST(copy_kernel) {
   CHECK_OK(cn_cmd_begin(ctx, &cmd));
   cn_cmd_fill(ctx, cmd, &b, 0, words * 16ull + 16, 0x12345678);
   cn_cmd_barrier(ctx, cmd);
-  CHECK_OK(cn_util_copy_record(ctx, cmd, a.address, b.address, words * 16ull));
-  CHECK(cn_util_copy_record(ctx, cmd, a.address, b.address, 8) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK_OK(cn_copy_record(ctx, cmd, a.address, b.address, words * 16ull));
+  CHECK(cn_copy_record(ctx, cmd, a.address, b.address, 8) == CN_ERROR_INVALID_ARGUMENT);
   cn_cmd_barrier(ctx, cmd);
   CHECK_OK(cn_cmd_submit(ctx, cmd));
   CHECK_OK(cn_buffer_download(ctx, &b, 0, out, words * 16 + 16));
@@ -143,7 +143,7 @@ TEST(timer_spans) {
   CHECK_OK(cn_cmd_begin(ctx, &cmd));
   cn_timer_reset(ctx, t, cmd);
   cn_timer_mark(ctx, t, cmd, "start");
-  CHECK_OK(cn_util_iota_record(ctx, cmd, b.address, 1 << 18, 0));
+  CHECK_OK(cn_iota_record(ctx, cmd, b.address, 1 << 18, 0));
   cn_cmd_barrier(ctx, cmd);
   cn_timer_mark(ctx, t, cmd, "iota");
   cn_cmd_fill(ctx, cmd, &b, 0, 1 << 20, 0);
@@ -225,7 +225,7 @@ TEST(adopt_host_device) {
     cn_buffer data, scratch;
     CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, count * 4, &data));
     CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = count}) + 16, &scratch));
-    CHECK_OK(cn_util_iota_record(ctx, cmd, data.address, count, 1));
+    CHECK_OK(cn_iota_record(ctx, cmd, data.address, count, 1));
     cn_cmd_barrier(ctx, cmd);
     CHECK_OK(cn_scan_record(ctx, cmd,
                             &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = data.address, .dst = data.address,

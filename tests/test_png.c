@@ -1,5 +1,5 @@
 /* test_png.c: PNG writing and reading (engine/png.c). */
-#include "cn_png.h"
+#include <canopy/cn_png.h>
 #include "test.h"
 
 #include <stdio.h>

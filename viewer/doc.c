@@ -9,23 +9,43 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#ifndef VW_SOURCE_DIR
-#define VW_SOURCE_DIR "."
-#endif
-
+/* The bundled scenes live in share/canopy/scenes: beside the binary in a
+ * build tree (build/share/...), one level up once installed
+ * (<prefix>/bin/canopy-view, <prefix>/share/canopy/scenes). CANOPY_SCENES
+ * overrides both. */
 const char *vw_default_scene(void) {
   static char path[4096];
   const char *dir = getenv("CANOPY_SCENES");
-  snprintf(path, sizeof path, "%s/default.svg", dir && *dir ? dir : VW_SOURCE_DIR "/scenes");
+  if (dir && *dir) {
+    snprintf(path, sizeof path, "%s/default.svg", dir);
+    return path;
+  }
+  char exe[2048];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = 0;
+    static const char *const rel[] = {"share/canopy/scenes", "../share/canopy/scenes"};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+      snprintf(path, sizeof path, "%s/%s/default.svg", exe, rel[i]);
+      if (access(path, R_OK) == 0) return path;
+    }
+  }
+  snprintf(path, sizeof path, "share/canopy/scenes/default.svg");
   return path;
 }
 
-static bool vw__stat(const char *path, long long *mtime_ns, long long *size) {
+/* *regular: a regular file (anything else, a FIFO above all, is never read:
+ * opening one would block until a writer comes). */
+static bool vw__stat(const char *path, long long *mtime_ns, long long *size, bool *regular) {
   struct stat st;
   if (stat(path, &st) != 0) return false;
   *mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000ll + st.st_mtim.tv_nsec;
   *size = (long long)st.st_size;
+  *regular = S_ISREG(st.st_mode);
   return true;
 }
 
@@ -58,7 +78,8 @@ static void vw__release(vw_doc *doc) {
 
 bool vw_doc_load(vw_doc *doc, const char *path) {
   long long mtime = 0, size = 0;
-  if (!vw__stat(path, &mtime, &size)) {
+  bool regular = false;
+  if (!vw__stat(path, &mtime, &size, &regular)) {
     snprintf(doc->error, sizeof doc->error, "%s: %s", path, strerror(errno));
     if (!doc->loaded && path != doc->path) snprintf(doc->path, sizeof doc->path, "%s", path);
     return false;
@@ -68,7 +89,8 @@ bool vw_doc_load(vw_doc *doc, const char *path) {
   void *owner = NULL;
   void (*owner_free)(void *) = NULL;
   char err[sizeof doc->error];
-  if (!vw__load_svg(path, &scene, &owner, &owner_free, err, sizeof err)) {
+  if (!regular) snprintf(err, sizeof err, "%s: not a regular file", path);
+  if (!regular || !vw__load_svg(path, &scene, &owner, &owner_free, err, sizeof err)) {
     snprintf(doc->error, sizeof doc->error, "%s", err);
     /* Watch the failed file too (when it is the one shown, or nothing is), so
      * fixing it reloads it. */
@@ -115,7 +137,8 @@ bool vw_doc_demo(vw_doc *doc) {
 bool vw_doc_changed_on_disk(const vw_doc *doc) {
   if (!doc->path[0] || doc->size < 0) return false;
   long long mtime = 0, size = 0;
-  if (!vw__stat(doc->path, &mtime, &size)) return false;
+  bool regular;
+  if (!vw__stat(doc->path, &mtime, &size, &regular)) return false;
   return mtime != doc->mtime_ns || size != doc->size;
 }
 

@@ -5,7 +5,9 @@
  * cn_scene_validate(). Anything else (a crash, a sanitizer report, a hang
  * past -timeout, memory past -rss_limit_mb, an abort below) is a bug: add
  * the input to tests/data/svg-crash/ with the fix. */
-#include "canopy.h"
+#include <canopy/canopy.h>
+#include <canopy/cn_scene.h>
+#include <canopy/cn_svg.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,300 @@
+/* canopy.h: the public interface of canopy's Vulkan compute runtime.
+ *
+ * canopy runs the scene-processing stages of a 2D vector renderer on the GPU.
+ * This header covers the runtime every stage stands on:
+ *
+ *   - results:   every call returns a cn_result; cn_last_error() holds the message
+ *                (which call failed, the VkResult name, file:line). Nothing here
+ *                ever calls exit() or abort().
+ *   - contexts:  cn_context_create() makes a headless Vulkan context of its own;
+ *                cn_context_adopt() wraps a host engine's instance, device and queue.
+ *   - buffers:   device-local, upload and readback buffers, addressed on the GPU
+ *                through buffer device addresses passed in push constants.
+ *   - recording: stages record into a VkCommandBuffer the caller provides
+ *                (cn_cmd_begin()/cn_cmd_submit() give one in standalone use).
+ *   - timing:    cn_timer writes GPU timestamps between stages.
+ *
+ * Conventions: cn_<object>_<verb>; outputs last; zero-initialised *_desc structs
+ * mean "the defaults". Objects are not thread safe: one thread records into a
+ * context at a time.
+ *
+ * Embedding: the host's VkDevice must be Vulkan 1.2 or newer and have these
+ * features enabled (cn_device_features_require() fills them in for you):
+ * bufferDeviceAddress, vulkanMemoryModel, vulkanMemoryModelDeviceScope,
+ * shaderInt64 (where supported), and subgroupSizeControl/computeFullSubgroups
+ * on Vulkan 1.3 where supported.
+ */
+#ifndef CANOPY_H
+#define CANOPY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+/* CN_API marks the functions canopy exports; everything else is hidden. */
+#if defined(_WIN32) && defined(CANOPY_SHARED)
+#  ifdef CANOPY_BUILDING
+#    define CN_API __declspec(dllexport)
+#  else
+#    define CN_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define CN_API __attribute__((visibility("default")))
+#else
+#  define CN_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- results */
+
+typedef enum cn_result {
+  CN_OK = 0,
+  CN_ERROR_INVALID_ARGUMENT, /* a NULL, a size of 0 where one is needed, a bad enum */
+  CN_ERROR_VULKAN,           /* a Vulkan call failed; the message names it */
+  CN_ERROR_NO_DEVICE,        /* no Vulkan device with what canopy needs */
+  CN_ERROR_UNSUPPORTED,      /* the device lacks a feature canopy needs */
+  CN_ERROR_OUT_OF_MEMORY,    /* host or device memory exhausted */
+  CN_ERROR_DEVICE_LOST,      /* VK_ERROR_DEVICE_LOST: the context is unusable */
+  CN_ERROR_TIMEOUT,          /* GPU work did not finish in time */
+  CN_ERROR_VALIDATION,       /* the validation layer reported a problem */
+  CN_ERROR_IO,               /* a file could not be read or written */
+  CN_ERROR_PARSE,            /* malformed input; the message names where */
+  CN_ERROR_UNBALANCED,       /* a BEGIN without END, an END without BEGIN, a mismatched pair */
+  CN_ERROR_LIMIT,            /* input beyond a documented limit (size, depth, count) */
+  CN_ERROR_STATE,            /* a call at the wrong time (pop with nothing pushed, ...) */
+  CN_RESULT_COUNT
+} cn_result;
+
+/* Short stable name of a result ("CN_ERROR_VULKAN"); never NULL. */
+CN_API const char *cn_result_name(cn_result r);
+
+/* The message of the most recent failure on this thread: what failed, why, and
+ * where. Valid until the next failing call on the same thread; "" if none. */
+CN_API const char *cn_last_error(void);
+
+/* Records "file:line: message" as this thread's last error and returns code:
+ * for libraries built on canopy (canopy::svg uses it) and host extensions that
+ * report through cn_last_error(). cn_error_set() fills in the caller's place. */
+CN_API cn_result cn_error_set_at(const char *file, int line, cn_result code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+#define cn_error_set(code, ...) cn_error_set_at(__FILE__, __LINE__, (code), __VA_ARGS__)
+
+/* Clears the message of this thread. */
+CN_API void cn_clear_error(void);
+
+/* Name of a VkResult ("VK_ERROR_OUT_OF_DEVICE_MEMORY"); never NULL. */
+CN_API const char *cn_vk_result_name(VkResult r);
+
+/* ---------------------------------------------------------------- context */
+
+typedef struct cn_context cn_context;
+
+typedef struct cn_context_desc {
+  /* Enable VK_LAYER_KHRONOS_validation and count its messages. Also enabled by
+   * the environment variable CANOPY_VALIDATION=1. Fails with
+   * CN_ERROR_UNSUPPORTED when requested and the layer is not installed. */
+  bool validation;
+  /* Which device: an index into cn_device list order, or a case-insensitive
+   * substring of its name. NULL: the environment variable CANOPY_DEVICE, and
+   * without it the best device (discrete > integrated > virtual > CPU). */
+  const char *device;
+  /* Print each validation message to stderr (default on when validation is on;
+   * set quiet to silence). */
+  bool quiet;
+  /* Seconds cn_cmd_submit() waits for the GPU before CN_ERROR_TIMEOUT. 0: 300. */
+  double timeout_s;
+  /* Ask the driver for each kernel's statistics (registers, spills, shared
+   * memory, ...) as it is built, through VK_KHR_pipeline_executable_properties
+   * where the device offers it (cn_context_kernel_info()). Off by default:
+   * capturing may slow pipeline creation. */
+  bool kernel_statistics;
+  /* A budget for the memory canopy allocates on the device (all its buffers
+   * together, as the driver sizes them): a cn_buffer_create() that would go
+   * past it fails with CN_ERROR_OUT_OF_MEMORY as if the device were full.
+   * 0: no budget beyond the device's own. For embedding under a memory cap,
+   * and for testing the out-of-memory paths. */
+  uint64_t max_device_bytes;
+} cn_context_desc;
+
+/* Creates a standalone headless context: its own instance, device, queue and
+ * command pool. On failure *out is NULL. */
+CN_API cn_result cn_context_create(const cn_context_desc *desc, cn_context **out);
+
+typedef struct cn_context_adopt_desc {
+  VkInstance instance;
+  VkPhysicalDevice physical_device;
+  VkDevice device;
+  uint32_t queue_family; /* must support compute */
+  VkQueue queue;         /* used only by cn_cmd_submit(); may be VK_NULL_HANDLE */
+  uint64_t max_device_bytes; /* as cn_context_desc.max_device_bytes; 0: none */
+  /* The device was created with the features canopy needs (see the header
+   * comment). canopy checks the physical device supports them; it cannot see
+   * what the host enabled. */
+} cn_context_adopt_desc;
+
+/* Wraps a host application's Vulkan objects. canopy never destroys them; the
+ * host keeps them alive until cn_context_destroy(). */
+CN_API cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out);
+
+/* Waits for the context's own work, frees everything canopy created. NULL is fine. */
+CN_API void cn_context_destroy(cn_context *ctx);
+
+/* Fills the Vulkan 1.2 feature struct with what canopy requires, for hosts
+ * creating their device; fields already set stay set. */
+CN_API void cn_device_features_require(VkPhysicalDeviceVulkan12Features *f12);
+
+/* What canopy reads off the device at start; kernels size themselves from it. */
+typedef struct cn_device_caps {
+  char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+  VkPhysicalDeviceType type;
+  uint32_t api_version;
+  uint32_t driver_version;
+  uint32_t vendor_id;
+  uint32_t subgroup_size;          /* default subgroup size of compute shaders */
+  uint32_t min_subgroup_size, max_subgroup_size;
+  bool subgroup_size_control;      /* VK_EXT_subgroup_size_control usable */
+  uint32_t max_shared_memory;      /* bytes of workgroup shared memory */
+  uint32_t max_workgroup_invocations;
+  uint32_t max_workgroup_size[3];
+  uint32_t max_workgroup_count[3];
+  float timestamp_period_ns;       /* 0 when the queue has no timestamps */
+  uint32_t timestamp_valid_bits;
+  uint64_t max_allocation_size;
+  uint64_t device_local_bytes;     /* the largest device-local heap */
+  bool shader_int64;
+  bool buffer_int64_atomics;       /* 64-bit atomics on buffers (shaderBufferInt64Atomics), enabled */
+  /* Loop trips an invocation may run in total over all its loops before the
+   * driver ends them early; 0: no such limit. llvmpipe (lavapipe) stops every
+   * loop of an invocation after 65 535 trips (its loop limiter), which kernels
+   * with data-dependent loops size their work against. */
+  uint32_t max_loop_iterations;
+} cn_device_caps;
+
+CN_API const cn_device_caps *cn_context_caps(const cn_context *ctx);
+
+/* Validation messages of severity warning or error seen so far (0 if off). */
+CN_API uint32_t cn_context_validation_count(const cn_context *ctx);
+CN_API bool cn_context_validation_enabled(const cn_context *ctx);
+
+CN_API VkDevice cn_context_device(const cn_context *ctx);
+
+/* One statistic the driver reports for a built kernel, as text (an integer,
+ * a float or a bool; the name and its meaning are the driver's). */
+typedef struct cn_kernel_stat {
+  char name[48];
+  char value[24];
+} cn_kernel_stat;
+
+/* A kernel the context has built: one per (kernel, specialization constants). */
+typedef struct cn_kernel_info {
+  const char *kernel;  /* the kernel's name (its shaders/<name>.comp) */
+  uint32_t spec[4];    /* specialization constants 0 .. nspec-1 */
+  uint32_t nspec;
+  uint32_t nstats;     /* 0: no statistics (not requested, or not offered by the driver) */
+  cn_kernel_stat stats[16];
+} cn_kernel_info;
+
+/* Whether this context captures kernel statistics: requested with
+ * cn_context_desc.kernel_statistics and offered by the driver. */
+CN_API bool cn_context_kernel_statistics(const cn_context *ctx);
+/* Kernels built so far, in build order; fills *out for index i < count. */
+CN_API uint32_t cn_context_kernel_count(const cn_context *ctx);
+CN_API cn_result cn_context_kernel_info(const cn_context *ctx, uint32_t i, cn_kernel_info *out);
+
+/* Devices canopy can see, in the order CANOPY_DEVICE indexes them. Fills at
+ * most cap entries of out (may be NULL); *count gets the total. The chosen
+ * device of cn_context_create() with the same selection is *chosen. */
+CN_API cn_result cn_device_list(const char *select, cn_device_caps *out, uint32_t cap,
+                         uint32_t *count, uint32_t *chosen);
+
+/* ---------------------------------------------------------------- buffers */
+
+typedef enum cn_memory {
+  CN_MEMORY_DEVICE = 0, /* device-local: what kernels read and write */
+  CN_MEMORY_UPLOAD,     /* host-visible, written by the CPU, read by the GPU */
+  CN_MEMORY_READBACK,   /* host-visible (cached where possible), written by the GPU */
+} cn_memory;
+
+typedef struct cn_buffer {
+  VkBuffer buffer;
+  VkDeviceMemory memory;
+  VkDeviceAddress address; /* what a kernel's push constants receive */
+  VkDeviceSize size;
+  void *mapped;            /* non-NULL for host-visible memory */
+  cn_memory kind;
+  VkDeviceSize allocated;  /* the memory it holds (counted against cn_context_desc.max_device_bytes) */
+} cn_buffer;
+
+/* Creates a buffer of size bytes (rounded up to 16, at least 16). Storage,
+ * transfer source/destination and device address usage. *out is zeroed on failure. */
+CN_API cn_result cn_buffer_create(cn_context *ctx, cn_memory kind, VkDeviceSize size, cn_buffer *out);
+/* Frees it and zeroes *buf; a zeroed buffer is fine. */
+CN_API void cn_buffer_destroy(cn_context *ctx, cn_buffer *buf);
+/* Makes sure *buf holds at least size bytes, replacing it (contents lost) when
+ * smaller. Grows geometrically so repeated calls do not thrash. */
+CN_API cn_result cn_buffer_reserve(cn_context *ctx, cn_memory kind, VkDeviceSize size, cn_buffer *buf);
+
+/* Standalone helpers: copy host memory to a buffer / a buffer to host memory,
+ * through a staging buffer when it is not host-visible; each waits for the GPU. */
+CN_API cn_result cn_buffer_upload(cn_context *ctx, cn_buffer *dst, VkDeviceSize offset,
+                           const void *src, size_t size);
+CN_API cn_result cn_buffer_download(cn_context *ctx, const cn_buffer *src, VkDeviceSize offset,
+                             void *dst, size_t size);
+
+/* ------------------------------------------------------------- recording */
+
+/* Standalone contexts: a primary command buffer from the context's pool, begun.
+ * cn_cmd_submit() ends it, submits it, waits, and frees it (also on failure). */
+CN_API cn_result cn_cmd_begin(cn_context *ctx, VkCommandBuffer *out);
+CN_API cn_result cn_cmd_submit(cn_context *ctx, VkCommandBuffer cmd);
+
+/* A full compute/transfer memory barrier: all earlier shader and transfer writes
+ * become visible to later shader and transfer reads and writes. */
+CN_API void cn_cmd_barrier(cn_context *ctx, VkCommandBuffer cmd);
+/* Fills size bytes at offset with a 32-bit value (vkCmdFillBuffer). */
+CN_API void cn_cmd_fill(cn_context *ctx, VkCommandBuffer cmd, const cn_buffer *buf,
+                 VkDeviceSize offset, VkDeviceSize size, uint32_t value);
+
+/* ----------------------------------------------------------------- timing */
+
+typedef struct cn_timer cn_timer;
+
+/* A timer holds up to capacity timestamps per recording. */
+CN_API cn_result cn_timer_create(cn_context *ctx, uint32_t capacity, cn_timer **out);
+CN_API void cn_timer_destroy(cn_context *ctx, cn_timer *t);
+/* Resets the timer inside cmd; call before the first mark of a recording. */
+CN_API void cn_timer_reset(cn_context *ctx, cn_timer *t, VkCommandBuffer cmd);
+/* Writes a timestamp after all earlier work; label (a string literal or one
+ * that outlives the timer's use) names the span that ends here. Marks beyond
+ * capacity are ignored and counted. */
+CN_API void cn_timer_mark(cn_context *ctx, cn_timer *t, VkCommandBuffer cmd, const char *label);
+/* After the recording completed: the number of spans (marks - 1), and for span i
+ * its label and nanoseconds. Returns CN_ERROR_UNSUPPORTED without timestamps. */
+CN_API cn_result cn_timer_read(cn_context *ctx, cn_timer *t, uint32_t *nspans,
+                        const char **labels, double *ns, uint32_t cap);
+
+/* -------------------------------------------------------- utility kernels */
+
+/* dst[i] = base + i for i < n (n < 2^32), as uint32. */
+CN_API cn_result cn_iota_record(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress dst, uint32_t n, uint32_t base);
+/* Copies bytes (a multiple of 16) from src to dst with a compute kernel: the
+ * yardstick canopy's benchmarks compare their throughput with. */
+CN_API cn_result cn_copy_record(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress src, VkDeviceAddress dst,
+                         uint64_t bytes);
+
+/* ---------------------------------------------------------------- version */
+
+CN_API const char *cn_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

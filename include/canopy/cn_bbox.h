@@ -1,0 +1,119 @@
+/* cn_bbox.h: the clip/blend box stage (stages/bbox.c): result boxes of every
+ * element of a scene stream, on the GPU, with its CPU reference.
+ *
+ * Semantics (identical on GPU and CPU, bit for bit: only min/max on float32):
+ *   - a draw (CN_TAG_FILL, CN_TAG_STROKE) gets its box ∩ the box of every
+ *     enclosing clip (BEGIN_CLIP's box = its clip path's box) ∩ the viewport;
+ *   - a group's BEGIN and END (clip or blend) both get the union of the result
+ *     boxes of all draws between them; a group with none visible gets empty;
+ *   - every empty result is the canonical empty box 0 0 0 0 (cn_box.h says
+ *     what empty means and how inputs are cleaned: NaN boxes are empty, -0 and
+ *     subnormal coordinates read as +0).
+ *
+ * GPU pipeline (cn_bbox_record), all on device, no host round trip:
+ *   1. compaction: bbox_count counts BEGIN/END tags per block of elements (and
+ *      resets the scratch the later kernels accumulate into), cn_scan_record
+ *      scans the counts, bbox_compact writes the compacted group array
+ *      (element index + a byte: bit 0 close, bit 1 blend) from ballot counts;
+ *   2. parentheses matching of the compacted bytes (cn_parens_record, issue 3):
+ *      for an END its BEGIN, for a BEGIN its enclosing BEGIN;
+ *   3. clips: pointer jumping inside partitions of group nodes in shared memory
+ *      (bbox_clip_local); a link that leaves a partition always lands on a
+ *      "slice" BEGIN (one closed in a later partition, marked there), and one
+ *      pass (bbox_clip_resolve) follows those links in place, slice BEGINs
+ *      publishing their progress (release/acquire), which gives every BEGIN its
+ *      clip stack box (∩ of its and its ancestors' clips and the viewport);
+ *   4. draws: bbox_draws, one element per invocation: group node c = the first
+ *      after the draw (a block offset + a ballot count) names its innermost
+ *      group (parens[c]); result = box ∩ that group's clip stack box; and
+ *      gap[c] ∪= result (ordered-int keys, subgroup-reduced atomics): the union
+ *      of the draws between group nodes c - 1 and c;
+ *   5. blends: bbox_pyramid builds a union pyramid over gap[] in one dispatch,
+ *      bbox_groups answers each group's union (gap[BEGIN + 1 .. END], a range
+ *      query, paper 6.2) at its END and writes it to the BEGIN and the END.
+ *
+ * Unbalanced streams: the GPU does not stop; it reports in a cn_bbox_status
+ * (every END whose parens match is missing or of the other kind, the count of
+ * ENDs against the count of group nodes, unknown tags). cn_bbox_status_check()
+ * turns it into an error; results are unspecified when it fails. The
+ * convenience call cn_bbox_run() then names the first offending element by a
+ * CPU pass over the tags (cn_bbox_validate).
+ *
+ * Limits: n < 2^32 - 2^12 elements, BEGIN/END elements < 2^31 (parentheses
+ * matching); no limit on clips, groups or depth (a nested chain crossing
+ * many clip partitions costs bbox_clip_resolve steps: about log2 of the
+ * partitions it crosses when they run together, at most one per partition).
+ * bbox_compact and bbox_draws number invocations by subgroup (id * size +
+ * lane): workgroups must be whole subgroups (256 with subgroups of 8 to 64,
+ * as on lavapipe and the H200). group_bound (>= the BEGIN/END count) sizes scratch and the
+ * matching: a larger bound only costs time (the matching runs over zero
+ * padding after the real group nodes, which cannot change their results); a
+ * stream with more group nodes is reported (CN_ERROR_LIMIT), never overrun.
+ */
+#ifndef CN_BBOX_H
+#define CN_BBOX_H
+
+#include "canopy.h"
+#include "cn_scene.h"
+#include "cn_parens.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cn_timer cn_timer;
+
+/* Written by the GPU at status (16 bytes, 4-byte aligned). */
+typedef struct cn_bbox_status {
+  uint32_t group_count;     /* BEGIN/END elements in the stream */
+  uint32_t close_count;     /* END elements */
+  uint32_t first_bad_close; /* first END without a BEGIN of its kind; UINT32_MAX if none */
+  uint32_t first_bad_tag;   /* first element with an unknown tag; UINT32_MAX if none */
+} cn_bbox_status;
+
+typedef struct cn_bbox_args {
+  VkDeviceAddress tags;     /* n uint32 CN_TAG_* */
+  VkDeviceAddress boxes;    /* n cn_box: draw boxes; at BEGIN_CLIP the clip path's box; others ignored */
+  VkDeviceAddress result;   /* out: n cn_box (16-byte aligned) */
+  VkDeviceAddress status;   /* out: cn_bbox_status */
+  VkDeviceAddress scratch;  /* cn_bbox_scratch_bytes(ctx, n, group_bound) bytes, 16-byte aligned */
+  uint64_t n;
+  uint64_t group_bound;     /* >= number of BEGIN/END elements (n if unknown; exact is fastest) */
+  float viewport[4];        /* x0 y0 x1 y1; -inf -inf inf inf for unbounded */
+  cn_timer *timer;          /* optional: marks "bbox compact", "bbox parens", "bbox clip", "bbox draws", "bbox blend" */
+  cn_parens_variant parens; /* the matching variant (CN_PARENS_AUTO = 0 by default) */
+} cn_bbox_args;
+
+/* Scratch bytes cn_bbox_record() needs. */
+CN_API uint64_t cn_bbox_scratch_bytes(cn_context *ctx, uint64_t n, uint64_t group_bound);
+
+/* Records the stage into cmd (a barrier first is the caller's; none at the
+ * end: add one before reading result or status). Fails with
+ * CN_ERROR_INVALID_ARGUMENT / CN_ERROR_LIMIT on bad sizes, recording nothing. */
+CN_API cn_result cn_bbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_args *args);
+
+/* CN_OK when the status says the stream was balanced and within group_bound;
+ * else the error (CN_ERROR_UNBALANCED, CN_ERROR_LIMIT, CN_ERROR_INVALID_ARGUMENT) with a message. */
+CN_API cn_result cn_bbox_status_check(const cn_bbox_status *status, uint64_t group_bound);
+
+/* Number of BEGIN/END tags (a group_bound that is exact). */
+CN_API uint64_t cn_bbox_count_groups(const uint32_t *tags, uint64_t n);
+
+/* Checks tags on the CPU: known tags, balanced, every END closing a BEGIN of
+ * its kind. The error names the first offending element. */
+CN_API cn_result cn_bbox_validate(const uint32_t *tags, uint64_t n);
+
+/* CPU reference: the same results sequentially (a stack). Fails like
+ * cn_bbox_validate on a bad stream (out is then unspecified). */
+CN_API cn_result cn_bbox_cpu(const uint32_t *tags, const cn_box *boxes, uint64_t n, const float viewport[4], cn_box *out);
+
+/* Convenience (standalone contexts): uploads, records, checks the status,
+ * downloads result. On an unbalanced stream, the error of cn_bbox_validate. */
+CN_API cn_result cn_bbox_run(cn_context *ctx, const uint32_t *tags, const cn_box *boxes, uint64_t n,
+                      const float viewport[4], cn_box *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,94 @@
+/* cn_bins.h: binning (stages/bins.c): per-bin lists of elements in stream
+ * order, on the GPU, with its CPU reference.
+ *
+ * Grid: square bins of bin_size pixels anchored at the viewport's (x0, y0),
+ * nbx = ceil(width / B) by nby = ceil(height / B) bins, numbered row-major
+ * (bin = by * nbx + bx). Bin bx spans [x0 + bx*B, x0 + (bx+1)*B] (cn_box.h
+ * gives the exact float rule). An element is listed in every bin its
+ * non-empty result box overlaps with positive area (x0 < bin_x1 and
+ * x1 > bin_x0, likewise in y); empty boxes are listed nowhere.
+ *
+ * Output (CSR), what the renderer's coarse stage reads:
+ *   bin_offsets: nbins + 1 uint32; bin b's list is
+ *                elems[bin_offsets[b] .. bin_offsets[b + 1]); bin_offsets[nbins]
+ *                is the total number of (bin, element) entries.
+ *   elems:       element indices, each bin's list in increasing (stream) order.
+ *
+ * GPU pipeline (cn_bins_record): bins_count (one workgroup per chunk of
+ * rounds x 256 elements and slice of 256-512 bins; per chunk and bin: how many
+ * of the chunk's elements the bin lists, by shared-memory atomics over the
+ * round's (element, bin) pairs, which are spread evenly over the invocations
+ * so that one element covering the grid costs no more than many small ones)
+ * -> exclusive cn_scan_record over the count matrix, stored bin-major so the
+ * scan lays the lists out contiguously in chunk order -> bins_fill (each
+ * pair's slot = offset + running count + rank in a 256-bit bitmap of its bin:
+ * stream order with no sort; chunk 0 also writes bin_offsets, bins_gather
+ * only when there are no elements or no bins). The counts are exact, so
+ * nothing can overflow: entries beyond `capacity` are not written, and the
+ * caller sees bin_offsets[nbins] > capacity and re-runs with more
+ * (cn_bins_run does). Test knob: CANOPY_BINS_ROUNDS=r (1..64) sets rounds.
+ *
+ * Limits: n < 2^32 - 2^16; nbx * B and nby * B below 2^24 pixels; at most
+ * 2^22 bins; the count matrix has nbins x chunks entries (chunks of 256 x
+ * rounds elements, rounds the fewest (at most 16) that keep it within
+ * max(n / 2, 2^16) entries; nbins x n / 4096 when 16 are not enough) and
+ * must stay below 2^32 entries.
+ * Larger grids fail with CN_ERROR_LIMIT. The kernels number invocations by
+ * subgroup: 256 must be a multiple of the subgroup size (else CN_ERROR_LIMIT).
+ * At most 2^32 - 2 entries in all: when n * nbins could exceed that, a check
+ * pass (bins_check) looks for a wrapped 32-bit sum and then sets
+ * bin_offsets[nbins] to UINT32_MAX (cn_bins_run reports CN_ERROR_LIMIT).
+ */
+#ifndef CN_BINS_H
+#define CN_BINS_H
+
+#include "canopy.h"
+#include "cn_scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cn_timer cn_timer;
+
+typedef struct cn_bins_grid {
+  float x0, y0;      /* anchor: the viewport's top-left */
+  uint32_t bin_size; /* B, pixels */
+  uint32_t nbx, nby;
+} cn_bins_grid;
+
+/* The grid of a viewport (finite, x1 >= x0, y1 >= y0) and bin size (> 0). */
+CN_API cn_result cn_bins_grid_make(const float viewport[4], uint32_t bin_size, cn_bins_grid *out);
+
+typedef struct cn_bins_args {
+  VkDeviceAddress boxes;       /* n result boxes (cn_bbox_record's result), 16-byte aligned */
+  VkDeviceAddress bin_offsets; /* out: nbins + 1 uint32 */
+  VkDeviceAddress elems;       /* out: capacity uint32 */
+  VkDeviceAddress scratch;     /* cn_bins_scratch_bytes() bytes */
+  uint64_t n;
+  uint64_t capacity;
+  cn_bins_grid grid;
+  cn_timer *timer;             /* optional: marks "bins count", "bins scan", "bins fill" */
+} cn_bins_args;
+
+CN_API uint64_t cn_bins_scratch_bytes(cn_context *ctx, uint64_t n, const cn_bins_grid *grid);
+
+/* Records binning into cmd (no barrier at the end). CN_ERROR_LIMIT beyond the limits. */
+CN_API cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_args *args);
+
+/* CPU reference. On success *offsets (nbins + 1) and *elems (*total entries)
+ * are malloc'd arrays the caller frees. */
+CN_API cn_result cn_bins_cpu(const cn_box *boxes, uint64_t n, const cn_bins_grid *grid, uint32_t **offsets,
+                      uint32_t **elems, uint64_t *total);
+
+/* Convenience (standalone contexts): uploads boxes, bins them on the GPU
+ * (re-running larger if the first guess of capacity was short), returns
+ * malloc'd arrays like cn_bins_cpu. */
+CN_API cn_result cn_bins_run(cn_context *ctx, const cn_box *boxes, uint64_t n, const cn_bins_grid *grid,
+                      uint32_t **offsets, uint32_t **elems, uint64_t *total);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,235 @@
+/* cn_parens.h: parentheses matching on the GPU (stages/parens.c, shaders/parens*.comp).
+ *
+ * Definition. For a sequence of '(' and ')', out[i] is the index on top of the
+ * stack just before element i is processed, or -1 when the stack is empty;
+ * '(' pushes its own index, ')' pops when the stack is not empty. So a '('
+ * gets its enclosing '(', a ')' its matching '(', an unmatched ')' gets -1
+ * (or the '(' enclosing it once the stack is nonempty again). Unbalanced input
+ * is valid input; the nesting depth is unlimited.
+ *
+ * Inputs:  n bytes at device address `in` (4-byte aligned; the buffer holds
+ *          whole 32-bit words, so bytes up to the next multiple of 4 must be
+ *          readable). Only the low bit of a byte counts: 0 open, 1 close, so
+ *          ASCII '(' (0x28) and ')' (0x29) work directly.
+ * Outputs: n int32 at `out` (4-byte aligned; LOWMARK: in and out 16-byte aligned).
+ * Scratch: cn_parens_scratch_bytes() bytes at `scratch` (16-byte aligned).
+ *          Sized for the worst case (every partition's slice as deep as the
+ *          partition, every look-back window full): no data-dependent overflow,
+ *          nothing to detect or re-run. About 4 bytes per element (+ 1/32 of
+ *          that for the look-back windows, + a few bytes per partition;
+ *          LOWMARK about 8: slices and windows).
+ * Limits:  n < 2^31 (indices are int32), else CN_ERROR_LIMIT. Any depth.
+ *
+ * Shapes (workgroup x elements per invocation = partition P), defaults from
+ * an H200 sweep (docs/PERF.md), halved on devices with less shared memory;
+ * cn_parens_tuning replaces them for benchmarking and tests.
+ *
+ * Variants:
+ *   SIMPLE     the paper's algorithm with one element per invocation (k = 1,
+ *              P = 64): pass 1 per partition: its bicyclic value (a, b) (a
+ *              unmatched ')', b unmatched '(') and its stack slice (the b
+ *              unmatched '(' indices, by a reverse bicyclic scan over the
+ *              workgroup and a compaction); pass 2 a binary tree of bicyclic
+ *              values over partitions (as many levels as n needs, 8 per
+ *              dispatch, so no w^2 limit); pass 3 per partition: the stack
+ *              before it, down to the depth the partition pops into, each entry
+ *              found by walking back over the 32 nearest partitions' values and
+ *              then searching the tree, ending in one partition's slice; then
+ *              each element's match by a binary search over the bicyclic tree
+ *              of the workgroup in shared memory.
+ *   EFFICIENT  the same passes with k = 4 elements per invocation (P = 512;
+ *              paper section 8, with our own chunk bookkeeping): each invocation
+ *              keeps its chunk's unmatched '(' as a bitmask, so walking the
+ *              chunk is O(1) per element; only when the chunk's own stack is
+ *              empty does it search the workgroup tree (once per depth).
+ *   LOOKBACK   one pass with decoupled look-back (k = 8, P = 2048, windows of
+ *              P/32 = 64 entries): each workgroup takes its partition id from an
+ *              atomic counter, publishes its bicyclic value and slice (state
+ *              AGGREGATE), walks back over earlier partitions to build the stack
+ *              before it (a WINDOW partition's published top entries first, else
+ *              an AGGREGATE partition's slice), then publishes its own window
+ *              (state WINDOW) and writes its outputs. When the entries needed lie
+ *              below a window, the walk follows the window's bottom entry (a
+ *              backlink) to the partition that pushed it and continues below it,
+ *              so a deep stack costs a few hops, not a step per partition.
+ *   LOWMARK    a prefix sum and searches over low-water marks, no stack (k =
+ *              16, workgroup 128, P = 2048; k may be 16 or 32). With g(k) = (number of '(' minus
+ *              number of ')') in elements [0, k), out[i] is the largest k < i
+ *              with g(k) < g(i), or -1 (a previous-smaller-value search):
+ *              the '(' at k pushed the stack to depth g(i), and nothing after
+ *              it went lower. Four kinds of dispatch:
+ *              1. per partition (parens_lm_reduce): each invocation loads its
+ *                 16 elements as one uvec4 and takes their sum and low mark
+ *                 four at a time from a nibble table (only a chunk with
+ *                 survivors walks its elements for its bitmask of unmatched
+ *                 '('); a subgroup-based sum and
+ *                 suffix minimum over the workgroup give the partition's
+ *                 bicyclic value (a, b) = (-low, sum - low) and its stack
+ *                 slice: an unmatched '(' sits at slot g(k) - low, so each
+ *                 survivor writes itself, no compaction;
+ *              2. the bicyclic tree over partitions (as the other multi-pass
+ *                 variants, 8 levels per dispatch, any n);
+ *              3. per partition (parens_lm_window): the stack before it down
+ *                 to the depth it pops into, by tree searches continued down
+ *                 the slices, 16 invocations per partition, written to a
+ *                 window in scratch; apart from the matching so that many
+ *                 partitions' chains of dependent reads overlap;
+ *              4. per partition (parens_lm_match): each invocation walks
+ *                 its 16 elements in registers; a '(' still open in its chunk
+ *                 is the answer, else the element records the depth it needs
+ *                 (0, 1, ... below the chunk's start). Then, per chunk and not
+ *                 per element, those depths are answered: the last earlier
+ *                 chunk whose low mark is below the depth holds it as one of
+ *                 its unmatched '(' (kept as index rows in shared memory),
+ *                 found by following previous-smaller links between chunks
+ *                 (each computed once by binary lifting over min tables);
+ *                 with no such chunk the partition's window holds it. Then
+ *                 the recorded depths are patched and the outputs leave as
+ *                 16-byte stores. Tuning: lowmark_stage stages them through
+ *                 shared memory for contiguous stores; lowmark_rewalk walks
+ *                 the chunk a second time after the queries instead of
+ *                 holding its outputs in registers.
+ *              Needs in and out 16-byte aligned (CN_ERROR_INVALID_ARGUMENT
+ *              otherwise) and full subgroups (chunk order follows subgroup
+ *              id and lane).
+ *   SINGLE     small inputs in one dispatch: one workgroup of up to 1024
+ *              invocations x 16 elements (n <= cn_parens_single_max()); 4 or
+ *              8 elements per invocation where those cover n, and the
+ *              smallest power-of-two workgroup that covers n; the
+ *              EFFICIENT partition walk with no stack before the partition:
+ *              chunk bitmasks, a bicyclic tree over the chunks in shared
+ *              memory, each element's match by a tree search; no scratch, no
+ *              barrier between passes.
+ *   AUTO       the variant measured fastest for n on the H200 (docs/PERF.md):
+ *              single up to 2^12 elements, simple below 2^15, lowmark from
+ *              there; efficient instead of lowmark when in or out is not
+ *              16-byte aligned.
+ *
+ * Memory ordering of LOOKBACK. Flag accesses are relaxed atomics by one
+ * invocation; ordering comes from workgroup-uniform control barriers with
+ * device-scope acquire-release semantics on buffer memory, acting as fences:
+ *   publish: every invocation stores slice / value / window entries to
+ *            `coherent` buffers; control barrier (device scope, acq_rel);
+ *            invocation 0 atomically stores the flag: a release fence before
+ *            the store, so whoever reads the flag sees the data;
+ *   consume: invocation 0 spins on an atomic load of the flag; control barrier
+ *            (device scope, acq_rel); then `coherent` loads of what the flag
+ *            covers: an acquire fence after the load.
+ * Fences stay out of divergent code on purpose: llvmpipe turns a memory
+ * barrier inside one invocation's branch into a workgroup barrier, which
+ * desynchronises the workgroup. Flags and the counter are zeroed by a kernel
+ * at the start of each recording, followed by a barrier.
+ *
+ * Forward progress. A workgroup only waits on lower partition ids, taken by
+ * workgroups already running, so on a GPU the spin ends. llvmpipe, however,
+ * ends every loop of an invocation once all its loops together have iterated
+ * 65535 times; so a spin has a budget, and when it runs out the waiting
+ * workgroup computes the missing partition's value and slice itself (the
+ * same values that partition writes) and goes on. Tested on lavapipe, where
+ * this happens.
+ */
+#ifndef CN_PARENS_H
+#define CN_PARENS_H
+
+#include "canopy.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum cn_parens_variant {
+  CN_PARENS_AUTO = 0,
+  CN_PARENS_SIMPLE,
+  CN_PARENS_EFFICIENT,
+  CN_PARENS_LOOKBACK,
+  CN_PARENS_LOWMARK,
+  CN_PARENS_SINGLE,
+  CN_PARENS_VARIANT_COUNT
+} cn_parens_variant;
+
+/* Largest n the GPU variants accept. */
+#define CN_PARENS_MAX_N 0x7fffffffull
+
+/* A variant's shape: invocations per workgroup (a power of two, 32 ..
+ * the device's limit), elements per invocation (1, 2 or a multiple of 4, at
+ * most 32; lowmark 16 or 32; single: the largest workgroup and its elements
+ * per invocation, used for every n) and, for lookback, the stack entries
+ * each partition publishes (1 .. wg * k). All zero: the variant's default. */
+typedef struct cn_parens_shape {
+  uint32_t wg, k, window;
+} cn_parens_shape;
+
+/* Tuning of the matching (benchmarks and tests); a zeroed struct, or a NULL
+ * pointer, means the defaults. */
+typedef struct cn_parens_tuning {
+  /* Per variant (indexed by cn_parens_variant): a shape replacing the default;
+   * one the device cannot run fails with CN_ERROR_INVALID_ARGUMENT. */
+  cn_parens_shape shape[CN_PARENS_VARIANT_COUNT];
+  /* Multi-pass variants: partition-tree levels per dispatch, 1..8 (0: 8). Fewer
+   * levels reach many tree dispatches with few elements (tests). */
+  uint32_t tree_levels;
+  /* lookback: flag loads per partition before it computes a predecessor it
+   * waits for itself (0: 16384). Small values exercise that path (tests). */
+  uint32_t spin_budget;
+  /* lowmark's matching kernel: stage outputs through shared memory for
+   * contiguous stores; walk the chunk twice instead of holding its outputs. */
+  bool lowmark_stage, lowmark_rewalk;
+} cn_parens_tuning;
+
+/* One matching: what cn_parens_record() records (see the header comment for
+ * the buffers and their alignment). */
+typedef struct cn_parens_args {
+  cn_parens_variant variant;
+  VkDeviceAddress in, out, scratch;
+  uint64_t n;
+  const cn_parens_tuning *tuning; /* NULL: the defaults */
+  /* Optional: a timestamp after each pass, labelled "parens <pass>" (reduce,
+   * tree, window, match, clear, lookback, single), so one recording times
+   * its passes. Each mark adds a barrier before it. */
+  cn_timer *timer;
+} cn_parens_args;
+
+/* "auto", "simple", "efficient", "lookback", "lowmark", "single"; "?" for a bad value. */
+CN_API const char *cn_parens_variant_name(cn_parens_variant v);
+/* Parses a name of cn_parens_variant_name(); false if unknown. */
+CN_API bool cn_parens_variant_parse(const char *name, cn_parens_variant *out);
+
+/* The variant AUTO runs for n elements on this context. */
+CN_API cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n);
+
+/* Largest n of the SINGLE variant on this device (16 * the largest workgroup
+ * whose shared memory fits: 2^14 on the H200 and on lavapipe). */
+CN_API uint64_t cn_parens_single_max(cn_context *ctx);
+
+/* Elements per partition (workgroup) of a->variant with a->tuning on this
+ * device (AUTO: of the variant chosen for a->n, or for a large n when a->n is
+ * 0; SINGLE: its largest n); 0 for a bad variant or shape. Tests build
+ * boundary sizes from it. */
+CN_API uint64_t cn_parens_partition_size(cn_context *ctx, const cn_parens_args *a);
+
+/* Bytes of scratch cn_parens_record() needs for a->variant, a->n and a->tuning
+ * (0 for n == 0, a bad variant or shape). */
+CN_API uint64_t cn_parens_scratch_bytes(cn_context *ctx, const cn_parens_args *a);
+
+/* Records the matching of a->n elements into cmd; no trailing barrier: add
+ * cn_cmd_barrier() before reading out. n == 0 records nothing. Fails with
+ * CN_ERROR_INVALID_ARGUMENT (bad variant or shape, misaligned address),
+ * CN_ERROR_LIMIT (n too large, for SINGLE above cn_parens_single_max()), or a
+ * pipeline error. */
+CN_API cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens_args *a);
+
+/* Standalone convenience: uploads in[0..n), matches with variant v (tuning
+ * may be NULL), reads back out[0..n). */
+CN_API cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *tuning, const uint8_t *in,
+                    int32_t *out, uint64_t n);
+
+/* CPU reference: a sequential, branchless explicit stack (n + 1 int32 of
+ * host memory, no recursion); if that allocation fails, the stack kept in
+ * out[] itself (popping follows out[top]). Any n. */
+CN_API void cn_parens_cpu(const uint8_t *in, int32_t *out, uint64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

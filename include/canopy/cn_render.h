@@ -1,0 +1,153 @@
+/* cn_render.h: the renderer core: line segments -> per-tile segment lists ->
+ * per-tile command lists (coarse) -> pixels (fine), all on the GPU.
+ *
+ * Inputs:  an encoded scene (cn_scene_data). Whole scenes
+ *          (cn_renderer_record_scene, cn_render_scene_to_rgba8) run the scene
+ *          stage (cn_scene_stage.h: clip/blend boxes, per-bin lists) and the
+ *          flatten stage (cn_flatten.h) first. The core alone
+ *          (cn_renderer_record, cn_render_lines_to_rgba8) takes the scene's
+ *          flattened lines in device pixels (cn_render_line, the layout of
+ *          cn_line: closed outlines, each tagged with its FILL, STROKE or
+ *          BEGIN_CLIP element; strokes already expanded to outlines filled with
+ *          the nonzero rule).
+ * Outputs: width x height pixels, RGBA8 sRGB, straight alpha, row-major, into
+ *          a device buffer (the renderer's own or one the caller names by
+ *          device address).
+ * Limits:  width, height <= CN_RENDER_MAX_SIZE; elements < 2^31; clip and blend
+ *          nesting of any depth (deep levels spill to memory). Scratch buffers
+ *          grow as the scene needs: a frame whose buffers were too small
+ *          reports it (cn_renderer_frame_done) and is recorded again.
+ *
+ * Use, standalone: cn_render_scene_to_rgba8(), or per frame
+ *   cn_renderer_set_scene();  (or cn_renderer_use_scene_gpu with a cn_scene_gpu of your own)
+ *   do { cn_cmd_begin(); cn_renderer_record_scene(); cn_cmd_submit(); cn_renderer_frame_done(&again); }
+ *   while (again);
+ * Every buffer's count is exact or an upper bound, so a frame needs at most
+ * one re-run (two when the flattened lines did not fit the first time).
+ * (with lines of your own: cn_renderer_set_lines() and cn_renderer_record()).
+ * Embedded (the viewer): the same calls with the host's command buffer; a
+ * frame that needs a re-run simply shows the next frame's (larger) result.
+ */
+#ifndef CN_RENDER_H
+#define CN_RENDER_H
+
+#include "canopy.h"
+#include "cn_scene.h"
+#include "cn_render_shared.h"
+#include "cn_scene_gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CN_RENDER_MAX_SIZE 16384u
+
+typedef struct cn_renderer cn_renderer;
+
+typedef struct cn_renderer_desc {
+  /* Initial capacities (0: defaults sized from the target). Tests set them tiny
+   * to prove that overflow is detected and the frame re-run. */
+  uint32_t initial_tiles, initial_segs, initial_chunks, initial_spill;
+  uint32_t initial_bins, initial_lines; /* whole scenes: bin list entries, flattened lines */
+  /* Record GPU timestamps per stage (cn_renderer_stage_times). */
+  bool timing;
+  /* Whole scenes: no per-bin lists; coarse then walks every element for every
+   * bin (the scene stage's result boxes still bound each element's tiles). */
+  bool no_bins;
+} cn_renderer_desc;
+
+typedef struct cn_render_view {
+  uint32_t width, height;  /* target size in pixels, 1..CN_RENDER_MAX_SIZE */
+  float background[4];     /* straight sRGB RGBA under the scene; {0} transparent */
+  /* Where the pixels go: a device address of width*height*4 bytes (rows of
+   * `stride` pixels, 0: width); 0 means the renderer's own buffer
+   * (cn_renderer_output). */
+  VkDeviceAddress target;
+  uint32_t stride;
+  /* Whole-scene rendering only (cn_renderer_record_scene): the view transform
+   * a b c d e f (SVG order) applied after every path's and paint's transform
+   * (all zero: identity), and the flattening tolerance in device pixels (0: 0.25). */
+  float transform[6];
+  float tolerance;
+} cn_render_view;
+
+/* Creates a renderer bound to ctx. *out is NULL on failure. */
+CN_API cn_result cn_renderer_create(cn_context *ctx, const cn_renderer_desc *desc, cn_renderer **out);
+/* Frees it and its buffers (waits for nothing: the caller's GPU work using it
+ * must be finished). NULL is fine. */
+CN_API void cn_renderer_destroy(cn_renderer *r);
+
+/* Uploads the scene into the renderer's own cn_scene_gpu (cn_scene_gpu.h:
+ * cn_scene_check, then one upload; waits for the copy). Keeps a pointer to
+ * scene: it must stay valid and unchanged while frames of it are recorded.
+ * Pan and zoom need no new upload: record frames with another view. */
+CN_API cn_result cn_renderer_set_scene(cn_renderer *r, const cn_scene_data *scene);
+
+/* Renders the scene of g, a cn_scene_gpu the caller owns and may record into
+ * itself (the viewer reads its boxes, bins and lines for overlays); g must
+ * outlive the renderer's use of it. Replaces the renderer's own scene. */
+CN_API cn_result cn_renderer_use_scene_gpu(cn_renderer *r, cn_scene_gpu *g);
+
+/* The cn_scene_gpu the renderer draws from (NULL before a scene is set). */
+CN_API cn_scene_gpu *cn_renderer_scene_gpu(const cn_renderer *r);
+
+/* Uploads n line segments computed on the CPU (tests and CPU flattening);
+ * lines naming an element >= element_count are ignored by the kernels. */
+CN_API cn_result cn_renderer_set_lines(cn_renderer *r, const cn_render_line *lines, uint32_t n);
+
+/* Uses lines already on the GPU instead (the flattening stage's output):
+ * `lines` holds cap records; the u32 at device address `count` is the number
+ * of valid ones, read by the kernels when the frame runs (a count above cap
+ * is clamped to cap). */
+CN_API cn_result cn_renderer_use_gpu_lines(cn_renderer *r, VkDeviceAddress lines, VkDeviceAddress count, uint32_t cap);
+
+/* Records one frame into cmd. The scene and lines must be set. Buffers are
+ * (re)allocated here: the previous frame recorded with this renderer must have
+ * completed on the GPU (one frame in flight per renderer; use one renderer per
+ * frame in flight otherwise). */
+CN_API cn_result cn_renderer_record(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *view);
+
+/* After the recorded frame completed on the GPU: *again is true when a buffer
+ * was too small; the renderer has grown it and the frame must be recorded and
+ * run again. Fails with CN_ERROR_LIMIT when the scene needs more than the
+ * device can hold. */
+CN_API cn_result cn_renderer_frame_done(cn_renderer *r, bool *again);
+
+/* The renderer's own output buffer (valid after a frame with target 0). */
+CN_API const cn_buffer *cn_renderer_output(const cn_renderer *r);
+
+/* Capacities and use of the last frame (tests, benchmarks). */
+typedef struct cn_render_stats {
+  uint32_t cap_tiles, cap_segs, cap_chunks, cap_spill;
+  uint32_t used_tiles, used_segs, used_chunks, used_spill, lines;
+  uint32_t reruns; /* re-runs the last cn_render_*_to_rgba8 call needed */
+  bool binned;     /* the last frame's coarse stage walked the scene stage's bin lists */
+} cn_render_stats;
+CN_API void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out);
+
+/* GPU time per stage of the last frame (desc.timing): up to cap spans. */
+CN_API cn_result cn_renderer_stage_times(cn_renderer *r, uint32_t *n, const char **labels, double *ns, uint32_t cap);
+
+/* Whole scenes: records the scene stage (result boxes, bin lists) and the
+ * flatten stage for the view through the scene's cn_scene_gpu, then the
+ * renderer core on their outputs, into one command buffer. Elements whose
+ * result box is empty get no lines and no tiles; every element's tiles lie
+ * within its result box (its clips and the target). frame_done checks and
+ * grows every buffer of the frame in one step. */
+CN_API cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *view);
+
+/* Standalone whole-scene rendering: uploads the scene, flattens and renders,
+ * re-running frames until the buffers fit; rgba gets width*height*4 bytes. */
+CN_API cn_result cn_render_scene_to_rgba8(cn_renderer *r, const cn_scene_data *scene, const cn_render_view *view,
+                                   uint8_t *rgba);
+
+/* Standalone: renders scene + host lines into rgba (width*height*4 bytes),
+ * re-running frames until the buffers fit. */
+CN_API cn_result cn_render_lines_to_rgba8(cn_renderer *r, const cn_scene_data *scene, const cn_render_line *lines,
+                                   uint32_t nlines, const cn_render_view *view, uint8_t *rgba);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

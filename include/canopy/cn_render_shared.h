@@ -1,0 +1,202 @@
+/* cn_render_shared.h: layouts the renderer's kernels share with C (stages/render*.c).
+ *
+ * The renderer turns line segments (device pixels, tagged with the element they
+ * belong to) into pixels in four GPU steps:
+ *
+ *   render_bbox       per line: the element's pixel bounding box (atomics);
+ *                     whole scenes use the flatten stage's boxes instead
+ *   render_tile_alloc per element: its tile rectangle (its box, bounded by the
+ *                     scene stage's result box for whole scenes) and a run of
+ *                     tile records
+ *   render_tile_seg   per line: the pieces of the line in each tile it touches,
+ *                     linked into the tile's list, and the backdrop deltas
+ *   render_backdrop   per element row of tiles: prefix sum of the deltas
+ *   render_coarse     per bin of 16x16 tiles: per-tile command lists in draw order
+ *   render_fine       per tile: walks its commands, writes 16x16 pixels
+ *
+ * Every kernel takes one push-constant block (cn_render_push): the device
+ * address of a cn_render_config (all buffer addresses and sizes of the frame)
+ * and a pass-specific word. Buffers whose size depends on the scene are
+ * bump-allocated against a capacity written in the config; an allocation past
+ * the capacity sets a bit in cn_render_bump.failed and keeps counting (tile
+ * records of elements left without storage still count their segments, a
+ * cut command list still counts its chunks), so the host learns the size it
+ * needs (exact, or an upper bound), grows the buffer once and re-runs the frame.
+ */
+#ifndef CN_RENDER_SHARED_H
+#define CN_RENDER_SHARED_H
+
+#include "cn_config.h"
+#include "cn_scene_layout.h"
+
+/* Tiles are CN_TILE x CN_TILE pixels; one fine workgroup per tile, one
+ * invocation per pixel. Bins (the coarse workgroup) are CN_BIN x CN_BIN tiles. */
+#define CN_TILE 16
+#define CN_TILE_SHIFT 4 /* log2(CN_TILE) */
+#define CN_TILE_PIXELS (CN_TILE * CN_TILE)
+#define CN_BIN 16
+#define CN_BIN_TILES (CN_BIN * CN_BIN)
+
+/* Command lists: each tile owns a first chunk of CN_CMD_CHUNK words at
+ * tile * CN_CMD_CHUNK; further chunks come from the bump allocator and are
+ * reached through CN_CMD_JUMP. */
+#define CN_CMD_CHUNK 64u
+
+/* Commands (first word of each; the payload words follow). */
+#define CN_CMD_END 0u         /* end of the list */
+#define CN_CMD_JUMP 1u        /* [next chunk word offset] */
+#define CN_CMD_FILL 2u        /* [seg head, backdrop (int), rule] coverage of a path, then a paint */
+#define CN_CMD_SOLID 3u       /* coverage 1, then a paint */
+#define CN_CMD_COLOR 4u       /* [r g b a] premultiplied floats: paint with the coverage */
+#define CN_CMD_GRADIENT 5u    /* [paint index] paint a gradient with the coverage */
+#define CN_CMD_BEGIN_CLIP 6u  /* push the current colour, start a transparent layer */
+#define CN_CMD_END_CLIP 7u    /* [seg head, backdrop, rule]: layer masked by the clip over the saved colour */
+#define CN_CMD_BEGIN_BLEND 8u /* [blend index] push, start a layer (a copy of the backdrop when not isolated) */
+#define CN_CMD_END_BLEND 9u   /* [blend index] composite the layer with its mode and opacity */
+#define CN_CMD_POP 10u        /* drop the top of the stack (a mask whose masked group is empty here) */
+
+/* Registers of the fine clip/blend stack; deeper levels spill to memory. */
+#define CN_FINE_STACK_REGS 4u
+
+/* cn_render_bump.failed bits: which capacity was exceeded. */
+#define CN_FAIL_TILES (1u << 0)
+#define CN_FAIL_SEGS (1u << 1)
+#define CN_FAIL_CMDS (1u << 2)
+#define CN_FAIL_SPILL (1u << 3)
+#define CN_FAIL_LINES (1u << 4)
+
+#ifdef VULKAN
+#define CN_RSTRUCT(name) struct name
+#define CN_RSTRUCT_END(name) ;
+#else
+#define CN_RSTRUCT(name) typedef struct name
+#define CN_RSTRUCT_END(name) name;
+#endif
+
+/* One line segment of a flattened element, in device pixels: the same layout
+ * as the flatten stage's cn_line (20 bytes, 4-byte aligned), so its output is
+ * read in place. */
+CN_RSTRUCT(cn_render_line) {
+  CN_F32 x0, y0, x1, y1;
+  CN_U32 element; /* index into the element stream (FILL, STROKE or BEGIN_CLIP) */
+} CN_RSTRUCT_END(cn_render_line)
+
+/* Counters of the frame's bump allocators (zeroed before each run). "used"
+ * counts keep growing past the capacity so the host learns the need. */
+CN_RSTRUCT(cn_render_bump) {
+  CN_U32 failed;      /* CN_FAIL_* bits */
+  CN_U32 lines;       /* lines the frame read (copied from *line_count by render_tile_alloc) */
+  CN_U32 tiles;       /* tile records used */
+  CN_U32 segs;        /* tile segments used (record 0 is the null link) */
+  CN_U32 chunks;      /* extra command chunks used */
+  CN_U32 spill;       /* spilled stack entries used (each CN_TILE_PIXELS vec4) */
+  CN_U32 host_lines;  /* lines uploaded from the host (what line_count points at then) */
+  CN_U32 pad0;
+} CN_RSTRUCT_END(cn_render_bump)
+
+/* cn_render_elem.flags: a BEGIN_CLIP whose content blends with a mode other
+ * than normal right inside it: the clip is an isolated layer even where it
+ * covers a whole tile (elsewhere a covering clip is skipped). */
+#define CN_ELEM_ISOLATE (1u << 0)
+
+/* Per element: its pixel bounding box (built with atomics) and tile rectangle. */
+CN_RSTRUCT(cn_render_elem) {
+  CN_I32 px0, py0, px1, py1; /* pixel bbox: floor of min, ceil of max */
+  CN_I32 tx0, ty0, tx1, ty1; /* tile rectangle, clamped to the target; empty when tx1 <= tx0 */
+  CN_U32 tile_off;           /* first tile record; CN_NONE: none could be allocated (the frame re-runs),
+                                the rectangle still counts what it needs */
+  CN_U32 pair;               /* END_*: index of its BEGIN; BEGIN_*: index of its END; else CN_NONE */
+  CN_U32 flags;              /* CN_ELEM_* (host-computed) */
+  CN_U32 pad0;
+} CN_RSTRUCT_END(cn_render_elem)
+
+/* A tile of an element: winding number at its top-left corner (coming from the
+ * left) and the head of its segment list (0: none). */
+CN_RSTRUCT(cn_render_tile) {
+  CN_I32 backdrop;
+  CN_U32 seg_head;
+} CN_RSTRUCT_END(cn_render_tile)
+
+/* A piece of a line inside one tile, in tile-local pixels (0..CN_TILE), in the
+ * line's direction; plus the "y edge": where the line crosses the tile's left
+ * edge, the winding of the rows below changes by yedge_sign. */
+CN_RSTRUCT(cn_render_seg) {
+  CN_F32 x0, y0, x1, y1;
+  CN_F32 yedge;      /* tile-local y of the left-edge crossing; >= CN_TILE: none */
+  CN_F32 yedge_sign; /* +1 or -1 */
+  CN_U32 next;       /* next record of the tile's list, 0: end */
+  CN_U32 pad0;
+} CN_RSTRUCT_END(cn_render_seg)
+
+/* Per screen tile: where its spilled stack entries live. */
+CN_RSTRUCT(cn_render_ptile) {
+  CN_U32 spill_off; /* first spilled stack level (units of CN_TILE_PIXELS vec4) */
+  CN_U32 depth;     /* deepest clip/blend nesting of its command list */
+} CN_RSTRUCT_END(cn_render_ptile)
+
+/* Everything a render kernel needs to find: one per frame, in device memory. */
+#ifdef VULKAN
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer CnRenderConfig {
+#else
+typedef struct cn_render_config {
+#endif
+  CN_PTR(ElementBuf) elements;   /* scene: cn_element[n_elements] */
+  CN_PTR(PaintBuf) paints;       /* scene: cn_paint[] */
+  CN_PTR(StopBuf) stops;         /* scene: cn_stop[] (read as floats) */
+  CN_PTR(TransformBuf) transforms; /* scene: cn_transform[] (read as floats) */
+  CN_PTR(BlendBuf) blends;       /* scene: cn_blend[] */
+  CN_PTR(LineBuf) lines;         /* cn_render_line[cap_lines] */
+  CN_PTR(ElemBuf) elem;          /* cn_render_elem[n_elements] */
+  CN_PTR(TileBuf) tiles;         /* cn_render_tile[cap_tiles] */
+  CN_PTR(SegBuf) segs;           /* cn_render_seg[cap_segs] */
+  CN_PTR(BumpBuf) bump;          /* cn_render_bump */
+  CN_PTR(CmdBuf) cmds;           /* u32[n_tiles * CN_CMD_CHUNK + cap_chunks * CN_CMD_CHUNK] */
+  CN_PTR(PtileBuf) ptiles;       /* cn_render_ptile[n_tiles] */
+  CN_PTR(SpillBuf) spill;        /* vec4[cap_spill * CN_TILE_PIXELS] */
+  CN_PTR(OutBuf) target;         /* u32[width * height]: RGBA8, straight alpha, row-major */
+  CN_PTR(CountBuf) line_count;   /* u32: lines valid in lines[] (clamped to cap_lines) */
+  CN_U32 n_elements;
+  CN_U32 width, height;          /* target in pixels */
+  CN_U32 tiles_x, tiles_y;       /* CN_DIV_UP(width|height, CN_TILE) */
+  CN_U32 bins_x, bins_y;
+  CN_U32 cap_lines, cap_tiles, cap_segs, cap_chunks, cap_spill;
+  CN_U32 paint_count, stop_count, transform_count, blend_count;
+  CN_U32 out_stride;             /* pixels per output row */
+  CN_F32 background[4];          /* premultiplied sRGB, composited under the scene */
+  CN_F32 view_inv[6];            /* device pixels -> scene device space (inverse view transform) */
+  CN_U32 use_bins;               /* 1: coarse walks the scene stage's bin lists (cn_bins.h) */
+  CN_U32 cap_bins;               /* entries bin_elems holds */
+  CN_U32 pad0, pad1, pad2;
+  CN_PTR(BinBuf) bin_offsets;    /* bins_x * bins_y + 1 uint32 (CSR offsets) */
+  CN_PTR(BinBuf) bin_elems;      /* cap_bins uint32: element indices, stream order per bin */
+  /* Whole scenes: the flatten stage's per-element line boxes (cn_flatten_elem)
+   * replace render_bbox's, and the scene stage's result boxes (cn_box: draw
+   * intersected with its clips and the target) bound every element's tiles.
+   * 0: not given. */
+  CN_PTR(FlatElemBuf) flat_elems;
+  CN_PTR(BoxBuf) result_boxes;
+#ifdef VULKAN
+};
+#else
+} cn_render_config;
+#endif
+
+#if !defined(VULKAN) || defined(CN_USE_RENDER_PUSH)
+CN_PUSH_BEGIN(cn_render_push)
+  CN_PTR(CnRenderConfig) config;
+  CN_U32 arg;   /* pass-specific */
+  CN_U32 pad0;
+CN_PUSH_END(cn_render_push)
+CN_STATIC_ASSERT_SIZE(cn_render_push, 16);
+#endif
+
+#ifndef VULKAN
+CN_STATIC_ASSERT_SIZE(cn_render_line, 20);
+CN_STATIC_ASSERT_SIZE(cn_render_bump, 32);
+CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
+CN_STATIC_ASSERT_SIZE(cn_render_tile, 8);
+CN_STATIC_ASSERT_SIZE(cn_render_seg, 32);
+CN_STATIC_ASSERT_SIZE(cn_render_config, 280);
+#endif
+
+#endif

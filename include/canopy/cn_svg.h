@@ -1,0 +1,122 @@
+/* cn_svg.h: loading SVG files into an encoded scene (engine/svg_*.c).
+ *
+ *   cn_scene_builder *b; cn_scene_builder_create(&b);
+ *   cn_scene_data scene; cn_svg_stats stats;
+ *   cn_result r = cn_svg_load_file(b, "drawing.svg", NULL, &scene, &stats);
+ *   if (r != CN_OK) fprintf(stderr, "%s\n", cn_last_error());
+ *
+ * The XML is parsed by libxml2 with no network access, no external entities,
+ * no DTD loading and libxml2's default size and depth limits. Supported: the
+ * structure, shape, transform, styling (presentation attributes, style="",
+ * <style> sheets), clipping, masking, blend group, gradient and marker
+ * features of SVG 1.1/2 listed in docs/SVG.md (pattern fills are expanded
+ * into clipped tiles of geometry). Text, filters, raster images and
+ * foreignObject are skipped and counted in stats.skipped.
+ *
+ * Errors (the call fails, cn_last_error() says what and on which line):
+ *   CN_ERROR_IO          the file cannot be read
+ *   CN_ERROR_PARSE       empty input, malformed XML, a root that is not <svg>,
+ *                        an entity this loader does not expand
+ *   CN_ERROR_LIMIT       input larger than max_bytes, nesting deeper than
+ *                        CN_SVG_MAX_DEPTH, more output than the scene limits,
+ *                        absurd sizes or coordinates (beyond CN_SVG_MAX_SIZE
+ *                        and CN_SVG_MAX_COORD)
+ *   CN_ERROR_STATE/...   only in strict mode: the first warning (below)
+ * Warnings (the element in error is skipped, as SVG says; counted in stats):
+ *   a reference to a missing element, a reference cycle (use, clip-path,
+ *   mask, marker, gradient href), a reference to the wrong kind of element.
+ */
+#ifndef CN_SVG_H
+#define CN_SVG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cn_scene_api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Elements nested (in the XML and through use/clip-path/mask/marker
+ * references together) deeper than this fail with CN_ERROR_LIMIT. The
+ * traversal recurses once per level: at this depth it needs about 400 KB of
+ * stack (about 600 KB under AddressSanitizer), so load from a thread with at
+ * least 1 MB of stack. (libxml2 itself refuses XML deeper than 256.) */
+#define CN_SVG_MAX_DEPTH 256u
+/* Default largest input accepted (options.max_bytes = 0). */
+#define CN_SVG_DEFAULT_MAX_BYTES (256u << 20)
+/* Largest output width or height in pixels. */
+#define CN_SVG_MAX_SIZE 65536.0
+/* Largest device-pixel coordinate magnitude of any path. */
+#define CN_SVG_MAX_COORD 1.0e9
+
+typedef struct cn_svg_options {
+  /* Output size in pixels. 0 and 0: the SVG's own size (width/height, else
+   * its viewBox, else 100x100). One of them: the other follows the SVG's
+   * aspect ratio. Both: the SVG is fitted inside, keeping its aspect ratio,
+   * centred. */
+  float width, height;
+  /* Multiplies the output size (0: 1). */
+  float scale;
+  /* Turn the first warning into an error (CN_ERROR_PARSE). */
+  bool strict;
+  /* Largest input in bytes (0: CN_SVG_DEFAULT_MAX_BYTES). */
+  uint64_t max_bytes;
+  /* Output limits (0: the builder's defaults, see cn_scene_limits). */
+  uint32_t max_elements, max_segments;
+} cn_svg_options;
+
+/* Kinds of skipped content (stats.skipped[kind]). */
+typedef enum cn_svg_skip {
+  CN_SVG_SKIP_TEXT,         /* text, tspan, textPath */
+  CN_SVG_SKIP_FILTER,       /* elements with a filter (not rendered) */
+  CN_SVG_SKIP_IMAGE,        /* image */
+  CN_SVG_SKIP_PATTERN,      /* patterns not expanded (strokes, > 4096 tiles): the fallback colour is used */
+  CN_SVG_SKIP_FOREIGN,      /* foreignObject, elements of other namespaces */
+  CN_SVG_SKIP_UNKNOWN,      /* unknown SVG elements */
+  CN_SVG_SKIP_MISSING_REF,  /* references to missing or unsuitable elements */
+  CN_SVG_SKIP_CYCLE,        /* reference cycles */
+  CN_SVG_SKIP_COUNT
+} cn_svg_skip;
+
+/* Name of a skip kind ("text", "filter", ...); never NULL. */
+/* Parses an SVG/CSS colour (names, #rgb, #rrggbb(aa), rgb(), rgba(), hsl(),
+ * transparent) into straight-alpha rgba in [0, 1]. false when malformed or
+ * currentColor (which has no value outside a document). */
+CN_API bool cn_svg_parse_color(const char *text, float rgba[4]);
+
+CN_API const char *cn_svg_skip_name(cn_svg_skip kind);
+
+#define CN_SVG_MAX_WARNINGS 8
+
+typedef struct cn_svg_stats {
+  float width, height;       /* output size in pixels (the viewport) */
+  uint32_t elements;         /* draw-stream elements */
+  uint32_t paths, segments, transforms, paints;
+  uint32_t fills, strokes;
+  uint32_t clips;            /* BEGIN_CLIP groups */
+  uint32_t masks;            /* mask groups (BEGIN_BLEND with CN_BLEND_MASK_*) */
+  uint32_t blend_groups;     /* other BEGIN_BLEND groups */
+  uint32_t max_depth;        /* deepest group nesting in the stream */
+  uint32_t skipped[CN_SVG_SKIP_COUNT];
+  uint32_t warning_count;    /* all warnings; the first CN_SVG_MAX_WARNINGS are kept */
+  char warnings[CN_SVG_MAX_WARNINGS][192];
+} cn_svg_stats;
+
+/* Loads an SVG document from memory into b (which cn_scene_begin()s and
+ * cn_scene_end()s it) and fills *out with the scene view (valid as
+ * cn_scene_end says). options and stats may be NULL. On failure the builder
+ * holds no scene and cn_last_error() names what failed and where. */
+CN_API cn_result cn_svg_load_memory(cn_scene_builder *b, const void *data, size_t size, const cn_svg_options *options,
+                             cn_scene_data *out, cn_svg_stats *stats);
+/* The same, reading the file at path. */
+CN_API cn_result cn_svg_load_file(cn_scene_builder *b, const char *path, const cn_svg_options *options, cn_scene_data *out,
+                           cn_svg_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
