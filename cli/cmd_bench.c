@@ -109,6 +109,15 @@ static cn_result bench_reps(cn_context *ctx, bench_record_fn fn, void *user, uin
   return r;
 }
 
+static cn_result bench_empty(cn_context *ctx, VkCommandBuffer cmd, void *user) {
+  (void)user;
+  return cn_cmd_dispatch_empty(ctx, cmd);
+}
+
+cn_result bench_floor(cn_context *ctx, const bench_opts *o, double *ns) {
+  return bench_gpu_median(ctx, o, bench_empty, NULL, ns);
+}
+
 cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user, double *ns) {
   *ns = 0;
   double spans[256];
@@ -203,9 +212,7 @@ int cli_bench(int argc, char **argv) {
   /* Kernel statistics (registers, spills, ...) where the driver offers them:
    * targets print them for the kernels they ran. */
   cn_context *ctx = NULL;
-  int rc = CLI_OK;
-  cn_result cr = cn_context_create(&(cn_context_desc){.kernel_statistics = true}, &ctx);
-  if (cr != CN_OK) rc = cli_fail("bench", "cannot create a Vulkan context", cr);
+  int rc = cli_context_stats("bench", true, &ctx);
   if (rc == CLI_OK) {
     bench_header(&report, ctx, &o);
     rc = target->run(ctx, &o, &report);

@@ -20,8 +20,8 @@ static const char *type_name(VkPhysicalDeviceType t) {
  * kernel's statistics from the driver (VK_KHR_pipeline_executable_properties). */
 static int info_kernels(void) {
   cn_context *ctx = NULL;
-  cn_result r = cn_context_create(&(cn_context_desc){.kernel_statistics = true}, &ctx);
-  if (r != CN_OK) return cli_fail("info", "cannot create a Vulkan context", r);
+  if (cli_context_stats("info", true, &ctx) != CLI_OK) return CLI_FAIL;
+  cn_result r = CN_OK;
   enum { N = 40000 };
   uint8_t *in = malloc(N);
   int32_t *out = malloc(N * sizeof *out);
@@ -72,7 +72,7 @@ int cli_info(int argc, char **argv) {
   }
   cn_device_caps devs[16];
   uint32_t n = 0, chosen = UINT32_MAX;
-  cn_result r = cn_device_list(NULL, devs, 16, &n, &chosen);
+  cn_result r = cn_device_list(getenv("CANOPY_DEVICE"), devs, 16, &n, &chosen);
   if (r != CN_OK) return cli_fail("info", "cannot list Vulkan devices", r);
   printf("Vulkan devices:\n");
   for (uint32_t i = 0; i < n && i < 16; i++) {
@@ -83,7 +83,7 @@ int cli_info(int argc, char **argv) {
   if (chosen == UINT32_MAX) {
     /* Ask the context for the reason: it records why no device qualifies. */
     cn_context *ctx = NULL;
-    r = cn_context_create(NULL, &ctx);
+    r = cn_context_create(&(cn_context_desc){.device = getenv("CANOPY_DEVICE")}, &ctx);
     cn_context_destroy(ctx);
     return cli_fail("info", "no usable device", r == CN_OK ? CN_ERROR_NO_DEVICE : r);
   }

@@ -92,6 +92,8 @@ struct cn_context {
   bool kernel_statistics;
   PFN_vkGetPipelineExecutablePropertiesKHR get_executable_properties;
   PFN_vkGetPipelineExecutableStatisticsKHR get_executable_statistics;
+
+  cn_tuning tuning; /* the host's choices; 0 fields: per device */
 };
 
 /* Returns the pipeline of kernel with the given specialization constants

@@ -45,8 +45,10 @@ bool cn_parens_variant_parse(const char *name, cn_parens_variant *out) {
 
 static const cn_parens_tuning cn__parens_no_tuning;
 
-static const cn_parens_tuning *cn__tuning(const cn_parens_args *a) {
-  return a->tuning ? a->tuning : &cn__parens_no_tuning;
+/* The arguments' tuning, else the context's (cn_tuning.parens), else the defaults. */
+static const cn_parens_tuning *cn__tuning(const cn_context *ctx, const cn_parens_args *a) {
+  if (a->tuning) return a->tuning;
+  return ctx->tuning.parens ? ctx->tuning.parens : &cn__parens_no_tuning;
 }
 
 static uint32_t cn__parens_tree_levels(const cn_parens_tuning *t) {
@@ -132,7 +134,7 @@ uint64_t cn_parens_partition_size(cn_context *ctx, const cn_parens_args *a) {
   if (v == CN_PARENS_AUTO) v = cn_parens_choose(ctx, a->n ? a->n : CN_PARENS_MAX_N);
   if ((unsigned)v >= CN_PARENS_VARIANT_COUNT) return 0;
   bool ok;
-  cn__parens_shape s = cn__parens_shape_of(ctx, v, cn__tuning(a), &ok);
+  cn__parens_shape s = cn__parens_shape_of(ctx, v, cn__tuning(ctx, a), &ok);
   return ok ? (uint64_t)s.wg * s.k : 0;
 }
 
@@ -180,7 +182,7 @@ static uint64_t cn__parens_scratch_of(cn_context *ctx, cn_parens_variant v, cons
 
 uint64_t cn_parens_scratch_bytes(cn_context *ctx, const cn_parens_args *a) {
   cn_parens_variant v = a->variant;
-  const cn_parens_tuning *t = cn__tuning(a);
+  const cn_parens_tuning *t = cn__tuning(ctx, a);
   if (a->n == 0 || (unsigned)v >= CN_PARENS_VARIANT_COUNT) return 0;
   if (v != CN_PARENS_AUTO) return cn__parens_scratch_of(ctx, v, t, a->n);
   v = cn_parens_choose(ctx, a->n);
@@ -276,7 +278,7 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens
   if (!a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching: NULL arguments");
   cn_parens_variant v = a->variant;
   uint64_t n = a->n;
-  const cn_parens_tuning *tu = cn__tuning(a);
+  const cn_parens_tuning *tu = cn__tuning(ctx, a);
   if ((unsigned)v >= CN_PARENS_VARIANT_COUNT)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching: unknown variant %d", (int)v);
   if (n > CN_PARENS_MAX_N)

@@ -35,6 +35,12 @@ static bool cn__scan_a64(const cn_context *ctx, const cn_scan_tuning *tu) {
 
 static const cn_scan_tuning cn__scan_no_tuning;
 
+/* The arguments' tuning, else the context's (cn_tuning.scan), else the defaults. */
+static const cn_scan_tuning *cn__scan_tuning(const cn_context *ctx, const cn_scan_args *a) {
+  if (a->tuning) return a->tuning;
+  return ctx->tuning.scan ? ctx->tuning.scan : &cn__scan_no_tuning;
+}
+
 /* One-pass block shape: the tuning's, else SCAN_WG (or the device's largest
  * power of two below it) x SCAN_ITEMS; false when the tuning's does not fit. */
 static bool cn__scan_block(const cn_context *ctx, const cn_scan_tuning *tu, uint32_t *wg, uint32_t *items) {
@@ -55,7 +61,7 @@ static void cn__scan_shape(const cn_context *ctx, const cn__scan_monoid *m, uint
 uint64_t cn_scan_scratch_bytes(cn_context *ctx, const cn_scan_args *a) {
   if (!a || (unsigned)a->op >= CN_SCAN_OP_COUNT) return 0;
   const cn__scan_monoid *m = &cn__monoids[a->op];
-  const cn_scan_tuning *tu = a->tuning ? a->tuning : &cn__scan_no_tuning;
+  const cn_scan_tuning *tu = cn__scan_tuning(ctx, a);
   uint64_t n = a->n;
   if (!tu->two_pass) {
     uint32_t wg, items;
@@ -114,7 +120,7 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
   if (a->src % 4 || a->dst % 4 || a->scratch % 8)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: src and dst must be 4-byte aligned, scratch 8-byte aligned");
   const cn__scan_monoid *m = &cn__monoids[a->op];
-  const cn_scan_tuning *tu = a->tuning ? a->tuning : &cn__scan_no_tuning;
+  const cn_scan_tuning *tu = cn__scan_tuning(ctx, a);
   if (tu->two_pass) return cn__scan_two_pass(ctx, cmd, m, a);
 
   uint32_t wg, items;

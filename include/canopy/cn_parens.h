@@ -182,7 +182,7 @@ typedef struct cn_parens_args {
   cn_parens_variant variant;
   VkDeviceAddress in, out, scratch;
   uint64_t n;
-  const cn_parens_tuning *tuning; /* NULL: the defaults */
+  const cn_parens_tuning *tuning; /* NULL: the context's (cn_tuning.parens), else the defaults */
   /* Optional: a timestamp after each pass, labelled "parens <pass>" (reduce,
    * tree, window, match, clear, lookback, single), so one recording times
    * its passes. Each mark adds a barrier before it. */

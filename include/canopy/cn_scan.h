@@ -71,7 +71,7 @@ typedef struct cn_scan_args {
   VkDeviceAddress src, dst, scratch;
   uint64_t n;
   bool exclusive;
-  const cn_scan_tuning *tuning; /* NULL: the defaults */
+  const cn_scan_tuning *tuning; /* NULL: the context's (cn_tuning.scan), else the defaults */
 } cn_scan_args;
 
 /* Bytes of scratch that cn_scan_record() needs for a->op, a->n, a->tuning. */
