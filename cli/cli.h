@@ -45,6 +45,9 @@ int cli_fail(const char *cmd, const char *what, cn_result r);
 
 /* Creates a standalone context, printing the error on failure. */
 int cli_context(const char *cmd, cn_context **out);
+/* The same, also capturing each kernel's driver statistics where offered
+ * (cn_context_desc.kernel_statistics): `bench`, `info --kernels`. */
+int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out);
 /* Prints the loader's warnings and one line per kind of skipped content (svg_report.c). */
 void cli_report_skipped(const char *cmd, const char *file, const cn_svg_stats *st);
 
