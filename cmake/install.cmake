@@ -32,11 +32,11 @@ install(FILES ${PROJECT_BINARY_DIR}/canopyConfig.cmake ${PROJECT_BINARY_DIR}/can
 
 # pkg-config: a static library's users also need its private dependencies.
 if(BUILD_SHARED_LIBS)
-  set(CANOPY_SVG_PC_REQUIRES_PRIVATE "Requires.private: libxml-2.0 libpng")
+  set(CANOPY_SVG_PC_REQUIRES_PRIVATE "Requires.private: libxml-2.0 libpng fontconfig freetype2 harfbuzz fribidi")
   set(CANOPY_SVG_PC_REQUIRES "")
 else()
   set(CANOPY_SVG_PC_REQUIRES_PRIVATE "")
-  set(CANOPY_SVG_PC_REQUIRES " libxml-2.0 libpng")
+  set(CANOPY_SVG_PC_REQUIRES " libxml-2.0 libpng fontconfig freetype2 harfbuzz fribidi")
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/canopy.pc.in ${PROJECT_BINARY_DIR}/canopy.pc @ONLY)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/canopy-svg.pc.in ${PROJECT_BINARY_DIR}/canopy-svg.pc @ONLY)

@@ -3,6 +3,7 @@
  * root viewport and output size, the shared helpers of the loader files
  * (depth, reference chains, warnings) and the statistics. */
 #include "svg_internal.h"
+#include "svg_text.h"
 
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
@@ -19,7 +20,7 @@
 
 const char *cn_svg_skip_name(cn_svg_skip kind) {
   static const char *const names[CN_SVG_SKIP_COUNT] = {"text", "filter", "image", "pattern", "foreign",
-                                                       "unknown", "missing-ref", "cycle"};
+                                                       "unknown", "missing-ref", "cycle", "font"};
   return (unsigned)kind < CN_SVG_SKIP_COUNT ? names[kind] : "?";
 }
 
@@ -519,6 +520,7 @@ cn_result cn_svg_load_memory(cn_scene_builder *b, const void *data, size_t size,
   if (r == CN_OK && stats) fill_stats(stats, out);
   if (L->doc) xmlFreeDoc(L->doc);
   cn__svg_sheet_free(L->sheet);
+  cn__svg_fontdb_destroy(L->fonts);
   free(L->ids);
   free(L->acc);
   free(L);

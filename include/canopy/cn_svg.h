@@ -10,8 +10,11 @@
  * structure, shape, transform, styling (presentation attributes, style="",
  * <style> sheets), clipping, masking, blend group, gradient and marker
  * features of SVG 1.1/2 listed in docs/SVG.md (pattern fills are expanded
- * into clipped tiles of geometry). Text, filters, raster images and
- * foreignObject are skipped and counted in stats.skipped.
+ * into clipped tiles of geometry) and text (text, tspan, tref, textPath:
+ * fonts matched with fontconfig, outlines from FreeType, shaping with
+ * HarfBuzz, bidi with FriBidi; glyphs become paths of the scene). Filters,
+ * raster images and foreignObject are skipped and counted in stats.skipped,
+ * and so are text features not drawn and font fallbacks (see cn_svg_skip).
  *
  * Errors (the call fails, cn_last_error() says what and on which line):
  *   CN_ERROR_IO          the file cannot be read
@@ -66,11 +69,32 @@ typedef struct cn_svg_options {
   uint64_t max_bytes;
   /* Output limits (0: the builder's defaults, see cn_scene_limits). */
   uint32_t max_elements, max_segments;
+  /* Fonts for text. font_dir_count > 0: only the fonts in these directories
+   * (and their subdirectories) are used, none of the system's; the generic
+   * families map to generic_families[] (sans-serif, serif, monospace,
+   * cursive, fantasy; a NULL entry: CN_SVG_DEFAULT_GENERIC_FAMILIES) and text
+   * without font-family uses the sans-serif one. font_dir_count 0: the
+   * system's fontconfig configuration, generic families included. A
+   * directory that cannot be read fails the load (CN_ERROR_IO) once the
+   * document has text. */
+  const char *const *font_dirs;
+  uint32_t font_dir_count;
+  const char *generic_families[5];
+  /* Most glyphs one document may lay out (0: CN_SVG_DEFAULT_MAX_GLYPHS);
+   * more fails the load with CN_ERROR_LIMIT. */
+  uint32_t max_glyphs;
 } cn_svg_options;
+
+/* The generic families used with font_dirs, as resvg's test harness sets them. */
+#define CN_SVG_DEFAULT_GENERIC_FAMILIES {"Noto Sans", "Noto Serif", "Noto Mono", "Yellowtail", "Sedgwick Ave Display"}
+/* Default glyph limit per document. */
+#define CN_SVG_DEFAULT_MAX_GLYPHS (1u << 20)
+/* Characters of one text element beyond this fail the load (CN_ERROR_LIMIT). */
+#define CN_SVG_MAX_TEXT_CHARS (1u << 20)
 
 /* Kinds of skipped content (stats.skipped[kind]). */
 typedef enum cn_svg_skip {
-  CN_SVG_SKIP_TEXT,         /* text, tspan, textPath */
+  CN_SVG_SKIP_TEXT,         /* text features not drawn (vertical writing, colour glyph layers, ...) */
   CN_SVG_SKIP_FILTER,       /* elements with a filter (not rendered) */
   CN_SVG_SKIP_IMAGE,        /* image */
   CN_SVG_SKIP_PATTERN,      /* patterns not expanded (strokes, > 4096 tiles): the fallback colour is used */
@@ -78,6 +102,8 @@ typedef enum cn_svg_skip {
   CN_SVG_SKIP_UNKNOWN,      /* unknown SVG elements */
   CN_SVG_SKIP_MISSING_REF,  /* references to missing or unsuitable elements */
   CN_SVG_SKIP_CYCLE,        /* reference cycles */
+  CN_SVG_SKIP_FONT,         /* font fallbacks: a family not found, a character no font has
+                               (drawn as the font's missing glyph), a font file that fails to load */
   CN_SVG_SKIP_COUNT
 } cn_svg_skip;
 
