@@ -5,8 +5,12 @@
  *
  * Metric (issue 6): both images converted to premultiplied RGBA8; a test
  * passes when at most 1% of its pixels differ by more than 24 in any channel.
- * Tests tagged text, filter, raster-or-nested-image, external-file or
- * skipped-by-resvg-harness are left out (--list-skipped names them). */
+ * Tests tagged filter, raster-or-nested-image, external-file or
+ * skipped-by-resvg-harness are left out (--list-skipped names them). Text is
+ * rendered with only the fonts of the suite's ../fonts folder (--font-dir),
+ * generic families mapped as resvg's harness maps them; rsvg-convert gets the
+ * same fonts through a private fontconfig file. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli.h"
 #include <canopy/cn_png.h>
 #include <canopy/cn_render.h>
@@ -28,7 +32,7 @@ extern char **environ;
 #define CONF_DIFF 24          /* a channel differing by more than this... */
 #define CONF_BAD_FRACTION 0.01 /* ...in more than this fraction of pixels fails the test */
 
-static const char *const conf_excluded_tags[] = {"text", "filter", "raster-or-nested-image", "external-file",
+static const char *const conf_excluded_tags[] = {"filter", "raster-or-nested-image", "external-file",
                                                  "skipped-by-resvg-harness"};
 
 typedef struct conf_cat {
@@ -38,13 +42,17 @@ typedef struct conf_cat {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: canopy conformance [--renderer canopy|rsvg] [--suite DIR] [--min-rate PCT]\n"
-          "                          [--by subcategory] [--markdown] [--failures FILE] [--list-skipped]\n\n"
+          "usage: canopy conformance [--renderer canopy|rsvg] [--suite DIR] [--font-dir DIR] [--min-rate PCT]\n"
+          "                          [--category NAME] [--by subcategory] [--markdown] [--failures FILE]\n"
+          "                          [--list-skipped]\n\n"
           "Renders every test of the resvg suite in DIR (default ../shared/conformance/resvg) at its\n"
           "reference PNG's size, with canopy (default) or rsvg-convert, and compares: both images\n"
           "premultiplied RGBA8; a test passes when at most 1%% of its pixels differ by more than 24\n"
-          "in any channel. Tests tagged text, filter, raster-or-nested-image, external-file or\n"
-          "skipped-by-resvg-harness in FEATURES.tsv are left out. Prints a progress line on stderr,\n"
+          "in any channel. Tests tagged filter, raster-or-nested-image, external-file or\n"
+          "skipped-by-resvg-harness in FEATURES.tsv are left out. Text uses only the fonts in\n"
+          "--font-dir (default: the suite's ../fonts), generic families as resvg's harness sets them\n"
+          "(rsvg-convert gets the same fonts through a private fontconfig file).\n"
+          "--category NAME: only the tests of that category (e.g. text). Prints a progress line on stderr,\n"
           "then the pass rate per category (or per category/subcategory) and overall.\n"
           "--min-rate PCT: exit 1 when the overall rate is below PCT. --markdown: tables as Markdown.\n"
           "--failures FILE: write the failing tests, one per line, with their bad-pixel fraction.\n"
@@ -89,6 +97,7 @@ static bool run_rsvg(const char *svg, const char *png, uint32_t w, uint32_t h, c
   snprintf(ws, sizeof ws, "%u", w);
   snprintf(hs, sizeof hs, "%u", h);
   char *args[] = {"rsvg-convert", "-w", ws, "-h", hs, "-f", "png", "-o", (char *)png, (char *)svg, NULL};
+  /* environ carries FONTCONFIG_FILE when the suite's fonts are in use (set by cli_conformance) */
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
@@ -109,6 +118,7 @@ static bool run_rsvg(const char *svg, const char *png, uint32_t w, uint32_t h, c
 
 typedef struct conf_state {
   bool rsvg;
+  const char *font_dir;
   cn_context *ctx;
   cn_renderer *ren;
   cn_scene_builder *builder;
@@ -136,6 +146,7 @@ static bool render_one(conf_state *S, const char *svg, uint32_t w, uint32_t h, u
     return true;
   }
   cn_svg_options opt = {.width = (float)w, .height = (float)h};
+  if (S->font_dir) opt.font_dirs = &S->font_dir, opt.font_dir_count = 1;
   cn_scene_data scene;
   cn_result r = cn_svg_load_file(S->builder, svg, &opt, &scene, NULL);
   if (r == CN_OK) {
@@ -169,7 +180,7 @@ static void print_table(const char *title, const conf_cat *cats, int ncats, int 
 }
 
 int cli_conformance(int argc, char **argv) {
-  const char *suite = "../shared/conformance/resvg", *failures_path = NULL;
+  const char *suite = "../shared/conformance/resvg", *failures_path = NULL, *font_dir = NULL, *only = NULL;
   bool rsvg = false, md = false, list_skipped = false, by_sub = false;
   float min_rate = -1;
   for (int i = 1; i < argc; i++) {
@@ -186,6 +197,12 @@ int cli_conformance(int argc, char **argv) {
     } else if (strcmp(a, "--suite") == 0) {
       if (i + 1 >= argc) return cli_usage_error("conformance", "--suite needs a directory");
       suite = argv[++i];
+    } else if (strcmp(a, "--font-dir") == 0) {
+      if (i + 1 >= argc) return cli_usage_error("conformance", "--font-dir needs a directory");
+      font_dir = argv[++i];
+    } else if (strcmp(a, "--category") == 0) {
+      if (i + 1 >= argc) return cli_usage_error("conformance", "--category needs a name");
+      only = argv[++i];
     } else if (strcmp(a, "--min-rate") == 0) {
       if (i + 1 >= argc) return cli_usage_error("conformance", "--min-rate needs a percentage");
       char *end;
@@ -234,6 +251,8 @@ int cli_conformance(int argc, char **argv) {
     if (tab) *tab = 0;
     line[strcspn(line, "\r\n")] = 0;
     const char *why;
+    size_t ol = only ? strlen(only) : 0;
+    if (only && (strncmp(line, only, ol) != 0 || line[ol] != '/')) continue;
     if (excluded(tags, &why)) {
       nskipped++;
       if (list_skipped) printf("skipped (%s): %s\n", why, line);
@@ -243,7 +262,37 @@ int cli_conformance(int argc, char **argv) {
   }
   fclose(tsv);
 
-  conf_state S = {.rsvg = rsvg};
+  /* the fonts: --font-dir, else the suite's ../fonts when it is there */
+  static char font_dir_buf[4096];
+  if (!font_dir) {
+    snprintf(font_dir_buf, sizeof font_dir_buf, "%.4000s/../fonts", suite);
+    FILE *probe = NULL;
+    char probe_path[4200];
+    snprintf(probe_path, sizeof probe_path, "%s/README.md", font_dir_buf);
+    if ((probe = fopen(probe_path, "r"))) fclose(probe), font_dir = font_dir_buf;
+  }
+  char fc_conf[64] = "";
+  if (rsvg && font_dir) { /* rsvg-convert: a fontconfig file with only these fonts and the same generic families */
+    snprintf(fc_conf, sizeof fc_conf, "/tmp/canopy-conf-fc-XXXXXX");
+    int fd = mkstemp(fc_conf);
+    FILE *fc = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!fc) {
+      fprintf(stderr, "canopy conformance: cannot write a fontconfig file: %s\n", strerror(errno));
+      return CLI_FAIL;
+    }
+    char *abs = realpath(font_dir, NULL);
+    static const char *const gen[5][2] = {{"sans-serif", "Noto Sans"}, {"serif", "Noto Serif"}, {"monospace", "Noto Mono"},
+                                          {"cursive", "Yellowtail"}, {"fantasy", "Sedgwick Ave Display"}};
+    fprintf(fc, "<?xml version=\"1.0\"?>\n<fontconfig>\n  <dir>%s</dir>\n", abs ? abs : font_dir);
+    for (int k = 0; k < 5; k++)
+      fprintf(fc, "  <alias binding=\"strong\"><family>%s</family><prefer><family>%s</family></prefer></alias>\n", gen[k][0],
+              gen[k][1]);
+    fprintf(fc, "</fontconfig>\n");
+    fclose(fc);
+    free(abs);
+    setenv("FONTCONFIG_FILE", fc_conf, 1);
+  }
+  conf_state S = {.rsvg = rsvg, .font_dir = font_dir};
   int rc = CLI_OK;
   if (!rsvg) {
     rc = cli_context("conformance", &S.ctx);
@@ -300,6 +349,7 @@ int cli_conformance(int argc, char **argv) {
   fprintf(stderr, "\r%-90s\r", "");
   if (ff) fclose(ff);
   if (S.tmp_png[0]) remove(S.tmp_png);
+  if (fc_conf[0]) remove(fc_conf);
   cn_scene_builder_destroy(S.builder);
   cn_renderer_destroy(S.ren);
   cn_context_destroy(S.ctx);
