@@ -14,12 +14,13 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy render FILE.svg -o OUT.png [--width W] [--height H] [--scale S]\n"
-          "                     [--background COLOR] [--tolerance T]\n\n"
+          "                     [--background COLOR] [--tolerance T] [--font-dir DIR]\n\n"
           "Renders FILE.svg on the GPU and writes OUT.png (8-bit sRGB RGBA, straight alpha).\n"
           "The size is the SVG's own (width/height, else its viewBox); with only one of --width\n"
           "and --height the other follows the aspect ratio; --scale multiplies the size.\n"
           "--background takes an SVG/CSS colour (e.g. white, #336699, rgba(0,0,0,0.5)); the\n"
           "default is transparent. --tolerance is the curve flattening tolerance in pixels (0.25).\n"
+          CLI_FONT_DIR_HELP
           "exit: 0 written, 1 the file could not be loaded or rendered (the message says why), 2 usage.\n");
 }
 
@@ -58,6 +59,9 @@ int cli_render(int argc, char **argv) {
       const char *c = argv[++i];
       if (!cn_svg_parse_color(c, bg))
         return cli_usage_error("render", "--background: '%s' is not a colour", c);
+    } else if (strcmp(a, "--font-dir") == 0) {
+      int rc = cli_font_dir_arg("render", argc, argv, &i, &opt);
+      if (rc != CLI_OK) return rc;
     } else if (a[0] == '-' && a[1]) {
       return cli_usage_error("render", "unknown option '%s'", a);
     } else if (file) {

@@ -10,12 +10,14 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy stats [--strict] [--width W] [--height H] [--scale S] [--time N] [--dump]\n"
+          "                    [--font-dir DIR]\n"
           "                    FILE.svg\n\n"
           "Loads FILE.svg into a scene and prints its counts: paths, fills, strokes, clips, masks,\n"
           "blend groups, segments, the deepest group nesting, and the elements skipped by kind\n"
-          "(text, filters, images, ...). Warnings (missing references, reference cycles: the\n"
+          "(filters, images, font fallbacks, ...). Warnings (missing references, reference cycles: the\n"
           "element is skipped as SVG says) are printed to stderr; --strict makes them errors.\n"
           "--width/--height/--scale set the output size the scene is fitted to.\n"
+          CLI_FONT_DIR_HELP
           "--dump prints the encoded scene: one line per element (tag, path, paint, rule or\n"
           "stroke/blend record), then each path's transform and segments in local space.\n"
           "--time N loads the file N more times and prints the median and the fastest load time\n"
@@ -133,6 +135,9 @@ int cli_stats(int argc, char **argv) {
       long v = strtol(argv[++i], &end, 10);
       if (*end || v < 1 || v > 1000) return cli_usage_error("stats", "--time: '%s' is not a count in 1..1000", argv[i]);
       repeat = (int)v;
+    } else if (strcmp(a, "--font-dir") == 0) {
+      int rc = cli_font_dir_arg("stats", argc, argv, &i, &opt);
+      if (rc != CLI_OK) return rc;
     } else if (a[0] == '-' && a[1]) {
       return cli_usage_error("stats", "unknown option '%s'", a);
     } else if (file) {
@@ -172,6 +177,7 @@ int cli_stats(int argc, char **argv) {
   printf("max depth:    %u\n", st.max_depth);
   printf("transforms:   %u\n", st.transforms);
   printf("paints:       %u\n", st.paints);
+  printf("glyphs:       %u\n", st.glyphs);
   printf("skipped:     ");
   bool any = false;
   for (int k = 0; k < CN_SVG_SKIP_COUNT; k++)

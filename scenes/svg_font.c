@@ -19,8 +19,10 @@
 #include FT_TRUETYPE_TABLES_H
 #include FT_COLOR_H
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -139,6 +141,47 @@ static cn_result add_set(svg_fontdb *db, FcFontSet *set) {
   return CN_OK;
 }
 
+static bool font_file_name(const char *name) {
+  static const char *const ext[] = {".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".pfb", ".pfa"};
+  size_t n = strlen(name);
+  for (size_t i = 0; i < CN_ARRAY_LEN(ext); i++) {
+    size_t k = strlen(ext[i]);
+    if (n > k && strcasecmp(name + n - k, ext[i]) == 0) return true;
+  }
+  return false;
+}
+
+/* Adds the fonts of dir and its subdirectories (up to 8 deep, 100000 files)
+ * to cfg, file by file: fontconfig writes no cache, and a file that is not a
+ * font is reported. */
+static cn_result add_dir(svg_loader *L, FcConfig *cfg, const char *dir, int depth, uint32_t *files) {
+  DIR *d = opendir(dir);
+  if (!d) return depth ? CN_OK : cn_fail(CN_ERROR_IO, "font directory %s cannot be read", dir);
+  cn_result r = CN_OK;
+  struct dirent *de;
+  char path[4096];
+  while (r == CN_OK && (de = readdir(d)) != NULL) {
+    if (de->d_name[0] == '.') continue;
+    if (++*files > 100000) break;
+    snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+    struct stat sb;
+    if (stat(path, &sb) != 0) continue;
+    if (S_ISDIR(sb.st_mode)) {
+      if (depth < 8) r = add_dir(L, cfg, path, depth + 1, files);
+      continue;
+    }
+    if (!S_ISREG(sb.st_mode) || !font_file_name(de->d_name)) continue;
+    FcFontSet *set = FcConfigGetFonts(cfg, FcSetApplication);
+    int before = set ? set->nfont : 0;
+    FcConfigAppFontAddFile(cfg, (const FcChar8 *)path);
+    set = FcConfigGetFonts(cfg, FcSetApplication);
+    if ((set ? set->nfont : 0) == before)
+      r = cn__svg_warn(L, CN_SVG_SKIP_FONT, NULL, "font file %.120s cannot be read as a font; skipped", path);
+  }
+  closedir(d);
+  return r;
+}
+
 static cn_result fontdb_create(svg_loader *L, svg_fontdb **out) {
   *out = NULL;
   svg_fontdb *db = calloc(1, sizeof *db);
@@ -164,13 +207,12 @@ static cn_result fontdb_create(svg_loader *L, svg_fontdb **out) {
       r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for a fontconfig configuration");
       goto fail;
     }
-    for (uint32_t i = 0; i < L->opt.font_dir_count; i++) {
+    uint32_t files = 0;
+    for (uint32_t i = 0; i < L->opt.font_dir_count && r == CN_OK; i++) {
       const char *d = L->opt.font_dirs[i];
-      if (!d || !FcConfigAppFontAddDir(db->cfg, (const FcChar8 *)d)) {
-        r = cn_fail(CN_ERROR_IO, "font directory %s cannot be read", d ? d : "(NULL)");
-        goto fail;
-      }
+      r = d ? add_dir(L, db->cfg, d, 0, &files) : cn_fail(CN_ERROR_INVALID_ARGUMENT, "options: font_dirs[%u] is NULL", i);
     }
+    if (r != CN_OK) goto fail;
     r = add_set(db, FcConfigGetFonts(db->cfg, FcSetApplication));
   } else {
     db->cfg = FcInitLoadConfigAndFonts();

@@ -517,7 +517,7 @@ cn_result cn_svg_load_memory(cn_scene_builder *b, const void *data, size_t size,
     r = parse_xml(data, size, &L->doc);
     if (r == CN_OK) r = load_doc(L, xmlDocGetRootElement(L->doc), out);
   }
-  if (r == CN_OK && stats) fill_stats(stats, out);
+  if (r == CN_OK && stats) fill_stats(stats, out), stats->glyphs = (uint32_t)L->glyphs;
   if (L->doc) xmlFreeDoc(L->doc);
   cn__svg_sheet_free(L->sheet);
   cn__svg_fontdb_destroy(L->fonts);

@@ -82,6 +82,8 @@ typedef struct vw_doc {
   long long size;
   char error[1024];      /* the last load's error ("" when it worked) */
   uint32_t generation;   /* bumped on every successful (re)load */
+  const char *const *font_dirs; /* --font-dir: text uses only these fonts (none: the system's) */
+  uint32_t font_dir_count;
 } vw_doc;
 
 /* Loads path into doc. On success the previous scene is freed and replaced;

@@ -126,6 +126,7 @@ typedef struct cn_svg_stats {
   uint32_t masks;            /* mask groups (BEGIN_BLEND with CN_BLEND_MASK_*) */
   uint32_t blend_groups;     /* other BEGIN_BLEND groups */
   uint32_t max_depth;        /* deepest group nesting in the stream */
+  uint32_t glyphs;           /* glyphs laid out (text) */
   uint32_t skipped[CN_SVG_SKIP_COUNT];
   uint32_t warning_count;    /* all warnings; the first CN_SVG_MAX_WARNINGS are kept */
   char warnings[CN_SVG_MAX_WARNINGS][192];
