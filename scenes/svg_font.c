@@ -37,6 +37,7 @@ typedef struct font_entry {
   int width;   /* percent, 100 normal */
   FcCharSet *charset;
   bool broken; /* failed to open: never chosen again */
+  bool opsz;   /* a variable font with an optical size axis */
 } font_entry;
 
 struct svg_fontdb {
@@ -96,9 +97,16 @@ static cn_result add_set(svg_fontdb *db, FcFontSet *set) {
     if (FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch) continue;
     FcPatternGetInteger(p, FC_INDEX, 0, &index);
     if (index >> 16) continue;
+    /* a variable font comes as its default instance and as the variable
+     * pattern (same file and index): one entry, with an optical size axis
+     * when the variable pattern has a size range */
+    FcBool variable = FcFalse;
+    FcRange *size_range;
+    bool opsz = FcPatternGetBool(p, FC_VARIABLE, 0, &variable) == FcResultMatch && variable &&
+                FcPatternGetRange(p, FC_SIZE, 0, &size_range) == FcResultMatch;
     bool dup = false;
     for (uint32_t k = 0; k < db->n && !dup; k++)
-      dup = db->e[k].index == index && strcmp(db->e[k].file, (const char *)file) == 0;
+      if (db->e[k].index == index && strcmp(db->e[k].file, (const char *)file) == 0) dup = true, db->e[k].opsz |= opsz;
     if (dup) continue;
     font_entry *ne = realloc(db->e, (db->n + 1) * sizeof *ne);
     if (!ne) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for the font list");
@@ -137,6 +145,7 @@ static cn_result add_set(svg_fontdb *db, FcFontSet *set) {
     }
     FcCharSet *cs;
     if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) == FcResultMatch) e->charset = FcCharSetCopy(cs);
+    e->opsz = opsz;
   }
   return CN_OK;
 }
@@ -444,7 +453,14 @@ static svg_font *open_instance(svg_fontdb *db, uint32_t entry, const svg_variati
 /* The instance of entry with q's variations (opened, or from the cache);
  * NULL when the file fails to open (reported; the entry is never tried again). */
 static cn_result get_instance(svg_loader *L, const xmlNode *node, svg_fontdb *db, uint32_t entry,
-                              const svg_variation *var, uint32_t nvar, svg_font **out) {
+                              const svg_variation *var_in, uint32_t nvar, float size, svg_font **out) {
+  /* font-optical-sizing auto (as browsers and resvg): opsz follows the size unless set */
+  svg_variation var[SVG_MAX_VARIATIONS];
+  memcpy(var, var_in, nvar * sizeof *var);
+  const uint32_t opsz = HB_TAG('o', 'p', 's', 'z');
+  bool has = false;
+  for (uint32_t k = 0; k < nvar; k++) has |= var[k].tag == opsz;
+  if (db->e[entry].opsz && !has && nvar < SVG_MAX_VARIATIONS && size > 0) var[nvar++] = (svg_variation){opsz, size};
   *out = find_instance(db, entry, var, nvar);
   if (*out) return CN_OK;
   if (db->ninst == SVG_MAX_FONT_INSTANCES) {
@@ -486,7 +502,7 @@ static cn_result select_family(svg_loader *L, const xmlNode *node, svg_fontdb *d
       if (!db->e[i].broken && has_family(&db->e[i], name, strlen(name))) cand[n++] = i;
     int pick = css_match(db, cand, n, q);
     if (pick < 0) break;
-    cn_result r = get_instance(L, node, db, (uint32_t)pick, q->var, q->nvar, out);
+    cn_result r = get_instance(L, node, db, (uint32_t)pick, q->var, q->nvar, q->size, out);
     if (r != CN_OK || *out) {
       free(cand);
       return r;
@@ -522,7 +538,7 @@ cn_result cn__svg_font_select(svg_loader *L, const xmlNode *node, const svg_font
   CN_TRY(select_family(L, node, db, db->generic[1], q, out));
   if (!*out)
     for (uint32_t i = 0; i < db->n && !*out; i++)
-      if (!db->e[i].broken) CN_TRY(get_instance(L, node, db, i, q->var, q->nvar, out));
+      if (!db->e[i].broken) CN_TRY(get_instance(L, node, db, i, q->var, q->nvar, q->size, out));
   if (!*out) return cn__svg_warn(L, CN_SVG_SKIP_FONT, node, "no usable font for <%s>; its text is not drawn",
                                  (const char *)node->name);
   return cn__svg_warn(L, CN_SVG_SKIP_FONT, node, "font family '%.80s' not found; %.80s used", any ? first : db->generic[0],
@@ -544,7 +560,7 @@ cn_result cn__svg_font_fallback(svg_loader *L, const xmlNode *node, uint32_t cp,
     /* resvg's rule: a face of a wholly different style is not a fallback */
     if (e->style != b->style && e->weight != b->weight && e->width != b->width) continue;
     if (!FcCharSetHasChar(e->charset, cp)) continue;
-    CN_TRY(get_instance(L, node, db, i, base->var, base->nvar, out));
+    CN_TRY(get_instance(L, node, db, i, base->var, base->nvar, 0, out));
     if (*out) return CN_OK;
   }
   return CN_OK;

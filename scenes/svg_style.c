@@ -26,7 +26,7 @@ void cn__svg_style_initial(svg_style *s) {
   s->color = (svg_color){0, 0, 0, 1};
   s->visible = true;
   s->paint_order[0] = 0, s->paint_order[1] = 1, s->paint_order[2] = 2;
-  s->font_size = 16;
+  s->font_size = 12; /* as resvg and librsvg (browsers: 16) */
   s->font_weight = 400;
   s->font_stretch = 5;
   s->kerning = true;
@@ -231,6 +231,7 @@ static void apply_font_shorthand(cascade *c, const svg_decl *d) {
     if (v == e) return;
     s->font_family = v, s->font_family_len = (uint32_t)(e - v);
     s->font_style = style, s->font_weight = weight, s->font_stretch = stretch, s->small_caps = caps;
+    s->kerning = true; /* the shorthand resets font-kerning */
     return;
   }
 }
@@ -459,21 +460,20 @@ static void apply(void *user, const svg_decl *d) {
     else if (eq(d, "super")) s->baseline_shift_kind = 2;
     else if (parse_len(d, &l)) s->baseline_shift_kind = 3, s->baseline_shift = l;
   } else if (name_is(d, "font")) {
-    apply_font_shorthand(c, d);
+    if (c->in_css) apply_font_shorthand(c, d); /* CSS only, as resvg: not a presentation attribute */
   } else if (name_is(d, "font-size")) {
     INHERIT(font_size);
+    /* keywords: steps of 1.2 from the parent's size (as resvg; medium is the parent's) */
     static const struct {
       const char *k;
-      double v;
-    } kw[] = {{"xx-small", 9}, {"x-small", 10}, {"small", 13}, {"medium", 16}, {"large", 18}, {"x-large", 24},
-              {"xx-large", 32}};
+      int step;
+    } kw[] = {{"xx-small", -3}, {"x-small", -2}, {"small", -1}, {"medium", 0}, {"large", 1}, {"x-large", 2},
+              {"xx-large", 3}, {"smaller", -1}, {"larger", 1}};
     for (size_t i = 0; i < CN_ARRAY_LEN(kw); i++)
       if (eq(d, kw[i].k)) {
-        s->font_size = kw[i].v;
+        s->font_size = p->font_size * pow(1.2, kw[i].step);
         return;
       }
-    if (eq(d, "larger")) s->font_size = p->font_size * 1.2;
-    else if (eq(d, "smaller")) s->font_size = p->font_size / 1.2;
     svg_length l;
     if (parse_len(d, &l) && l.v > 0) {
       if (l.unit == SVG_UNIT_PERCENT || l.unit == SVG_UNIT_EM) s->font_size = p->font_size * l.v / (l.unit == SVG_UNIT_PERCENT ? 100 : 1);
@@ -491,7 +491,7 @@ static bool is_property(const char *name) {
       "overflow", "stop-color", "stop-opacity", "mask-type", "paint-order", "font-size", "font-family",
       "font-weight", "font-style", "font-stretch", "font-variant", "font-variation-settings", "font-kerning",
       "kerning", "text-anchor", "dominant-baseline", "alignment-baseline", "writing-mode", "direction",
-      "unicode-bidi", "letter-spacing", "word-spacing", "text-decoration", "baseline-shift", "font"};
+      "unicode-bidi", "letter-spacing", "word-spacing", "text-decoration", "baseline-shift"};
   /* mix-blend-mode, isolation and transform are CSS only (style="" or sheets);
    * the transform attribute is read as such */
   /* most attributes (d, x, id, ...) are not properties: filter on the first letter */

@@ -197,6 +197,18 @@ static cn_result textpath_setup(text_tree *T, text_elem *e) {
 
 static cn_result collect(text_tree *T, xmlNode *node, int elem, int depth);
 
+/* An element SVG defines (tref takes text only from those). */
+static bool known_element(const xmlNode *n) {
+  static const char *const names[] = {"text", "tspan", "textPath", "tref", "a", "g", "svg", "defs", "symbol", "switch",
+                                      "title", "desc", "metadata", "use", "style", "marker", "clipPath", "mask",
+                                      "pattern", "linearGradient", "radialGradient", "stop", "image", "foreignObject"};
+  if (!cn__svg_is_element(n)) return false;
+  if (cn__svg_is_shape(n)) return true;
+  for (size_t i = 0; i < CN_ARRAY_LEN(names); i++)
+    if (strcmp((const char *)n->name, names[i]) == 0) return true;
+  return false;
+}
+
 static cn_result collect_child(text_tree *T, xmlNode *c, int elem, int depth) {
   svg_loader *L = T->L;
   if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
@@ -237,7 +249,10 @@ static cn_result collect_child(text_tree *T, xmlNode *c, int elem, int depth) {
   if (r == CN_OK && kind == EL_TREF) {
     const char *href = cn__svg_href(c);
     xmlNode *t = href ? cn__svg_lookup(L, href, strlen(href)) : NULL;
-    if (t) {
+    if (t && !known_element(t)) { /* as resvg: only SVG elements give their text */
+      r = cn__svg_warn(L, CN_SVG_SKIP_MISSING_REF, c, "<tref> references <%.60s>, not an SVG element; no text",
+                       (const char *)t->name);
+    } else if (t) {
       xmlBuffer *buf = xmlBufferCreate();
       if (!buf) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for text");
       else {
@@ -392,7 +407,8 @@ static void span_shifts(const text_tree *T, int e, text_span *sp) {
 
 /* font-variation-settings plus what weight, stretch and style imply (as resvg). */
 static void font_query(const svg_style *s, svg_font_query *q) {
-  *q = (svg_font_query){s->font_family, s->font_family_len, s->font_weight, s->font_style, s->font_stretch, 0, {{0, 0}}};
+  *q = (svg_font_query){s->font_family, s->font_family_len, s->font_weight, s->font_style, s->font_stretch,
+                        (float)s->font_size, 0, {{0, 0}}};
   const char *v = s->font_variations, *e = v ? v + s->font_variations_len : NULL;
   while (v && v < e && q->nvar < SVG_MAX_VARIATIONS) {
     while (v < e && (*v == ' ' || *v == ',' || *v == '\t' || *v == '\n')) v++;
@@ -431,7 +447,7 @@ static void font_query(const svg_style *s, svg_font_query *q) {
 #undef TAG
 }
 
-cn_result cn__svg_render_text(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm) {
+static cn_result text_run(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm, svg_path *outline) {
   text_tree T = {.L = L};
   int root;
   cn_result r = add_elem(&T, node, -1, EL_TEXT, &root);
@@ -564,7 +580,7 @@ cn_result cn__svg_render_text(svg_loader *L, xmlNode *node, const svg_style *st,
     m++;
   }
   if (m) {
-    text_layout lay = {node, st, ctm, spans, nspans, dx, dy, rot, st->vertical};
+    text_layout lay = {node, st, ctm, spans, nspans, dx, dy, rot, st->vertical, outline};
     r = cn__svg_text_draw(L, &lay, chunks, nchunks);
   }
 done:
@@ -573,4 +589,12 @@ done:
   free(spans), free(chunks);
   tree_free(&T);
   return r;
+}
+
+cn_result cn__svg_render_text(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm) {
+  return text_run(L, node, st, ctm, NULL);
+}
+
+cn_result cn__svg_text_outline(svg_loader *L, xmlNode *node, const svg_style *st, svg_path *out) {
+  return text_run(L, node, st, cn__svg_mat_identity(), out);
 }

@@ -51,6 +51,7 @@ typedef struct svg_font_query {
   uint16_t weight;      /* 100..900 */
   uint8_t style;        /* 0 normal, 1 italic, 2 oblique */
   uint8_t stretch;      /* 1 ultra-condensed .. 5 normal .. 9 ultra-expanded */
+  float size;           /* font-size: the opsz axis follows it unless set (font-optical-sizing: auto) */
   uint32_t nvar;
   svg_variation var[SVG_MAX_VARIATIONS];
 } svg_font_query;
@@ -122,6 +123,7 @@ typedef struct text_layout {
   uint32_t nspans;
   const double *dx, *dy, *rotate; /* per character of the whole text (0 when unset) */
   bool vertical;
+  svg_path *outline;        /* not NULL: the glyphs (and decorations) are appended here, not drawn */
 } text_layout;
 
 /* svg_text_layout.c: lays out and draws the chunks of one text element. */
@@ -129,5 +131,8 @@ cn_result cn__svg_text_draw(svg_loader *L, text_layout *T, const text_chunk *chu
 
 /* svg_text.c: renders a <text> element (its style computed, ctm its user space). */
 cn_result cn__svg_render_text(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm);
+/* The outline of a <text> element (visible glyphs and decorations, in its
+ * user space) appended to out: text as a clipPath child. */
+cn_result cn__svg_text_outline(svg_loader *L, xmlNode *node, const svg_style *st, svg_path *out);
 
 #endif

@@ -452,6 +452,10 @@ static cn_result draw_decoration(svg_loader *L, const text_layout *T, const chun
   bool any = false;
   for (uint32_t i = 0; i < co->ncl && !any; i++) any = co->cl[i].span == s;
   if (!any) return CN_OK;
+  if (T->outline) {
+    decoration_path(T, co, s, k, span_ts, T->outline);
+    return CN_OK;
+  }
   svg_path p = {0};
   decoration_path(T, co, s, k, span_ts, &p);
   svg_style ds = *sp->deco[k];
@@ -478,7 +482,7 @@ static cn_result draw_span(svg_loader *L, const text_layout *T, const chunk_out 
   CN_TRY(draw_decoration(L, T, co, s, 0, span_ts, bbox));
   svg_path p = {0};
   cn_result r = CN_OK;
-  uint32_t broken = 0;
+  uint32_t broken = 0, bitmap = 0;
   for (uint32_t i = 0; i < co->ncl && r == CN_OK; i++) {
     const lcluster *c = &co->cl[i];
     if (c->span != s || !c->visible) continue;
@@ -487,6 +491,10 @@ static cn_result draw_span(svg_loader *L, const text_layout *T, const chunk_out 
       const lglyph *g = &co->glyphs.g[c->g0 + k];
       svg_mat m = glyph_matrix(sp, c, g, x, span_ts);
       x += g->adv;
+      if (T->outline) { /* as a clip: the outline only, colour layers or not */
+        if (sp->st->visible && !cn__svg_font_outline(g->font, g->gid, m, T->outline)) broken++;
+        continue;
+      }
       svg_color_layer layers[16];
       uint32_t nl = cn__svg_font_color_layers(g->font, g->gid, layers, 16);
       if (nl) { /* a colour glyph: the outline so far, then each layer in its colour */
@@ -504,7 +512,10 @@ static cn_result draw_span(svg_loader *L, const text_layout *T, const chunk_out 
         }
         continue;
       }
-      if (!cn__svg_font_outline(g->font, g->gid, m, &p)) broken++;
+      if (!cn__svg_font_outline(g->font, g->gid, m, &p)) {
+        if (FT_HAS_COLOR(g->font->face)) bitmap++; /* a bitmap or SVG colour glyph: no outline */
+        else broken++;
+      }
     }
   }
   if (r == CN_OK && sp->st->visible && p.nops) r = cn__svg_paint_path(L, sp->node, sp->st, &p, T->ctm, bbox, true);
@@ -512,6 +523,9 @@ static cn_result draw_span(svg_loader *L, const text_layout *T, const chunk_out 
   if (r == CN_OK && broken)
     r = cn__svg_warn(L, CN_SVG_SKIP_FONT, sp->node, "%u glyphs of %.60s cannot be loaded (broken font data); not drawn",
                      broken, cn__svg_font_family(L, sp->font));
+  if (r == CN_OK && bitmap)
+    r = cn__svg_warn(L, CN_SVG_SKIP_TEXT, sp->node, "%u colour glyphs of %.60s are bitmaps or SVG documents; not drawn",
+                     bitmap, cn__svg_font_family(L, sp->font));
   CN_TRY(r);
   return draw_decoration(L, T, co, s, 2, span_ts, bbox);
 }
