@@ -398,6 +398,7 @@ static void apply(void *user, const svg_decl *d) {
     else if (eq(d, "normal")) s->font_variations = NULL, s->font_variations_len = 0;
     else s->font_variations = d->value, s->font_variations_len = d->value_len;
   } else if (name_is(d, "font-kerning")) {
+    if (!c->in_css) return; /* CSS only, as resvg and browsers: not a presentation attribute */
     INHERIT(kerning);
     if (eq(d, "none")) s->kerning = false;
     else if (eq(d, "auto") || eq(d, "normal")) s->kerning = true;

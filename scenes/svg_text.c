@@ -235,11 +235,17 @@ static cn_result collect_child(text_tree *T, xmlNode *c, int elem, int depth) {
   CN_TRY(cn__svg_enter(L, c));
   cn_result r = cn__svg_work(L, c, 8);
   int ci = -1;
+  svg_style cst;
+  cn__svg_style_compute(L, c, &T->e[elem].st, &cst);
+  if (cst.display_none) { /* as resvg: gone with its characters (they take no x/y/rotate values) */
+    cn__svg_leave(L);
+    return r;
+  }
   if (r == CN_OK) r = add_elem(T, c, elem, kind, &ci);
   if (r == CN_OK) {
     text_elem *e = &T->e[ci];
-    cn__svg_style_compute(L, c, &T->e[elem].st, &e->st);
-    e->hidden = e->st.display_none || !cn__svg_conditions_pass(c);
+    e->st = cst;
+    e->hidden = !cn__svg_conditions_pass(c);
     if (kind == EL_TEXTPATH) {
       e->path_elem = ci;
       if (T->e[elem].kind != EL_TEXT) e->drop = true; /* only a child of text */

@@ -52,6 +52,10 @@ typedef struct chunk_out {
   glist glyphs;
   lcluster *cl;
   uint32_t ncl;
+  /* the clusters of each span of the chunk (spans s0 .. s0 + nsp - 1), in visual order:
+   * order[first[s - s0] .. first[s - s0 + 1]) */
+  uint32_t s0, nsp;
+  uint32_t *first, *order;
 } chunk_out;
 
 static void glist_free(glist *g) { free(g->g), g->g = NULL, g->n = g->cap = 0; }
@@ -204,6 +208,11 @@ static bool same_key(const text_span *a, const text_span *b) {
   return a->font == b->font && a->st->small_caps == b->st->small_caps && a->st->kerning == b->st->kerning;
 }
 
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
 /* The chunk's glyphs: shaped with the first span's font, then each other
  * span's clusters replaced by those its own font gives. */
 static cn_result process_chunk(svg_loader *L, text_layout *T, const text_chunk *c, glist *out) {
@@ -225,7 +234,12 @@ static cn_result process_chunk(svg_loader *L, text_layout *T, const text_chunk *
   if (base == UINT32_MAX) goto done;
   const text_span *bs = &T->spans[base];
   r = shape_text(&S, bs->node, bs->font, bs->st->small_caps, bs->st->kerning, out);
-  /* the other spans, each distinct font once */
+  /* the other spans, each distinct font (and feature set) once */
+  const text_span **keys = NULL;
+  uint32_t nkeys = 0;
+  bool *is_start = calloc(c->n, 1);
+  uint32_t *tfirst = calloc(c->n + 1, sizeof *tfirst), *torder = NULL, *pick = NULL;
+  if (!is_start || !tfirst) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for shaping");
   uint32_t prev = c->span[0];
   for (uint32_t i = 0; i < c->n && r == CN_OK; i++) {
     uint32_t s = c->span[i];
@@ -233,37 +247,67 @@ static cn_result process_chunk(svg_loader *L, text_layout *T, const text_chunk *
     prev = s;
     const text_span *sp = &T->spans[s];
     if (!sp->font || same_key(sp, bs)) continue;
-    r = shape_text(&S, sp->node, sp->font, sp->st->small_caps, sp->st->kerning, &tmp);
-    if (r != CN_OK) break;
-    /* clusters of tmp that start in a span with this key replace base clusters starting at the same character */
-    for (uint32_t a = 0; a < tmp.n;) {
-      uint32_t b = a;
-      while (b < tmp.n && tmp.g[b].cluster == tmp.g[a].cluster) b++;
-      uint32_t ch = tmp.g[a].cluster;
-      if (same_key(&T->spans[c->span[ch]], sp) && !replaced[ch]) {
-        uint32_t x = 0;
-        while (x < out->n && out->g[x].cluster != ch) x++;
-        if (x < out->n) {
-          uint32_t y = x;
-          while (y < out->n && out->g[y].cluster == ch) y++;
-          glist merged = {0};
-          bool ok = true;
-          for (uint32_t k = 0; k < x && ok; k++) ok = glist_push(&merged, out->g[k]);
-          for (uint32_t k = a; k < b && ok; k++) ok = glist_push(&merged, tmp.g[k]);
-          for (uint32_t k = y; k < out->n && ok; k++) ok = glist_push(&merged, out->g[k]);
-          if (!ok) {
-            glist_free(&merged);
-            r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for glyphs");
-            goto done;
-          }
-          glist_free(out);
-          *out = merged;
-          replaced[ch] = true;
-        }
-      }
-      a = b;
+    bool seen = false;
+    for (uint32_t k = 0; k < nkeys && !seen; k++) seen = same_key(keys[k], sp);
+    if (seen) continue;
+    const text_span **nk = realloc(keys, (nkeys + 1) * sizeof *nk);
+    if (!nk) {
+      r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for shaping");
+      break;
     }
+    keys = nk, keys[nkeys++] = sp;
+    r = shape_text(&S, sp->node, sp->font, sp->st->small_caps, sp->st->kerning, &tmp);
+    if (r == CN_OK) r = cn__svg_work(L, T->node, tmp.n); /* shaping is work: bounded */
+    if (r != CN_OK) break;
+    /* tmp's glyphs by character, and where the base's clusters start */
+    memset(tfirst, 0, (c->n + 1) * sizeof *tfirst);
+    memset(is_start, 0, c->n);
+    uint32_t *no = realloc(torder, (tmp.n ? tmp.n : 1) * sizeof *no);
+    uint32_t *np = realloc(pick, (tmp.n ? tmp.n : 1) * sizeof *np);
+    if (no) torder = no;
+    if (np) pick = np;
+    if (!no || !np) {
+      r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for shaping");
+      break;
+    }
+    for (uint32_t k = 0; k < tmp.n; k++) tfirst[tmp.g[k].cluster + 1]++;
+    for (uint32_t k = 0; k < c->n; k++) tfirst[k + 1] += tfirst[k];
+    for (uint32_t k = 0; k < tmp.n; k++) torder[tfirst[tmp.g[k].cluster]++] = k;
+    for (uint32_t k = c->n; k > 0; k--) tfirst[k] = tfirst[k - 1];
+    tfirst[0] = 0;
+    for (uint32_t k = 0; k < out->n; k++) is_start[out->g[k].cluster] = true;
+    /* each base cluster that starts in a span with this key is replaced by
+     * the glyphs this font gives for the same characters (a ligature of the
+     * base font comes apart, as resvg does) */
+    glist merged = {0};
+    bool ok = true;
+    for (uint32_t x = 0; x < out->n && ok;) {
+      uint32_t ch = out->g[x].cluster, y = x;
+      while (y < out->n && out->g[y].cluster == ch) y++;
+      if (!same_key(&T->spans[c->span[ch]], sp) || replaced[ch]) {
+        for (uint32_t k = x; k < y && ok; k++) ok = glist_push(&merged, out->g[k]);
+        x = y;
+        continue;
+      }
+      uint32_t end = ch + 1; /* the characters of this cluster: up to the next cluster start */
+      while (end < c->n && !is_start[end]) end++;
+      uint32_t taken = 0;
+      for (uint32_t k = tfirst[ch]; k < tfirst[end]; k++) pick[taken++] = torder[k];
+      qsort(pick, taken, sizeof *pick, cmp_u32); /* in tmp's (visual) order */
+      for (uint32_t k = 0; k < taken && ok; k++) ok = glist_push(&merged, tmp.g[pick[k]]);
+      for (uint32_t k = x; k < y && ok && !taken; k++) ok = glist_push(&merged, out->g[k]);
+      for (uint32_t k = ch; k < end; k++) replaced[k] = true;
+      x = y;
+    }
+    if (!ok) {
+      glist_free(&merged);
+      r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for glyphs");
+      break;
+    }
+    glist_free(out);
+    *out = merged;
   }
+  free(keys), free(is_start), free(tfirst), free(torder), free(pick);
 done:
   glist_free(&tmp);
   free(replaced);
@@ -428,30 +472,26 @@ static void decoration_path(const text_layout *T, const chunk_out *co, uint16_t 
   bool started = false;
   double width = 0;
   svg_mat ts = cn__svg_mat_identity();
-  for (uint32_t i = 0; i <= co->ncl; i++) {
-    const lcluster *c = i < co->ncl ? &co->cl[i] : NULL;
-    bool in = c && c->span == s;
-    if (in && started && c->shifted) {
+  uint32_t a = co->first[s - co->s0], b = co->first[s - co->s0 + 1];
+  for (uint32_t j = a; j < b; j++) {
+    const lcluster *c = &co->cl[co->order[j]];
+    bool adjacent = j > a && co->order[j] == co->order[j - 1] + 1;
+    if (started && (!adjacent || c->shifted)) {
       rect_path(p, cn__svg_mat_mul(span_ts, cn__svg_mat_mul(ts, cn__svg_mat_translate(0, dy))), 0, -thick / 2, width, thick / 2);
       started = false;
     }
-    if (in) {
-      if (!started) width = c->advance, started = true, ts = c->ts;
-      else width += c->advance;
-    } else if (started) {
-      rect_path(p, cn__svg_mat_mul(span_ts, cn__svg_mat_mul(ts, cn__svg_mat_translate(0, dy))), 0, -thick / 2, width, thick / 2);
-      started = false;
-    }
+    if (!started) width = c->advance, started = true, ts = c->ts;
+    else width += c->advance;
   }
+  if (started)
+    rect_path(p, cn__svg_mat_mul(span_ts, cn__svg_mat_mul(ts, cn__svg_mat_translate(0, dy))), 0, -thick / 2, width, thick / 2);
 }
 
 static cn_result draw_decoration(svg_loader *L, const text_layout *T, const chunk_out *co, uint16_t s, int k,
                                  svg_mat span_ts, const double bbox[4]) {
   const text_span *sp = &T->spans[s];
   if (!sp->deco[k] || !sp->font || !sp->st->visible) return CN_OK;
-  bool any = false;
-  for (uint32_t i = 0; i < co->ncl && !any; i++) any = co->cl[i].span == s;
-  if (!any) return CN_OK;
+  if (co->first[s - co->s0] == co->first[s - co->s0 + 1]) return CN_OK;
   if (T->outline) {
     decoration_path(T, co, s, k, span_ts, T->outline);
     return CN_OK;
@@ -483,9 +523,9 @@ static cn_result draw_span(svg_loader *L, const text_layout *T, const chunk_out 
   svg_path p = {0};
   cn_result r = CN_OK;
   uint32_t broken = 0, bitmap = 0;
-  for (uint32_t i = 0; i < co->ncl && r == CN_OK; i++) {
-    const lcluster *c = &co->cl[i];
-    if (c->span != s || !c->visible) continue;
+  for (uint32_t ki = co->first[s - co->s0]; ki < co->first[s - co->s0 + 1] && r == CN_OK; ki++) {
+    const lcluster *c = &co->cl[co->order[ki]];
+    if (!c->visible) continue;
     double x = 0;
     for (uint32_t k = 0; k < c->ng && r == CN_OK; k++) {
       const lglyph *g = &co->glyphs.g[c->g0 + k];
@@ -563,6 +603,22 @@ static cn_result layout_chunk(svg_loader *L, text_layout *T, const text_chunk *c
     cl->ts = cn__svg_mat_identity(), cl->path_ts = cn__svg_mat_identity();
     a = b;
   }
+  /* the clusters of each span */
+  uint32_t smin = c->span[0], smax = c->span[0];
+  for (uint32_t i = 0; i < c->n; i++) smin = c->span[i] < smin ? c->span[i] : smin, smax = c->span[i] > smax ? c->span[i] : smax;
+  co->s0 = smin, co->nsp = smax - smin + 1;
+  co->first = calloc(co->nsp + 1, sizeof *co->first);
+  co->order = malloc(co->ncl * sizeof *co->order);
+  if (!co->first || !co->order) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for text");
+  for (uint32_t i = 0; i < co->ncl; i++) co->first[co->cl[i].span - smin + 1]++;
+  for (uint32_t k = 0; k < co->nsp; k++) co->first[k + 1] += co->first[k];
+  {
+    uint32_t *fill = malloc((co->nsp + 1) * sizeof *fill);
+    if (!fill) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory for text");
+    memcpy(fill, co->first, (co->nsp + 1) * sizeof *fill);
+    for (uint32_t i = 0; i < co->ncl; i++) co->order[fill[co->cl[i].span - smin]++] = i;
+    free(fill);
+  }
   /* vertical writing: upright characters turn about their centre; the others move down half their height */
   if (T->vertical) {
     for (uint32_t i = 0; i < co->ncl; i++) {
@@ -591,28 +647,23 @@ static cn_result layout_chunk(svg_loader *L, text_layout *T, const text_chunk *c
   for (uint32_t i = 0; ws && i < co->ncl; i++)
     if (word_separator(c->cps[co->cl[i].ch])) co->cl[i].advance += T->spans[co->cl[i].span].word_spacing;
   /* textLength: per span */
-  for (uint32_t i = 0; i < c->n; i++) {
-    uint16_t s = c->span[i];
-    if (i > 0 && c->span[i - 1] == s) continue;
-    const text_span *sp = &T->spans[s];
-    if (sp->text_length < 0) continue;
+  for (uint32_t sp_i = 0; sp_i < co->nsp; sp_i++) {
+    const text_span *sp = &T->spans[co->s0 + sp_i];
+    uint32_t a = co->first[sp_i], b = co->first[sp_i + 1];
+    if (sp->text_length < 0 || a == b) continue;
     double width = 0;
-    uint32_t k = 0;
-    for (uint32_t j = 0; j < co->ncl; j++)
-      if (co->cl[j].span == s) width += co->cl[j].width, k++;
-    if (!k) continue;
+    for (uint32_t k = a; k < b; k++) width += co->cl[co->order[k]].width;
     if (!sp->spacing_and_glyphs) {
-      double f = k > 1 ? (sp->text_length - width) / (k - 1) : 0;
-      for (uint32_t j = 0; j < co->ncl; j++)
-        if (co->cl[j].span == s) co->cl[j].advance = co->cl[j].width + f;
+      double f = b - a > 1 ? (sp->text_length - width) / (b - a - 1) : 0;
+      for (uint32_t k = a; k < b; k++) co->cl[co->order[k]].advance = co->cl[co->order[k]].width + f;
     } else {
       double f = sp->text_length / width;
-      if (f < 0.001) continue;
-      for (uint32_t j = 0; j < co->ncl; j++)
-        if (co->cl[j].span == s) {
-          co->cl[j].ts = cn__svg_mat_mul(co->cl[j].ts, cn__svg_mat_scale(f, 1));
-          if (c->path) co->cl[j].advance *= f, co->cl[j].width *= f;
-        }
+      if (!(f >= 0.001)) continue;
+      for (uint32_t k = a; k < b; k++) {
+        lcluster *cl = &co->cl[co->order[k]];
+        cl->ts = cn__svg_mat_mul(cl->ts, cn__svg_mat_scale(f, 1));
+        if (c->path) cl->advance *= f, cl->width *= f;
+      }
     }
   }
   double total = 0;
@@ -661,14 +712,13 @@ static cn_result layout_chunk(svg_loader *L, text_layout *T, const text_chunk *c
   svg_mat text_ts = cn__svg_mat_identity();
   if (T->vertical && !c->path) text_ts = rotate_at(90, x0, y0);
   /* each span's transform; the text's box from the font metrics of every cluster */
-  for (uint32_t i = 0; i < c->n; i++) {
-    uint16_t s = c->span[i];
-    if (i > 0 && c->span[i - 1] == s) continue;
+  for (uint32_t sp_i = 0; sp_i < co->nsp; sp_i++) {
+    uint32_t s = co->s0 + sp_i;
     svg_mat m = cn__svg_mat_mul(text_ts, cn__svg_mat_translate(x0, y0));
     if (!c->path) m = cn__svg_mat_mul(m, cn__svg_mat_translate(0, span_baseline(&T->spans[s], T->vertical)));
     span_ts[s] = m;
-    for (uint32_t j = 0; j < co->ncl; j++) {
-      const lcluster *cl = &co->cl[j];
+    for (uint32_t k = co->first[sp_i]; k < co->first[sp_i + 1]; k++) {
+      const lcluster *cl = &co->cl[co->order[k]];
       if (!cl->visible) continue;
       double a = cl->advance > 0 ? cl->advance : 1;
       box_add(box, any, cn__svg_mat_mul(m, cn__svg_mat_mul(cl->ts, cl->path_ts)), 0, -cl->ascent, a, -cl->descent);
@@ -678,7 +728,7 @@ static cn_result layout_chunk(svg_loader *L, text_layout *T, const text_chunk *c
       if (!sp->deco[k]) continue;
       svg_path p = {0};
       double b[4];
-      decoration_path(T, co, s, k, m, &p);
+      decoration_path(T, co, (uint16_t)s, k, m, &p);
       if (cn__svg_path_bounds(&p, cn__svg_mat_identity(), b)) box_add(box, any, cn__svg_mat_identity(), b[0], b[1], b[2], b[3]);
       cn__svg_path_free(&p);
     }
@@ -709,13 +759,11 @@ cn_result cn__svg_text_draw(svg_loader *L, text_layout *T, const text_chunk *chu
     rect_path(&bp, cn__svg_mat_identity(), box[0], box[1], box[2], box[3]);
     cn__svg_bbox_add(L, &bp, T->ctm);
     cn__svg_path_free(&bp);
-    for (uint32_t i = 0; i < nchunks && r == CN_OK; i++) {
-      const text_chunk *c = &chunks[i];
-      for (uint32_t k = 0; k < c->n && r == CN_OK; k++)
-        if (k == 0 || c->span[k] != c->span[k - 1]) r = draw_span(L, T, &co[i], c->span[k], span_ts[c->span[k]], box);
-    }
+    for (uint32_t i = 0; i < nchunks && r == CN_OK; i++)
+      for (uint32_t k = 0; co[i].first && k < co[i].nsp && r == CN_OK; k++)
+        r = draw_span(L, T, &co[i], (uint16_t)(co[i].s0 + k), span_ts[co[i].s0 + k], box);
   }
-  for (uint32_t i = 0; i < nchunks; i++) glist_free(&co[i].glyphs), free(co[i].cl);
+  for (uint32_t i = 0; i < nchunks; i++) glist_free(&co[i].glyphs), free(co[i].cl), free(co[i].first), free(co[i].order);
   free(co), free(span_ts);
   return r;
 }
