@@ -28,7 +28,7 @@
 extern char **environ;
 
 #define CONF_MAX_TESTS 4096
-#define CONF_MAX_CATS 64
+#define CONF_MAX_CATS 256
 #define CONF_DIFF 24          /* a channel differing by more than this... */
 #define CONF_BAD_FRACTION 0.01 /* ...in more than this fraction of pixels fails the test */
 
@@ -43,7 +43,8 @@ typedef struct conf_cat {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy conformance [--renderer canopy|rsvg] [--suite DIR] [--font-dir DIR] [--min-rate PCT]\n"
-          "                          [--category NAME] [--by subcategory] [--markdown] [--failures FILE]\n"
+          "                          [--category NAME] [--min-category NAME=PCT] [--by subcategory] [--markdown]\n"
+          "                          [--failures FILE]\n"
           "                          [--list-skipped]\n\n"
           "Renders every test of the resvg suite in DIR (default ../shared/conformance/resvg) at its\n"
           "reference PNG's size, with canopy (default) or rsvg-convert, and compares: both images\n"
@@ -54,7 +55,8 @@ static void usage(FILE *f) {
           "(rsvg-convert gets the same fonts through a private fontconfig file).\n"
           "--category NAME: only the tests of that category (e.g. text). Prints a progress line on stderr,\n"
           "then the pass rate per category (or per category/subcategory) and overall.\n"
-          "--min-rate PCT: exit 1 when the overall rate is below PCT. --markdown: tables as Markdown.\n"
+          "--min-rate PCT: exit 1 when the overall rate is below PCT; --min-category NAME=PCT (repeatable):\n"
+          "when that category's rate is below PCT. --markdown: tables as Markdown.\n"
           "--failures FILE: write the failing tests, one per line, with their bad-pixel fraction.\n"
           "exit: 0 done (and at or above --min-rate), 1 below it or the suite unreadable, 2 usage.\n");
 }
@@ -183,6 +185,11 @@ int cli_conformance(int argc, char **argv) {
   const char *suite = "../shared/conformance/resvg", *failures_path = NULL, *font_dir = NULL, *only = NULL;
   bool rsvg = false, md = false, list_skipped = false, by_sub = false;
   float min_rate = -1;
+  struct {
+    char name[64];
+    double pct;
+  } min_cat[16];
+  int nmin_cat = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -210,6 +217,16 @@ int cli_conformance(int argc, char **argv) {
       if (end == argv[i] || *end || !(v >= 0 && v <= 100))
         return cli_usage_error("conformance", "--min-rate: '%s' is not a percentage 0..100", argv[i]);
       min_rate = (float)v;
+    } else if (strcmp(a, "--min-category") == 0) {
+      if (i + 1 >= argc) return cli_usage_error("conformance", "--min-category needs NAME=PCT");
+      const char *v = argv[++i], *eq = strchr(v, '=');
+      char *end;
+      double pct = eq ? strtod(eq + 1, &end) : -1;
+      if (!eq || eq == v || (size_t)(eq - v) >= sizeof min_cat[0].name || end == eq + 1 || *end || !(pct >= 0 && pct <= 100))
+        return cli_usage_error("conformance", "--min-category: '%s' is not NAME=PCT (0..100)", v);
+      if (nmin_cat == 16) return cli_usage_error("conformance", "at most 16 --min-category options");
+      snprintf(min_cat[nmin_cat].name, sizeof min_cat[0].name, "%.*s", (int)(eq - v), v);
+      min_cat[nmin_cat++].pct = pct;
     } else if (strcmp(a, "--by") == 0) {
       if (i + 1 >= argc || strcmp(argv[i + 1], "subcategory") != 0)
         return cli_usage_error("conformance", "--by takes 'subcategory'");
@@ -361,6 +378,16 @@ int cli_conformance(int argc, char **argv) {
   if (min_rate >= 0 && rate + 1e-9 < min_rate) {
     fprintf(stderr, "canopy conformance: pass rate %.1f%% is below the required %.1f%%\n", rate, min_rate);
     return CLI_FAIL;
+  }
+  for (int k = 0; k < nmin_cat; k++) {
+    int ci = 0;
+    while (ci < ncats && strcmp(cats[ci].name, min_cat[k].name) != 0) ci++;
+    double cr = ci < ncats && cats[ci].scored ? 100.0 * cats[ci].passed / cats[ci].scored : 0;
+    if (cr + 1e-9 < min_cat[k].pct) {
+      fprintf(stderr, "canopy conformance: category %s: pass rate %.1f%% is below the required %.1f%%\n", min_cat[k].name,
+              cr, min_cat[k].pct);
+      return CLI_FAIL;
+    }
   }
   return CLI_OK;
 }

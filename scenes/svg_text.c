@@ -153,10 +153,8 @@ static cn_result textpath_setup(text_tree *T, text_elem *e) {
   /* the path's own transform applies */
   svg_mat t;
   cn__svg_parse_transform(cn__svg_attr(target, "transform"), &t);
-  for (size_t i = 0; i < raw.npts; i++) {
-    double x = raw.pts[2 * i], y = raw.pts[2 * i + 1];
-    cn__svg_mat_apply(t, x, y, &raw.pts[2 * i], &raw.pts[2 * i + 1]);
-  }
+  for (size_t i = 0; i + 1 < raw.npts; i += 2) /* npts counts coordinates */
+    cn__svg_mat_apply(t, raw.pts[i], raw.pts[i + 1], &raw.pts[i], &raw.pts[i + 1]);
   e->path = raw;
   svg_length so;
   e->start_offset = 0;
@@ -246,6 +244,8 @@ static cn_result collect_child(text_tree *T, xmlNode *c, int elem, int depth) {
     text_elem *e = &T->e[ci];
     e->st = cst;
     e->hidden = !cn__svg_conditions_pass(c);
+    if (cst.bidi_override && !e->hidden)
+      r = cn__svg_warn(L, CN_SVG_SKIP_TEXT, c, "unicode-bidi: bidi-override on <%s> is not applied (as resvg)", name);
     if (kind == EL_TEXTPATH) {
       e->path_elem = ci;
       if (T->e[elem].kind != EL_TEXT) e->drop = true; /* only a child of text */
