@@ -45,6 +45,8 @@ int cli_fail(const char *cmd, const char *what, cn_result r);
 
 /* Creates a standalone context, printing the error on failure. */
 int cli_context(const char *cmd, cn_context **out);
+/* Prints the loader's warnings and one line per kind of skipped content (svg_report.c). */
+void cli_report_skipped(const char *cmd, const char *file, const cn_svg_stats *st);
 
 /* Output files of the scene-stage commands (cmd_bbox.c): path NULL is stdout. */
 int cli_open_out(const char *cmd, const char *path, FILE **out);

@@ -35,6 +35,20 @@ extern char **environ;
 static const char *const conf_excluded_tags[] = {"filter", "raster-or-nested-image", "external-file",
                                                  "skipped-by-resvg-harness"};
 
+/* Folders scored as a category of their own: their tests need raster or
+ * nested images and external files (the suite's ../resources, allowed as a
+ * resource root), so the raster-or-nested-image and external-file tags do not
+ * leave them out. */
+static const struct {
+  const char *prefix, *category;
+} conf_groups[] = {{"structure/image/", "images"}, {"painting/image-rendering/", "images"}};
+
+static const char *conf_group(const char *name) {
+  for (size_t i = 0; i < sizeof conf_groups / sizeof *conf_groups; i++)
+    if (strncmp(name, conf_groups[i].prefix, strlen(conf_groups[i].prefix)) == 0) return conf_groups[i].category;
+  return NULL;
+}
+
 typedef struct conf_cat {
   char name[64];
   int scored, passed;
@@ -43,27 +57,29 @@ typedef struct conf_cat {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy conformance [--renderer canopy|rsvg] [--suite DIR] [--font-dir DIR] [--min-rate PCT]\n"
-          "                          [--category NAME] [--min-category NAME=PCT] [--by subcategory] [--markdown]\n"
-          "                          [--failures FILE]\n"
-          "                          [--list-skipped]\n\n"
+          "                          [--min-category NAME=PCT]... [--category NAME]\n"
+          "                          [--by subcategory] [--markdown] [--failures FILE] [--list-skipped]\n\n"
           "Renders every test of the resvg suite in DIR (default ../shared/conformance/resvg) at its\n"
           "reference PNG's size, with canopy (default) or rsvg-convert, and compares: both images\n"
           "premultiplied RGBA8; a test passes when at most 1%% of its pixels differ by more than 24\n"
           "in any channel. Tests tagged filter, raster-or-nested-image, external-file or\n"
-          "skipped-by-resvg-harness in FEATURES.tsv are left out. Text uses only the fonts in\n"
-          "--font-dir (default: the suite's ../fonts), generic families as resvg's harness sets them\n"
-          "(rsvg-convert gets the same fonts through a private fontconfig file).\n"
-          "--category NAME: only the tests of that category (e.g. text). Prints a progress line on stderr,\n"
+          "skipped-by-resvg-harness in FEATURES.tsv are left out, except that structure/image and\n"
+          "painting/image-rendering are scored as the category images (their files may read the\n"
+          "suite's ../resources). Text uses only the fonts in --font-dir (default: the suite's\n"
+          "../fonts), generic families as resvg's harness sets them (rsvg-convert gets the same\n"
+          "fonts through a private fontconfig file). --category NAME: only that category's tests.\n"
+          "Prints a progress line on stderr,\n"
           "then the pass rate per category (or per category/subcategory) and overall.\n"
-          "--min-rate PCT: exit 1 when the overall rate is below PCT; --min-category NAME=PCT (repeatable):\n"
-          "when that category's rate is below PCT. --markdown: tables as Markdown.\n"
+          "--min-rate PCT: exit 1 when the overall rate is below PCT; --min-category NAME=PCT\n"
+          "(repeatable): the same for one category. --markdown: tables as Markdown.\n"
           "--failures FILE: write the failing tests, one per line, with their bad-pixel fraction.\n"
           "exit: 0 done (and at or above --min-rate), 1 below it or the suite unreadable, 2 usage.\n");
 }
 
-static bool excluded(const char *tags, const char **why) {
+static bool excluded(const char *name, const char *tags, const char **why) {
   for (size_t k = 0; k < sizeof conf_excluded_tags / sizeof *conf_excluded_tags; k++) {
     const char *t = conf_excluded_tags[k];
+    if (conf_group(name) && (strcmp(t, "raster-or-nested-image") == 0 || strcmp(t, "external-file") == 0)) continue;
     size_t n = strlen(t);
     for (const char *p = tags; (p = strstr(p, t)) != NULL; p += n) {
       bool start = p == tags || p[-1] == ' ' || p[-1] == ',' || p[-1] == '\t';
@@ -99,7 +115,6 @@ static bool run_rsvg(const char *svg, const char *png, uint32_t w, uint32_t h, c
   snprintf(ws, sizeof ws, "%u", w);
   snprintf(hs, sizeof hs, "%u", h);
   char *args[] = {"rsvg-convert", "-w", ws, "-h", hs, "-f", "png", "-o", (char *)png, (char *)svg, NULL};
-  /* environ carries FONTCONFIG_FILE when the suite's fonts are in use (set by cli_conformance) */
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
@@ -120,11 +135,12 @@ static bool run_rsvg(const char *svg, const char *png, uint32_t w, uint32_t h, c
 
 typedef struct conf_state {
   bool rsvg;
-  const char *font_dir;
   cn_context *ctx;
   cn_renderer *ren;
   cn_scene_builder *builder;
   char tmp_png[64];
+  char resources[4096]; /* the suite's parent folder: its resources/ are allowed */
+  const char *font_dir;  /* text: only these fonts */
 } conf_state;
 
 /* Renders one test at w x h into *out (malloc'ed). */
@@ -147,7 +163,8 @@ static bool render_one(conf_state *S, const char *svg, uint32_t w, uint32_t h, u
     }
     return true;
   }
-  cn_svg_options opt = {.width = (float)w, .height = (float)h};
+  const char *roots[1] = {S->resources};
+  cn_svg_options opt = {.width = (float)w, .height = (float)h, .resource_roots = roots, .resource_root_count = 1};
   if (S->font_dir) opt.font_dirs = &S->font_dir, opt.font_dir_count = 1;
   cn_scene_data scene;
   cn_result r = cn_svg_load_file(S->builder, svg, &opt, &scene, NULL);
@@ -185,10 +202,9 @@ int cli_conformance(int argc, char **argv) {
   const char *suite = "../shared/conformance/resvg", *failures_path = NULL, *font_dir = NULL, *only = NULL;
   bool rsvg = false, md = false, list_skipped = false, by_sub = false;
   float min_rate = -1;
-  struct {
-    char name[64];
-    double pct;
-  } min_cat[16];
+  /* --min-category NAME=PCT: a floor per category */
+  char min_cat_name[16][64];
+  float min_cat_rate[16];
   int nmin_cat = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -222,11 +238,10 @@ int cli_conformance(int argc, char **argv) {
       const char *v = argv[++i], *eq = strchr(v, '=');
       char *end;
       double pct = eq ? strtod(eq + 1, &end) : -1;
-      if (!eq || eq == v || (size_t)(eq - v) >= sizeof min_cat[0].name || end == eq + 1 || *end || !(pct >= 0 && pct <= 100))
-        return cli_usage_error("conformance", "--min-category: '%s' is not NAME=PCT (0..100)", v);
-      if (nmin_cat == 16) return cli_usage_error("conformance", "at most 16 --min-category options");
-      snprintf(min_cat[nmin_cat].name, sizeof min_cat[0].name, "%.*s", (int)(eq - v), v);
-      min_cat[nmin_cat++].pct = pct;
+      if (!eq || eq == v || eq - v >= 64 || end == eq + 1 || *end || !(pct >= 0 && pct <= 100) || nmin_cat == 16)
+        return cli_usage_error("conformance", "--min-category: '%s' is not NAME=PCT (at most 16)", v);
+      snprintf(min_cat_name[nmin_cat], sizeof min_cat_name[0], "%.*s", (int)(eq - v), v);
+      min_cat_rate[nmin_cat++] = (float)pct;
     } else if (strcmp(a, "--by") == 0) {
       if (i + 1 >= argc || strcmp(argv[i + 1], "subcategory") != 0)
         return cli_usage_error("conformance", "--by takes 'subcategory'");
@@ -269,8 +284,9 @@ int cli_conformance(int argc, char **argv) {
     line[strcspn(line, "\r\n")] = 0;
     const char *why;
     size_t ol = only ? strlen(only) : 0;
-    if (only && (strncmp(line, only, ol) != 0 || line[ol] != '/')) continue;
-    if (excluded(tags, &why)) {
+    if (only && (strncmp(line, only, ol) != 0 || line[ol] != '/') && !(conf_group(line) && !strcmp(conf_group(line), only)))
+      continue;
+    if (excluded(line, tags, &why)) {
       nskipped++;
       if (list_skipped) printf("skipped (%s): %s\n", why, line);
       continue;
@@ -283,10 +299,10 @@ int cli_conformance(int argc, char **argv) {
   static char font_dir_buf[4096];
   if (!font_dir) {
     snprintf(font_dir_buf, sizeof font_dir_buf, "%.4000s/../fonts", suite);
-    FILE *probe = NULL;
     char probe_path[4200];
     snprintf(probe_path, sizeof probe_path, "%s/README.md", font_dir_buf);
-    if ((probe = fopen(probe_path, "r"))) fclose(probe), font_dir = font_dir_buf;
+    FILE *probe = fopen(probe_path, "r");
+    if (probe) fclose(probe), font_dir = font_dir_buf;
   }
   char fc_conf[64] = "";
   if (rsvg && font_dir) { /* rsvg-convert: a fontconfig file with only these fonts and the same generic families */
@@ -307,9 +323,11 @@ int cli_conformance(int argc, char **argv) {
     fprintf(fc, "</fontconfig>\n");
     fclose(fc);
     free(abs);
-    setenv("FONTCONFIG_FILE", fc_conf, 1);
+    setenv("FONTCONFIG_FILE", fc_conf, 1); /* environ goes to rsvg-convert */
   }
-  conf_state S = {.rsvg = rsvg, .font_dir = font_dir};
+  static conf_state S;
+  S = (conf_state){.rsvg = rsvg, .font_dir = font_dir};
+  snprintf(S.resources, sizeof S.resources, "%.4000s/..", suite);
   int rc = CLI_OK;
   if (!rsvg) {
     rc = cli_context("conformance", &S.ctx);
@@ -336,6 +354,7 @@ int cli_conformance(int argc, char **argv) {
     char *slash = strchr(cat, '/');
     if (slash && by_sub) slash = strchr(slash + 1, '/');
     if (slash) *slash = 0;
+    if (conf_group(name) && !by_sub) snprintf(cat, sizeof cat, "%s", conf_group(name));
     int ci = 0;
     while (ci < ncats && strcmp(cats[ci].name, cat) != 0) ci++;
     if (ci == ncats && ncats < CONF_MAX_CATS) snprintf(cats[ncats++].name, sizeof cats[0].name, "%.63s", cat);
@@ -375,19 +394,21 @@ int cli_conformance(int argc, char **argv) {
          scored, nskipped);
   print_table(by_sub ? "subcategory" : "category", cats, ncats, scored, passed, md);
   double rate = scored ? 100.0 * passed / scored : 0;
+  for (int k = 0; k < nmin_cat; k++) {
+    int ci = 0;
+    while (ci < ncats && strcmp(cats[ci].name, min_cat_name[k]) != 0) ci++;
+    double cr = ci < ncats && cats[ci].scored ? 100.0 * cats[ci].passed / cats[ci].scored : -1;
+    if (cr + 1e-9 < min_cat_rate[k]) {
+      if (ci == ncats) fprintf(stderr, "canopy conformance: no category %s was scored\n", min_cat_name[k]);
+      else
+        fprintf(stderr, "canopy conformance: %s pass rate %.1f%% is below the required %.1f%%\n", min_cat_name[k], cr,
+                min_cat_rate[k]);
+      return CLI_FAIL;
+    }
+  }
   if (min_rate >= 0 && rate + 1e-9 < min_rate) {
     fprintf(stderr, "canopy conformance: pass rate %.1f%% is below the required %.1f%%\n", rate, min_rate);
     return CLI_FAIL;
-  }
-  for (int k = 0; k < nmin_cat; k++) {
-    int ci = 0;
-    while (ci < ncats && strcmp(cats[ci].name, min_cat[k].name) != 0) ci++;
-    double cr = ci < ncats && cats[ci].scored ? 100.0 * cats[ci].passed / cats[ci].scored : 0;
-    if (cr + 1e-9 < min_cat[k].pct) {
-      fprintf(stderr, "canopy conformance: category %s: pass rate %.1f%% is below the required %.1f%%\n", min_cat[k].name,
-              cr, min_cat[k].pct);
-      return CLI_FAIL;
-    }
   }
   return CLI_OK;
 }

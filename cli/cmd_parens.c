@@ -1,6 +1,7 @@
 /* cmd_parens.c: `canopy parens`: parentheses matching of a file of '(' and ')'
  * on the GPU, writing one little-endian int32 per element (see cn_parens.h). */
 #include "cli.h"
+#include "parens_input.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,40 +14,6 @@ static const char *const usage =
     "each element i, the index on top of the stack just before it (-1 if empty) as a\n"
     "little-endian int32: '(' pushes its index, ')' pops. Unbalanced input is fine.\n"
     "--variant picks the GPU algorithm (default auto).\n";
-
-/* Reads a whole file; *data is malloc'ed (NULL for an empty file). */
-static int read_file(const char *path, uint8_t **data, size_t *size) {
-  *data = NULL;
-  *size = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "canopy parens: cannot open %s: %s\n", path, strerror(errno));
-    return CLI_FAIL;
-  }
-  size_t cap = 0;
-  for (;;) {
-    if (*size == cap) {
-      cap = cap ? cap * 2 : 1 << 16;
-      uint8_t *p = realloc(*data, cap);
-      if (!p) {
-        fprintf(stderr, "canopy parens: %s: out of memory reading it\n", path);
-        fclose(f);
-        return CLI_FAIL;
-      }
-      *data = p;
-    }
-    size_t got = fread(*data + *size, 1, cap - *size, f);
-    *size += got;
-    if (got == 0) break;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    fprintf(stderr, "canopy parens: cannot read %s\n", path);
-    return CLI_FAIL;
-  }
-  return CLI_OK;
-}
 
 static int write_output(const char *path, const int32_t *out, size_t n) {
   FILE *f = fopen(path, "wb");
@@ -96,21 +63,17 @@ int cli_parens(int argc, char **argv) {
 
   uint8_t *in = NULL;
   size_t n = 0;
-  int rc = read_file(in_path, &in, &n);
-  if (rc != CLI_OK) return rc;
-  if (n > 0 && in[n - 1] == '\n') n--;
-  for (size_t i = 0; i < n; i++) {
-    if (in[i] != '(' && in[i] != ')') {
-      fprintf(stderr, "canopy parens: %s: byte offset %zu: unexpected byte 0x%02x (only '(' and ')' allowed)\n",
-              in_path, i, in[i]);
-      free(in);
-      return CLI_FAIL;
-    }
-  }
-  if ((uint64_t)n > CN_PARENS_MAX_N) {
-    fprintf(stderr, "canopy parens: %s: %zu elements: at most %llu\n", in_path, n, CN_PARENS_MAX_N);
-    free(in);
+  FILE *f = fopen(in_path, "rb");
+  if (!f) {
+    fprintf(stderr, "canopy parens: cannot open %s: %s\n", in_path, strerror(errno));
     return CLI_FAIL;
+  }
+  char err[512];
+  int rc = cli_parens_read(f, in_path, CN_PARENS_MAX_N, &in, &n, err, sizeof err) ? CLI_FAIL : CLI_OK;
+  fclose(f);
+  if (rc != CLI_OK) {
+    fprintf(stderr, "canopy parens: %s\n", err);
+    return rc;
   }
   int32_t *out = n ? malloc(n * sizeof *out) : NULL;
   if (n && !out) {

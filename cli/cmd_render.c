@@ -14,12 +14,20 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy render FILE.svg -o OUT.png [--width W] [--height H] [--scale S]\n"
-          "                     [--background COLOR] [--tolerance T] [--font-dir DIR]\n\n"
+          "                     [--background COLOR] [--tolerance T] [--stats]\n"
+          "                     [--resource-root DIR]... [--font-dir DIR]...\n\n"
           "Renders FILE.svg on the GPU and writes OUT.png (8-bit sRGB RGBA, straight alpha).\n"
           "The size is the SVG's own (width/height, else its viewBox); with only one of --width\n"
           "and --height the other follows the aspect ratio; --scale multiplies the size.\n"
           "--background takes an SVG/CSS colour (e.g. white, #336699, rgba(0,0,0,0.5)); the\n"
           "default is transparent. --tolerance is the curve flattening tolerance in pixels (0.25).\n"
+          "--stats prints what the frame used, as name: value lines on stdout: elements, lines\n"
+          "(flattened), bin entries, tiles (tile records allocated for all elements), segments\n"
+          "(line pieces in tiles), chunks (extra command chunks), spill (spilled stack levels)\n"
+          "and reruns (frames run again after a buffer grew).\n"
+          "Images and <use> of other files are read from FILE.svg's directory tree only;\n"
+          "--resource-root DIR (repeatable) allows DIR's tree too; URLs are never fetched.\n"
+          "What is not drawn is reported on stderr: the warnings, then one line per kind.\n"
           CLI_FONT_DIR_HELP
           "exit: 0 written, 1 the file could not be loaded or rendered (the message says why), 2 usage.\n");
 }
@@ -27,15 +35,18 @@ static void usage(FILE *f) {
 static bool parse_float(const char *s, float lo, float hi, float *out) {
   char *end;
   double v = strtod(s, &end);
-  if (end == s || *end || !(v >= lo) || !(v <= hi)) return false;
-  *out = (float)v;
+  float f = (float)v; /* compared as floats: the bounds are floats ("0.001" is below 0.001f as a double) */
+  if (end == s || *end || !(f >= lo) || !(f <= hi)) return false;
+  *out = f;
   return true;
 }
 
 int cli_render(int argc, char **argv) {
   cn_svg_options opt = {0};
+  const char *roots[16];
   const char *file = NULL, *out = NULL;
   float bg[4] = {0, 0, 0, 0}, tolerance = 0;
+  bool stats = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -50,6 +61,8 @@ int cli_render(int argc, char **argv) {
       float hi = a[2] == 's' ? 1000.0f : (float)CN_RENDER_MAX_SIZE;
       if (!parse_float(argv[++i], 1e-6f, hi, dst))
         return cli_usage_error("render", "%s: '%s' is not a number in (0, %g]", a, argv[i], hi);
+    } else if (strcmp(a, "--stats") == 0) {
+      stats = true;
     } else if (strcmp(a, "--tolerance") == 0) {
       if (i + 1 >= argc) return cli_usage_error("render", "%s needs a value", a);
       if (!parse_float(argv[++i], 0.001f, 100.0f, &tolerance))
@@ -62,6 +75,11 @@ int cli_render(int argc, char **argv) {
     } else if (strcmp(a, "--font-dir") == 0) {
       int rc = cli_font_dir_arg("render", argc, argv, &i, &opt);
       if (rc != CLI_OK) return rc;
+    } else if (strcmp(a, "--resource-root") == 0) {
+      if (i + 1 >= argc) return cli_usage_error("render", "--resource-root needs a directory");
+      if (opt.resource_root_count == 16) return cli_usage_error("render", "--resource-root: at most 16");
+      roots[opt.resource_root_count++] = argv[++i];
+      opt.resource_roots = roots;
     } else if (a[0] == '-' && a[1]) {
       return cli_usage_error("render", "unknown option '%s'", a);
     } else if (file) {
@@ -86,8 +104,7 @@ int cli_render(int argc, char **argv) {
     cn_scene_builder_destroy(b);
     return rc;
   }
-  for (uint32_t i = 0; i < st.warning_count && i < CN_SVG_MAX_WARNINGS; i++)
-    fprintf(stderr, "canopy render: warning: %s: %s\n", file, st.warnings[i]);
+  cli_report_skipped("render", file, &st);
   uint32_t w = (uint32_t)lroundf(st.width), h = (uint32_t)lroundf(st.height);
   if (w < 1) w = 1;
   if (h < 1) h = 1;
@@ -113,6 +130,15 @@ int cli_render(int argc, char **argv) {
     if (r != CN_OK) snprintf(what, sizeof what, "cannot render %s", file);
   } else {
     snprintf(what, sizeof what, "cannot set up the renderer");
+  }
+  if (r == CN_OK && stats) {
+    cn_render_stats rs;
+    cn_renderer_stats(ren, &rs);
+    cn_scene_gpu_counts sc;
+    cn_scene_gpu_counts_get(cn_renderer_scene_gpu(ren), &sc);
+    printf("elements: %u\nlines: %u\nbin entries: %llu\ntiles: %u\nsegments: %u\nchunks: %u\nspill: %u\nreruns: %u\n",
+           scene.element_count, sc.lines, (unsigned long long)sc.bin_entries, rs.used_tiles, rs.used_segs,
+           rs.used_chunks, rs.used_spill, rs.reruns);
   }
   if (r == CN_OK) {
     r = cn_png_write_rgba8(out, px, w, h);

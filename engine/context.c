@@ -10,11 +10,6 @@
 
 #define CN_VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
 
-static bool cn__env_flag(const char *name) {
-  const char *v = getenv(name);
-  return v && *v && strcmp(v, "0") != 0;
-}
-
 /* ----------------------------------------------------------- validation */
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL cn__debug_callback(
@@ -105,13 +100,18 @@ static void cn__query_device(VkPhysicalDevice pd, cn__device_info *info) {
 
   VkPhysicalDeviceSubgroupSizeControlProperties ssc = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+  VkPhysicalDeviceDriverProperties drv = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES,
+                                          .pNext = info->has_13_features ? &ssc : NULL};
   VkPhysicalDeviceSubgroupProperties sg = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
-                                           .pNext = info->has_13_features ? &ssc : NULL};
+                                           .pNext = &drv};
   VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sg};
   vkGetPhysicalDeviceProperties2(pd, &props2);
   c->subgroup_size = sg.subgroupSize;
   c->min_subgroup_size = info->has_13_features ? ssc.minSubgroupSize : sg.subgroupSize;
   c->max_subgroup_size = info->has_13_features ? ssc.maxSubgroupSize : sg.subgroupSize;
+  /* gallivm (llvmpipe) counts the trips of all loops of an invocation and
+   * ends them after LP_MAX_TGSI_LOOP_ITERATIONS = 65535. */
+  c->max_loop_iterations = drv.driverID == VK_DRIVER_ID_MESA_LLVMPIPE ? 65535u : 0u;
 
   VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
@@ -270,7 +270,6 @@ cn_result cn_device_list(const char *select, cn_device_caps *out, uint32_t cap, 
   if (!count) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_device_list: count is NULL");
   *count = 0;
   if (chosen) *chosen = UINT32_MAX;
-  if (!select) select = getenv("CANOPY_DEVICE");
   VkInstance instance = VK_NULL_HANDLE;
   CN_TRY(cn__create_instance(false, &instance));
   VkPhysicalDevice *pds = NULL;
@@ -358,9 +357,11 @@ cn_result cn_context_create(const cn_context_desc *desc, cn_context **out) {
   cn_context *ctx = cn__alloc_context();
   if (!ctx) return CN_ERROR_OUT_OF_MEMORY;
   ctx->owns_device = true;
-  ctx->validation = d.validation || cn__env_flag("CANOPY_VALIDATION");
+  ctx->validation = d.validation;
+  if (d.tuning) ctx->tuning = *d.tuning;
   ctx->quiet = d.quiet;
   ctx->timeout_ns = (uint64_t)((d.timeout_s > 0 ? d.timeout_s : 300.0) * 1e9);
+  ctx->max_device_bytes = d.max_device_bytes;
 
   VkPhysicalDevice *pds = NULL;
   cn__device_info *infos = NULL;
@@ -386,7 +387,7 @@ cn_result cn_context_create(const cn_context_desc *desc, cn_context **out) {
   }
   if (r == CN_OK) {
     for (uint32_t i = 0; i < n; i++) cn__query_device(pds[i], &infos[i]);
-    r = cn__choose(infos, n, d.device ? d.device : getenv("CANOPY_DEVICE"), &chosen);
+    r = cn__choose(infos, n, d.device, &chosen);
   }
   if (r == CN_OK) {
     ctx->physical_device = pds[chosen];
@@ -432,8 +433,10 @@ cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out) 
   ctx->device = desc->device;
   ctx->queue = desc->queue;
   ctx->queue_family = desc->queue_family;
+  ctx->max_device_bytes = desc->max_device_bytes;
   ctx->caps = info.caps;
   ctx->timeout_ns = (uint64_t)300e9;
+  if (desc->tuning) ctx->tuning = *desc->tuning;
   /* The host decides whether subgroup size control was enabled; do not rely on it. */
   ctx->caps.subgroup_size_control = false;
   cn_result r = cn__init_common(ctx);
@@ -537,3 +540,11 @@ void cn_cmd_fill(cn_context *ctx, VkCommandBuffer cmd, const cn_buffer *buf, VkD
   if (size == 0) return;
   vkCmdFillBuffer(cmd, buf->buffer, offset, size & ~(VkDeviceSize)3, value);
 }
+
+void cn_context_set_tuning(cn_context *ctx, const cn_tuning *tuning) {
+  if (!ctx) return;
+  if (tuning) ctx->tuning = *tuning;
+  else memset(&ctx->tuning, 0, sizeof ctx->tuning);
+}
+
+const cn_tuning *cn_context_tuning(const cn_context *ctx) { return ctx ? &ctx->tuning : NULL; }

@@ -71,6 +71,8 @@ struct cn_context {
   VkCommandPool pool;
   VkFence fence;
   uint64_t timeout_ns;
+  uint64_t max_device_bytes; /* budget of the buffers' memory; 0: none */
+  uint64_t device_bytes;     /* memory the live buffers hold */
 
   VkPhysicalDeviceMemoryProperties memory_props;
   cn_device_caps caps;
@@ -80,6 +82,8 @@ struct cn_context {
   uint32_t npipelines, cap_pipelines;
 
   PFN_vkCmdDispatchBase cmd_dispatch_base;
+
+  cn_tuning tuning; /* the host's choices; 0 fields: per device */
 };
 
 /* Returns the pipeline of kernel with the given specialization constants

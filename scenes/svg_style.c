@@ -8,6 +8,8 @@
  * style, the others from their initial values. */
 #include "svg_internal.h"
 
+#include <stdlib.h>
+
 #include <math.h>
 #include <string.h>
 #include <strings.h>
@@ -306,6 +308,11 @@ static void apply(void *user, const svg_decl *d) {
     if (cn__svg_parse_color(d->value, d->value_len, &col, &cur)) s->color = cur ? p->color : col;
   } else if (name_is(d, "display")) {
     s->display_none = inherit ? p->display_none : eq(d, "none");
+  } else if (name_is(d, "image-rendering")) {
+    INHERIT(image_pixelated);
+    if (eq(d, "optimizeSpeed") || eq(d, "pixelated") || eq(d, "crisp-edges")) s->image_pixelated = true;
+    else if (eq(d, "auto") || eq(d, "optimizeQuality") || eq(d, "smooth") || eq(d, "high-quality"))
+      s->image_pixelated = false;
   } else if (name_is(d, "visibility")) {
     INHERIT(visible);
     if (eq(d, "visible")) s->visible = true;
@@ -489,10 +496,10 @@ static bool is_property(const char *name) {
       "fill", "stroke", "fill-opacity", "stroke-opacity", "opacity", "fill-rule", "clip-rule", "stroke-width",
       "stroke-dashoffset", "stroke-miterlimit", "stroke-linejoin", "stroke-linecap", "stroke-dasharray", "color",
       "display", "visibility", "clip-path", "mask", "marker-start", "marker-mid", "marker-end", "filter",
-      "overflow", "stop-color", "stop-opacity", "mask-type", "paint-order", "font-size", "font-family",
-      "font-weight", "font-style", "font-stretch", "font-variant", "font-variation-settings", "font-kerning",
-      "kerning", "text-anchor", "dominant-baseline", "alignment-baseline", "writing-mode", "direction",
-      "unicode-bidi", "letter-spacing", "word-spacing", "text-decoration", "baseline-shift"};
+      "overflow", "stop-color", "stop-opacity", "mask-type", "paint-order", "font-size", "image-rendering",
+      "font-family", "font-weight", "font-style", "font-stretch", "font-variant", "font-variation-settings",
+      "font-kerning", "kerning", "text-anchor", "dominant-baseline", "alignment-baseline", "writing-mode",
+      "direction", "unicode-bidi", "letter-spacing", "word-spacing", "text-decoration", "baseline-shift"};
   /* mix-blend-mode, isolation and transform are CSS only (style="" or sheets);
    * the transform attribute is read as such */
   /* most attributes (d, x, id, ...) are not properties: filter on the first letter */
@@ -538,21 +545,22 @@ void cn__svg_style_compute(svg_loader *L, xmlNode *node, const svg_style *parent
 }
 
 cn_result cn__svg_style_of(svg_loader *L, xmlNode *node, svg_style *out) {
-  /* the chain root .. node, bounded by the XML depth libxml2 allows */
-  xmlNode *chain[CN_SVG_MAX_DEPTH];
+  /* the chain root .. node (any depth: a deep one on the heap, its length counted as work) */
   uint32_t n = 0;
-  for (xmlNode *p = node; p && p->type == XML_ELEMENT_NODE; p = p->parent) {
-    if (n == CN_SVG_MAX_DEPTH)
-      return cn_fail(CN_ERROR_LIMIT, "line %d: <%s> is nested deeper than %u levels", cn__svg_line(node),
-                     (const char *)node->name, CN_SVG_MAX_DEPTH);
-    chain[n++] = p;
-  }
+  for (xmlNode *p = node; p && p->type == XML_ELEMENT_NODE; p = p->parent) n++;
+  if (n > 64) CN_TRY(cn__svg_work(L, node, n));
+  xmlNode *small[64], **chain = n <= 64 ? small : malloc(n * sizeof *chain);
+  if (!chain) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "line %d: no memory for the style of <%s>", cn__svg_line(node),
+                             (const char *)node->name);
+  uint32_t k = 0;
+  for (xmlNode *p = node; p && p->type == XML_ELEMENT_NODE; p = p->parent) chain[k++] = p;
   svg_style cur, next;
   cn__svg_style_initial(&cur);
-  while (n--) {
-    cn__svg_style_compute(L, chain[n], &cur, &next);
+  while (k--) {
+    cn__svg_style_compute(L, chain[k], &cur, &next);
     cur = next;
   }
+  if (chain != small) free(chain);
   *out = cur;
   return CN_OK;
 }

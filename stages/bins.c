@@ -48,9 +48,21 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
   uint64_t budget = CN_MAX(n / 2, 65536), chunks_max = CN_MAX(budget / CN_MAX(s->nbins, 1), 1);
   uint64_t r = CN_DIV_UP(CN_DIV_UP(n, CN__BINS_WG), chunks_max);
   s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, r));
-  /* Test and benchmark knob: CANOPY_BINS_ROUNDS=r (1..64) replaces it. */
-  const char *e = getenv("CANOPY_BINS_ROUNDS");
-  if (e && atoi(e) >= 1 && atoi(e) <= 64) s->rounds = (uint32_t)atoi(e);
+  /* The context's tuning (cn_tuning.bins_rounds, 1..64) replaces it. */
+  uint32_t tr = ctx->tuning.bins_rounds;
+  if (tr >= 1 && tr <= 64) s->rounds = tr;
+  /* Drivers that stop an invocation's loops after a fixed number of trips
+   * (cn_device_caps.max_loop_iterations; llvmpipe) bound the rounds: a round
+   * costs an invocation at most 3 passes of SLICE pairs (bins.glsl), the
+   * subgroup totals and a few bin_range steps; the shared-memory setup once. */
+  if (ctx->caps.max_loop_iterations) {
+    uint64_t per_round = 3ull * s->slice + CN__BINS_WG / CN_MAX(ctx->caps.min_subgroup_size, 1u) + 32;
+    uint64_t setup = (s->slice / CN__BINS_WG) * 9ull + 64;
+    uint64_t most = ctx->caps.max_loop_iterations > setup ? (ctx->caps.max_loop_iterations - setup) / per_round : 0;
+    if (most < 1) return cn_fail(CN_ERROR_LIMIT, "bins: the device runs at most %u loop trips per invocation",
+                                 ctx->caps.max_loop_iterations);
+    if (s->rounds > most) s->rounds = (uint32_t)most;
+  }
   s->nchunks = CN_DIV_UP(n, (uint64_t)CN__BINS_WG * s->rounds);
   s->matrix = s->nbins * s->nchunks + 1;
   if (n >= (1ull << 32) - (1u << 16)) return cn_fail(CN_ERROR_LIMIT, "bins: %llu elements", (unsigned long long)n);
