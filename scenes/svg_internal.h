@@ -248,9 +248,11 @@ typedef struct svg_loader {
   struct svg_frame **chunks;
   uint32_t nchunks, cap_chunks;
   uint32_t nframes;
-  /* bounding box accumulators (objectBoundingBox clip/mask), innermost last */
+  /* bounding box accumulators (objectBoundingBox clip/mask), innermost last;
+   * shapes add to those from acc_floor on (clip, mask, marker and pattern
+   * content raise it: it is part of no one's bounds) */
   struct svg_bbox_acc *acc;
-  uint32_t nacc, cap_acc;
+  uint32_t nacc, cap_acc, acc_floor;
   uint64_t work; /* selector tests and elements visited: bounded */
   /* context-fill / context-stroke: the context element's paints (markers: the
    * shape; use: the use element); valid when has_context */

@@ -444,9 +444,13 @@ static cn_result root_viewport(svg_loader *L, xmlNode *root, float *ow, float *o
   } else if (!has_h) {
     h = has_vb ? w * vb.h / vb.w : 100;
   }
-  if (!(w <= CN_SVG_MAX_SIZE) || !(h <= CN_SVG_MAX_SIZE))
+  /* the SVG's own size is the output size unless the options give one;
+   * then it only sets the aspect ratio and must merely be sane */
+  bool sized = L->opt.width > 0 || L->opt.height > 0;
+  double own_max = sized ? CN_SVG_MAX_COORD : CN_SVG_MAX_SIZE;
+  if (!(w <= own_max) || !(h <= own_max))
     return cn_fail(CN_ERROR_LIMIT, "line %d: <svg> size %gx%g is beyond the limit of %g pixels", cn__svg_line(root), w, h,
-                   CN_SVG_MAX_SIZE);
+                   own_max);
   svg_aspect ar;
   cn__svg_parse_aspect(cn__svg_attr(root, "preserveAspectRatio"), &ar);
   svg_mat inner = has_vb ? cn__svg_viewbox_matrix(vb, ar, w, h) : cn__svg_mat_identity();
@@ -456,10 +460,12 @@ static cn_result root_viewport(svg_loader *L, xmlNode *root, float *ow, float *o
   if (tw > 0 && th > 0) {
     s = fmin(tw / w, th / h);
     fx = (tw - w * s) / 2, fy = (th - h * s) / 2;
-  } else if (tw > 0) {
+  } else if (tw > 0) { /* the height follows, but is at least a pixel (the drawing centred in it) */
     s = tw / w, th = h * s;
+    if (th < 1) th = 1, fy = (th - h * s) / 2;
   } else if (th > 0) {
     s = th / h, tw = w * s;
+    if (tw < 1) tw = 1, fx = (tw - w * s) / 2;
   } else {
     tw = w, th = h;
   }

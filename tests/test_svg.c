@@ -563,7 +563,23 @@ static void cleanup(void) {
 
 TEST(zz_cleanup) { cleanup(); }
 
-TEST_MAIN(T(rect_fill_identity), T(viewbox_and_aspect_ratio), T(output_size_options), T(path_data_grammar),
+TEST(bounds_of_a_group_ignore_nested_mask_content) {
+  /* the group's objectBoundingBox clip needs the group's bounds (the rect,
+   * 10..30); the rect's mask content has a clip-path of its own, whose
+   * bounds gathering must not overwrite the group's */
+  if (!load(SVG_OPEN "width=\"100\" height=\"100\">"
+                     "<clipPath id=\"cobb\" clipPathUnits=\"objectBoundingBox\"><rect width=\"1\" height=\"1\"/></clipPath>"
+                     "<clipPath id=\"c2\"><rect width=\"100\" height=\"100\"/></clipPath>"
+                     "<mask id=\"m\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"100\" height=\"100\">"
+                     "<rect x=\"60\" y=\"60\" width=\"40\" height=\"40\" fill=\"white\" clip-path=\"url(#c2)\"/></mask>"
+                     "<g clip-path=\"url(#cobb)\"><rect x=\"10\" y=\"10\" width=\"20\" height=\"20\" mask=\"url(#m)\"/></g></svg>"))
+    return;
+  CHECK(scene.elements[0].tag == CN_TAG_BEGIN_CLIP);
+  const cn_path *p = &scene.paths[scene.elements[0].path];
+  CHECK_STR(dump_transform(&scene, p->transform), "[20 0 0 20 10 10]"); /* the unit square onto 10..30 */
+}
+
+TEST_MAIN(T(rect_fill_identity), T(bounds_of_a_group_ignore_nested_mask_content), T(viewbox_and_aspect_ratio), T(output_size_options), T(path_data_grammar),
           T(path_error_renders_up_to_error), T(arcs_become_cubics), T(basic_shapes), T(transforms), T(colours),
           T(css_cascade), T(inheritance_and_visibility), T(strokes), T(opacity_and_blend_groups),
           T(clip_path_single_child), T(clip_path_object_bounding_box), T(clip_path_several_children_is_alpha_mask),

@@ -6,7 +6,9 @@
  *   if (r != CN_OK) fprintf(stderr, "%s\n", cn_last_error());
  *
  * The XML is parsed by libxml2 with no network access, no external entities,
- * no DTD loading and libxml2's default size and depth limits. Supported: the
+ * no DTD loading and no depth limit (XML_PARSE_HUGE; the input is bounded by
+ * max_bytes). Nesting has no fixed limit: the traversal keeps its state on
+ * the heap, bounded by the work budget and the scene limits. Supported: the
  * structure, shape, transform, styling (presentation attributes, style="",
  * <style> sheets), clipping, masking, blend group, gradient and marker
  * features of SVG 1.1/2 listed in docs/SVG.md (pattern fills are expanded
@@ -20,8 +22,11 @@
  *   CN_ERROR_IO          the file cannot be read
  *   CN_ERROR_PARSE       empty input, malformed XML, a root that is not <svg>,
  *                        an entity this loader does not expand
- *   CN_ERROR_LIMIT       input larger than max_bytes, nesting deeper than
- *                        CN_SVG_MAX_DEPTH, more output than the scene limits,
+ *   CN_ERROR_OUT_OF_MEMORY  no memory, in the loader or in libxml2
+ *   CN_ERROR_LIMIT       input larger than max_bytes (a file: from its size,
+ *                        before reading it), mask/marker/pattern content
+ *                        nested deeper than CN_SVG_MAX_DEPTH, more work than
+ *                        the budget, more output than the scene limits,
  *                        absurd sizes or coordinates (beyond CN_SVG_MAX_SIZE
  *                        and CN_SVG_MAX_COORD)
  *   CN_ERROR_STATE/...   only in strict mode: the first warning (below)
@@ -42,11 +47,12 @@
 extern "C" {
 #endif
 
-/* Elements nested (in the XML and through use/clip-path/mask/marker
- * references together) deeper than this fail with CN_ERROR_LIMIT. The
- * traversal recurses once per level: at this depth it needs about 400 KB of
- * stack (about 600 KB under AddressSanitizer), so load from a thread with at
- * least 1 MB of stack. (libxml2 itself refuses XML deeper than 256.) */
+/* Content expanded while drawing another element (mask content, marker
+ * content, pattern tiles, the clip-path of a clipPath's child) nested deeper
+ * than this fails with CN_ERROR_LIMIT: each such level is one C recursion of
+ * the traversal, and at this depth it needs under 512 KB of stack, so load
+ * from a thread with at least 1 MB of stack. Elements, use chains and
+ * clip-path chains nest without a fixed limit (their state is on the heap). */
 #define CN_SVG_MAX_DEPTH 256u
 /* Default largest input accepted (options.max_bytes = 0). */
 #define CN_SVG_DEFAULT_MAX_BYTES (256u << 20)
