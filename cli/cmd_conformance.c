@@ -57,7 +57,7 @@ typedef struct conf_cat {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy conformance [--renderer canopy|rsvg] [--suite DIR] [--font-dir DIR] [--min-rate PCT]\n"
-          "                          [--min-category NAME=PCT]... [--category NAME]\n"
+          "                          [--min-category NAME=PCT]... [--category NAME] [--border PX]\n"
           "                          [--by subcategory] [--markdown] [--failures FILE] [--list-skipped]\n\n"
           "Renders every test of the resvg suite in DIR (default ../shared/conformance/resvg) at its\n"
           "reference PNG's size, with canopy (default) or rsvg-convert, and compares: both images\n"
@@ -72,6 +72,7 @@ static void usage(FILE *f) {
           "then the pass rate per category (or per category/subcategory) and overall.\n"
           "--min-rate PCT: exit 1 when the overall rate is below PCT; --min-category NAME=PCT\n"
           "(repeatable): the same for one category. --markdown: tables as Markdown.\n"
+          "--border PX: a diagnostic: pixels within PX of the picture's edge are not compared.\n"
           "--failures FILE: write the failing tests, one per line, with their bad-pixel fraction.\n"
           "exit: 0 done (and at or above --min-rate), 1 below it or the suite unreadable, 2 usage.\n");
 }
@@ -93,10 +94,14 @@ static bool excluded(const char *name, const char *tags, const char **why) {
   return false;
 }
 
-/* Fraction of pixels whose premultiplied RGBA8 differ by more than CONF_DIFF. */
-static double bad_fraction(const uint8_t *a, const uint8_t *b, size_t n) {
-  size_t bad = 0;
+/* Fraction of pixels whose premultiplied RGBA8 differ by more than CONF_DIFF;
+ * with border > 0, pixels within border of the edge are not counted (a
+ * diagnostic: the fraction is still of all w x h pixels). */
+static double bad_fraction(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t h, uint32_t border) {
+  size_t bad = 0, n = (size_t)w * h;
   for (size_t i = 0; i < n; i++) {
+    uint32_t x = (uint32_t)(i % w), y = (uint32_t)(i / w);
+    if (border && (x < border || y < border || x + border >= w || y + border >= h)) continue;
     const uint8_t *p = a + 4 * i, *q = b + 4 * i;
     int worst = abs(p[3] - q[3]);
     for (int c = 0; c < 3; c++) {
@@ -202,6 +207,7 @@ int cli_conformance(int argc, char **argv) {
   const char *suite = "../shared/conformance/resvg", *failures_path = NULL, *font_dir = NULL, *only = NULL;
   bool rsvg = false, md = false, list_skipped = false, by_sub = false;
   float min_rate = -1;
+  uint32_t border = 0;
   /* --min-category NAME=PCT: a floor per category */
   char min_cat_name[16][64];
   float min_cat_rate[16];
@@ -233,6 +239,13 @@ int cli_conformance(int argc, char **argv) {
       if (end == argv[i] || *end || !(v >= 0 && v <= 100))
         return cli_usage_error("conformance", "--min-rate: '%s' is not a percentage 0..100", argv[i]);
       min_rate = (float)v;
+    } else if (strcmp(a, "--border") == 0) {
+      if (i + 1 >= argc) return cli_usage_error("conformance", "--border needs a pixel count");
+      char *end;
+      long v = strtol(argv[++i], &end, 10);
+      if (end == argv[i] || *end || v < 0 || v > 64)
+        return cli_usage_error("conformance", "--border: '%s' is not a pixel count 0..64", argv[i]);
+      border = (uint32_t)v;
     } else if (strcmp(a, "--min-category") == 0) {
       if (i + 1 >= argc) return cli_usage_error("conformance", "--min-category needs NAME=PCT");
       const char *v = argv[++i], *eq = strchr(v, '=');
@@ -370,7 +383,7 @@ int cli_conformance(int argc, char **argv) {
     cn_result r = cn_png_read_rgba8(png, &want, &w, &h);
     if (r != CN_OK) snprintf(why, sizeof why, "reference: %s", cn_last_error());
     else if (render_one(&S, svg, w, h, &got, why, sizeof why)) {
-      frac = bad_fraction(got, want, (size_t)w * h);
+      frac = bad_fraction(got, want, w, h, border);
       ok = frac <= CONF_BAD_FRACTION;
     }
     free(want);

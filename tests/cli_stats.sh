@@ -112,6 +112,33 @@ contains cycle-skipped "$out" "cycle=1"
 "$canopy" stats --strict "$tmp/cycle.svg" >"$out" 2>"$err"; expect cycle-strict 1 $?
 contains cycle-strict "$err" "CN_ERROR_PARSE: line 2: <use> references #a"
 
+# images and files outside the document's tree: a warning per reference and one line per kind;
+# --resource-root allows another tree
+mkdir -p "$tmp/doc" "$tmp/res"
+printf 'GIF89a' >"$tmp/doc/bad.gif"
+cat >"$tmp/res/lib.svg" <<EOF
+$svg width="10" height="10"><rect id="r" width="5" height="5"/></svg>
+EOF
+cat >"$tmp/doc/img.svg" <<EOF
+$svg width="10" height="10">
+<image width="5" height="5" href="https://example.com/a.png"/>
+<image width="5" height="5" href="bad.gif"/>
+<use href="../res/lib.svg#r"/>
+</svg>
+EOF
+"$canopy" stats "$tmp/doc/img.svg" >"$out" 2>"$err"; expect images 0 $?
+contains image-https "$err" "warning: .*line 2: <image> https://example.com/a.png: the https: scheme is refused"
+contains image-bad "$err" "warning: .*line 3: <image> not drawn: GIF image"
+contains image-escape "$err" "warning: .*line 4: <use> ../res/lib.svg: '..' leads outside the document's tree; refused"
+contains image-kind-refused "$err" "not drawn: 2 x refused-ref"
+contains image-kind-image "$err" "not drawn: 1 x image"
+contains image-skipped "$out" "^skipped: *image=1 refused-ref=2$"
+"$canopy" stats --resource-root "$tmp/res" "$tmp/doc/img.svg" >"$out" 2>"$err"; expect images-root 0 $?
+contains image-root-skipped "$out" "^skipped: *image=1 refused-ref=1$"
+contains image-root-fills "$out" "^fills: *1$"
+"$canopy" stats --strict "$tmp/doc/img.svg" >"$out" 2>"$err"; expect images-strict 1 $?
+"$canopy" stats --resource-root >"$out" 2>"$err"; expect resource-root-usage 2 $?
+
 # real files load
 "$canopy" stats "$src/tests/data/scenes-real/flag-icons/ni.svg" >"$out" 2>"$err"; expect ni 0 $?
 contains ni-clips "$out" "^clips: *1$"
