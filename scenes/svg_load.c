@@ -374,11 +374,13 @@ cn_result cn__svg_parse_xml(const void *data, size_t size, xmlDoc **out) {
    * every single token stays bounded by libxml2's own 10 MB limits. */
   const char *bytes = data;
   size_t first = size < 4 ? size : 4;
-  xmlParserCtxt *ctxt = xmlCreatePushParserCtxt(NULL, NULL, bytes, (int)first, "input.svg");
+  /* no file name: libxml2 2.9 leaks the input stream when copying the
+   * name runs out of memory */
+  xmlParserCtxt *ctxt = xmlCreatePushParserCtxt(NULL, NULL, bytes, (int)first, NULL);
   if (!ctxt) {
     xmlSetStructuredErrorFunc(NULL, NULL);
     xmlSetGenericErrorFunc(NULL, NULL);
-    return cn_fail(CN_ERROR_OUT_OF_MEMORY, "cannot create an XML parser");
+    return cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of memory creating the XML parser (libxml2)");
   }
   /* No network, no DTD loading or attribute defaults, no entity
    * substitution, no XInclude. XML_PARSE_HUGE lifts libxml2's depth limit
