@@ -14,7 +14,8 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy render FILE.svg -o OUT.png [--width W] [--height H] [--scale S]\n"
-          "                     [--background COLOR] [--tolerance T] [--stats]\n\n"
+          "                     [--background COLOR] [--tolerance T] [--stats]\n"
+          "                     [--resource-root DIR]... [--font-dir DIR]...\n\n"
           "Renders FILE.svg on the GPU and writes OUT.png (8-bit sRGB RGBA, straight alpha).\n"
           "The size is the SVG's own (width/height, else its viewBox); with only one of --width\n"
           "and --height the other follows the aspect ratio; --scale multiplies the size.\n"
@@ -24,6 +25,10 @@ static void usage(FILE *f) {
           "(flattened), bin entries, tiles (tile records allocated for all elements), segments\n"
           "(line pieces in tiles), chunks (extra command chunks), spill (spilled stack levels)\n"
           "and reruns (frames run again after a buffer grew).\n"
+          "Images and <use> of other files are read from FILE.svg's directory tree only;\n"
+          "--resource-root DIR (repeatable) allows DIR's tree too; URLs are never fetched.\n"
+          "What is not drawn is reported on stderr: the warnings, then one line per kind.\n"
+          CLI_FONT_DIR_HELP
           "exit: 0 written, 1 the file could not be loaded or rendered (the message says why), 2 usage.\n");
 }
 
@@ -38,6 +43,7 @@ static bool parse_float(const char *s, float lo, float hi, float *out) {
 
 int cli_render(int argc, char **argv) {
   cn_svg_options opt = {0};
+  const char *roots[16];
   const char *file = NULL, *out = NULL;
   float bg[4] = {0, 0, 0, 0}, tolerance = 0;
   bool stats = false;
@@ -66,6 +72,14 @@ int cli_render(int argc, char **argv) {
       const char *c = argv[++i];
       if (!cn_svg_parse_color(c, bg))
         return cli_usage_error("render", "--background: '%s' is not a colour", c);
+    } else if (strcmp(a, "--font-dir") == 0) {
+      int rc = cli_font_dir_arg("render", argc, argv, &i, &opt);
+      if (rc != CLI_OK) return rc;
+    } else if (strcmp(a, "--resource-root") == 0) {
+      if (i + 1 >= argc) return cli_usage_error("render", "--resource-root needs a directory");
+      if (opt.resource_root_count == 16) return cli_usage_error("render", "--resource-root: at most 16");
+      roots[opt.resource_root_count++] = argv[++i];
+      opt.resource_roots = roots;
     } else if (a[0] == '-' && a[1]) {
       return cli_usage_error("render", "unknown option '%s'", a);
     } else if (file) {
@@ -90,8 +104,7 @@ int cli_render(int argc, char **argv) {
     cn_scene_builder_destroy(b);
     return rc;
   }
-  for (uint32_t i = 0; i < st.warning_count && i < CN_SVG_MAX_WARNINGS; i++)
-    fprintf(stderr, "canopy render: warning: %s: %s\n", file, st.warnings[i]);
+  cli_report_skipped("render", file, &st);
   uint32_t w = (uint32_t)lroundf(st.width), h = (uint32_t)lroundf(st.height);
   if (w < 1) w = 1;
   if (h < 1) h = 1;

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const cli_command commands[] = {
@@ -28,7 +29,8 @@ static void print_help(FILE *f) {
   fprintf(f,
           "\n`canopy <command> --help` describes a command.\n"
           "environment: CANOPY_DEVICE=<index|name> picks a device; CANOPY_VALIDATION=1 turns the\n"
-          "Vulkan validation layer on.\n"
+          "Vulkan validation layer on; CANOPY_BBOX_SHAPE=wg,items,clip_wg and CANOPY_BINS_ROUNDS=r\n"
+          "try other kernel shapes (benchmarks; results do not change).\n"
           "exit codes: 0 success, 1 failure, 2 usage error.\n");
 }
 
@@ -48,8 +50,28 @@ int cli_fail(const char *cmd, const char *what, cn_result r) {
   return CLI_FAIL;
 }
 
-int cli_context(const char *cmd, cn_context **out) {
-  cn_result r = cn_context_create(&(cn_context_desc){0}, out);
+/* The CLI's environment knobs (the library reads none): the device, the
+ * validation layer, and research shapes for benchmarks and tests. */
+static bool cli_env_flag(const char *name) {
+  const char *v = getenv(name);
+  return v && *v && strcmp(v, "0") != 0;
+}
+
+static cn_tuning cli_tuning;
+
+int cli_context(const char *cmd, cn_context **out) { return cli_context_stats(cmd, false, out); }
+
+int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out) {
+  const char *shape = getenv("CANOPY_BBOX_SHAPE"), *rounds = getenv("CANOPY_BINS_ROUNDS");
+  unsigned wg = 0, items = 0, clip = 0;
+  if (shape && sscanf(shape, "%u,%u,%u", &wg, &items, &clip) == 3)
+    cli_tuning.bbox_wg = wg, cli_tuning.bbox_items = items, cli_tuning.bbox_clip_wg = clip;
+  if (rounds) cli_tuning.bins_rounds = (uint32_t)strtoul(rounds, NULL, 10);
+  cn_context_desc d = {.validation = cli_env_flag("CANOPY_VALIDATION"),
+                       .device = getenv("CANOPY_DEVICE"),
+                       .tuning = &cli_tuning,
+                       .kernel_statistics = kernel_statistics};
+  cn_result r = cn_context_create(&d, out);
   if (r != CN_OK) return cli_fail(cmd, "cannot create a Vulkan context", r);
   return CLI_OK;
 }

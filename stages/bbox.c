@@ -27,12 +27,10 @@ static uint32_t cn__clip_shared(uint32_t wg) { return 20u * wg; }
 
 static bool cn__pow2(uint32_t x) { return x && (x & (x - 1)) == 0; }
 
-/* Test and benchmark knob: CANOPY_BBOX_SHAPE=wg,items,clip_wg replaces the
- * shape chosen below when it is valid and fits the device (ignored otherwise). */
-static bool cn__bbox_shape_env(const cn_context *ctx, cn__bbox_shape *out) {
-  const char *e = getenv("CANOPY_BBOX_SHAPE");
-  unsigned wg = 0, items = 0, clip = 0;
-  if (!e || sscanf(e, "%u,%u,%u", &wg, &items, &clip) != 3) return false;
+/* The context's tuning (cn_tuning.bbox_*) replaces the shape chosen below
+ * when it is valid and fits the device (ignored otherwise). */
+static bool cn__bbox_shape_tuned(const cn_context *ctx, cn__bbox_shape *out) {
+  uint32_t wg = ctx->tuning.bbox_wg, items = ctx->tuning.bbox_items, clip = ctx->tuning.bbox_clip_wg;
   const cn_device_caps *c = &ctx->caps;
   if (!cn__pow2(wg) || wg < 32 || wg > c->max_workgroup_invocations || !cn__pow2(items) || items > 8 ||
       !cn__pow2(clip) || clip < 32 || clip > c->max_workgroup_invocations ||
@@ -44,7 +42,7 @@ static bool cn__bbox_shape_env(const cn_context *ctx, cn__bbox_shape *out) {
 
 static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
   cn__bbox_shape s;
-  if (cn__bbox_shape_env(ctx, &s)) return s;
+  if (cn__bbox_shape_tuned(ctx, &s)) return s;
   s.wg = cn_floor_pow2(CN_MIN(256u, ctx->caps.max_workgroup_invocations));
   /* blocks of 1024 elements: fewer block offsets to scan, more work per workgroup */
   s.items = 4;
@@ -84,12 +82,13 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
     at += cn__align(bytes);     \
   } while (0)
   CN__PLACE(counts, (l.nblocks + 1) * 4);
-  CN__PLACE(scan, cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, l.nblocks + 1));
+  CN__PLACE(scan, cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = l.nblocks + 1}));
   CN__PLACE(idx, gb * 4);
   CN__PLACE(gbytes, CN_DIV_UP(gb, 4) * 4);
   CN__PLACE(parens, gb * 4);
   uint64_t ps = 0; /* the largest variant's, so any variant can be chosen at record time */
-  for (int v = 0; v < CN_PARENS_VARIANT_COUNT && gb; v++) ps = CN_MAX(ps, cn_parens_scratch_bytes(ctx, v, gb));
+  for (int v = 0; v < CN_PARENS_VARIANT_COUNT && gb; v++)
+    ps = CN_MAX(ps, cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = (cn_parens_variant)v, .n = gb}));
   CN__PLACE(parens_scratch, ps);
   CN__PLACE(acc, gb * 16);
   CN__PLACE(link, gb * 4);
@@ -101,9 +100,13 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   return l;
 }
 
-uint64_t cn_bbox_scratch_bytes(cn_context *ctx, uint64_t n, uint64_t group_bound) {
+static uint64_t cn__bbox_scratch(cn_context *ctx, uint64_t n, uint64_t group_bound) {
   cn__bbox_shape s = cn__bbox_shape_of(ctx);
   return cn__bbox_layout_of(ctx, &s, n, CN_MIN(group_bound, n)).total;
+}
+
+uint64_t cn_bbox_scratch_bytes(cn_context *ctx, const cn_bbox_args *a) {
+  return ctx && a ? cn__bbox_scratch(ctx, a->n, a->group_bound) : 0;
 }
 
 /* -------------------------------------------------------------- recording */
@@ -169,7 +172,9 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
                              .group_bound = (uint32_t)gb};
   cn_dispatch(ctx, cmd, rc->count, &cp, sizeof cp, CN_MAX(l.nblocks, 1));
   cn_cmd_barrier(ctx, cmd);
-  CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, S + l.counts, S + l.counts, S + l.scan, l.nblocks + 1, true));
+  CN_TRY(cn_scan_record(ctx, cmd,
+                        &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = S + l.counts, .dst = S + l.counts,
+                                        .scratch = S + l.scan, .n = l.nblocks + 1, .exclusive = true}));
   cn_cmd_barrier(ctx, cmd);
   cn_dispatch(ctx, cmd, rc->compact, &cp, sizeof cp, l.nblocks);
   cn_cmd_barrier(ctx, cmd);
@@ -256,8 +261,9 @@ cn_result cn_bbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_arg
   CN_TRY(cn__bbox_front(ctx, cmd, a, &rc));
   VkDeviceAddress S = a->scratch;
   if (rc.gb)
-    CN_TRY(cn_parens_record(ctx, cmd, a->parens, S + rc.l.gbytes, S + rc.l.parens, S + rc.l.parens_scratch,
-                            rc.gb));
+    CN_TRY(cn_parens_record(ctx, cmd,
+                            &(cn_parens_args){.variant = a->parens, .in = S + rc.l.gbytes, .out = S + rc.l.parens,
+                                              .scratch = S + rc.l.parens_scratch, .n = rc.gb}));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox parens");
   return cn__bbox_back(ctx, cmd, a, &rc);
@@ -386,7 +392,7 @@ cn_result cn_bbox_run(cn_context *ctx, const uint32_t *tags, const cn_box *boxes
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 16, &in_boxes);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 16, &res);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_READBACK, sizeof(cn_bbox_status), &status);
-  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_bbox_scratch_bytes(ctx, n, gb), &scratch);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn__bbox_scratch(ctx, n, gb), &scratch);
   if (r == CN_OK && n) r = cn_buffer_upload(ctx, &in_tags, 0, tags, n * 4);
   if (r == CN_OK && n) r = cn_buffer_upload(ctx, &in_boxes, 0, boxes, n * 16);
   VkCommandBuffer cmd = VK_NULL_HANDLE;

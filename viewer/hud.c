@@ -145,6 +145,11 @@ void vw_hud_build(vw_mesh *m, const vw_hud_info *in) {
       vw__say(&r, VW_COL_DIM, "no scene");
     }
     vw__newline(&r);
+    if (in->skipped) {
+      vw__say(&r, VW_COL_TEXT, "not drawn");
+      vw__say(&r, VW_COL_DIM, "  %s", in->skipped);
+      vw__newline(&r);
+    }
     vw__say(&r, VW_COL_TEXT, "GPU");
     if (in->spans == 0) vw__say(&r, VW_COL_DIM, "  (no timestamps)");
     /* Spans named "stage: step" or "stage step" are summed per stage. */

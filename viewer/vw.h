@@ -70,6 +70,8 @@ static inline void vw_view_apply(const vw_view *v, double x, double y, double *o
  * src->transform_count entries; *out aliases every other array of src. */
 void vw_view_scene(const vw_view *v, const cn_scene_data *src, uint32_t w, uint32_t h,
                    cn_transform *transforms, cn_scene_data *out);
+/* The view as an affine transform a b c d e f (SVG order), for the renderer. */
+void vw_view_affine(const vw_view *v, float out[6]);
 
 /* ------------------------------------------------------------- document */
 
@@ -82,7 +84,10 @@ typedef struct vw_doc {
   long long mtime_ns;    /* of the loaded file; reload watches it */
   long long size;
   char error[1024];      /* the last load's error ("" when it worked) */
+  char skipped[200];     /* content the loader did not draw, per kind ("" when none) */
   uint32_t generation;   /* bumped on every successful (re)load */
+  const char *const *font_dirs; /* --font-dir: text uses only these fonts (none: the system's) */
+  uint32_t font_dir_count;
 } vw_doc;
 
 /* Loads path into doc. On success the previous scene is freed and replaced;
@@ -217,6 +222,7 @@ typedef struct vw_hud_info {
   const char *error;        /* load error shown in a red box, or NULL */
   bool has_scene;           /* a scene is shown behind the error */
   const char *status;       /* short transient message, or NULL */
+  const char *skipped;      /* content not drawn ("image=2 refused-ref=1"), or NULL */
   bool show_hud;
 } vw_hud_info;
 

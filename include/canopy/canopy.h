@@ -96,20 +96,47 @@ CN_API const char *cn_vk_result_name(VkResult r);
 
 typedef struct cn_context cn_context;
 
+/* Kernel shapes and other choices that change speed, never results. Every
+ * field 0 (or NULL): the library picks per device (from the device's limits
+ * and the measurements in docs/PERF.md). Benchmarks and tests set fields to
+ * try other shapes; a value the device cannot run is ignored. The library
+ * never reads the environment: a host that wants environment knobs reads
+ * them itself (the CLI does, see its --help). */
+struct cn_parens_tuning; /* cn_parens.h */
+struct cn_scan_tuning;   /* cn_scan.h */
+typedef struct cn_tuning {
+  /* bbox stage: workgroup size and elements per invocation of the compaction
+   * and draws kernels, workgroup size of bbox_clip_local (powers of two,
+   * 32..the device's limit; items 1..8). All three or none. */
+  uint32_t bbox_wg, bbox_items, bbox_clip_wg;
+  /* bins stage: rounds of 256 elements per chunk of the count matrix (1..64). */
+  uint32_t bins_rounds;
+  /* parentheses matching and scans (their headers); the structs pointed to
+   * must outlive the context. */
+  const struct cn_parens_tuning *parens;
+  const struct cn_scan_tuning *scan;
+} cn_tuning;
+
 typedef struct cn_context_desc {
-  /* Enable VK_LAYER_KHRONOS_validation and count its messages. Also enabled by
-   * the environment variable CANOPY_VALIDATION=1. Fails with
+  /* Enable VK_LAYER_KHRONOS_validation and count its messages. Fails with
    * CN_ERROR_UNSUPPORTED when requested and the layer is not installed. */
   bool validation;
   /* Which device: an index into cn_device list order, or a case-insensitive
-   * substring of its name. NULL: the environment variable CANOPY_DEVICE, and
-   * without it the best device (discrete > integrated > virtual > CPU). */
+   * substring of its name. NULL: the best device (discrete > integrated >
+   * virtual > CPU). */
   const char *device;
   /* Print each validation message to stderr (default on when validation is on;
    * set quiet to silence). */
   bool quiet;
   /* Seconds cn_cmd_submit() waits for the GPU before CN_ERROR_TIMEOUT. 0: 300. */
   double timeout_s;
+  /* Ask the driver for each kernel's statistics (registers, spills, shared
+   * memory, ...) as it is built, through VK_KHR_pipeline_executable_properties
+   * where the device offers it (cn_context_kernel_info()). Off by default:
+   * capturing may slow pipeline creation. */
+  bool kernel_statistics;
+  /* Kernel shapes (NULL: chosen per device). */
+  const cn_tuning *tuning;
   /* A budget for the memory canopy allocates on the device (all its buffers
    * together, as the driver sizes them): a cn_buffer_create() that would go
    * past it fails with CN_ERROR_OUT_OF_MEMORY as if the device were full.
@@ -132,11 +159,18 @@ typedef struct cn_context_adopt_desc {
   /* The device was created with the features canopy needs (see the header
    * comment). canopy checks the physical device supports them; it cannot see
    * what the host enabled. */
+  const cn_tuning *tuning; /* kernel shapes (NULL: chosen per device) */
 } cn_context_adopt_desc;
 
 /* Wraps a host application's Vulkan objects. canopy never destroys them; the
  * host keeps them alive until cn_context_destroy(). */
 CN_API cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out);
+
+/* Replaces the context's tuning (NULL: the per-device defaults) for the
+ * recordings that follow (benchmarks sweeping shapes). */
+CN_API void cn_context_set_tuning(cn_context *ctx, const cn_tuning *tuning);
+/* The tuning in force (the fields the caller set; 0 where the library picks). */
+CN_API const cn_tuning *cn_context_tuning(const cn_context *ctx);
 
 /* Waits for the context's own work, frees everything canopy created. NULL is fine. */
 CN_API void cn_context_destroy(cn_context *ctx);
@@ -164,6 +198,7 @@ typedef struct cn_device_caps {
   uint64_t max_allocation_size;
   uint64_t device_local_bytes;     /* the largest device-local heap */
   bool shader_int64;
+  bool buffer_int64_atomics;       /* 64-bit atomics on buffers (shaderBufferInt64Atomics), enabled */
   /* Loop trips an invocation may run in total over all its loops before the
    * driver ends them early; 0: no such limit. llvmpipe (lavapipe) stops every
    * loop of an invocation after 65 535 trips (its loop limiter), which kernels
@@ -178,6 +213,29 @@ CN_API uint32_t cn_context_validation_count(const cn_context *ctx);
 CN_API bool cn_context_validation_enabled(const cn_context *ctx);
 
 CN_API VkDevice cn_context_device(const cn_context *ctx);
+
+/* One statistic the driver reports for a built kernel, as text (an integer,
+ * a float or a bool; the name and its meaning are the driver's). */
+typedef struct cn_kernel_stat {
+  char name[48];
+  char value[24];
+} cn_kernel_stat;
+
+/* A kernel the context has built: one per (kernel, specialization constants). */
+typedef struct cn_kernel_info {
+  const char *kernel;  /* the kernel's name (its shaders/<name>.comp) */
+  uint32_t spec[4];    /* specialization constants 0 .. nspec-1 */
+  uint32_t nspec;
+  uint32_t nstats;     /* 0: no statistics (not requested, or not offered by the driver) */
+  cn_kernel_stat stats[16];
+} cn_kernel_info;
+
+/* Whether this context captures kernel statistics: requested with
+ * cn_context_desc.kernel_statistics and offered by the driver. */
+CN_API bool cn_context_kernel_statistics(const cn_context *ctx);
+/* Kernels built so far, in build order; fills *out for index i < count. */
+CN_API uint32_t cn_context_kernel_count(const cn_context *ctx);
+CN_API cn_result cn_context_kernel_info(const cn_context *ctx, uint32_t i, cn_kernel_info *out);
 
 /* Devices canopy can see, in the order CANOPY_DEVICE indexes them. Fills at
  * most cap entries of out (may be NULL); *count gets the total. The chosen
@@ -229,6 +287,9 @@ CN_API cn_result cn_cmd_submit(cn_context *ctx, VkCommandBuffer cmd);
 /* A full compute/transfer memory barrier: all earlier shader and transfer writes
  * become visible to later shader and transfer reads and writes. */
 CN_API void cn_cmd_barrier(cn_context *ctx, VkCommandBuffer cmd);
+/* Records one workgroup of a kernel that does nothing (no barrier): with a
+ * barrier after it, the dispatch floor benchmarks compare stages with. */
+CN_API cn_result cn_cmd_dispatch_empty(cn_context *ctx, VkCommandBuffer cmd);
 /* Fills size bytes at offset with a 32-bit value (vkCmdFillBuffer). */
 CN_API void cn_cmd_fill(cn_context *ctx, VkCommandBuffer cmd, const cn_buffer *buf,
                  VkDeviceSize offset, VkDeviceSize size, uint32_t value);
