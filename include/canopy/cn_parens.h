@@ -194,7 +194,8 @@ CN_API const char *cn_parens_variant_name(cn_parens_variant v);
 /* Parses a name of cn_parens_variant_name(); false if unknown. */
 CN_API bool cn_parens_variant_parse(const char *name, cn_parens_variant *out);
 
-/* The variant AUTO runs for n elements on this context. */
+/* The variant AUTO runs for n elements on this context: by size, then the first
+ * whose scratch fits the device's largest allocation (lowmark, efficient, lookback, simple). */
 CN_API cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n);
 
 /* Largest n of the SINGLE variant on this device (16 * the largest workgroup
