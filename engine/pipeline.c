@@ -32,8 +32,8 @@ static void cn__pipeline_stats(cn_context *ctx, VkPipeline pipeline, cn_pipeline
     if (vr != VK_SUCCESS && vr != VK_INCOMPLETE) continue;
     for (uint32_t i = 0; i < ns && nout < CN_KERNEL_STATS_MAX; i++) {
       cn_kernel_stat *o = &out[nout++];
-      if (nexec > 1) snprintf(o->name, sizeof o->name, "%u:%s", x, st[i].name);
-      else snprintf(o->name, sizeof o->name, "%s", st[i].name);
+      if (nexec > 1) snprintf(o->name, sizeof o->name, "%u:%.36s", x, st[i].name); /* names are cut to fit */
+      else snprintf(o->name, sizeof o->name, "%.47s", st[i].name);
       switch (st[i].format) {
         case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
           snprintf(o->value, sizeof o->value, "%s", st[i].value.b32 ? "true" : "false");
