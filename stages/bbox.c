@@ -100,9 +100,13 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   return l;
 }
 
-uint64_t cn_bbox_scratch_bytes(cn_context *ctx, uint64_t n, uint64_t group_bound) {
+static uint64_t cn__bbox_scratch(cn_context *ctx, uint64_t n, uint64_t group_bound) {
   cn__bbox_shape s = cn__bbox_shape_of(ctx);
   return cn__bbox_layout_of(ctx, &s, n, CN_MIN(group_bound, n)).total;
+}
+
+uint64_t cn_bbox_scratch_bytes(cn_context *ctx, const cn_bbox_args *a) {
+  return ctx && a ? cn__bbox_scratch(ctx, a->n, a->group_bound) : 0;
 }
 
 /* -------------------------------------------------------------- recording */
@@ -388,7 +392,7 @@ cn_result cn_bbox_run(cn_context *ctx, const uint32_t *tags, const cn_box *boxes
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 16, &in_boxes);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 16, &res);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_READBACK, sizeof(cn_bbox_status), &status);
-  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_bbox_scratch_bytes(ctx, n, gb), &scratch);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn__bbox_scratch(ctx, n, gb), &scratch);
   if (r == CN_OK && n) r = cn_buffer_upload(ctx, &in_tags, 0, tags, n * 4);
   if (r == CN_OK && n) r = cn_buffer_upload(ctx, &in_boxes, 0, boxes, n * 16);
   VkCommandBuffer cmd = VK_NULL_HANDLE;

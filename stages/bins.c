@@ -73,7 +73,13 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
   return CN_OK;
 }
 
-uint64_t cn_bins_scratch_bytes(cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
+static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid *g);
+
+uint64_t cn_bins_scratch_bytes(cn_context *ctx, const cn_bins_args *a) {
+  return ctx && a ? cn__bins_scratch(ctx, a->n, &a->grid) : 0;
+}
+
+static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
   cn__bins_shape s;
   if (cn__bins_shape_of(ctx, n, g, &s) != CN_OK) return 0;
   uint64_t m = (s.matrix * 4 + 255) & ~255ull;
@@ -194,7 +200,7 @@ cn_result cn_bins_run(cn_context *ctx, const cn_box *boxes, uint64_t n, const cn
   uint64_t cap = CN_MAX(4 * n, 1024);
   cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(n, 1) * 16, &in);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, (nbins + 1) * 4, &offs);
-  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(cn_bins_scratch_bytes(ctx, n, g), 16), &scratch);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(cn__bins_scratch(ctx, n, g), 16), &scratch);
   if (r == CN_OK && n) r = cn_buffer_upload(ctx, &in, 0, boxes, n * 16);
   uint32_t *off = malloc((nbins + 1) * 4);
   if (r == CN_OK && !off) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of host memory");

@@ -47,8 +47,9 @@ static cn_result fl_scan(cn_context *ctx, VkCommandBuffer cmd, cn_scan_op op, Vk
 
 static uint64_t fl_scan_bytes(cn_context *ctx, const cn_flatten_args *a) {
   uint64_t E = a->element_count, P = a->pair_count, S = a->segment_count;
-  return CN_MAX(CN_MAX(fl_scan_scratch(ctx, CN_SCAN_U32_ADD, P + 1), fl_scan_scratch(ctx, CN_SCAN_F32_SEG_ADD, P)),
-                CN_MAX(fl_scan_scratch(ctx, CN_SCAN_U32_ADD, E + 1), fl_scan_scratch(ctx, CN_SCAN_U32_MAX, S)));
+  uint64_t m = CN_MAX(fl_scan_scratch(ctx, CN_SCAN_U32_ADD, P + 1),
+                      CN_MAX(fl_scan_scratch(ctx, CN_SCAN_U32_ADD, E + 1), fl_scan_scratch(ctx, CN_SCAN_U32_MAX, S)));
+  return a->dashed ? CN_MAX(m, fl_scan_scratch(ctx, CN_SCAN_F32_SEG_ADD, P)) : m;
 }
 
 uint64_t cn_flatten_scratch_bytes(cn_context *ctx, const cn_flatten_args *a) {
