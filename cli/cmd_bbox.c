@@ -14,14 +14,15 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy bbox --in STREAM.txt [--out OUT.txt] [--cpu]\n"
-          "       canopy bbox FILE.svg [--out OUT.txt] [--cpu]\n\n"
+          "       canopy bbox FILE.svg [--out OUT.txt] [--cpu] [--font-dir DIR]\n\n"
           "Runs the scene stage's clip/blend boxes on an element stream and writes one line per\n"
           "element: 'x0 y0 x1 y1' or 'empty'. STREAM.txt: an optional first line 'viewport x0 y0 x1 y1',\n"
           "then 'draw x0 y0 x1 y1', 'clip x0 y0 x1 y1', 'endclip', 'blend', 'endblend', one per line\n"
           "('#' comments). A draw gets its box within every enclosing clip and the viewport; a group's\n"
           "BEGIN and END get the union of the draws inside. An SVG file is loaded and run whole\n"
           "(path boxes on the GPU first); its lines are 'INDEX TAG x0 y0 x1 y1' or 'INDEX TAG empty'.\n"
-          "--cpu uses the CPU reference instead of the GPU. --out defaults to standard output.\n");
+          "--cpu uses the CPU reference instead of the GPU. --out defaults to standard output.\n"
+          CLI_FONT_DIR_HELP);
 }
 
 int cli_write_box(FILE *f, cn_box b) {
@@ -58,6 +59,7 @@ static bool ends_with(const char *s, const char *suffix) {
 
 int cli_bbox(int argc, char **argv) {
   const char *in = NULL, *out_path = NULL, *svg = NULL;
+  cn_svg_options opt = {0};
   bool cpu = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -69,6 +71,9 @@ int cli_bbox(int argc, char **argv) {
       *(strcmp(a, "--in") == 0 ? &in : &out_path) = argv[++i];
     } else if (strcmp(a, "--cpu") == 0) {
       cpu = true;
+    } else if (strcmp(a, "--font-dir") == 0) {
+      int rc = cli_font_dir_arg("bbox", argc, argv, &i, &opt);
+      if (rc != CLI_OK) return rc;
     } else if (a[0] != '-' && !svg && ends_with(a, ".svg")) {
       svg = a;
     } else {
@@ -76,7 +81,8 @@ int cli_bbox(int argc, char **argv) {
     }
   }
   if (!!in == !!svg) return cli_usage_error("bbox", "give either --in STREAM.txt or one FILE.svg");
-  if (svg) return cli_bbox_svg(svg, out_path, cpu);
+  if (svg) return cli_bbox_svg(svg, out_path, cpu, &opt);
+  if (opt.font_dir_count) return cli_usage_error("bbox", "--font-dir applies to an SVG file only");
 
   cn_element_text s;
   cn_result r = cn_element_text_load(in, &s);

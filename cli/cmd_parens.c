@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *const usage =
-    "usage: canopy parens [--variant auto|simple|efficient|lookback|lowmark] --in FILE --out FILE\n\n"
+    "usage: canopy parens [--variant auto|simple|efficient|lookback|lowmark|single] --in FILE --out FILE\n\n"
     "Reads FILE of ASCII '(' and ')' bytes (one trailing newline allowed) and writes, for\n"
     "each element i, the index on top of the stack just before it (-1 if empty) as a\n"
     "little-endian int32: '(' pushes its index, ')' pops. Unbalanced input is fine.\n"
@@ -56,7 +56,7 @@ int cli_parens(int argc, char **argv) {
     if (strcmp(a, "--in") == 0) in_path = v;
     else if (strcmp(a, "--out") == 0) out_path = v;
     else if (!cn_parens_variant_parse(v, &variant))
-      return cli_usage_error("parens", "unknown variant '%s' (auto, simple, efficient, lookback, lowmark)", v);
+      return cli_usage_error("parens", "unknown variant '%s' (auto, simple, efficient, lookback, lowmark, single)", v);
   }
   if (!in_path) return cli_usage_error("parens", "--in FILE is required");
   if (!out_path) return cli_usage_error("parens", "--out FILE is required");
@@ -85,7 +85,7 @@ int cli_parens(int argc, char **argv) {
     cn_context *ctx = NULL;
     rc = cli_context("parens", &ctx);
     if (rc == CLI_OK) {
-      cn_result r = cn_parens(ctx, variant, in, out, n);
+      cn_result r = cn_parens(ctx, variant, NULL, in, out, n);
       if (r != CN_OK) rc = cli_fail("parens", "matching failed", r);
     }
     cn_context_destroy(ctx);

@@ -15,7 +15,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy render FILE.svg -o OUT.png [--width W] [--height H] [--scale S]\n"
           "                     [--background COLOR] [--tolerance T] [--stats]\n"
-          "                     [--resource-root DIR]...\n\n"
+          "                     [--resource-root DIR]... [--font-dir DIR]...\n\n"
           "Renders FILE.svg on the GPU and writes OUT.png (8-bit sRGB RGBA, straight alpha).\n"
           "The size is the SVG's own (width/height, else its viewBox); with only one of --width\n"
           "and --height the other follows the aspect ratio; --scale multiplies the size.\n"
@@ -28,6 +28,7 @@ static void usage(FILE *f) {
           "Images and <use> of other files are read from FILE.svg's directory tree only;\n"
           "--resource-root DIR (repeatable) allows DIR's tree too; URLs are never fetched.\n"
           "What is not drawn is reported on stderr: the warnings, then one line per kind.\n"
+          CLI_FONT_DIR_HELP
           "exit: 0 written, 1 the file could not be loaded or rendered (the message says why), 2 usage.\n");
 }
 
@@ -71,6 +72,9 @@ int cli_render(int argc, char **argv) {
       const char *c = argv[++i];
       if (!cn_svg_parse_color(c, bg))
         return cli_usage_error("render", "--background: '%s' is not a colour", c);
+    } else if (strcmp(a, "--font-dir") == 0) {
+      int rc = cli_font_dir_arg("render", argc, argv, &i, &opt);
+      if (rc != CLI_OK) return rc;
     } else if (strcmp(a, "--resource-root") == 0) {
       if (i + 1 >= argc) return cli_usage_error("render", "--resource-root needs a directory");
       if (opt.resource_root_count == 16) return cli_usage_error("render", "--resource-root: at most 16");

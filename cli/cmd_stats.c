@@ -10,15 +10,16 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy stats [--strict] [--width W] [--height H] [--scale S] [--time N] [--dump]\n"
-          "                    [--resource-root DIR]...\n"
+          "                    [--resource-root DIR]... [--font-dir DIR]...\n"
           "                    FILE.svg\n\n"
           "Loads FILE.svg into a scene and prints its counts: paths, fills, strokes, clips, masks,\n"
           "blend groups, segments, the deepest group nesting, and the elements skipped by kind\n"
-          "(text, filters, images, ...). Warnings (missing references, reference cycles: the\n"
+          "(filters, images, font fallbacks, ...). Warnings (missing references, reference cycles: the\n"
           "element is skipped as SVG says) are printed to stderr; --strict makes them errors.\n"
           "--width/--height/--scale set the output size the scene is fitted to.\n"
           "--resource-root DIR (repeatable): images and <use> of other files may also come from\n"
           "DIR's tree (by default only from FILE.svg's own directory tree; URLs are never fetched).\n"
+          CLI_FONT_DIR_HELP
           "--dump prints the encoded scene: one line per element (tag, path, paint, rule or\n"
           "stroke/blend record), then each path's transform and segments in local space.\n"
           "--time N loads the file N more times and prints the median and the fastest load time\n"
@@ -137,6 +138,9 @@ int cli_stats(int argc, char **argv) {
       long v = strtol(argv[++i], &end, 10);
       if (*end || v < 1 || v > 1000) return cli_usage_error("stats", "--time: '%s' is not a count in 1..1000", argv[i]);
       repeat = (int)v;
+    } else if (strcmp(a, "--font-dir") == 0) {
+      int rc = cli_font_dir_arg("stats", argc, argv, &i, &opt);
+      if (rc != CLI_OK) return rc;
     } else if (strcmp(a, "--resource-root") == 0) {
       if (i + 1 >= argc) return cli_usage_error("stats", "--resource-root needs a directory");
       if (opt.resource_root_count == 16) return cli_usage_error("stats", "--resource-root: at most 16");
@@ -178,6 +182,7 @@ int cli_stats(int argc, char **argv) {
   printf("max depth:    %u\n", st.max_depth);
   printf("transforms:   %u\n", st.transforms);
   printf("paints:       %u\n", st.paints);
+  printf("glyphs:       %u\n", st.glyphs);
   printf("skipped:     ");
   bool any = false;
   for (int k = 0; k < CN_SVG_SKIP_COUNT; k++)

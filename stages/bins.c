@@ -83,7 +83,7 @@ static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid
   cn__bins_shape s;
   if (cn__bins_shape_of(ctx, n, g, &s) != CN_OK) return 0;
   uint64_t m = (s.matrix * 4 + 255) & ~255ull;
-  return m + cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, s.matrix);
+  return m + cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = s.matrix});
 }
 
 cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_args *a) {
@@ -119,7 +119,9 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
   cn_dispatch(ctx, cmd, count, &pc, sizeof pc, CN_MAX(groups, 1));
   cn_cmd_barrier(ctx, cmd);
   if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins count");
-  CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, matrix, matrix, scan, s.matrix, true));
+  CN_TRY(cn_scan_record(ctx, cmd,
+                        &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = matrix, .dst = matrix, .scratch = scan,
+                                        .n = s.matrix, .exclusive = true}));
   cn_cmd_barrier(ctx, cmd);
   if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins scan");
   cn_dispatch(ctx, cmd, fill, &pc, sizeof pc, groups); /* also writes bin_offsets when there are elements */

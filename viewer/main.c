@@ -582,6 +582,8 @@ static void vw__usage(FILE *f) {
           "                      wheel:DY@X,Y  drag:X0,Y0,X1,Y1  resize:WxH  drop:PATH  await-change\n"
           "                      (waits until the file changes on disk and is reloaded); frames are at\n"
           "                      least one more than the events\n"
+          "  --font-dir DIR      text uses only the fonts in DIR (repeatable); generic families as Noto\n"
+          "                      Sans/Serif/Mono, Yellowtail, Sedgwick Ave Display (default: system fonts)\n"
           "  --print-boxes       with --frames: print each element's box in window pixels after the\n"
           "                      last frame (index, kind, depth, x0 y0 x1 y1; tab-separated)\n"
           "  --help              this text\n\n"
@@ -618,6 +620,12 @@ int main(int argc, char **argv) {
       return VW_EXIT_OK;
     } else if (!strcmp(a, "--print-boxes")) {
       app->print_boxes = true;
+    } else if (!strcmp(a, "--font-dir")) {
+      static const char *font_dirs[16];
+      if (i + 1 >= argc) return vw__usage_error("%s needs a directory", a);
+      if (app->doc.font_dir_count == 16) return vw__usage_error("%s: at most 16 directories", a);
+      font_dirs[app->doc.font_dir_count++] = argv[++i];
+      app->doc.font_dirs = font_dirs;
     } else if (!strcmp(a, "--demo")) {
       demo = true;
     } else if (!strcmp(a, "--hud") || !strcmp(a, "--no-hud")) {

@@ -86,6 +86,8 @@ typedef struct vw_doc {
   char error[1024];      /* the last load's error ("" when it worked) */
   char skipped[200];     /* content the loader did not draw, per kind ("" when none) */
   uint32_t generation;   /* bumped on every successful (re)load */
+  const char *const *font_dirs; /* --font-dir: text uses only these fonts (none: the system's) */
+  uint32_t font_dir_count;
 } vw_doc;
 
 /* Loads path into doc. On success the previous scene is freed and replaced;
