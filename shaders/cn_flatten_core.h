@@ -221,11 +221,13 @@ FL_GLOBAL CN_U32 fl_path_first, fl_path_end; /* the path's segment range */
 FL_GLOBAL bool fl_dashed;
 FL_GLOBAL CN_U32 fl_dash_first, fl_dash_count, fl_dash_m; /* m: entries of one period (count, doubled if odd) */
 FL_GLOBAL float fl_dash_period, fl_dash_off0;
+FL_GLOBAL float fl_cover; /* the paint's alpha factor: < 1 for a collapsed dash pattern */
 
 FL_FN float fl_dash_len(CN_U32 jm) { return fl_dash_at(fl_dash_first + jm % fl_dash_count); }
 
 /* Sets the state for element el; false when it draws nothing. */
 FL_FN bool fl_begin(cn_element el) {
+  fl_cover = 1.0f;
   if (el.tag != CN_TAG_FILL && el.tag != CN_TAG_STROKE && el.tag != CN_TAG_BEGIN_CLIP) return false;
   cn_path p = fl_path(el.path);
   fl_path_first = p.seg_first;
@@ -264,6 +266,21 @@ FL_FN bool fl_begin(cn_element el) {
       if (!(fl_fabs(off) < 3.0e37f)) off = 0.0f;
       float o = off - fl_floor(off / sum) * sum;
       fl_dash_off0 = o >= 0.0f && o < sum ? o : 0.0f;
+      /* A period under CN_FLATTEN_DASH_COLLAPSE_PX device pixels (along the
+       * most stretched direction) is drawn as the solid stroke at the
+       * pattern's mean coverage: each dash, plus what its caps cover of the
+       * gaps beside it (square: h on each side; round: the half discs'
+       * area over the stroke's width, pi h / 4 a side), per period. */
+      if (sum * fl_max_scale(fl_T) < CN_FLATTEN_DASH_COLLAPSE_PX) {
+        float ext = fl_cap_style == CN_CAP_SQUARE ? 2.0f * fl_h : fl_cap_style == CN_CAP_ROUND ? 0.5f * FL_PI * fl_h : 0.0f;
+        float on = 0.0f;
+        for (CN_U32 j = 0u; j < fl_dash_m; j++) {
+          float d = fl_dash_len(j);
+          on += (j & 1u) == 0u ? d : fl_fmin(d, ext);
+        }
+        fl_dashed = false;
+        fl_cover = fl_fmin(on / sum, 1.0f);
+      }
     }
   }
   return true;
@@ -284,9 +301,59 @@ FL_FN CN_U32 fl_last_of(CN_U32 first, CN_U32 si) {
 
 /* ------------------------------------------------------------------ lines */
 
-FL_FN void fl_line(vec2 a, vec2 b) {
-  if (!fl_eq(a, b)) fl_out(a, b);
+/* Lines are emitted inside the box [FL_CLIP_LO, FL_CLIP_HI]^2 of device
+ * pixels (it holds every render target, up to 16384 px, with a wide margin):
+ * a line leaving it is cut where it crosses the box's sides and each part
+ * outside is replaced by its projection on the nearest side (clamping the
+ * cut points). For the nonzero/even-odd winding at any point inside the box
+ * that changes nothing: a part left of the box becomes a vertical edge on
+ * its left side (the same crossings of every row), parts above, below or
+ * right of it stop mattering. It keeps coordinates small enough for the
+ * renderer's float arithmetic (a 1e20-wide round cap, a curve spanning
+ * 1e8 px lose accuracy far away, not the element). */
+#define FL_CLIP_LO (-32768.0f)
+#define FL_CLIP_HI 49152.0f
+FL_FN vec2 fl_clamp_box(vec2 p) {
+  return fl_v(fl_fmin(fl_fmax(p.x, FL_CLIP_LO), FL_CLIP_HI), fl_fmin(fl_fmax(p.y, FL_CLIP_LO), FL_CLIP_HI));
 }
+/* Where a coordinate going from pa to pb crosses c, strictly inside (0, 1); 2 if it does not. */
+FL_FN float fl_cross_t(float pa, float pb, float c) {
+  if ((pa < c) == (pb < c)) return 2.0f;
+  float u = (c - pa) / (pb - pa);
+  return u > 0.0f && u < 1.0f ? u : 2.0f;
+}
+FL_FN void fl_line(vec2 a, vec2 b) {
+  if (fl_eq(a, b)) return;
+  bool inside = a.x >= FL_CLIP_LO && a.x <= FL_CLIP_HI && a.y >= FL_CLIP_LO && a.y <= FL_CLIP_HI &&
+                b.x >= FL_CLIP_LO && b.x <= FL_CLIP_HI && b.y >= FL_CLIP_LO && b.y <= FL_CLIP_HI;
+  bool finite = a.x - a.x == 0.0f && a.y - a.y == 0.0f && b.x - b.x == 0.0f && b.y - b.y == 0.0f;
+  if (inside || !finite) { /* non-finite lines: bounded work, the renderer drops them */
+    fl_out(a, b);
+    return;
+  }
+  /* The parameters where the line crosses the box's four side lines (2: it
+   * does not), sorted, then the pieces between them. Straight-line code, no
+   * loop: some drivers cap an invocation's loop trips (llvmpipe), and a curve
+   * of 16384 pieces already takes 16384 of them. */
+  float t0 = fl_cross_t(a.x, b.x, FL_CLIP_LO), t1 = fl_cross_t(a.x, b.x, FL_CLIP_HI);
+  float t2 = fl_cross_t(a.y, b.y, FL_CLIP_LO), t3 = fl_cross_t(a.y, b.y, FL_CLIP_HI);
+  float lo01 = fl_fmin(t0, t1), hi01 = fl_fmax(t0, t1), lo23 = fl_fmin(t2, t3), hi23 = fl_fmax(t2, t3);
+  float s0 = fl_fmin(lo01, lo23), s3 = fl_fmax(hi01, hi23);
+  float m0 = fl_fmax(lo01, lo23), m1 = fl_fmin(hi01, hi23);
+  float s1 = fl_fmin(m0, m1), s2 = fl_fmax(m0, m1);
+  vec2 p0 = fl_clamp_box(a);
+  vec2 p1 = s0 < 1.0f ? fl_clamp_box(fl_add(a, fl_mul(fl_sub(b, a), s0))) : p0;
+  vec2 p2 = s1 < 1.0f ? fl_clamp_box(fl_add(a, fl_mul(fl_sub(b, a), s1))) : p1;
+  vec2 p3 = s2 < 1.0f ? fl_clamp_box(fl_add(a, fl_mul(fl_sub(b, a), s2))) : p2;
+  vec2 p4 = s3 < 1.0f ? fl_clamp_box(fl_add(a, fl_mul(fl_sub(b, a), s3))) : p3;
+  vec2 p5 = fl_clamp_box(b);
+  if (!fl_eq(p0, p1)) fl_out(p0, p1);
+  if (!fl_eq(p1, p2)) fl_out(p1, p2);
+  if (!fl_eq(p2, p3)) fl_out(p2, p3);
+  if (!fl_eq(p3, p4)) fl_out(p3, p4);
+  if (!fl_eq(p4, p5)) fl_out(p4, p5);
+}
+
 /* A line given in local space. */
 FL_FN void fl_sline(vec2 a, vec2 b) {
   if (!fl_eq(a, b)) fl_line(fl_apply(fl_T, a), fl_apply(fl_T, b));

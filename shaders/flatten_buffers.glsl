@@ -29,12 +29,12 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Str
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer DashBuf { float v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer WorkBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer LineBuf { cn_line v[]; };
-// cn_flatten_elem as 6 words: while the passes run, words 2..5 hold the box as
+// cn_flatten_elem as 8 words: while the passes run, words 2..5 hold the box as
 // order-preserving integers (fl_ord) for atomicMin/Max; the finish pass turns them into floats.
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer ElemOutBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer CullBuf { vec4 v[]; };
 
-#define FL_ELEM_WORDS 6u
+#define FL_ELEM_WORDS 8u
 
 uint fl_off_pair_lines() { return CN_FL_OFF_PAIR_LINES(pc.element_count); }
 uint fl_off_sub_first() { return CN_FL_OFF_SUB_FIRST(pc.element_count, pc.pair_count); }

@@ -228,8 +228,9 @@ void main() {
           uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule);
           if (cov == 0) continue;
           cn_paint p = cfg.paints.v[arg];
-          if (p.kind == CN_PAINT_SOLID && !(p.a > 0.0)) continue;
-          if (cov == 1 && depth == 0 && p.kind == CN_PAINT_SOLID && p.a >= 1.0 && !cut) {
+          float cover = cn_cover(cfg, sh_elem[k]); // < 1: a dash pattern drawn at its mean coverage
+          if (!(cover > 0.0) || (p.kind == CN_PAINT_SOLID && !(p.a > 0.0))) continue;
+          if (cov == 1 && depth == 0 && p.kind == CN_PAINT_SOLID && p.a * cover >= 1.0 && !cut) {
             // an opaque tile-covering fill hides everything drawn before it
             pos = start;
             chunk_end = start + CN_CMD_CHUNK - 2;
@@ -244,7 +245,7 @@ void main() {
             put(CN_CMD_SOLID);
           }
           if (p.kind == CN_PAINT_SOLID) {
-            float a = clamp(p.a, 0.0, 1.0);
+            float a = clamp(p.a, 0.0, 1.0) * cover;
             put(CN_CMD_COLOR);
             put(floatBitsToUint(clamp(p.r, 0.0, 1.0) * a));
             put(floatBitsToUint(clamp(p.g, 0.0, 1.0) * a));
@@ -253,6 +254,7 @@ void main() {
           } else {
             put(CN_CMD_GRADIENT);
             put(arg);
+            put(floatBitsToUint(cover));
           }
         } else if (tag == CN_TAG_BEGIN_CLIP) {
           if (zero_depth != 0) { zero_depth++; continue; }

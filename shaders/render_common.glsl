@@ -47,12 +47,17 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer SpillBuf { 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer OutBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer CountBuf { uint v; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer BinBuf { uint v[]; };
-// cn_flatten_elem: first line, line count, box x0 y0 x1 y1 (floats)
-struct cn_render_flat_elem { uint first; uint count; float x0; float y0; float x1; float y1; };
+// cn_flatten_elem: first line, line count, box x0 y0 x1 y1, cover (floats)
+struct cn_render_flat_elem { uint first; uint count; float x0; float y0; float x1; float y1; float cover; uint pad0; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer FlatElemBuf { cn_render_flat_elem v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer BoxBuf { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ImageBuf { cn_image v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer TexelBuf { uint v[]; };
+
+// The alpha factor of element e's paint (a dash pattern drawn at its mean coverage: cn_flatten_elem.cover).
+float cn_cover(CnRenderConfig cfg, uint e) {
+  return uint64_t(cfg.flat_elems) != uint64_t(0) ? clamp(cfg.flat_elems.v[e].cover, 0.0, 1.0) : 1.0;
+}
 
 
 // Number of valid lines this frame.

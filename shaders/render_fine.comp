@@ -118,9 +118,9 @@ void main() {
       rgba = c + rgba * (1.0 - c.a);
       pos += 5;
     } else if (tag == CN_CMD_GRADIENT) {
-      vec4 c = cn_gradient(cfg, cmds.v[pos + 1], centre) * cov;
+      vec4 c = cn_gradient(cfg, cmds.v[pos + 1], centre) * (cov * uintBitsToFloat(cmds.v[pos + 2]));
       rgba = c + rgba * (1.0 - c.a);
-      pos += 2;
+      pos += 3;
     } else if (tag == CN_CMD_BEGIN_CLIP) {
       push(rgba);
       rgba = vec4(0.0);

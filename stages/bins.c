@@ -139,12 +139,30 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
 
 /* ----------------------------------------------------------- CPU reference */
 
+/* Entries the boxes make on grid g (what cn_bins_cpu would list). */
+static uint64_t cn__bins_entries(const cn_box *boxes, uint64_t n, const cn_bins_grid *g) {
+  uint64_t total = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    uint32_t lx, hx, ly, hy;
+    cn_box b = boxes[i];
+    if (cn_box_is_empty(b) || !cn_bin_range(b.x0, b.x1, g->x0, g->bin_size, g->nbx, &lx, &hx) ||
+        !cn_bin_range(b.y0, b.y1, g->y0, g->bin_size, g->nby, &ly, &hy))
+      continue;
+    total += (uint64_t)(hx - lx + 1) * (hy - ly + 1);
+  }
+  return total;
+}
+
 cn_result cn_bins_cpu(const cn_box *boxes, uint64_t n, const cn_bins_grid *g, uint32_t **offsets, uint32_t **elems,
                       uint64_t *total) {
   *offsets = NULL;
   *elems = NULL;
   *total = 0;
   uint64_t nbins = (uint64_t)g->nbx * g->nby;
+  uint64_t need = cn__bins_entries(boxes, n, g);
+  if (need >= UINT32_MAX)
+    return cn_fail(CN_ERROR_LIMIT, "bins reference: %llu (bin, element) entries, more than 2^32 - 2",
+                   (unsigned long long)need);
   uint32_t *off = calloc(nbins + 1, 4);
   if (!off) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "bins reference: out of host memory");
   /* Pass 1: counts per bin; pass 2: fill in stream order. */
@@ -190,12 +208,21 @@ cn_result cn_bins_cpu(const cn_box *boxes, uint64_t n, const cn_bins_grid *g, ui
 
 /* ------------------------------------------------------------ convenience */
 
+
+
 cn_result cn_bins_run(cn_context *ctx, const cn_box *boxes, uint64_t n, const cn_bins_grid *g, uint32_t **offsets,
                       uint32_t **elems, uint64_t *total) {
   *offsets = NULL;
   *elems = NULL;
   *total = 0;
   uint64_t nbins = (uint64_t)g->nbx * g->nby;
+  /* The number of entries is known from the boxes: refuse what cannot be
+   * listed before any GPU work (2^32 - 2 entries; the count pass alone would
+   * run for minutes on such a grid). */
+  uint64_t need = cn__bins_entries(boxes, n, g);
+  if (need >= UINT32_MAX)
+    return cn_fail(CN_ERROR_LIMIT, "bins: %llu (bin, element) entries, more than 2^32 - 2 (%llu elements, %u x %u bins of %u px)",
+                   (unsigned long long)need, (unsigned long long)n, g->nbx, g->nby, g->bin_size);
   cn_buffer in = {0}, offs = {0}, out = {0}, scratch = {0};
   uint64_t cap = CN_MAX(4 * n, 1024);
   cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(n, 1) * 16, &in);

@@ -117,6 +117,8 @@ uint64_t cn_parens_single_max(cn_context *ctx) {
   return ok ? (uint64_t)s.wg * s.k : 0;
 }
 
+static uint64_t cn__parens_scratch_of(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t, uint64_t n);
+
 cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
   /* From the H200 runs of 2026-11-23 (docs/PERF.md): single (one dispatch,
    * 4 elements per invocation up to 2^12) is fastest to 2^11 and level with
@@ -126,12 +128,24 @@ cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
    * cn_parens_record() falls back to efficient when lowmark's 16-byte
    * alignment is not met. */
   if (n <= CN_MIN(cn_parens_single_max(ctx), (uint64_t)1 << 12)) return CN_PARENS_SINGLE;
-  return n < (1u << 15) ? CN_PARENS_SIMPLE : CN_PARENS_LOWMARK;
+  cn_parens_variant v = n < (1u << 15) ? CN_PARENS_SIMPLE : CN_PARENS_LOWMARK;
+  /* The scratch must fit one allocation of the device (lowmark keeps a
+   * partition's window per partition: 8 bytes an element, 2.15 GB at 2^28,
+   * over lavapipe's 2 GiB): else the next variant whose scratch fits. */
+  uint64_t most = ctx ? ctx->caps.max_allocation_size : 0;
+  const cn_parens_tuning *t = ctx && ctx->tuning.parens ? ctx->tuning.parens : &cn__parens_no_tuning;
+  if (!most || cn__parens_scratch_of(ctx, v, t, n) <= most) return v;
+  static const cn_parens_variant order[] = {CN_PARENS_EFFICIENT, CN_PARENS_LOOKBACK, CN_PARENS_SIMPLE};
+  for (int i = 0; i < 3; i++) {
+    uint64_t b = cn__parens_scratch_of(ctx, order[i], t, n);
+    if (b && b <= most) return order[i];
+  }
+  return v; /* nothing fits: creating the scratch buffer names the size */
 }
 
 uint64_t cn_parens_partition_size(cn_context *ctx, const cn_parens_args *a) {
   cn_parens_variant v = a->variant;
-  if (v == CN_PARENS_AUTO) v = cn_parens_choose(ctx, a->n ? a->n : CN_PARENS_MAX_N);
+  if (v == CN_PARENS_AUTO) v = a->n ? cn_parens_choose(ctx, a->n) : CN_PARENS_LOWMARK; /* AUTO's choice for large n */
   if ((unsigned)v >= CN_PARENS_VARIANT_COUNT) return 0;
   bool ok;
   cn__parens_shape s = cn__parens_shape_of(ctx, v, cn__tuning(ctx, a), &ok);

@@ -171,5 +171,12 @@ contains svg-bad $dir/err "cannot load the SVG"
 contains bbox-help $dir/out "usage: canopy bbox"
 "$canopy" bins --help >$dir/out 2>$dir/err; expect bins-help 0 $?
 
+# 1100 viewport-covering draws on one-pixel bins: 4.6e9 entries, refused at once (GPU and CPU)
+{ echo "viewport 0 0 2048 2048"; for i in $(seq 1100); do echo "draw 0 0 2048 2048"; done; } >$dir/many.txt
+timeout 60 "$canopy" bins --in $dir/many.txt --bin-size 1 >$dir/out 2>$dir/err; expect bins-too-many 1 $?
+contains bins-too-many-message $dir/err "4613734400 (bin, element) entries, more than 2^32 - 2"
+timeout 60 "$canopy" bins --in $dir/many.txt --bin-size 1 --cpu >$dir/out 2>$dir/err; expect bins-too-many-cpu 1 $?
+contains bins-too-many-cpu-message $dir/err "4613734400 (bin, element) entries"
+
 echo "$passes passed, $fails failed"
 [ $fails -eq 0 ]

@@ -141,6 +141,23 @@ TEST(bins_limits) {
   check_bins(b, 600, flat, 4, "no bins");
   const float vp[4] = {0, 0, 64, 64};
   check_bins(b, 600, vp, 4, "some bins");
+  /* 1100 viewport-covering boxes on 2048^2 one-pixel bins: 4.6e9 entries,
+   * refused from the boxes before any GPU work (it used to run to a GPU timeout) */
+  cn_context *ctx = test_context();
+  const float big[4] = {0, 0, 2048, 2048};
+  CHECK_OK(cn_bins_grid_make(big, 1, &g));
+  cn_box *full = malloc(1100 * sizeof *full);
+  for (int i = 0; i < 1100; i++) full[i] = (cn_box){0, 0, 2048, 2048};
+  uint32_t *off = NULL, *el = NULL;
+  uint64_t total = 0;
+  if (ctx) {
+    CHECK(cn_bins_run(ctx, full, 1100, &g, &off, &el, &total) == CN_ERROR_LIMIT);
+    CHECK_STR_CONTAINS(cn_last_error(), "4613734400 (bin, element) entries, more than 2^32 - 2");
+    CHECK(off == NULL && el == NULL && total == 0);
+  }
+  CHECK(cn_bins_cpu(full, 1100, &g, &off, &el, &total) == CN_ERROR_LIMIT);
+  CHECK(off == NULL && el == NULL && total == 0);
+  free(full);
 }
 
 /* Other chunk shapes through the context's tuning (0: the default). */

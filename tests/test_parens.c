@@ -374,7 +374,33 @@ TEST(parens_large) {
   for (size_t vi = 0; vi + 1 < NVARIANTS; vi++) check(variants[vi], n, pats[vi]);
 }
 
+static uint64_t scratch_of(cn_context *ctx, cn_parens_variant v, uint64_t n) {
+  return cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = v, .n = n});
+}
+
+TEST(parens_auto_fits_one_allocation) {
+  /* AUTO's scratch must fit one allocation of the device: at 2^28 lowmark's
+   * would be 2.15 GB, over lavapipe's 2 GiB, so AUTO takes the next variant
+   * that fits; below that it stays lowmark. */
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  uint64_t most = cn_context_caps(ctx)->max_allocation_size;
+  uint64_t sizes[] = {1u << 15, 1u << 20, 1u << 26, 1u << 28, 1ull << 30};
+  for (int i = 0; i < 5; i++) {
+    uint64_t n = sizes[i];
+    cn_parens_variant v = cn_parens_choose(ctx, n);
+    if (!most || scratch_of(ctx, CN_PARENS_LOWMARK, n) <= most) CHECK_EQ_U64(v, CN_PARENS_LOWMARK);
+    else if (scratch_of(ctx, CN_PARENS_EFFICIENT, n) <= most) CHECK_EQ_U64(v, CN_PARENS_EFFICIENT);
+    if (most && scratch_of(ctx, v, n) <= most) CHECK(scratch_of(ctx, CN_PARENS_AUTO, n) <= most);
+  }
+  if (most == (1ull << 31)) { /* lavapipe: the case of the report */
+    CHECK(scratch_of(ctx, CN_PARENS_LOWMARK, 1u << 28) > most);
+    CHECK_EQ_U64(cn_parens_choose(ctx, 1u << 28), CN_PARENS_EFFICIENT);
+    CHECK(scratch_of(ctx, CN_PARENS_AUTO, 1u << 28) <= most);
+  }
+}
+
 TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_single_sizes), T(parens_small_boundaries),
           T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_lookback_redo),
           T(parens_auto_unaligned), T(parens_lowmark_shapes), T(parens_random_sizes),
-          T(parens_large))
+          T(parens_large), T(parens_auto_fits_one_allocation))

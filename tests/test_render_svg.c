@@ -284,6 +284,85 @@ TEST(render_view_transform) {
   for (int i = 0; i < 3; i++) free(img[i]);
 }
 
+TEST(svg_subpixel_dashes) {
+  /* Dash patterns far below a pixel draw the solid stroke at the pattern's
+   * mean coverage (docs/RENDER.md): 0.03 on, 0.03 off with butt caps is half
+   * coverage along the whole line. It used to stop two thirds of the way
+   * (6000 dashes ran past llvmpipe's loop limit) and took the rectangle's
+   * lines with it: the rectangle grew to its tile's edge. */
+  uint32_t w, h;
+  uint8_t *p = render_svg("<svg xmlns='http://www.w3.org/2000/svg' width='200' height='200'>"
+                          "<rect x='10' y='10' width='75' height='75' fill='blue'/>"
+                          "<path d='M10 150 L190 150' stroke='black' stroke-width='4' stroke-dasharray='0.03'/>"
+                          "<path d='M10 170 L190 170' stroke='black' stroke-width='4' stroke-dasharray='0.01 0.03'/>"
+                          "<path d='M10 180 L190 180' stroke='black' stroke-width='2' stroke-dasharray='0.01 0.03'"
+                          " stroke-linecap='square'/>"
+                          "<path d='M10 190 L190 190' stroke='black' stroke-width='2' stroke-dasharray='0.01 0.03'"
+                          " stroke-linecap='round'/></svg>",
+                          &w, &h);
+  if (!p) return;
+  expect_px(p, w, 84, 50, 0, 0, 255, 255, 0); /* the rectangle, and nothing beyond it */
+  expect_px(p, w, 85, 50, 0, 0, 0, 0, 0);
+  expect_px(p, w, 90, 84, 0, 0, 0, 0, 0);
+  expect_px(p, w, 50, 85, 0, 0, 0, 0, 0);
+  for (int x = 10; x < 190; x += 7) {
+    expect_px(p, w, x, 149, 0, 0, 0, 128, 1);   /* 1/2 */
+    expect_px(p, w, x, 170, 0, 0, 0, 64, 1);    /* butt: 1/4 */
+    expect_px(p, w, x, 180, 0, 0, 0, 255, 0);   /* square caps close the 0.03 gaps */
+    expect_px(p, w, x, 190, 0, 0, 0, 255, 0);   /* round caps too */
+  }
+  expect_px(p, w, 189, 150, 0, 0, 0, 128, 1);
+  expect_px(p, w, 9, 150, 0, 0, 0, 0, 0); /* butt ends */
+  expect_px(p, w, 190, 150, 0, 0, 0, 0, 0);
+  expect_px(p, w, 9, 180, 0, 0, 0, 255, 0); /* the square cap sticks out by 1 */
+  expect_px(p, w, 8, 180, 0, 0, 0, 0, 0);
+  free(p);
+  /* A red triangle and its outline dashed at 0.1 px (40 wide, dashes of 2
+   * under a viewBox of 8000 at 200 px): the triangle keeps its shape. */
+  p = render_svg("<svg xmlns='http://www.w3.org/2000/svg' width='200' height='200' viewBox='0 0 8000 8000'>"
+                 "<path d='M400 400 L7600 400 L4000 7600 Z' fill='red'/>"
+                 "<path d='M400 400 L7600 400 L4000 7600 Z' fill='none' stroke='red' stroke-width='40'"
+                 " stroke-dasharray='2'/></svg>",
+                 &w, &h);
+  if (!p) return;
+  expect_px(p, w, 100, 80, 255, 0, 0, 255, 0); /* inside */
+  expect_px(p, w, 5, 100, 0, 0, 0, 0, 0);      /* outside: left, right, below, the corners */
+  expect_px(p, w, 195, 100, 0, 0, 0, 0, 0);
+  expect_px(p, w, 100, 195, 0, 0, 0, 0, 0);
+  expect_px(p, w, 2, 2, 0, 0, 0, 0, 0);
+  expect_px(p, w, 30, 150, 0, 0, 0, 0, 0);
+  expect_px(p, w, 170, 150, 0, 0, 0, 0, 0);
+  free(p);
+}
+
+TEST(svg_huge_geometry) {
+  /* Geometry far beyond the target loses accuracy out there, not the element:
+   * a round-capped stroke 1e20 wide covers everything; a cubic spanning
+   * +-5e7 px (zoom 10240) keeps its inside. Both used to vanish (the
+   * renderer's float arithmetic at 1e19 px). */
+  uint32_t w, h;
+  uint8_t *p = render_svg("<svg xmlns='http://www.w3.org/2000/svg' width='64' height='48'>"
+                          "<path d='M20 20 L40 30' stroke='black' stroke-width='1e20' stroke-linecap='round'/></svg>",
+                          &w, &h);
+  if (p) {
+    for (int y = 0; y < 48; y += 5)
+      for (int x = 0; x < 64; x += 7) expect_px(p, w, x, y, 0, 0, 0, 255, 0);
+  }
+  free(p);
+  p = render_svg("<svg xmlns='http://www.w3.org/2000/svg' width='200' height='200'>"
+                 "<g transform='translate(100 150) scale(10240)'>"
+                 "<path d='M-5000 0 C -5000 -10000 5000 -10000 5000 0 Z' fill='blue'/></g></svg>",
+                 &w, &h);
+  if (p) {
+    expect_px(p, w, 100, 100, 0, 0, 255, 255, 0); /* inside the dome */
+    expect_px(p, w, 5, 5, 0, 0, 255, 255, 0);
+    expect_px(p, w, 195, 140, 0, 0, 255, 255, 0);
+    expect_px(p, w, 100, 160, 0, 0, 0, 0, 0);     /* below its base */
+    expect_px(p, w, 5, 195, 0, 0, 0, 0, 0);
+  }
+  free(p);
+}
+
 TEST(render_under_device_budget) {
   /* Out of device memory anywhere in a frame is an error the library returns:
    * a context with a budget (cn_context_desc.max_device_bytes) fails every
@@ -342,4 +421,4 @@ TEST(render_under_device_budget) {
 }
 
 TEST_MAIN(T(render_view_transform), T(render_bins_match_full_walk), T(svg_rect_coverage), T(svg_fill_rules), T(svg_clip_path), T(svg_stroke), T(svg_blend_multiply_and_opacity),
-          T(svg_linear_gradient), T(svg_luminance_mask), T(render_under_device_budget))
+          T(svg_linear_gradient), T(svg_luminance_mask), T(render_under_device_budget), T(svg_subpixel_dashes), T(svg_huge_geometry))

@@ -61,7 +61,13 @@
  *     inside a dash are drawn. On a closed subpath a dash running through the
  *     end continues into the first dash with a join (as Skia/resvg do).
  *     A pattern whose sum is 0 or that has a negative or non-finite value
- *     strokes solid; an odd dash_count repeats the list twice.
+ *     strokes solid; an odd dash_count repeats the list twice. A pattern whose
+ *     period is under CN_FLATTEN_DASH_COLLAPSE_PX (1/8) device pixel, measured
+ *     along the transform's most stretched direction, strokes solid too, and
+ *     cn_flatten_elem.cover gets its mean coverage (the renderer scales the
+ *     paint's alpha by it): per period, the dashes plus what their caps cover
+ *     of the gaps (square: up to 2h a gap; round: up to pi h / 2, the half
+ *     discs' area over the stroke's width 2h), at most 1.
  *   - Closed subpaths are expected to end where they start (the scene
  *     builder adds the closing line). Fills close a gap themselves; a solid
  *     stroke of a closed subpath with a gap strokes the gap as a straight

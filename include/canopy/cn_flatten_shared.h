@@ -29,11 +29,16 @@ CN_STRUCT(cn_line) {
  * lines[line_first .. line_first + line_count), contiguous and in path order;
  * (x0, y0, x1, y1) is their bounding box in device pixels (all zero when the
  * element has no lines, including every element that is not FILL, STROKE or
- * BEGIN_CLIP). */
+ * BEGIN_CLIP). cover: the factor its paint's alpha is scaled by, 1 except for
+ * a dashed stroke whose pattern is too fine to draw (a period under
+ * CN_FLATTEN_DASH_COLLAPSE_PX device pixels): its lines are then the solid
+ * stroke and cover the pattern's mean coverage (cn_flatten.h). */
 CN_STRUCT(cn_flatten_elem) {
   CN_U32 line_first;
   CN_U32 line_count;
   CN_F32 x0, y0, x1, y1;
+  CN_F32 cover;
+  CN_U32 pad0;
 } CN_STRUCT_END(cn_flatten_elem)
 
 /* The first 16 bytes of the work buffer. line_count is the exact number of
@@ -53,6 +58,7 @@ CN_STRUCT(cn_flatten_header) {
 #define CN_FLATTEN_MAX_SUBDIV 16384u /* flattened pieces per curve */
 #define CN_FLATTEN_MAX_ARC 4096u     /* chords per round join or cap */
 #define CN_FLATTEN_MAX_DASHES 65536u /* dashes started within one segment */
+#define CN_FLATTEN_DASH_COLLAPSE_PX 0.125f /* dash periods below this (device px) draw solid at mean coverage */
 
 /* Work buffer layout, in u32 words (E elements, P (element, segment) pairs,
  * S segments). Regions start on 16-byte boundaries. */
@@ -99,7 +105,7 @@ CN_STATIC_ASSERT_SIZE(cn_flatten_push, 128);
 
 #ifndef VULKAN
 CN_STATIC_ASSERT_SIZE(cn_line, 20);
-CN_STATIC_ASSERT_SIZE(cn_flatten_elem, 24);
+CN_STATIC_ASSERT_SIZE(cn_flatten_elem, 32);
 CN_STATIC_ASSERT_SIZE(cn_flatten_header, 16);
 #endif
 

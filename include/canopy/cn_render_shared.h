@@ -48,7 +48,7 @@
 #define CN_CMD_FILL 2u        /* [seg head, backdrop (int), rule] coverage of a path, then a paint */
 #define CN_CMD_SOLID 3u       /* coverage 1, then a paint */
 #define CN_CMD_COLOR 4u       /* [r g b a] premultiplied floats: paint with the coverage */
-#define CN_CMD_GRADIENT 5u    /* [paint index] paint a gradient or image with the coverage */
+#define CN_CMD_GRADIENT 5u    /* [paint index, alpha factor (float)] paint a gradient or image with the coverage */
 #define CN_CMD_BEGIN_CLIP 6u  /* push the current colour, start a transparent layer */
 #define CN_CMD_END_CLIP 7u    /* [seg head, backdrop, rule]: layer masked by the clip over the saved colour */
 #define CN_CMD_BEGIN_BLEND 8u /* [blend index] push, start a layer (a copy of the backdrop when not isolated) */
