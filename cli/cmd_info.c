@@ -14,15 +14,16 @@ static const char *type_name(VkPhysicalDeviceType t) {
   }
 }
 
-int cli_info(int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      printf("usage: canopy info\n\nLists the Vulkan devices, marks with * the one canopy chooses\n"
+static void usage(FILE *f) {
+  fprintf(f, "usage: canopy info\n\nLists the Vulkan devices, marks with * the one canopy chooses\n"
              "(CANOPY_DEVICE=<index|name> overrides), and prints its limits.\n");
-      return CLI_OK;
-    }
-    return cli_usage_error("info", "unknown option '%s'", argv[i]);
-  }
+}
+
+int cli_info(int argc, char **argv) {
+  const cli_opt opts[] = {{0}};
+  int nops = 0;
+  CLI_PARSE("info", argc, argv, opts, usage, &nops);
+  if (nops) return cli_usage_error("info", "unexpected argument '%s'", argv[1]);
   cn_device_caps devs[16];
   uint32_t n = 0, chosen = UINT32_MAX;
   cn_result r = cn_device_list(NULL, devs, 16, &n, &chosen);

@@ -2,6 +2,7 @@
  * one function per subcommand (cli/cmd_*.c). */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,8 +28,13 @@ static void print_help(FILE *f) {
     fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
   fprintf(f,
           "\n`canopy <command> --help` describes a command.\n"
+          "Every command takes --help, and --verbose (-v) for error messages with the library's\n"
+          "source locations. Options take their value as --name VALUE or --name=VALUE; `--` ends\n"
+          "the options; `-` names standard input or output where a command reads or writes files.\n\n"
           "environment: CANOPY_DEVICE=<index|name> picks a device; CANOPY_VALIDATION=1 turns the\n"
-          "Vulkan validation layer on.\n"
+          "Vulkan validation layer on; compiled GPU pipelines are kept in\n"
+          "$XDG_CACHE_HOME/canopy/pipelines.bin (else ~/.cache/canopy/pipelines.bin) to start\n"
+          "faster: CANOPY_PIPELINE_CACHE=FILE puts it elsewhere, CANOPY_PIPELINE_CACHE=0 turns it off.\n"
           "exit codes: 0 success, 1 failure, 2 usage error.\n");
 }
 
@@ -42,16 +48,25 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   return CLI_USAGE;
 }
 
-int cli_fail(const char *cmd, const char *what, cn_result r) {
-  const char *msg = cn_last_error();
-  fprintf(stderr, "canopy %s: %s: %s%s%s\n", cmd, what, cn_result_name(r), *msg ? ": " : "", msg);
-  return CLI_FAIL;
-}
-
 int cli_context(const char *cmd, cn_context **out) {
-  cn_result r = cn_context_create(&(cn_context_desc){0}, out);
+  char cache[4096];
+  cn_context_desc d = {.pipeline_cache_path = cli_pipeline_cache_path(cache, sizeof cache)};
+  cn_result r = cn_context_create(&d, out);
   if (r != CN_OK) return cli_fail(cmd, "cannot create a Vulkan context", r);
   return CLI_OK;
+}
+
+/* Runs the command, then checks that what it printed reached standard output
+ * (a full disk, a closed pipe): the exit code says so. */
+static int run(const cli_command *c, int argc, char **argv) {
+  int rc = c->run(argc, argv);
+  errno = 0;
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    int e = errno;
+    fprintf(stderr, "canopy %s: error writing standard output%s%s\n", c->name, e ? ": " : "", e ? strerror(e) : "");
+    if (rc == CLI_OK) rc = CLI_FAIL;
+  }
+  return rc;
 }
 
 int main(int argc, char **argv) {
@@ -70,6 +85,6 @@ int main(int argc, char **argv) {
   }
   if (arg[0] == '-') return cli_usage_error(NULL, "unknown option '%s'", arg);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    if (strcmp(arg, commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    if (strcmp(arg, commands[i].name) == 0) return run(&commands[i], argc - 1, argv + 1);
   return cli_usage_error(NULL, "unknown command '%s'", arg);
 }
