@@ -38,7 +38,11 @@ else()
   set(CANOPY_SVG_PC_REQUIRES_PRIVATE "")
   set(CANOPY_SVG_PC_REQUIRES " libxml-2.0 libpng")
 endif()
+# The .pc files find the prefix from their own place, so an installed tree can move.
+file(RELATIVE_PATH CANOPY_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+string(REGEX REPLACE "/$" "" CANOPY_PC_TO_PREFIX "${CANOPY_PC_TO_PREFIX}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/canopy.pc.in ${PROJECT_BINARY_DIR}/canopy.pc @ONLY)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/canopy-svg.pc.in ${PROJECT_BINARY_DIR}/canopy-svg.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/canopy.pc ${PROJECT_BINARY_DIR}/canopy-svg.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/LICENSE-MIT ${PROJECT_SOURCE_DIR}/LICENSE-APACHE DESTINATION ${CMAKE_INSTALL_DOCDIR})
