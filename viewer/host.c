@@ -254,7 +254,9 @@ static bool vw__create_render_pass(vw_host *h, char *err, size_t errcap) {
 }
 
 bool vw_host_create(vw_host *h, GLFWwindow *window, bool validation, char *err, size_t errcap) {
+  bool vsync = h->vsync; /* the one setting made before */
   memset(h, 0, sizeof *h);
+  h->vsync = vsync;
   h->window = window;
   h->validation = validation;
   bool ok = vw__create_instance(h, err, errcap);
