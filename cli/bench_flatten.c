@@ -5,6 +5,7 @@
  * time on the same scene. */
 #include "bench.h"
 #include <canopy/cn_flatten.h>
+#include <canopy/cn_scene_gpu.h>
 #include <canopy/cn_scene_api.h>
 #include <canopy/cn_svg.h>
 
@@ -112,25 +113,15 @@ static int cmp_double(const void *a, const void *b) {
 static cn_result flat_bench_scene(cn_context *ctx, const bench_opts *o, const cn_scene_data *d, const cn_flatten_desc *desc,
                              bool cpu, flat_result *res) {
   memset(res, 0, sizeof *res);
-  cn_flatten *fl = NULL;
+  cn_scene_gpu *g = NULL;
   cn_timer *timer = NULL;
-  cn_buffer buf = {0};
-  cn_result r = cn_flatten_create(ctx, &fl);
+  cn_scene_gpu_desc gd = {.initial = {.lines = desc ? desc->initial_line_capacity : 0}};
+  cn_result r = cn_scene_gpu_create(ctx, &gd, &g);
   if (r == CN_OK) r = cn_timer_create(ctx, 16, &timer);
-  size_t bytes[6] = {d->element_count * sizeof(cn_element), d->path_count * sizeof(cn_path),
-                     d->segment_count * sizeof(cn_segment), d->transform_count * sizeof(cn_transform),
-                     d->stroke_count * sizeof(cn_stroke), d->dash_count * sizeof(float)};
-  const void *src[6] = {d->elements, d->paths, d->segments, d->transforms, d->strokes, d->dashes};
-  size_t off[6], total = 0;
-  for (int i = 0; i < 6; i++) {
-    off[i] = total;
-    total += (bytes[i] + 255) & ~(size_t)255;
-  }
-  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, total ? total : 16, &buf);
-  for (int i = 0; i < 6 && r == CN_OK; i++)
-    if (bytes[i]) r = cn_buffer_upload(ctx, &buf, off[i], src[i], bytes[i]);
-  cn_flatten_scene_gpu gpu = {buf.address + off[0], buf.address + off[1], buf.address + off[2],
-                              buf.address + off[3], buf.address + off[4], buf.address + off[5]};
+  if (r == CN_OK) r = cn_scene_gpu_set_scene(g, d);
+  /* the flatten stage alone (no scene stage, no culling) */
+  cn_scene_frame frame = {.flatten = true, .tolerance = desc ? desc->tolerance : 0, .timer = timer};
+  if (desc) memcpy(frame.transform, desc->view, sizeof frame.transform);
   double spans[BENCH_SPANS + 1][200];
   int measured = 0;
   for (int it = -o->warmup - 1; it < o->runs && r == CN_OK;) {
@@ -139,12 +130,15 @@ static cn_result flat_bench_scene(cn_context *ctx, const bench_opts *o, const cn
     if (r != CN_OK) break;
     cn_timer_reset(ctx, timer, cb);
     cn_timer_mark(ctx, timer, cb, "start");
-    r = cn_flatten_record(ctx, fl, cb, d, &gpu, desc, timer);
+    r = cn_scene_gpu_record(g, cb, &frame);
     cn_result sr = cn_cmd_submit(ctx, cb);
     if (r == CN_OK) r = sr;
-    bool fits = false;
-    if (r == CN_OK) r = cn_flatten_finish(ctx, fl, &res->lines, &fits);
-    if (r != CN_OK || !fits) continue; /* grown: run again */
+    bool again = false;
+    if (r == CN_OK) r = cn_scene_gpu_frame_done(g, &again);
+    cn_scene_gpu_counts counts;
+    cn_scene_gpu_counts_get(g, &counts);
+    res->lines = counts.lines;
+    if (r != CN_OK || again) continue; /* grown: run again */
     if (it++ < 0) continue;            /* warm-up */
     uint32_t n = 0;
     double ns[BENCH_SPANS];
@@ -169,9 +163,8 @@ static cn_result flat_bench_scene(cn_context *ctx, const bench_opts *o, const cn
     res->cpu_lines = n;
     free(l);
   }
-  cn_buffer_destroy(ctx, &buf);
   cn_timer_destroy(ctx, timer);
-  cn_flatten_destroy(ctx, fl);
+  cn_scene_gpu_destroy(g);
   return r;
 }
 

@@ -1,6 +1,7 @@
 /* cmd_parens.c: `canopy parens`: parentheses matching of a file of '(' and ')'
  * on the GPU, writing one little-endian int32 per element (see cn_parens.h). */
 #include "cli.h"
+#include "parens_input.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,40 +16,7 @@ static const char *const usage =
     "--variant picks the GPU algorithm (default auto). --in - reads standard input; --out (-o)\n"
     "- writes standard output; a file is written whole or not at all.\n";
 
-/* Reads a whole file; *data is malloc'ed (NULL for an empty file). */
-static int read_file(const char *path, uint8_t **data, size_t *size) {
-  *data = NULL;
-  *size = 0;
-  bool std_in = strcmp(path, "-") == 0;
-  FILE *f = std_in ? stdin : fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "canopy parens: cannot open %s: %s\n", path, strerror(errno));
-    return CLI_FAIL;
-  }
-  size_t cap = 0;
-  for (;;) {
-    if (*size == cap) {
-      cap = cap ? cap * 2 : 1 << 16;
-      uint8_t *p = realloc(*data, cap);
-      if (!p) {
-        fprintf(stderr, "canopy parens: %s: out of memory reading it\n", path);
-        if (!std_in) fclose(f);
-        return CLI_FAIL;
-      }
-      *data = p;
-    }
-    size_t got = fread(*data + *size, 1, cap - *size, f);
-    *size += got;
-    if (got == 0) break;
-  }
-  int bad = ferror(f);
-  if (!std_in) fclose(f);
-  if (bad) {
-    fprintf(stderr, "canopy parens: cannot read %s\n", path);
-    return CLI_FAIL;
-  }
-  return CLI_OK;
-}
+static void usage_print(FILE *f) { fputs(usage, f); }
 
 static int write_output(const char *path, const int32_t *out, size_t n) {
   cli_out o;
@@ -66,13 +34,12 @@ static int write_output(const char *path, const int32_t *out, size_t n) {
     }
   }
   if (!ok) {
+    int e = errno;
     cli_out_abort(&o);
-    return cli_error("parens", "cannot write %s: %s", cli_out_name(path), strerror(errno));
+    return cli_error("parens", "cannot write %s: %s", cli_out_name(path), strerror(e));
   }
   return cli_out_commit("parens", &o);
 }
-
-static void usage_print(FILE *f) { fputs(usage, f); }
 
 int cli_parens(int argc, char **argv) {
   const char *in_path = NULL, *out_path = NULL, *variant_name = NULL;
@@ -91,27 +58,19 @@ int cli_parens(int argc, char **argv) {
 
   uint8_t *in = NULL;
   size_t n = 0;
-  int rc = read_file(in_path, &in, &n);
-  if (rc != CLI_OK) return rc;
-  if (n > 0 && in[n - 1] == '\n') n--;
-  for (size_t i = 0; i < n; i++) {
-    if (in[i] != '(' && in[i] != ')') {
-      fprintf(stderr, "canopy parens: %s: byte offset %zu: unexpected byte 0x%02x (only '(' and ')' allowed)\n",
-              in_path, i, in[i]);
-      free(in);
-      return CLI_FAIL;
-    }
-  }
-  if ((uint64_t)n > CN_PARENS_MAX_N) {
-    fprintf(stderr, "canopy parens: %s: %zu elements: at most %llu\n", in_path, n, CN_PARENS_MAX_N);
-    free(in);
-    return CLI_FAIL;
-  }
+  bool std_in = strcmp(in_path, "-") == 0;
+  FILE *f = std_in ? stdin : fopen(in_path, "rb");
+  if (!f) return cli_error("parens", "cannot open %s: %s", in_path, strerror(errno));
+  char err[512];
+  int rc = cli_parens_read(f, std_in ? "standard input" : in_path, CN_PARENS_MAX_N, &in, &n, err, sizeof err)
+               ? CLI_FAIL
+               : CLI_OK;
+  if (!std_in) fclose(f);
+  if (rc != CLI_OK) return cli_error("parens", "%s", err);
   int32_t *out = n ? malloc(n * sizeof *out) : NULL;
   if (n && !out) {
-    fprintf(stderr, "canopy parens: out of memory for %zu outputs\n", n);
     free(in);
-    return CLI_FAIL;
+    return cli_error("parens", "out of memory for %zu outputs", n);
   }
   if (n > 0) {
     cn_context *ctx = NULL;

@@ -37,6 +37,12 @@ static void usage(FILE *f) {
           "  -b, --background COLOR an SVG/CSS colour (white, #336699, rgba(0,0,0,0.5)); default\n"
           "                         transparent\n"
           "      --tolerance T      curve flattening tolerance in pixels (default 0.25)\n"
+          "      --stats            print what each frame used, as name: value lines (on stdout, or\n"
+          "                         stderr when the PNG goes there): elements, lines (flattened),\n"
+          "                         bin entries, tiles (tile records allocated for all elements),\n"
+          "                         segments (line pieces in tiles), chunks (extra command chunks),\n"
+          "                         spill (spilled stack levels) and reruns (frames run again after\n"
+          "                         a buffer grew); with several inputs, each after a file: line\n"
           "  -v, --verbose          error messages with the library's source locations\n\n"
           "FILE - reads the SVG from standard input. A DIR input renders every *.svg in it.\n"
           "An output is written to a temporary file and renamed into place, so a failed render\n"
@@ -167,6 +173,8 @@ static char *out_in_dir(const char *outdir, const char *in) {
 typedef struct render_opts {
   cn_svg_options svg;
   float bg[4], tolerance;
+  bool stats;
+  bool batch;
 } render_opts;
 
 typedef struct render_ctx {
@@ -218,6 +226,17 @@ static int render_one(render_ctx *R, const render_opts *o, const job *j) {
   }
   int rc = cli_write_file("render", j->out, png, size);
   free(png);
+  if (rc == CLI_OK && o->stats) {
+    FILE *f = !j->out || strcmp(j->out, "-") == 0 ? stderr : stdout;
+    cn_render_stats rs;
+    cn_renderer_stats(R->ren, &rs);
+    cn_scene_gpu_counts sc;
+    cn_scene_gpu_counts_get(cn_renderer_scene_gpu(R->ren), &sc);
+    if (o->batch) fprintf(f, "file: %s\n", name);
+    fprintf(f, "elements: %u\nlines: %u\nbin entries: %llu\ntiles: %u\nsegments: %u\nchunks: %u\nspill: %u\nreruns: %u\n",
+            scene.element_count, sc.lines, (unsigned long long)sc.bin_entries, rs.used_tiles, rs.used_segs,
+            rs.used_chunks, rs.used_spill, rs.reruns);
+  }
   return rc;
 }
 
@@ -235,6 +254,7 @@ int cli_render(int argc, char **argv) {
       {.name = "dpi", .kind = CLI_OPT_FLOAT, .dst = &dpi, .lo = 1, .hi = 100000},
       {.name = "background", .short_name = 'b', .kind = CLI_OPT_COLOR, .dst = o.bg, .metavar = "a colour"},
       {.name = "tolerance", .kind = CLI_OPT_FLOAT, .dst = &o.tolerance, .lo = 0.001, .hi = 100},
+      {.name = "stats", .kind = CLI_OPT_FLAG, .dst = &o.stats},
       {0}};
   int nin = 0;
   CLI_PARSE("render", argc, argv, opts, usage, &nin);
@@ -256,6 +276,7 @@ int cli_render(int argc, char **argv) {
     }
   }
   bool batch = any_dir || nin > 1;
+  o.batch = batch;
   if (rc == CLI_OK && batch && any_stdin) rc = cli_usage_error("render", "- (standard input) renders alone, not with other inputs");
   if (rc == CLI_OK && batch) {
     if (!out || strcmp(out, "-") == 0) rc = cli_usage_error("render", "several inputs (or a directory) need -o DIR");

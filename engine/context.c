@@ -105,13 +105,18 @@ static void cn__query_device(VkPhysicalDevice pd, cn__device_info *info) {
 
   VkPhysicalDeviceSubgroupSizeControlProperties ssc = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+  VkPhysicalDeviceDriverProperties drv = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES,
+                                          .pNext = info->has_13_features ? &ssc : NULL};
   VkPhysicalDeviceSubgroupProperties sg = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
-                                           .pNext = info->has_13_features ? &ssc : NULL};
+                                           .pNext = &drv};
   VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sg};
   vkGetPhysicalDeviceProperties2(pd, &props2);
   c->subgroup_size = sg.subgroupSize;
   c->min_subgroup_size = info->has_13_features ? ssc.minSubgroupSize : sg.subgroupSize;
   c->max_subgroup_size = info->has_13_features ? ssc.maxSubgroupSize : sg.subgroupSize;
+  /* gallivm (llvmpipe) counts the trips of all loops of an invocation and
+   * ends them after LP_MAX_TGSI_LOOP_ITERATIONS = 65535. */
+  c->max_loop_iterations = drv.driverID == VK_DRIVER_ID_MESA_LLVMPIPE ? 65535u : 0u;
 
   VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
@@ -361,6 +366,7 @@ cn_result cn_context_create(const cn_context_desc *desc, cn_context **out) {
   ctx->validation = d.validation || cn__env_flag("CANOPY_VALIDATION");
   ctx->quiet = d.quiet;
   ctx->timeout_ns = (uint64_t)((d.timeout_s > 0 ? d.timeout_s : 300.0) * 1e9);
+  ctx->max_device_bytes = d.max_device_bytes;
 
   VkPhysicalDevice *pds = NULL;
   cn__device_info *infos = NULL;
@@ -433,6 +439,7 @@ cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out) 
   ctx->device = desc->device;
   ctx->queue = desc->queue;
   ctx->queue_family = desc->queue_family;
+  ctx->max_device_bytes = desc->max_device_bytes;
   ctx->caps = info.caps;
   ctx->timeout_ns = (uint64_t)300e9;
   ctx->pipeline_cache = desc->pipeline_cache;

@@ -71,6 +71,8 @@ struct cn_context {
   VkCommandPool pool;
   VkFence fence;
   uint64_t timeout_ns;
+  uint64_t max_device_bytes; /* budget of the buffers' memory; 0: none */
+  uint64_t device_bytes;     /* memory the live buffers hold */
 
   VkPhysicalDeviceMemoryProperties memory_props;
   cn_device_caps caps;

@@ -60,6 +60,13 @@ cn_result cn_buffer_create(cn_context *ctx, cn_memory kind, VkDeviceSize size, c
     return cn_fail(CN_ERROR_UNSUPPORTED, "no memory type for a %s buffer",
                    kind == CN_MEMORY_DEVICE ? "device" : kind == CN_MEMORY_UPLOAD ? "upload" : "readback");
   }
+  if (ctx->max_device_bytes && (req.size > ctx->max_device_bytes || ctx->device_bytes > ctx->max_device_bytes - req.size)) {
+    vkDestroyBuffer(ctx->device, buffer, NULL);
+    return cn_fail(CN_ERROR_OUT_OF_MEMORY,
+                   "a buffer of %llu bytes would take the context past its budget of %llu device bytes (%llu in use)",
+                   (unsigned long long)req.size, (unsigned long long)ctx->max_device_bytes,
+                   (unsigned long long)ctx->device_bytes);
+  }
   VkMemoryAllocateFlagsInfo flags = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
                                      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT};
   VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
@@ -88,13 +95,18 @@ cn_result cn_buffer_create(cn_context *ctx, cn_memory kind, VkDeviceSize size, c
   out->size = size;
   out->mapped = mapped;
   out->kind = kind;
+  out->allocated = req.size;
+  ctx->device_bytes += req.size;
   return CN_OK;
 }
 
 void cn_buffer_destroy(cn_context *ctx, cn_buffer *buf) {
   if (!ctx || !buf) return;
   if (buf->buffer) vkDestroyBuffer(ctx->device, buf->buffer, NULL);
-  if (buf->memory) vkFreeMemory(ctx->device, buf->memory, NULL);
+  if (buf->memory) {
+    vkFreeMemory(ctx->device, buf->memory, NULL);
+    ctx->device_bytes -= buf->allocated <= ctx->device_bytes ? buf->allocated : ctx->device_bytes;
+  }
   memset(buf, 0, sizeof *buf);
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct cn__open {
   uint32_t tag, line;
@@ -63,6 +64,9 @@ static const char *cn__kind(uint32_t tag) { return tag == CN_TAG_BEGIN_CLIP ? "c
 
 cn_result cn_element_text_parse(const char *text, size_t len, cn_element_text *out) {
   memset(out, 0, sizeof *out);
+  if (len > CN_ELEMENT_TEXT_MAX_BYTES)
+    return cn_fail(CN_ERROR_LIMIT, "%zu bytes of element text: larger than the limit of %llu bytes (CN_ELEMENT_TEXT_MAX_BYTES)",
+                   len, (unsigned long long)CN_ELEMENT_TEXT_MAX_BYTES);
   out->viewport[0] = out->viewport[1] = -INFINITY;
   out->viewport[2] = out->viewport[3] = INFINITY;
   char *buf = malloc(len + 1);
@@ -174,31 +178,55 @@ cn_result cn_element_text_load(const char *path, cn_element_text *out) {
   memset(out, 0, sizeof *out);
   FILE *f = fopen(path, "rb");
   if (!f) return cn_fail(CN_ERROR_IO, "cannot open %s: %s", path, strerror(errno));
+  /* a regular file's size is known up front: refuse it before reading */
+  struct stat sb;
+  if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > CN_ELEMENT_TEXT_MAX_BYTES) {
+    fclose(f);
+    return cn_fail(CN_ERROR_LIMIT, "%s: %llu bytes: larger than the limit of %llu bytes (CN_ELEMENT_TEXT_MAX_BYTES)",
+                   path, (unsigned long long)sb.st_size, (unsigned long long)CN_ELEMENT_TEXT_MAX_BYTES);
+  }
+  /* read chunk by chunk; a NUL byte (never valid: /dev/zero, binary files)
+   * or passing the limit (an endless stream) stops the reading at once */
   char *data = NULL;
   size_t len = 0, cap = 0;
+  uint32_t line = 1;
+  cn_result r = CN_OK;
   for (;;) {
     if (len == cap) {
       size_t nc = cap ? cap * 2 : 65536;
+      if (nc > CN_ELEMENT_TEXT_MAX_BYTES + 1) nc = CN_ELEMENT_TEXT_MAX_BYTES + 1;
       char *nd = realloc(data, nc);
       if (!nd) {
-        free(data);
-        fclose(f);
-        return cn_fail(CN_ERROR_OUT_OF_MEMORY, "%s: out of host memory", path);
+        r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "%s: out of host memory (%zu bytes)", path, nc);
+        break;
       }
       data = nd;
       cap = nc;
     }
     size_t got = fread(data + len, 1, cap - len, f);
+    if (got == 0) {
+      if (ferror(f)) r = cn_fail(CN_ERROR_IO, "cannot read %s: %s", path, errno ? strerror(errno) : "read error");
+      break;
+    }
+    const char *nul = memchr(data + len, 0, got);
+    for (const char *c = data + len, *e = nul ? nul : data + len + got; (c = memchr(c, '\n', (size_t)(e - c))); c++) line++;
     len += got;
-    if (got == 0) break;
+    if (nul) {
+      r = cn_fail(CN_ERROR_PARSE, "%s: line %u: NUL byte", path, line);
+      break;
+    }
+    if (len > CN_ELEMENT_TEXT_MAX_BYTES) {
+      r = cn_fail(CN_ERROR_LIMIT, "%s: larger than the limit of %llu bytes (CN_ELEMENT_TEXT_MAX_BYTES)", path,
+                  (unsigned long long)CN_ELEMENT_TEXT_MAX_BYTES);
+      break;
+    }
   }
-  bool bad = ferror(f);
   fclose(f);
-  if (bad) {
+  if (r != CN_OK) {
     free(data);
-    return cn_fail(CN_ERROR_IO, "cannot read %s", path);
+    return r;
   }
-  cn_result r = cn_element_text_parse(data ? data : "", len, out);
+  r = cn_element_text_parse(data ? data : "", len, out);
   free(data);
   if (r != CN_OK) {
     char msg[512];

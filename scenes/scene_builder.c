@@ -32,8 +32,8 @@ struct cn_scene_builder {
   /* fill twins: closed copies of paths with open subpaths (paths index -> twin or CN_NONE) */
   vec twins;
   /* open groups */
-  uint8_t *stack;
-  uint32_t depth, max_depth;
+  uint8_t *stack; /* grows: nesting is bounded only by the element limit */
+  uint32_t depth, max_depth, stack_cap;
   bool mask_pending; /* a mask group just ended: the next element must be a masked group */
 };
 
@@ -57,11 +57,7 @@ cn_result cn_scene_builder_create(cn_scene_builder **out) {
   if (!out) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_builder_create: out is NULL");
   *out = NULL;
   cn_scene_builder *b = calloc(1, sizeof *b);
-  if (b) b->stack = malloc(CN_SCENE_MAX_DEPTH);
-  if (!b || !b->stack) {
-    free(b);
-    return cn_fail(CN_ERROR_OUT_OF_MEMORY, "cn_scene_builder_create: no memory");
-  }
+  if (!b) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "cn_scene_builder_create: no memory");
   *out = b;
   return CN_OK;
 }
@@ -426,24 +422,32 @@ cn_result cn_scene_stroke(cn_scene_builder *b, uint32_t path, uint32_t paint, co
   return CN_OK;
 }
 
-static cn_result push_group(cn_scene_builder *b, const char *fn, uint8_t kind) {
-  if (b->depth >= CN_SCENE_MAX_DEPTH)
-    return cn_fail(CN_ERROR_LIMIT, "%s: more than %u groups open at once", fn, CN_SCENE_MAX_DEPTH);
+/* Room for one more open group (before its BEGIN element is added, so that a
+ * failure leaves the scene as it was). */
+static cn_result reserve_group(cn_scene_builder *b, const char *fn) {
+  if (b->depth < b->stack_cap) return CN_OK;
+  uint32_t cap = b->stack_cap ? b->stack_cap * 2 : 256;
+  uint8_t *s = realloc(b->stack, cap);
+  if (!s) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "%s: no memory for %u open groups", fn, cap);
+  b->stack = s, b->stack_cap = cap;
+  return CN_OK;
+}
+
+static void push_group(cn_scene_builder *b, uint8_t kind) {
   b->stack[b->depth++] = kind;
   if (b->depth > b->max_depth) b->max_depth = b->depth;
-  return CN_OK;
 }
 
 cn_result cn_scene_push_clip(cn_scene_builder *b, uint32_t path, uint32_t rule) {
   CN_TRY(check_element(b, "cn_scene_push_clip"));
   CN_TRY(check_path_index(b, "cn_scene_push_clip", path));
   if (rule > CN_RULE_EVENODD) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_push_clip: rule %u", rule);
-  if (b->depth >= CN_SCENE_MAX_DEPTH)
-    return cn_fail(CN_ERROR_LIMIT, "cn_scene_push_clip: more than %u groups open at once", CN_SCENE_MAX_DEPTH);
+  CN_TRY(reserve_group(b, "cn_scene_push_clip"));
   uint32_t fp;
   CN_TRY(fill_path(b, path, &fp));
   CN_TRY(push_element(b, "cn_scene_push_clip", (cn_element){CN_TAG_BEGIN_CLIP, fp, CN_NONE, rule}));
-  return push_group(b, "cn_scene_push_clip", GROUP_CLIP);
+  push_group(b, GROUP_CLIP);
+  return CN_OK;
 }
 
 cn_result cn_scene_push_blend(cn_scene_builder *b, uint32_t mode, float alpha, uint32_t flags) {
@@ -456,13 +460,13 @@ cn_result cn_scene_push_blend(cn_scene_builder *b, uint32_t mode, float alpha, u
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_push_blend: flags 0x%x invalid", flags);
   if ((flags & CN_BLEND_MASKED) && !b->mask_pending)
     return cn_fail(CN_ERROR_STATE, "cn_scene_push_blend: CN_BLEND_MASKED without a mask group just before");
-  if (b->depth >= CN_SCENE_MAX_DEPTH)
-    return cn_fail(CN_ERROR_LIMIT, "cn_scene_push_blend: more than %u groups open at once", CN_SCENE_MAX_DEPTH);
+  CN_TRY(reserve_group(b, "cn_scene_push_blend"));
   CN_TRY(vec_reserve(&b->blends, sizeof(cn_blend), 1, b->limits.max_segments, "blends"));
   VEC_AT(b->blends, cn_blend, b->blends.count) = (cn_blend){mode, alpha, flags, 0};
   CN_TRY(push_element(b, "cn_scene_push_blend", (cn_element){CN_TAG_BEGIN_BLEND, CN_NONE, CN_NONE, b->blends.count}));
   b->blends.count++;
-  return push_group(b, "cn_scene_push_blend", mask ? GROUP_MASK : GROUP_BLEND);
+  push_group(b, mask ? GROUP_MASK : GROUP_BLEND);
+  return CN_OK;
 }
 
 cn_result cn_scene_pop(cn_scene_builder *b) {
@@ -496,6 +500,13 @@ cn_result cn_scene_end(cn_scene_builder *b, cn_scene_data *out) {
       .blends = b->blends.data, .blend_count = b->blends.count,
   };
   return CN_OK;
+}
+
+void cn_scene_abandon(cn_scene_builder *b) {
+  if (!b) return;
+  b->in_scene = b->in_path = false;
+  b->depth = 0;
+  b->mask_pending = false;
 }
 
 uint32_t cn_scene_depth(const cn_scene_builder *b) { return b ? b->depth : 0; }

@@ -95,7 +95,11 @@ static cn_result child_geometry(svg_loader *L, const clip_child *ch, svg_mat spa
   if (ch->style.clip_path && cn__svg_is(ch->style.clip_path, "clipPath")) {
     double box[4];
     bool have = cn__svg_path_tight_bounds(&p, box);
-    r = push_clip_inner(L, ch->style.clip_path, ch->node, m, have ? box : NULL, &inner, hidden);
+    r = cn__svg_enter(L, ch->node); /* this nests on the C stack */
+    if (r == CN_OK) {
+      r = push_clip_inner(L, ch->style.clip_path, ch->node, m, have ? box : NULL, &inner, hidden);
+      cn__svg_leave(L);
+    }
   }
   if (r == CN_OK && !*hidden) {
     uint32_t id;
@@ -110,67 +114,102 @@ static cn_result child_geometry(svg_loader *L, const clip_child *ch, svg_mat spa
   return r;
 }
 
-static cn_result push_clip_inner(svg_loader *L, xmlNode *clip, const xmlNode *user, svg_mat ctm, const double *bbox,
-                                 uint32_t *pushed, bool *hidden) {
-  if (!cn__svg_is(clip, "clipPath")) return CN_OK;
-  if (!cn__svg_push_ref(L, clip, user)) /* a cycle: this reference is ignored (as resvg and browsers do) */
-    return cn__svg_warn(L, CN_SVG_SKIP_CYCLE, user, "clip-path #%.60s refers back to itself; reference ignored",
-                    cn__svg_attr(clip, "id") ? cn__svg_attr(clip, "id") : "?");
-  cn_result r = cn__svg_enter(L, clip);
-  if (r != CN_OK) {
-    cn__svg_pop_ref(L);
-    return r;
-  }
-  uint32_t start = *pushed;
-  svg_style cs;
-  r = cn__svg_style_of(L, clip, &cs);
-  /* element space, then the clipPath's transform (in user units, with
-   * transform-origin), then the objectBoundingBox mapping */
-  bool obb = obb_units(clip, "clipPathUnits", false);
-  svg_mat space = cn__svg_mat_mul(ctm, cn__svg_transform_attr(L, clip, "transform", &cs, L->vw, L->vh));
-  if (r == CN_OK && obb) {
-    if (!bbox_usable(bbox)) *hidden = true;
-    else space = cn__svg_mat_mul(space, bbox_matrix(bbox));
-  }
-  if (r == CN_OK && !*hidden) {
-    /* the clipPath's own clip-path, in the user space of the element */
-    if (cs.clip_path && cn__svg_is(cs.clip_path, "clipPath"))
-      r = push_clip_inner(L, cs.clip_path, clip, ctm, bbox, pushed, hidden);
-  }
-  /* children */
+/* The clip region of one clipPath's children, in space (its own clip-path
+ * is handled by the caller). */
+static cn_result clip_children(svg_loader *L, xmlNode *clip, const svg_style *cs, svg_mat space, uint32_t *pushed,
+                               bool *hidden) {
   clip_child first;
   uint32_t valid = 0;
+  cn_result r = CN_OK;
   for (xmlNode *c = clip->children; c && r == CN_OK && !*hidden; c = c->next) {
     clip_child ch;
     bool ok;
-    r = clip_child_of(L, c, &cs, &ch, &ok, true);
+    r = clip_child_of(L, c, cs, &ch, &ok, true);
     if (ok && valid++ == 0) first = ch;
   }
-  if (r == CN_OK && !*hidden) {
-    if (valid == 0) {
-      *hidden = true;
-    } else if (valid == 1) {
-      r = child_geometry(L, &first, space, false, CN_NONE, pushed, hidden);
-    } else {
-      uint32_t white;
-      r = cn_scene_solid(L->b, 1, 1, 1, 1, &white);
-      if (r == CN_OK) r = cn_scene_push_blend(L->b, CN_BLEND_NORMAL, 1, CN_BLEND_ISOLATED | CN_BLEND_MASK_ALPHA);
-      for (xmlNode *c = clip->children; c && r == CN_OK; c = c->next) {
-        clip_child ch;
-        bool ok, h = false;
-        uint32_t none = 0;
-        r = clip_child_of(L, c, &cs, &ch, &ok, false);
-        if (r == CN_OK && ok) r = child_geometry(L, &ch, space, true, white, &none, &h);
-      }
-      if (r == CN_OK) r = cn_scene_pop(L->b);
-      if (r == CN_OK) r = cn_scene_push_blend(L->b, CN_BLEND_NORMAL, 1, CN_BLEND_ISOLATED | CN_BLEND_MASKED);
-      if (r == CN_OK) ++*pushed;
+  if (r != CN_OK || *hidden) return r;
+  if (valid == 0) {
+    *hidden = true;
+  } else if (valid == 1) {
+    r = child_geometry(L, &first, space, false, CN_NONE, pushed, hidden);
+  } else {
+    uint32_t white;
+    r = cn_scene_solid(L->b, 1, 1, 1, 1, &white);
+    if (r == CN_OK) r = cn_scene_push_blend(L->b, CN_BLEND_NORMAL, 1, CN_BLEND_ISOLATED | CN_BLEND_MASK_ALPHA);
+    for (xmlNode *c = clip->children; c && r == CN_OK; c = c->next) {
+      clip_child ch;
+      bool ok, h = false;
+      uint32_t none = 0;
+      r = clip_child_of(L, c, cs, &ch, &ok, false);
+      if (r == CN_OK && ok) r = child_geometry(L, &ch, space, true, white, &none, &h);
     }
+    if (r == CN_OK) r = cn_scene_pop(L->b);
+    if (r == CN_OK) r = cn_scene_push_blend(L->b, CN_BLEND_NORMAL, 1, CN_BLEND_ISOLATED | CN_BLEND_MASKED);
+    if (r == CN_OK) ++*pushed;
   }
+  return r;
+}
+
+/* One clipPath of a chain: a clipPath, its own clip-path, that one's, ... */
+typedef struct clip_link {
+  xmlNode *clip;
+  svg_mat space; /* its children's space */
+  svg_style cs;
+} clip_link;
+
+/* The clip groups of clip and of its chain of own clip-paths, which the
+ * region is intersected with: the chain is followed iteratively (any
+ * length), then each link's children from the innermost out. */
+static cn_result push_clip_inner(svg_loader *L, xmlNode *clip, const xmlNode *user, svg_mat ctm, const double *bbox,
+                                 uint32_t *pushed, bool *hidden) {
+  uint32_t start = *pushed;
+  clip_link *chain = NULL;
+  uint32_t n = 0, cap = 0;
+  cn_result r = CN_OK;
+  const xmlNode *from = user;
+  for (xmlNode *c = clip; c && cn__svg_is(c, "clipPath");) {
+    if (cn__svg_is_active(L, c)) { /* a cycle: this reference is ignored (as resvg and browsers do) */
+      r = cn__svg_warn(L, CN_SVG_SKIP_CYCLE, from, "clip-path #%.60s refers back to itself; reference ignored",
+                       cn__svg_attr(c, "id") ? cn__svg_attr(c, "id") : "?");
+      break;
+    }
+    r = cn__svg_work(L, c, 8);
+    if (r == CN_OK && n == cap) {
+      uint32_t nc = cap ? cap * 2 : 8;
+      clip_link *t = realloc(chain, nc * sizeof *t);
+      if (t) chain = t, cap = nc;
+      else r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "line %d: no memory for a chain of %u clip paths", cn__svg_line(c), nc);
+    }
+    if (r == CN_OK && !cn__svg_push_ref(L, c, from))
+      r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "line %d: no memory for the chain of references", cn__svg_line(c));
+    if (r != CN_OK) break;
+    clip_link *k = &chain[n++];
+    k->clip = c;
+    r = cn__svg_style_of(L, c, &k->cs);
+    if (r != CN_OK) break;
+    /* element space, then the clipPath's transform (in user units, with
+     * transform-origin), then the objectBoundingBox mapping */
+    k->space = cn__svg_mat_mul(ctm, cn__svg_transform_attr(L, c, "transform", &k->cs, L->vw, L->vh));
+    if (obb_units(c, "clipPathUnits", false)) {
+      if (!bbox_usable(bbox)) {
+        *hidden = true;
+        break;
+      }
+      k->space = cn__svg_mat_mul(k->space, bbox_matrix(bbox));
+    }
+    /* the clipPath's own clip-path, in the user space of the element */
+    from = c;
+    c = k->cs.clip_path && cn__svg_is(k->cs.clip_path, "clipPath") ? k->cs.clip_path : NULL;
+  }
+  /* the children of each link, innermost first; each link leaves the chain
+   * of active references after its children (as nesting would) */
+  for (uint32_t k = n; k-- > 0;) {
+    if (r == CN_OK && !*hidden) r = clip_children(L, chain[k].clip, &chain[k].cs, chain[k].space, pushed, hidden);
+    cn__svg_pop_ref(L);
+  }
+  free(chain);
   if (r == CN_OK && *hidden) /* close what this clip opened; the element is not drawn */
     for (; *pushed > start && r == CN_OK; --*pushed) r = cn_scene_pop(L->b);
-  cn__svg_leave(L);
-  cn__svg_pop_ref(L);
   return r;
 }
 
@@ -241,8 +280,7 @@ cn_result cn__svg_push_mask(svg_loader *L, xmlNode *mask, const xmlNode *user, s
   if (nested) {
     xmlNode *m = ms.mask;
     for (int hop = 0; m && hop < 64 && nested; hop++) {
-      for (uint32_t i = 0; i < L->nactive; i++)
-        if (L->active[i] == m) nested = false;
+      if (cn__svg_is_active(L, m)) nested = false;
       svg_style hs;
       r = cn__svg_style_of(L, m, &hs);
       if (r != CN_OK) goto out;

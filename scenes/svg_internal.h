@@ -14,9 +14,15 @@
  *   svg_clip.c       clipPath and mask as groups
  *   svg_marker.c     markers expanded into geometry
  *
- * Traversal recurses on the C stack, but every step that goes one level
- * deeper (a child element, a use, a clip path, a mask, a marker) passes
- * through cn__svg_enter(), which fails past CN_SVG_MAX_DEPTH.
+ * The traversal of elements (children, use, switch, nested viewports,
+ * symbols) runs on an explicit stack of frames on the heap (svg_frame), so
+ * XML nesting and use chains are bounded only by memory and the work budget.
+ * A clipPath's own clip-path chain is followed iteratively too. Content that
+ * is expanded as part of drawing another element (mask and marker content,
+ * pattern tiles, the clip-path of a clipPath child) runs as a nested
+ * traversal on the same frame stack, one C call level per such expansion:
+ * those levels pass through cn__svg_enter(), which fails past
+ * CN_SVG_MAX_DEPTH.
  */
 #ifndef CN_SVG_INTERNAL_H
 #define CN_SVG_INTERNAL_H
@@ -231,10 +237,16 @@ typedef struct svg_loader {
   size_t id_cap, id_count;
   /* current viewport size (user units) for percentages */
   double vw, vh;
-  /* depth through cn__svg_enter and the chain of references being expanded */
+  /* nested expansions through cn__svg_enter (C recursion) */
   uint32_t depth;
-  xmlNode *active[CN_SVG_MAX_DEPTH];
-  uint32_t nactive;
+  /* the chain of references being expanded (cycles), innermost last; each
+   * node in it has _private set */
+  xmlNode **active;
+  uint32_t nactive, cap_active;
+  /* the traversal's frame stack (svg_frame), in chunks that never move */
+  struct svg_frame **chunks;
+  uint32_t nchunks, cap_chunks;
+  uint32_t nframes;
   /* bounding box accumulators (objectBoundingBox clip/mask), innermost last */
   struct svg_bbox_acc *acc;
   uint32_t nacc, cap_acc;
@@ -271,10 +283,13 @@ int cn__svg_line(const xmlNode *n);
 /* Depth bookkeeping: fails past CN_SVG_MAX_DEPTH (naming node's line). */
 cn_result cn__svg_enter(svg_loader *L, const xmlNode *n);
 void cn__svg_leave(svg_loader *L);
-/* Reference chain: fails with a warning (returns false) when ref is already
- * being expanded. */
+/* Reference chain: false when ref is already being expanded (a cycle; the
+ * caller warns) or when there is no memory for the chain (*oom set when oom
+ * is not NULL; else that counts as a cycle). */
 bool cn__svg_push_ref(svg_loader *L, xmlNode *ref, const xmlNode *from);
 void cn__svg_pop_ref(svg_loader *L);
+/* Is n in the chain of references being expanded? */
+bool cn__svg_is_active(const svg_loader *L, const xmlNode *n);
 
 /* Records a warning (the element is skipped). In strict mode returns an
  * error; else CN_OK. */
@@ -287,11 +302,62 @@ void cn__svg_skip(svg_loader *L, cn_svg_skip kind);
 /* Counts one unit of work; fails past SVG_MAX_WORK. */
 cn_result cn__svg_work(svg_loader *L, const xmlNode *n, uint64_t units);
 
-/* svg_render.c */
-/* Renders node (any element) with the parent's style and transform. */
+/* svg_render.c: the traversal */
+
+/* One frame of the traversal: an element being rendered (its style,
+ * transform, the groups it opened, where its children are) or a list of
+ * children rendered with a given style and transform. A step function runs
+ * the frame until it must wait for frames it pushes (children, a use's
+ * target) and says where to go on (phase); the frame is popped when done. */
+typedef struct svg_frame svg_frame;
+struct svg_use_state;
+struct svg_frame {
+  uint8_t kind;  /* SVG_FRAME_* */
+  uint8_t phase; /* where the step function goes on (SVG_PHASE_*) */
+  uint8_t then;  /* the phase after the children */
+  uint8_t after; /* element frames: what follows the content (SVG_AFTER_*) */
+  bool single;   /* iterate only the first node */
+  bool clip;     /* a viewport's clip group is open */
+  bool group;    /* SVG_AFTER_BOUNDS: a blend group is part of the effects */
+  float alpha;   /* a group opacity folded into the paints */
+  xmlNode *node;
+  svg_frame *parent; /* its cst and cctm are this element's parent style and transform */
+  /* what the children (or a use's target) are rendered with */
+  const svg_style *cst;
+  svg_mat cctm;
+  xmlNode *cursor; /* the next child */
+  svg_mat m;       /* element frames: the element's transform */
+  uint32_t mark, pushed; /* effects: elements before the content, groups to pop */
+  double saved_vw, saved_vh;
+  struct svg_use_state *use; /* a use element's state (heap) */
+  svg_style st;              /* element frames: the element's style (last: not cleared) */
+};
+enum { SVG_FRAME_ELEMENT, SVG_FRAME_CHILDREN };
+enum {
+  SVG_PHASE_START,         /* an element: style, transform, effects, then its content */
+  SVG_PHASE_SYMBOL,        /* a symbol (or svg) instanced by a use */
+  SVG_PHASE_CHILDREN,      /* the next child, then `then` */
+  SVG_PHASE_VIEWPORT_END,  /* a viewport's children are done */
+  SVG_PHASE_AFTER_CONTENT, /* the effects are closed */
+  SVG_PHASE_USE_DRY,       /* a use: the dry run for its bounds is done */
+  SVG_PHASE_USE_END,       /* a use: its target is done */
+  SVG_PHASE_DONE
+};
+enum { SVG_AFTER_NONE, SVG_AFTER_POP, SVG_AFTER_BOUNDS };
+
+/* Pushes a frame (zeroed but for kind and parent); NULL when out of memory. */
+svg_frame *cn__svg_frame_push(svg_loader *L, uint8_t kind, svg_frame *parent);
+/* Children frames: iterate the children of f->cursor's parent from
+ * f->cursor with f->cst and f->cctm, pushing an element frame for each. */
+void cn__svg_frame_children(svg_frame *f, xmlNode *first, const svg_style *st, svg_mat ctm);
+
+/* Renders node (any element) with the parent's style and transform: runs
+ * the traversal to completion. */
 cn_result cn__svg_render_node(svg_loader *L, xmlNode *node, const svg_style *parent, svg_mat ctm);
-/* Renders the element children of node. */
+/* Renders the element children of node (a nested traversal). */
 cn_result cn__svg_render_children(svg_loader *L, xmlNode *node, const svg_style *style, svg_mat ctm);
+/* Frees the frame stack (at the end of a load). */
+void cn__svg_frames_free(svg_loader *L);
 /* Emits path p with transform ctm; *id gets the path index. Fails on absurd
  * coordinates (naming node). */
 cn_result cn__svg_emit_path(svg_loader *L, const xmlNode *node, const svg_path *p, svg_mat ctm, uint32_t *id);
@@ -314,12 +380,23 @@ void cn__svg_bbox_add(svg_loader *L, const svg_path *p, svg_mat ctm);
 svg_mat cn__svg_transform_attr(svg_loader *L, const xmlNode *n, const char *attr, const svg_style *st, double ref_w,
                            double ref_h);
 
-/* svg_use.c */
-cn_result cn__svg_render_use(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm);
-/* Nested <svg> (not the root), or a symbol instanced with size w x h. */
-cn_result cn__svg_render_viewport(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm, double x, double y,
-                              double w, double h);
-cn_result cn__svg_render_switch(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm);
+/* svg_use.c: the content of use, nested svg and switch elements in frames */
+/* A use element's content (f is its frame): its target, pushed as a frame. */
+cn_result cn__svg_use_begin(svg_loader *L, svg_frame *f);
+/* The later phases of a use (SVG_PHASE_USE_*). */
+cn_result cn__svg_use_step(svg_loader *L, svg_frame *f);
+/* Frees f->use (when the frame is popped). */
+void cn__svg_use_free(svg_loader *L, svg_frame *f);
+/* A symbol or svg instanced by a use (SVG_PHASE_SYMBOL). */
+cn_result cn__svg_symbol_begin(svg_loader *L, svg_frame *f);
+/* A new viewport of size w x h at x, y (nested <svg>, or a symbol): its
+ * clip, viewport size, and f's children; SVG_PHASE_VIEWPORT_END then calls
+ * cn__svg_viewport_end. */
+cn_result cn__svg_viewport_begin(svg_loader *L, svg_frame *f, const svg_style *st, svg_mat ctm, double x, double y,
+                                 double w, double h);
+cn_result cn__svg_viewport_end(svg_loader *L, svg_frame *f);
+/* The child of a switch that renders, or NULL. */
+xmlNode *cn__svg_switch_choice(xmlNode *sw);
 /* Conditional processing attributes (systemLanguage, requiredExtensions). */
 bool cn__svg_conditions_pass(const xmlNode *n);
 

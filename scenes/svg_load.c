@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SVG_NS "http://www.w3.org/2000/svg"
 #define XLINK_NS "http://www.w3.org/1999/xlink"
@@ -96,8 +97,8 @@ xmlNode *cn__svg_resolve_url(svg_loader *L, const char *s, size_t n, bool *is_ur
 cn_result cn__svg_enter(svg_loader *L, const xmlNode *n) {
   if (L->depth >= CN_SVG_MAX_DEPTH)
     return cn_fail(CN_ERROR_LIMIT,
-                   "line %d: <%s> nested deeper than %u levels (elements and use/clip-path/mask/marker references "
-                   "together)",
+                   "line %d: <%s>: mask, marker, pattern and clipPath-child clip-path content nested deeper than %u "
+                   "levels",
                    cn__svg_line(n), n ? (const char *)n->name : "?", CN_SVG_MAX_DEPTH);
   L->depth++;
   return CN_OK;
@@ -105,15 +106,30 @@ cn_result cn__svg_enter(svg_loader *L, const xmlNode *n) {
 
 void cn__svg_leave(svg_loader *L) { L->depth--; }
 
+/* A node is in the active chain when its _private (ours: libxml2 leaves it
+ * to the application) is set, so a chain of any length is checked in O(1). */
+static char active_mark;
+
+bool cn__svg_is_active(const svg_loader *L, const xmlNode *n) {
+  (void)L;
+  return n->_private == &active_mark;
+}
+
 bool cn__svg_push_ref(svg_loader *L, xmlNode *ref, const xmlNode *from) {
-  for (uint32_t i = 0; i < L->nactive; i++)
-    if (L->active[i] == ref) return false;
-  if (L->nactive == CN_SVG_MAX_DEPTH) return false;
+  (void)from;
+  if (ref->_private == &active_mark) return false;
+  if (L->nactive == L->cap_active) {
+    uint32_t cap = L->cap_active ? L->cap_active * 2 : 64;
+    xmlNode **a = realloc(L->active, cap * sizeof *a);
+    if (!a) return false;
+    L->active = a, L->cap_active = cap;
+  }
   L->active[L->nactive++] = ref;
+  ref->_private = &active_mark;
   return true;
 }
 
-void cn__svg_pop_ref(svg_loader *L) { L->nactive--; }
+void cn__svg_pop_ref(svg_loader *L) { L->active[--L->nactive]->_private = NULL; }
 
 void cn__svg_skip(svg_loader *L, cn_svg_skip kind) {
   if (L->stats) L->stats->skipped[kind]++;
@@ -150,10 +166,12 @@ typedef struct xml_errors {
   char msg[512];
   int line;
   bool have;
+  bool oom; /* libxml2 ran out of memory somewhere (the tree is then cut short) */
 } xml_errors;
 
 static void on_xml_error(void *user, xmlErrorPtr e) {
   xml_errors *x = user;
+  if (e && e->code == XML_ERR_NO_MEMORY) x->oom = true;
   if (x->have || !e || e->level < XML_ERR_ERROR) return;
   x->have = true;
   x->line = e->line;
@@ -357,10 +375,14 @@ static cn_result parse_xml(const void *data, size_t size, xmlDoc **out) {
     return cn_fail(CN_ERROR_OUT_OF_MEMORY, "cannot create an XML parser");
   }
   /* No network, no DTD loading or attribute defaults, no entity
-   * substitution, no XInclude; libxml2's size/depth limits stay on
-   * (no XML_PARSE_HUGE). */
-  xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
-  for (size_t off = first; off < size && !errs.have;) {
+   * substitution, no XInclude. XML_PARSE_HUGE lifts libxml2's depth limit
+   * (256) and its 10 MB limit on single tokens: the traversal handles any
+   * nesting, and the input is already bounded by max_bytes. Entity loops
+   * and amplification stay checked (and entities are expanded by this
+   * loader only under its own limits). */
+  xmlCtxtUseOptions(ctxt,
+                    XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING | XML_PARSE_NOERROR | XML_PARSE_HUGE);
+  for (size_t off = first; off < size && !errs.have && !ctxt->disableSAX;) {
     size_t n = size - off < (1u << 16) ? size - off : (1u << 16);
     xmlParseChunk(ctxt, bytes + off, (int)n, 0);
     off += n;
@@ -369,6 +391,11 @@ static cn_result parse_xml(const void *data, size_t size, xmlDoc **out) {
   xmlDoc *doc = ctxt->myDoc;
   ctxt->myDoc = NULL;
   int well_formed = ctxt->wellFormed;
+  /* libxml2 stops building the tree without clearing wellFormed when it runs
+   * out of memory (or halts for another reason): the tree is then a prefix of
+   * the document, which must not pass for the whole */
+  bool stopped = ctxt->disableSAX != 0 || ctxt->errNo == XML_ERR_NO_MEMORY;
+  if (ctxt->errNo == XML_ERR_NO_MEMORY) errs.oom = true;
   if (!errs.have) { /* errors that bypassed the handler */
     xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
     if (e && e->level >= XML_ERR_ERROR) on_xml_error(&errs, e);
@@ -376,9 +403,14 @@ static cn_result parse_xml(const void *data, size_t size, xmlDoc **out) {
   xmlSetStructuredErrorFunc(NULL, NULL);
   xmlSetGenericErrorFunc(NULL, NULL);
   xmlFreeParserCtxt(ctxt);
-  if (!doc || !well_formed) {
+  if (errs.oom) {
+    if (doc) xmlFreeDoc(doc);
+    return cn_fail(CN_ERROR_OUT_OF_MEMORY, "line %d: out of memory while parsing the XML (libxml2)", errs.line);
+  }
+  if (!doc || !well_formed || stopped) {
     if (doc) xmlFreeDoc(doc);
     if (errs.have) return cn_fail(CN_ERROR_PARSE, "line %d: malformed XML: %s", errs.line, errs.msg);
+    if (stopped) return cn_fail(CN_ERROR_PARSE, "line 1: the XML parser stopped before the end of the document");
     return cn_fail(CN_ERROR_PARSE, "line 1: malformed XML");
   }
   *out = doc;
@@ -487,10 +519,11 @@ static cn_result load_doc(svg_loader *L, xmlNode *root, cn_scene_data *out) {
    * conditions) inside the viewBox mapping */
   L->root = root;
   cn_result r = cn__svg_render_node(L, root, &st, m);
-  /* close anything left open by a failure so the builder can end */
-  while (r != CN_OK && cn_scene_depth(L->b)) cn_scene_pop(L->b);
-  if (r != CN_OK) return r;
-  return cn_scene_end(L->b, out);
+  if (r == CN_OK) r = cn_scene_end(L->b, out);
+  /* a failure may leave groups open in any state (a mask group whose masked
+   * group never came cannot even be popped): drop the scene whole */
+  if (r != CN_OK) cn_scene_abandon(L->b);
+  return r;
 }
 
 cn_result cn_svg_load_memory(cn_scene_builder *b, const void *data, size_t size, const cn_svg_options *options,
@@ -518,8 +551,11 @@ cn_result cn_svg_load_memory(cn_scene_builder *b, const void *data, size_t size,
     if (r == CN_OK) r = load_doc(L, xmlDocGetRootElement(L->doc), out);
   }
   if (r == CN_OK && stats) fill_stats(stats, out);
+  cn__svg_frames_free(L);
+  while (L->nactive) cn__svg_pop_ref(L);
   if (L->doc) xmlFreeDoc(L->doc);
   cn__svg_sheet_free(L->sheet);
+  free(L->active);
   free(L->ids);
   free(L->acc);
   free(L);
@@ -532,6 +568,13 @@ cn_result cn_svg_load_file(cn_scene_builder *b, const char *path, const cn_svg_o
   FILE *f = fopen(path, "rb");
   if (!f) return cn_fail(CN_ERROR_IO, "cannot open %s: %s", path, strerror(errno));
   uint64_t max = options && options->max_bytes ? options->max_bytes : CN_SVG_DEFAULT_MAX_BYTES;
+  /* a regular file's size is known up front: refuse it before reading */
+  struct stat sb;
+  if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > max) {
+    fclose(f);
+    return cn_fail(CN_ERROR_LIMIT, "%s is %llu bytes, larger than the limit of %llu bytes (cn_svg_options.max_bytes)",
+                   path, (unsigned long long)sb.st_size, (unsigned long long)max);
+  }
   size_t cap = 1 << 16, len = 0;
   char *buf = malloc(cap);
   cn_result r = CN_OK;
@@ -552,7 +595,9 @@ cn_result cn_svg_load_file(cn_scene_builder *b, const char *path, const cn_svg_o
   }
   if (!buf) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "no memory to read %s", path);
   else if (ferror(f)) r = cn_fail(CN_ERROR_IO, "cannot read %s", path);
-  else if (len > max) r = cn_fail(CN_ERROR_LIMIT, "%s is larger than the limit of %llu bytes", path, (unsigned long long)max);
+  else if (len > max)
+    r = cn_fail(CN_ERROR_LIMIT, "%s is larger than the limit of %llu bytes (cn_svg_options.max_bytes)", path,
+                (unsigned long long)max);
   fclose(f);
   if (r == CN_OK) r = cn_svg_load_memory(b, buf, len, options, out, stats);
   free(buf);

@@ -195,8 +195,7 @@ cn_result cn__svg_render_markers(svg_loader *L, xmlNode *node, const svg_style *
   xmlNode *mk3[3];
   for (int k = 0; k < 3; k++) {
     mk3[k] = st->marker[k] && cn__svg_is(st->marker[k], "marker") ? st->marker[k] : NULL;
-    for (uint32_t i = 0; mk3[k] && i < L->nactive; i++)
-      if (L->active[i] == mk3[k]) { /* a marker drawn inside itself: skipped */
+    if (mk3[k] && cn__svg_is_active(L, mk3[k])) { /* a marker drawn inside itself: skipped */
         CN_TRY(cn__svg_warn(L, CN_SVG_SKIP_CYCLE, node, "marker #%.60s is used inside itself; skipped",
                         cn__svg_attr(mk3[k], "id") ? cn__svg_attr(mk3[k], "id") : "?"));
         mk3[k] = NULL;

@@ -7,6 +7,7 @@
 
 #include <libxml/entities.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,20 +265,6 @@ static bool is_definition(const char *name) {
   return false;
 }
 
-/* The element's content: children, a shape, a use, a viewport. */
-static cn_result render_content(svg_loader *L, xmlNode *n, const svg_style *st, svg_mat ctm, float alpha) {
-  const char *name = (const char *)n->name;
-  if (strcmp(name, "g") == 0 || strcmp(name, "a") == 0 || n == L->root) return cn__svg_render_children(L, n, st, ctm);
-  if (strcmp(name, "svg") == 0) {
-    double x = len_attr(L, n, "x", SVG_AXIS_X, 0, st), y = len_attr(L, n, "y", SVG_AXIS_Y, 0, st);
-    double w = len_attr(L, n, "width", SVG_AXIS_X, L->vw, st), h = len_attr(L, n, "height", SVG_AXIS_Y, L->vh, st);
-    return cn__svg_render_viewport(L, n, st, ctm, x, y, w, h);
-  }
-  if (strcmp(name, "use") == 0) return cn__svg_render_use(L, n, st, ctm);
-  if (strcmp(name, "switch") == 0) return cn__svg_render_switch(L, n, st, ctm);
-  return render_shape(L, n, st, ctm, alpha);
-}
-
 /* Opens the effect groups of an element; bbox may be NULL when no
  * objectBoundingBox units are involved. */
 static cn_result open_effects(svg_loader *L, xmlNode *n, const svg_style *st, svg_mat ctm, const double *bbox,
@@ -305,77 +292,6 @@ static cn_result open_effects(svg_loader *L, xmlNode *n, const svg_style *st, sv
   return CN_OK;
 }
 
-static cn_result render_element(svg_loader *L, xmlNode *n, const svg_style *parent, svg_mat ctm) {
-  svg_style st;
-  cn__svg_style_compute(L, n, parent, &st);
-  if (st.display_none) return CN_OK;
-  if (st.filter) {
-    cn__svg_skip(L, CN_SVG_SKIP_FILTER);
-    return CN_OK;
-  }
-  svg_mat m = cn__svg_mat_mul(ctm, cn__svg_transform_attr(L, n, "transform", &st, L->vw, L->vh));
-  if (!cn__svg_mat_finite(m))
-    return cn_fail(CN_ERROR_LIMIT, "line %d: the transform of <%s> overflows", cn__svg_line(n), (const char *)n->name);
-  if (m.a * m.d - m.b * m.c == 0) return CN_OK; /* collapsed to nothing */
-  /* references that do not resolve to the right kind of element are ignored */
-  if (st.clip_missing || (st.clip_path && !cn__svg_is(st.clip_path, "clipPath"))) {
-    CN_TRY(cn__svg_warn(L, CN_SVG_SKIP_MISSING_REF, n, "clip-path of <%s> is not a clipPath in this document; ignored",
-                    (const char *)n->name));
-    st.clip_path = NULL;
-  }
-  if (st.mask_missing || (st.mask && !cn__svg_is(st.mask, "mask"))) {
-    CN_TRY(cn__svg_warn(L, CN_SVG_SKIP_MISSING_REF, n, "mask of <%s> is not a mask in this document; ignored",
-                    (const char *)n->name));
-    st.mask = NULL;
-  }
-  bool shape = cn__svg_is_shape(n);
-  bool group = st.opacity < 1 || st.blend != CN_BLEND_NORMAL || st.isolate;
-  float alpha = 1;
-  if (group && shape && !st.mask && st.blend == CN_BLEND_NORMAL && !st.isolate && !has_markers(n, &st)) {
-    int ops = (st.fill.kind != SVG_PAINT_NONE && !cn__svg_is(n, "line")) + (st.stroke.kind != SVG_PAINT_NONE);
-    if (ops <= 1) { /* one thing drawn: opacity folds into its paint */
-      alpha = st.opacity;
-      group = false;
-    }
-  }
-  if (!st.clip_path && !st.mask && !group) return render_content(L, n, &st, m, alpha);
-
-  /* Clips and masks may need the content's bounds (objectBoundingBox units, on
-   * the clipPath, its clip-path or children, or the mask): always gather them. */
-  bool need_bbox = st.clip_path || st.mask;
-  uint32_t pushed = 0;
-  bool hidden = false;
-  if (!need_bbox) {
-    uint32_t mark = cn__scene_element_count(L->b);
-    CN_TRY(open_effects(L, n, &st, m, NULL, group, &pushed, &hidden));
-    if (hidden) {
-      cn__scene_truncate_elements(L->b, mark);
-      return CN_OK;
-    }
-    CN_TRY(render_content(L, n, &st, m, alpha));
-  } else {
-    /* content first, gathering its bounds; then the opening groups, moved in front */
-    bool ok;
-    CN_TRY(cn__svg_bbox_begin(L, m, &ok));
-    if (!ok) return CN_OK;
-    uint32_t mark = cn__scene_element_count(L->b);
-    cn_result r = render_content(L, n, &st, m, alpha);
-    double bbox[4] = {0, 0, 0, 0};
-    bool any = cn__svg_bbox_end(L, bbox);
-    CN_TRY(r);
-    uint32_t split = cn__scene_element_count(L->b);
-    if (split == mark) return CN_OK; /* nothing drawn: no groups needed */
-    CN_TRY(open_effects(L, n, &st, m, any ? bbox : NULL, group, &pushed, &hidden));
-    if (hidden) {
-      cn__scene_truncate_elements(L->b, mark);
-      return CN_OK;
-    }
-    CN_TRY(cn__scene_rotate(L->b, mark, split));
-  }
-  for (uint32_t i = 0; i < pushed; i++) CN_TRY(cn_scene_pop(L->b));
-  return CN_OK;
-}
-
 bool cn__svg_is_renderable(const xmlNode *n) {
   if (!cn__svg_is_element(n)) return false;
   const char *name = (const char *)n->name;
@@ -384,42 +300,296 @@ bool cn__svg_is_renderable(const xmlNode *n) {
          strcmp(name, "foreignObject") == 0 || cn__svg_is_shape(n);
 }
 
-cn_result cn__svg_render_node(svg_loader *L, xmlNode *n, const svg_style *parent, svg_mat ctm) {
-  if (n->type != XML_ELEMENT_NODE) return CN_OK;
-  if (!cn__svg_is_element(n)) {
-    cn__svg_skip(L, CN_SVG_SKIP_FOREIGN);
-    return CN_OK;
-  }
-  const char *name = (const char *)n->name;
-  if (is_definition(name)) return CN_OK;
-  if (strcmp(name, "text") == 0) return cn__svg_skip(L, CN_SVG_SKIP_TEXT), CN_OK;
-  if (strcmp(name, "image") == 0) return cn__svg_skip(L, CN_SVG_SKIP_IMAGE), CN_OK;
-  if (strcmp(name, "foreignObject") == 0) return cn__svg_skip(L, CN_SVG_SKIP_FOREIGN), CN_OK;
-  bool known = strcmp(name, "g") == 0 || strcmp(name, "a") == 0 || strcmp(name, "svg") == 0 ||
-               strcmp(name, "use") == 0 || strcmp(name, "switch") == 0 || cn__svg_is_shape(n);
-  if (!known) return cn__svg_skip(L, CN_SVG_SKIP_UNKNOWN), CN_OK;
-  if (!cn__svg_conditions_pass(n)) return CN_OK;
-  CN_TRY(cn__svg_enter(L, n));
-  cn_result r = cn__svg_work(L, n, 8); /* an element costs about as much as 8 path commands */
-  if (r == CN_OK) r = render_element(L, n, parent, ctm);
-  cn__svg_leave(L);
-  return r;
+/* ------------------------------------------------------------ the frames */
+
+#define SVG_FRAME_CHUNK 512u
+
+static svg_frame *frame_at(svg_loader *L, uint32_t i) {
+  return &L->chunks[i / SVG_FRAME_CHUNK][i % SVG_FRAME_CHUNK];
 }
 
-cn_result cn__svg_render_children(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm) {
-  for (xmlNode *c = node->children; c; c = c->next) {
+svg_frame *cn__svg_frame_push(svg_loader *L, uint8_t kind, svg_frame *parent) {
+  uint32_t chunk = L->nframes / SVG_FRAME_CHUNK;
+  if (chunk == L->nchunks) {
+    if (L->nchunks == L->cap_chunks) {
+      uint32_t cap = L->cap_chunks ? L->cap_chunks * 2 : 16;
+      svg_frame **c = realloc(L->chunks, cap * sizeof *c);
+      if (!c) return NULL;
+      L->chunks = c, L->cap_chunks = cap;
+    }
+    svg_frame *f = malloc(SVG_FRAME_CHUNK * sizeof *f);
+    if (!f) return NULL;
+    L->chunks[L->nchunks++] = f;
+  }
+  svg_frame *f = frame_at(L, L->nframes++);
+  memset(f, 0, offsetof(svg_frame, st)); /* the style is written before it is read */
+  f->kind = kind;
+  f->parent = parent;
+  f->cursor = NULL, f->use = NULL, f->pushed = 0;
+  return f;
+}
+
+static void frame_pop(svg_loader *L) {
+  svg_frame *f = frame_at(L, --L->nframes);
+  if (f->use) cn__svg_use_free(L, f);
+}
+
+void cn__svg_frames_free(svg_loader *L) {
+  while (L->nframes) frame_pop(L);
+  for (uint32_t i = 0; i < L->nchunks; i++) free(L->chunks[i]);
+  free(L->chunks);
+  L->chunks = NULL;
+  L->nchunks = L->cap_chunks = 0;
+}
+
+void cn__svg_frame_children(svg_frame *f, xmlNode *first, const svg_style *st, svg_mat ctm) {
+  f->cursor = first;
+  f->cst = st;
+  f->cctm = ctm;
+}
+
+static cn_result no_frame_memory(const xmlNode *n) {
+  return cn_fail(CN_ERROR_OUT_OF_MEMORY, "line %d: no memory for the traversal of <%s>", cn__svg_line(n),
+                 n ? (const char *)n->name : "?");
+}
+
+/* Pushes a frame for f's next child (an element, or the content of an
+ * entity); *pushed false when none is left. */
+static cn_result push_next_child(svg_loader *L, svg_frame *f, bool *pushed) {
+  *pushed = false;
+  while (f->cursor) {
+    xmlNode *c = f->cursor;
+    f->cursor = f->single ? NULL : c->next;
     if (c->type == XML_ENTITY_REF_NODE) {
       /* elements that come in through an entity (libxml2 parsed the entity's
        * content once and checked its amplification) */
       xmlEntity *ent = xmlGetDocEntity(L->doc, c->name);
       if (!ent || !ent->children) continue;
-      CN_TRY(cn__svg_enter(L, node));
-      cn_result r = cn__svg_render_children(L, (xmlNode *)ent, st, ctm);
-      cn__svg_leave(L);
-      CN_TRY(r);
-      continue;
+      svg_frame *g = cn__svg_frame_push(L, SVG_FRAME_CHILDREN, f);
+      if (!g) return no_frame_memory(c->parent);
+      cn__svg_frame_children(g, ent->children, f->cst, f->cctm);
+      *pushed = true;
+      return CN_OK;
     }
-    CN_TRY(cn__svg_render_node(L, c, st, ctm));
+    if (c->type != XML_ELEMENT_NODE) continue;
+    svg_frame *g = cn__svg_frame_push(L, SVG_FRAME_ELEMENT, f);
+    if (!g) return no_frame_memory(c);
+    g->node = c;
+    g->phase = SVG_PHASE_START;
+    *pushed = true;
+    return CN_OK;
   }
   return CN_OK;
+}
+
+/* ------------------------------------------------------- element content */
+
+/* A group, or the root: its children with its style and transform. */
+static cn_result render_group(svg_loader *L, svg_frame *f) {
+  (void)L;
+  cn__svg_frame_children(f, f->node->children, &f->st, f->m);
+  f->phase = SVG_PHASE_CHILDREN;
+  f->then = SVG_PHASE_AFTER_CONTENT;
+  return CN_OK;
+}
+
+/* A nested <svg>: a new viewport with its children. */
+static cn_result render_svg(svg_loader *L, svg_frame *f) {
+  xmlNode *n = f->node;
+  const svg_style *st = &f->st;
+  double x = len_attr(L, n, "x", SVG_AXIS_X, 0, st), y = len_attr(L, n, "y", SVG_AXIS_Y, 0, st);
+  double w = len_attr(L, n, "width", SVG_AXIS_X, L->vw, st), h = len_attr(L, n, "height", SVG_AXIS_Y, L->vh, st);
+  return cn__svg_viewport_begin(L, f, st, f->m, x, y, w, h);
+}
+
+/* A switch: the first child whose conditions pass. */
+static cn_result render_switch(svg_loader *L, svg_frame *f) {
+  xmlNode *c = cn__svg_switch_choice(f->node);
+  f->phase = SVG_PHASE_AFTER_CONTENT;
+  if (!c) return CN_OK;
+  cn__svg_frame_children(f, c, &f->st, f->m);
+  f->single = true;
+  f->phase = SVG_PHASE_CHILDREN;
+  f->then = SVG_PHASE_AFTER_CONTENT;
+  return CN_OK;
+}
+
+/* A shape, drawn at once. */
+static cn_result render_shape_frame(svg_loader *L, svg_frame *f) {
+  f->phase = SVG_PHASE_AFTER_CONTENT;
+  return render_shape(L, f->node, &f->st, f->m, f->alpha);
+}
+
+/* Starts the element's content: each kind of element has its function;
+ * those with children set f->phase to wait for them, the others draw at
+ * once and go on to SVG_PHASE_AFTER_CONTENT. */
+static cn_result content_begin(svg_loader *L, svg_frame *f) {
+  const char *name = (const char *)f->node->name;
+  if (strcmp(name, "g") == 0 || strcmp(name, "a") == 0 || f->node == L->root) return render_group(L, f);
+  if (strcmp(name, "svg") == 0) return render_svg(L, f);
+  if (strcmp(name, "use") == 0) return cn__svg_use_begin(L, f);
+  if (strcmp(name, "switch") == 0) return render_switch(L, f);
+  return render_shape_frame(L, f);
+}
+
+/* ---------------------------------------------------------- element steps */
+
+/* Is n an element this loader renders (else it is skipped, and counted)? */
+static bool element_rendered(svg_loader *L, xmlNode *n) {
+  if (n->type != XML_ELEMENT_NODE) return false;
+  if (!cn__svg_is_element(n)) {
+    cn__svg_skip(L, CN_SVG_SKIP_FOREIGN);
+    return false;
+  }
+  const char *name = (const char *)n->name;
+  if (is_definition(name)) return false;
+  if (strcmp(name, "text") == 0) return cn__svg_skip(L, CN_SVG_SKIP_TEXT), false;
+  if (strcmp(name, "image") == 0) return cn__svg_skip(L, CN_SVG_SKIP_IMAGE), false;
+  if (strcmp(name, "foreignObject") == 0) return cn__svg_skip(L, CN_SVG_SKIP_FOREIGN), false;
+  bool known = strcmp(name, "g") == 0 || strcmp(name, "a") == 0 || strcmp(name, "svg") == 0 ||
+               strcmp(name, "use") == 0 || strcmp(name, "switch") == 0 || cn__svg_is_shape(n);
+  if (!known) return cn__svg_skip(L, CN_SVG_SKIP_UNKNOWN), false;
+  return cn__svg_conditions_pass(n);
+}
+
+/* The start of an element: style, transform, and the effect groups around
+ * its content (clip-path, mask, opacity, blending). */
+static cn_result element_start(svg_loader *L, svg_frame *f) {
+  xmlNode *n = f->node;
+  f->phase = SVG_PHASE_DONE;
+  if (!element_rendered(L, n)) return CN_OK;
+  CN_TRY(cn__svg_work(L, n, 8)); /* an element costs about as much as 8 path commands */
+  svg_style *st = &f->st;
+  cn__svg_style_compute(L, n, f->parent->cst, st);
+  if (st->display_none) return CN_OK;
+  if (st->filter) {
+    cn__svg_skip(L, CN_SVG_SKIP_FILTER);
+    return CN_OK;
+  }
+  svg_mat m = cn__svg_mat_mul(f->parent->cctm, cn__svg_transform_attr(L, n, "transform", st, L->vw, L->vh));
+  if (!cn__svg_mat_finite(m))
+    return cn_fail(CN_ERROR_LIMIT, "line %d: the transform of <%s> overflows", cn__svg_line(n), (const char *)n->name);
+  if (m.a * m.d - m.b * m.c == 0) return CN_OK; /* collapsed to nothing */
+  f->m = m;
+  /* references that do not resolve to the right kind of element are ignored */
+  if (st->clip_missing || (st->clip_path && !cn__svg_is(st->clip_path, "clipPath"))) {
+    CN_TRY(cn__svg_warn(L, CN_SVG_SKIP_MISSING_REF, n, "clip-path of <%s> is not a clipPath in this document; ignored",
+                        (const char *)n->name));
+    st->clip_path = NULL;
+  }
+  if (st->mask_missing || (st->mask && !cn__svg_is(st->mask, "mask"))) {
+    CN_TRY(cn__svg_warn(L, CN_SVG_SKIP_MISSING_REF, n, "mask of <%s> is not a mask in this document; ignored",
+                        (const char *)n->name));
+    st->mask = NULL;
+  }
+  bool shape = cn__svg_is_shape(n);
+  bool group = st->opacity < 1 || st->blend != CN_BLEND_NORMAL || st->isolate;
+  f->alpha = 1;
+  if (group && shape && !st->mask && st->blend == CN_BLEND_NORMAL && !st->isolate && !has_markers(n, st)) {
+    int ops = (st->fill.kind != SVG_PAINT_NONE && !cn__svg_is(n, "line")) + (st->stroke.kind != SVG_PAINT_NONE);
+    if (ops <= 1) { /* one thing drawn: opacity folds into its paint */
+      f->alpha = st->opacity;
+      group = false;
+    }
+  }
+  f->after = SVG_AFTER_NONE;
+  if (st->clip_path || st->mask) {
+    /* Clips and masks may need the content's bounds (objectBoundingBox
+     * units, on the clipPath, its clip-path or children, or the mask):
+     * the content first, gathering its bounds; the opening groups come
+     * after it and are moved in front (SVG_AFTER_BOUNDS) */
+    bool ok;
+    CN_TRY(cn__svg_bbox_begin(L, m, &ok));
+    if (!ok) return CN_OK;
+    f->mark = cn__scene_element_count(L->b);
+    f->after = SVG_AFTER_BOUNDS;
+    f->group = group;
+  } else if (group) {
+    f->mark = cn__scene_element_count(L->b);
+    bool hidden;
+    CN_TRY(open_effects(L, n, st, m, NULL, group, &f->pushed, &hidden));
+    if (hidden) {
+      cn__scene_truncate_elements(L->b, f->mark);
+      return CN_OK;
+    }
+    f->after = SVG_AFTER_POP;
+  }
+  return content_begin(L, f);
+}
+
+/* After the content: the effect groups (opened now when they needed the
+ * content's bounds) are closed. */
+static cn_result element_finish(svg_loader *L, svg_frame *f) {
+  f->phase = SVG_PHASE_DONE;
+  if (f->after == SVG_AFTER_BOUNDS) {
+    double bbox[4] = {0, 0, 0, 0};
+    bool any = cn__svg_bbox_end(L, bbox);
+    uint32_t split = cn__scene_element_count(L->b);
+    if (split == f->mark) return CN_OK; /* nothing drawn: no groups needed */
+    bool hidden;
+    CN_TRY(open_effects(L, f->node, &f->st, f->m, any ? bbox : NULL, f->group, &f->pushed, &hidden));
+    if (hidden) {
+      cn__scene_truncate_elements(L->b, f->mark);
+      return CN_OK;
+    }
+    CN_TRY(cn__scene_rotate(L->b, f->mark, split));
+  }
+  for (; f->pushed; f->pushed--) CN_TRY(cn_scene_pop(L->b));
+  return CN_OK;
+}
+
+static cn_result element_step(svg_loader *L, svg_frame *f) {
+  switch (f->phase) {
+    case SVG_PHASE_START: return element_start(L, f);
+    case SVG_PHASE_SYMBOL: return cn__svg_symbol_begin(L, f);
+    case SVG_PHASE_CHILDREN: {
+      bool pushed;
+      CN_TRY(push_next_child(L, f, &pushed));
+      if (!pushed) f->phase = f->then;
+      return CN_OK;
+    }
+    case SVG_PHASE_VIEWPORT_END:
+      f->phase = SVG_PHASE_AFTER_CONTENT;
+      return cn__svg_viewport_end(L, f);
+    case SVG_PHASE_AFTER_CONTENT: return element_finish(L, f);
+    default: return cn__svg_use_step(L, f);
+  }
+}
+
+static cn_result children_step(svg_loader *L, svg_frame *f) {
+  bool pushed;
+  CN_TRY(push_next_child(L, f, &pushed));
+  if (!pushed) f->phase = SVG_PHASE_DONE;
+  return CN_OK;
+}
+
+/* Runs the frames above base until none is left. A step either pushes
+ * frames (and is stepped again once they are done) or finishes its frame. */
+static cn_result run(svg_loader *L, uint32_t base) {
+  cn_result r = CN_OK;
+  while (r == CN_OK && L->nframes > base) {
+    svg_frame *f = frame_at(L, L->nframes - 1);
+    r = f->kind == SVG_FRAME_ELEMENT ? element_step(L, f) : children_step(L, f);
+    if (r == CN_OK && f->phase == SVG_PHASE_DONE && f == frame_at(L, L->nframes - 1)) frame_pop(L);
+  }
+  while (L->nframes > base) frame_pop(L); /* after a failure */
+  return r;
+}
+
+static cn_result run_children(svg_loader *L, xmlNode *node, xmlNode *first, bool single, const svg_style *st,
+                              svg_mat ctm) {
+  uint32_t base = L->nframes;
+  svg_frame *f = cn__svg_frame_push(L, SVG_FRAME_CHILDREN, NULL);
+  if (!f) return no_frame_memory(node);
+  cn__svg_frame_children(f, first, st, ctm);
+  f->single = single;
+  return run(L, base);
+}
+
+cn_result cn__svg_render_node(svg_loader *L, xmlNode *n, const svg_style *parent, svg_mat ctm) {
+  return run_children(L, n, n, true, parent, ctm);
+}
+
+cn_result cn__svg_render_children(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm) {
+  return run_children(L, node, node->children, false, st, ctm);
 }

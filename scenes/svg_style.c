@@ -8,6 +8,8 @@
  * style, the others from their initial values. */
 #include "svg_internal.h"
 
+#include <stdlib.h>
+
 #include <math.h>
 #include <string.h>
 #include <strings.h>
@@ -341,21 +343,22 @@ void cn__svg_style_compute(svg_loader *L, xmlNode *node, const svg_style *parent
 }
 
 cn_result cn__svg_style_of(svg_loader *L, xmlNode *node, svg_style *out) {
-  /* the chain root .. node, bounded by the XML depth libxml2 allows */
-  xmlNode *chain[CN_SVG_MAX_DEPTH];
+  /* the chain root .. node (any depth: a deep one on the heap, its length counted as work) */
   uint32_t n = 0;
-  for (xmlNode *p = node; p && p->type == XML_ELEMENT_NODE; p = p->parent) {
-    if (n == CN_SVG_MAX_DEPTH)
-      return cn_fail(CN_ERROR_LIMIT, "line %d: <%s> is nested deeper than %u levels", cn__svg_line(node),
-                     (const char *)node->name, CN_SVG_MAX_DEPTH);
-    chain[n++] = p;
-  }
+  for (xmlNode *p = node; p && p->type == XML_ELEMENT_NODE; p = p->parent) n++;
+  if (n > 64) CN_TRY(cn__svg_work(L, node, n));
+  xmlNode *small[64], **chain = n <= 64 ? small : malloc(n * sizeof *chain);
+  if (!chain) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "line %d: no memory for the style of <%s>", cn__svg_line(node),
+                             (const char *)node->name);
+  uint32_t k = 0;
+  for (xmlNode *p = node; p && p->type == XML_ELEMENT_NODE; p = p->parent) chain[k++] = p;
   svg_style cur, next;
   cn__svg_style_initial(&cur);
-  while (n--) {
-    cn__svg_style_compute(L, chain[n], &cur, &next);
+  while (k--) {
+    cn__svg_style_compute(L, chain[k], &cur, &next);
     cur = next;
   }
+  if (chain != small) free(chain);
   *out = cur;
   return CN_OK;
 }

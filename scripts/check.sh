@@ -5,7 +5,7 @@
 #   scripts/check.sh sanitize   only build-asan/ (AddressSanitizer + UBSan, -Werror)
 #   scripts/check.sh install    install build/ (static) and a shared build (build-shared/), build
 #                               examples/embed.c against each through find_package and pkg-config, run it
-#   scripts/check.sh fuzz       only the SVG loader's libFuzzer run (build-fuzz/, clang, 60 s;
+#   scripts/check.sh fuzz       only the libFuzzer runs (build-fuzz/, clang, 60 s in all;
 #                               CANOPY_FUZZ_SECONDS overrides)
 # Tests run on the chosen Vulkan device (lavapipe without a GPU) with the
 # validation layer on. Extra arguments after the configuration go to ctest.

@@ -1,14 +1,16 @@
 // bins.glsl: the count and fill passes of binning (stages/bins.c), one kernel
 // each (bins_count.comp, bins_fill.comp define BINS_FILL or not).
 //
-// Workgroup = (chunk of ROUNDS * 256 consecutive elements, slice of SLICE bins
-// held in shared memory): workgroup id = slice * nchunks + chunk. Each round
-// takes 256 elements, one per invocation; an element's (element, bin) pairs
-// are those of its bin rectangle on the rows that meet the slice. The pairs of
-// the round are numbered by a workgroup scan of the per-element pair counts and
-// spread evenly over the invocations (pair p: its element by a binary search of
-// the scan), so an element that covers the whole grid costs no more than many
-// small ones (the work is pairs / 256 per invocation, not the largest element).
+// Workgroup = (chunk of ROUNDS * 256 consecutive elements, slice of SLICE
+// consecutive bins (row-major) held in shared memory): workgroup id = slice *
+// nchunks + chunk. Each round takes 256 elements, one per invocation; an
+// element's (element, bin) pairs are the bins of its bin rectangle inside the
+// slice: part of the slice's first row, whole rows, part of its last row. The
+// pairs of the round are numbered by a workgroup scan of the per-element pair
+// counts and spread evenly over the invocations (pair p: its element by a
+// binary search of the scan), so an element that covers the whole grid costs
+// no more than many small ones (the work is pairs / 256 per invocation, not the
+// largest element).
 //   count: cnt[bin] += 1 per pair                  -> matrix[bin * nchunks + chunk]
 //   fill:  chunk 0 also writes bin_offsets (its offsets are the bin starts;
 //          bins_gather does it only when there are no elements);
@@ -20,6 +22,13 @@
 // slots come from the scanned counts). Empty boxes are listed nowhere.
 // Needs workgroups of whole subgroups (256 is a multiple of every subgroup
 // size the host accepts): slot = subgroup id * subgroup size + lane.
+//
+// Loop trips are bounded per invocation: every pair lies in the slice, so a
+// round gives an invocation at most SLICE pairs per pass over them, and the
+// binary search and the bitmap rank are unrolled (no loop). Some drivers stop
+// loops after a fixed number of iterations per invocation (llvmpipe: 65 535
+// in total over all loops, cn_device_caps.max_loop_iterations); the host
+// picks rounds so that rounds * (3 * SLICE + subgroups + 2) stays below it.
 #include "common.glsl"
 
 layout(local_size_x = 256) in;
@@ -38,28 +47,65 @@ shared uint sh_bits[SLICE * 8u];
 #endif
 shared uint sh_cnt[SLICE];
 shared uint sh_end[WG];    // per slot: inclusive end of its pairs (non-decreasing)
-shared uvec4 sh_rect[WG];  // per slot: first bin column, width, first row, element's local index
+shared uvec4 sh_rect[WG];  // per slot: see pair_bin
 shared uint sh_sg[WG];     // per subgroup: its pair total
 
-// The slot of pair p: the first slot whose end is above p.
+// The slot of pair p: the first slot whose end is above p (sh_end is
+// non-decreasing and p < sh_end[WG - 1]). Unrolled: 8 halvings of 256 slots.
+#define PAIR_SLOT_STEP(k) if (sh_end[lo + (k) - 1u] <= p) lo += (k);
 uint pair_slot(uint p) {
-  uint lo = 0u, hi = WG - 1u;
-  while (lo < hi) {
-    uint mid = (lo + hi) >> 1;
-    if (sh_end[mid] > p) hi = mid;
-    else lo = mid + 1u;
-  }
+  uint lo = 0u;
+  PAIR_SLOT_STEP(128u) PAIR_SLOT_STEP(64u) PAIR_SLOT_STEP(32u) PAIR_SLOT_STEP(16u)
+  PAIR_SLOT_STEP(8u) PAIR_SLOT_STEP(4u) PAIR_SLOT_STEP(2u) PAIR_SLOT_STEP(1u)
   return lo;
 }
 
-// Bin of pair p (slot s) relative to the slice start; >= SLICE when outside it.
-uint pair_bin(uint p, uint s, uint s0) {
+// An element's pairs in the slice [s0, s0 + sl), whose bins run from column
+// a of row row0 to column c of row row1, in this order:
+//   A: row row0, columns max(lx, a) .. (row1 > row0 ? hx : min(hx, c)): nA
+//   B: rows yB .. yB + nB - 1 (strictly between row0 and row1), columns lx .. hx
+//   C: row row1 (when row1 > row0), columns lx .. min(hx, c)
+// with yB = max(ly, row0 + 1) (so yB + nB = row1 when there is a C).
+// sh_rect[slot] = (lx | e << 24, w = hx - lx + 1, nA, (yB - row0) | nB << 16):
+// lx < 2^22 (at most 2^22 bins), e < 256, rows of a slice < 2^16.
+
+// Bin of pair p (slot s) relative to the slice start (always inside it).
+uint pair_bin(uint p, uint s, uint a, uint row0) {
   uint start = s == 0u ? 0u : sh_end[s - 1u];
   uvec4 r = sh_rect[s];
-  uint k = p - start;
-  uint bn = (r.z + k / r.y) * pc.nbx + r.x + k % r.y;
-  return bn - s0; // wraps to a large value below s0
+  uint k = p - start, lx = r.x & 0xFFFFFFu, w = r.y, nA = r.z;
+  uint y, col;
+  if (k < nA) {
+    y = row0;
+    col = max(lx, a) + k;
+  } else {
+    k -= nA;
+    uint yB = r.w & 0xFFFFu, nB = r.w >> 16;
+    if (k < nB * w) {
+      y = row0 + yB + k / w;
+      col = lx + k % w;
+    } else {
+      y = row0 + yB + nB; // row1: B ends right above it, or yB = row1 when B is empty
+      col = lx + (k - nB * w);
+    }
+  }
+  return (y - row0) * pc.nbx + col - a;
 }
+
+// Set bits of the first `word` words of bin b's bitmap (unrolled).
+#ifdef BINS_FILL
+uint bits_below(uint b, uint word) {
+  uint n = 0u;
+  n += word > 0u ? bitCount(sh_bits[b * 8u + 0u]) : 0u;
+  n += word > 1u ? bitCount(sh_bits[b * 8u + 1u]) : 0u;
+  n += word > 2u ? bitCount(sh_bits[b * 8u + 2u]) : 0u;
+  n += word > 3u ? bitCount(sh_bits[b * 8u + 3u]) : 0u;
+  n += word > 4u ? bitCount(sh_bits[b * 8u + 4u]) : 0u;
+  n += word > 5u ? bitCount(sh_bits[b * 8u + 5u]) : 0u;
+  n += word > 6u ? bitCount(sh_bits[b * 8u + 6u]) : 0u;
+  return n;
+}
+#endif
 
 void main() {
   uint t = gl_LocalInvocationID.x;
@@ -89,6 +135,7 @@ void main() {
 #endif
   }
   uint row0 = s0 / pc.nbx, row1 = (s0 + sl - 1u) / pc.nbx;
+  uint a_start = s0 % pc.nbx, c_end = (s0 + sl - 1u) % pc.nbx; // the slice's first and last column
   uint slot = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
   uint i_next = ch * pc.rounds * WG + t;
   vec4 bx_next = i_next < pc.n ? pc.boxes.v[i_next] : BOX_EMPTY;
@@ -104,8 +151,23 @@ void main() {
       have = !box_is_empty(bx) && bin_range(bx.x, bx.z, pc.vp_x0, pc.bin_size, pc.nbx, lx, hx) &&
              bin_range(bx.y, bx.w, pc.vp_y0, pc.bin_size, pc.nby, ly, hy);
     }
-    uint y0 = max(ly, row0), y1 = min(hy, row1);
-    uint count = have && y0 <= y1 ? (y1 - y0 + 1u) * (hx - lx + 1u) : 0u;
+    uint w = hx - lx + 1u, nA = 0u, nB = 0u, yB = row0 + 1u, count = 0u;
+    if (have && ly <= row1 && hy >= row0) {
+      if (ly <= row0) { // A
+        uint endA = row1 > row0 ? hx : min(hx, c_end);
+        uint colA = max(lx, a_start);
+        nA = endA >= colA ? endA - colA + 1u : 0u;
+      }
+      yB = max(ly, row0 + 1u);
+      uint yB1 = min(hy, row1 - 1u); // row1 - 1 >= row0 whenever row1 > row0
+      nB = row1 > row0 + 1u && yB1 >= yB ? yB1 - yB + 1u : 0u;
+      uint nC = 0u;
+      if (row1 > row0 && hy >= row1) { // C (ly <= row1 holds)
+        uint endC = min(hx, c_end);
+        nC = endC >= lx ? endC - lx + 1u : 0u;
+      }
+      count = nA + nB * w + nC;
+    }
     // pair numbering: exclusive scan in slot order
     uint incl = subgroupInclusiveAdd(count);
     uint sgsum = subgroupAdd(count);
@@ -119,37 +181,33 @@ void main() {
       total += v;
     }
     sh_end[slot] = base + incl;
-    sh_rect[slot] = uvec4(lx, hx - lx + 1u, y0, t);
+    sh_rect[slot] = uvec4(lx | (t << 24), w, nA, min(yB - row0, 0xFFFFu) | (nB << 16));
     barrier();
 #ifndef BINS_FILL
     for (uint p = t; p < total; p += WG) {
-      uint b = pair_bin(p, pair_slot(p), s0);
-      if (b < sl) atomicAdd(sh_cnt[b], 1u);
+      atomicAdd(sh_cnt[pair_bin(p, pair_slot(p), a_start, row0)], 1u);
     }
 #else
     for (uint p = t; p < total; p += WG) {
       uint s = pair_slot(p);
-      uint b = pair_bin(p, s, s0);
-      uint e = sh_rect[s].w;
-      if (b < sl) atomicOr(sh_bits[b * 8u + (e >> 5)], 1u << (e & 31u));
+      uint b = pair_bin(p, s, a_start, row0);
+      uint e = sh_rect[s].x >> 24;
+      atomicOr(sh_bits[b * 8u + (e >> 5)], 1u << (e & 31u));
     }
     barrier();
     for (uint p = t; p < total; p += WG) {
       uint s = pair_slot(p);
-      uint b = pair_bin(p, s, s0);
-      if (b >= sl) continue;
-      uint e = sh_rect[s].w, word = e >> 5;
-      uint below = bitCount(sh_bits[b * 8u + word] & ((1u << (e & 31u)) - 1u));
-      for (uint w = 0u; w < word; w++) below += bitCount(sh_bits[b * 8u + w]);
+      uint b = pair_bin(p, s, a_start, row0);
+      uint e = sh_rect[s].x >> 24, word = e >> 5;
+      uint below = bitCount(sh_bits[b * 8u + word] & ((1u << (e & 31u)) - 1u)) + bits_below(b, word);
       uint pos = sh_cnt[b] + below;
       if (pos < pc.capacity) pc.elems.v[pos] = (ch * pc.rounds + r) * WG + e;
     }
     barrier();
     for (uint p = t; p < total; p += WG) {
       uint s = pair_slot(p);
-      uint b = pair_bin(p, s, s0);
-      uint e = sh_rect[s].w;
-      if (b >= sl) continue;
+      uint b = pair_bin(p, s, a_start, row0);
+      uint e = sh_rect[s].x >> 24;
       atomicAnd(sh_bits[b * 8u + (e >> 5)], ~(1u << (e & 31u)));
       atomicAdd(sh_cnt[b], 1u);
     }

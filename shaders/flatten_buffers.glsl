@@ -16,6 +16,7 @@ layout(buffer_reference) buffer DashBuf;
 layout(buffer_reference) buffer WorkBuf;
 layout(buffer_reference) buffer LineBuf;
 layout(buffer_reference) buffer ElemOutBuf;
+layout(buffer_reference) buffer CullBuf;
 
 #define CN_USE_FLATTEN_PUSH
 #include "cn_flatten_shared.h"
@@ -31,6 +32,7 @@ layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer Li
 // cn_flatten_elem as 6 words: while the passes run, words 2..5 hold the box as
 // order-preserving integers (fl_ord) for atomicMin/Max; the finish pass turns them into floats.
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer ElemOutBuf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer CullBuf { vec4 v[]; };
 
 #define FL_ELEM_WORDS 6u
 

@@ -1,8 +1,10 @@
 #version 460
 // flatten_elements: per-element passes of the flatten stage (stages/flatten.c).
 //   CN_FL_MODE_ELEM_INIT:   pair_base[e] = segments of e's path if e draws (FILL,
-//                           STROKE, BEGIN_CLIP), else 0; pair_base[E] = 0 (the
-//                           host scans it into offsets); the box is reset.
+//                           STROKE, BEGIN_CLIP) and is not culled (pc.cull: its
+//                           result box is empty), else 0; pair_base[E] = 0 (the
+//                           host scans it into offsets); the box is reset; the
+//                           header and the last pair-count slot are zeroed.
 //   CN_FL_MODE_ELEM_FINISH: line range and box of every element; the header's
 //                           capacity and overflow flag.
 #include "flatten_buffers.glsl"
@@ -14,11 +16,23 @@ void main() {
   uint e = cn_group_id() * WG_SIZE + gl_LocalInvocationID.x;
   uint E = pc.element_count;
   if (pc.mode == CN_FL_MODE_ELEM_INIT) {
+    if (e == 0u) {
+      // the header and the slot after the last pair's count start at 0
+      pc.work.v[0] = 0u;
+      pc.work.v[1] = 0u;
+      pc.work.v[2] = 0u;
+      pc.work.v[3] = 0u;
+      pc.work.v[fl_off_pair_lines() + pc.pair_count] = 0u;
+    }
     if (e > E) return;
     uint n = 0u;
     if (e < E) {
       cn_element el = pc.elements.v[e];
       if (fl_is_drawing(el.tag)) n = pc.paths.v[el.path].seg_count;
+      if (uint64_t(pc.cull) != 0ul) {
+        vec4 b = pc.cull.v[e];
+        if (!(b.z > b.x && b.w > b.y)) n = 0u; // empty result box: nothing of it is visible
+      }
       uint o = e * FL_ELEM_WORDS;
       pc.elem_out.v[o + 0u] = 0u;
       pc.elem_out.v[o + 1u] = 0u;

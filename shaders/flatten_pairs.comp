@@ -49,6 +49,13 @@ void fl_out(vec2 a, vec2 b) {
 void main() {
   uint pair = cn_group_id() * WG_SIZE + gl_LocalInvocationID.x;
   if (pair >= pc.pair_count) return;
+  // Culled elements have no pairs: the pairs past the live total do nothing
+  // (their counts are 0, so the scan skips them).
+  if (pair >= pc.work.v[CN_FL_OFF_PAIR_BASE + pc.element_count]) {
+    if (pc.mode == CN_FL_MODE_COUNT) pc.work.v[fl_off_pair_lines() + pair] = 0u;
+    if (pc.mode == CN_FL_MODE_DASH_LEN) pc.work.v[fl_off_dash() + pair] = 0x80000000u;
+    return;
+  }
   // The element: the last e with pair_base[e] <= pair (pair_base[E] = P > pair).
   uint lo = 0u, hi = pc.element_count;
   while (hi - lo > 1u) {

@@ -13,7 +13,7 @@ void main() {
   if (e >= cfg.n_elements) return;
   cn_render_elem E = cfg.elem.v[e];
   int w = E.tx1 - E.tx0, h = E.ty1 - E.ty0;
-  if (w <= 1 || h <= 0) return;
+  if (w <= 1 || h <= 0 || E.tile_off == CN_NONE) return;
   TileBuf tb = cfg.tiles;
   for (uint r = gl_LocalInvocationID.x; r < uint(h); r += WG_SIZE) {
     uint base = E.tile_off + r * uint(w);

@@ -16,7 +16,7 @@
 //                for the masked group after it, whose END pops both).
 // An opaque solid fill of the whole tile at depth 0 drops what came before.
 // Lists live in chunks (see cn_render_shared.h); past cap_chunks the list is
-// cut and CN_FAIL_CMDS set. Stack levels past CN_FINE_STACK_REGS get spill
+// cut, CN_FAIL_CMDS set and the rest counted (reserve). Stack levels past CN_FINE_STACK_REGS get spill
 // memory, bump-allocated here (CN_FAIL_SPILL past cap_spill).
 #include "render_common.glsl"
 
@@ -40,16 +40,25 @@ CnRenderConfig cfg;
 CmdBuf cmds;
 uint pos, chunk_end;
 bool cut;
+bool conservative; // lines, tile records or tile segments were short this frame
 
 // Makes room for k more words (plus the two a JUMP needs) in the list.
+// Past cap_chunks the list is cut (ended where it stands) and the rest only
+// counted: pos runs on in chunks that exist nowhere, each still taken from the
+// counter, so bump.chunks ends at the exact number the whole list needs (an
+// upper bound when tiles or segments were short too).
 bool reserve(uint k) {
-  if (cut) return false;
   if (pos + k <= chunk_end) return true;
   uint c = atomicAdd(cfg.bump.v.chunks, 1);
-  if (c >= cfg.cap_chunks) {
+  if (!cut && c >= cfg.cap_chunks) {
     atomicOr(cfg.bump.v.failed, CN_FAIL_CMDS);
+    cmds.v[pos] = CN_CMD_END;
     cut = true;
-    return false;
+  }
+  if (cut) {
+    pos = 0;
+    chunk_end = CN_CMD_CHUNK - 2;
+    return true;
   }
   uint next = (cfg.tiles_x * cfg.tiles_y + c) * CN_CMD_CHUNK;
   cmds.v[pos] = CN_CMD_JUMP;
@@ -59,7 +68,10 @@ bool reserve(uint k) {
   return true;
 }
 
-void put(uint w) { cmds.v[pos++] = w; }
+void put(uint w) {
+  if (!cut) cmds.v[pos] = w;
+  pos++;
+}
 
 // Groups whose content turns out empty in this tile are taken back out of the
 // list: for the innermost GROUP_TRACK open groups, where their BEGIN starts
@@ -96,6 +108,10 @@ uint coverage_of(uint k, int tx, int ty, out uint seg_head, out int backdrop, ou
   backdrop = 0;
   rule = sh_rule[k];
   if (tx < R.x || tx >= R.z || ty < R.y || ty >= R.w) return 0;
+  // Without tile records, or when a buffer before coarse was short (the frame
+  // re-runs): count every tile of the rectangle as partly covered, so the
+  // chunk and spill counts are upper bounds of what the re-run needs.
+  if (conservative || sh_off[k] == CN_NONE) return 2;
   cn_render_tile t = cfg.tiles.v[sh_off[k] + uint(ty - R.y) * uint(R.z - R.x) + uint(tx - R.x)];
   seg_head = t.seg_head;
   backdrop = t.backdrop;
@@ -118,6 +134,7 @@ void main() {
   pos = start;
   chunk_end = start + CN_CMD_CHUNK - 2;
   cut = false;
+  conservative = (cfg.bump.v.failed & (CN_FAIL_TILES | CN_FAIL_SEGS)) != 0 || cfg.line_count.v > cfg.cap_lines;
   groups_open = 0;
   uint zero_depth = 0, depth = 0, max_depth = 0;
   // A mask's END leaves its coverage on the stack for the masked group that
@@ -130,17 +147,18 @@ void main() {
   // The elements to walk: the scene stage's list for this bin (clip-culled,
   // groups only where they draw), else every element.
   uint list_first = 0, list_len = cfg.n_elements;
-  if (cfg.use_bins != 0) {
-    uint nb = cfg.bins_x * cfg.bins_y;
-    uint total = cfg.bin_offsets.v[nb];
+  // Lists that did not fit (the frame re-runs): walk every element instead,
+  // so the picture and the counts stay whole.
+  uint nb = cfg.bins_x * cfg.bins_y;
+  bool lists = cfg.use_bins != 0 && cfg.bin_offsets.v[nb] <= cfg.cap_bins;
+  if (lists) {
     list_first = cfg.bin_offsets.v[bin];
-    uint list_end = min(cfg.bin_offsets.v[bin + 1], min(total, cfg.cap_bins)); // past cap: the frame re-runs
+    uint list_end = cfg.bin_offsets.v[bin + 1];
     list_len = list_end > list_first ? list_end - list_first : 0;
   }
 
   for (uint base = 0; base < list_len; base += CN_BIN_TILES) {
-    uint e = base + lid < list_len ? (cfg.use_bins != 0 ? cfg.bin_elems.v[list_first + base + lid] : base + lid)
-                                   : CN_NONE;
+    uint e = base + lid < list_len ? (lists ? cfg.bin_elems.v[list_first + base + lid] : base + lid) : CN_NONE;
     uint keep = 0;
     cn_element el;
     el.tag = 0;
@@ -211,7 +229,7 @@ void main() {
           if (cov == 0) continue;
           cn_paint p = cfg.paints.v[arg];
           if (p.kind == CN_PAINT_SOLID && !(p.a > 0.0)) continue;
-          if (cov == 1 && depth == 0 && p.kind == CN_PAINT_SOLID && p.a >= 1.0) {
+          if (cov == 1 && depth == 0 && p.kind == CN_PAINT_SOLID && p.a >= 1.0 && !cut) {
             // an opaque tile-covering fill hides everything drawn before it
             pos = start;
             chunk_end = start + CN_CMD_CHUNK - 2;
@@ -305,7 +323,7 @@ void main() {
     put(CN_CMD_POP);
     depth--;
   }
-  cmds.v[pos] = CN_CMD_END;
+  if (!cut) cmds.v[pos] = CN_CMD_END;
   cn_render_ptile pt;
   pt.depth = max_depth;
   pt.spill_off = 0;

@@ -22,6 +22,8 @@ layout(buffer_reference) buffer SpillBuf;
 layout(buffer_reference) buffer OutBuf;
 layout(buffer_reference) buffer CountBuf;
 layout(buffer_reference) buffer BinBuf;
+layout(buffer_reference) buffer FlatElemBuf;
+layout(buffer_reference) buffer BoxBuf;
 layout(buffer_reference) buffer CnRenderConfig;
 
 #define CN_USE_RENDER_PUSH
@@ -43,6 +45,10 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer SpillBuf { 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer OutBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer CountBuf { uint v; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer BinBuf { uint v[]; };
+// cn_flatten_elem: first line, line count, box x0 y0 x1 y1 (floats)
+struct cn_render_flat_elem { uint first; uint count; float x0; float y0; float x1; float y1; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer FlatElemBuf { cn_render_flat_elem v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer BoxBuf { vec4 v[]; };
 
 
 // Number of valid lines this frame.

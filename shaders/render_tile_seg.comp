@@ -17,7 +17,8 @@
 //
 // Each invocation counts its pieces, bump-allocates them at once and links
 // each into its tile's list (atomic exchange of the head). Past cap_segs it
-// sets CN_FAIL_SEGS and writes nothing.
+// sets CN_FAIL_SEGS and writes nothing; for an element left without tile
+// records it only counts (the counter stays exact for the re-run).
 #include "render_common.glsl"
 
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 256;
@@ -34,6 +35,7 @@ void main() {
   if (any(isnan(vec4(l.x0, l.y0, l.x1, l.y1))) || any(isinf(vec4(l.x0, l.y0, l.x1, l.y1)))) return;
   cn_render_elem E = cfg.elem.v[l.element];
   if (E.tx1 <= E.tx0 || E.ty1 <= E.ty0) return;
+  bool store = E.tile_off != CN_NONE; // else: count the pieces only (the frame re-runs)
   int w = E.tx1 - E.tx0;
   TileBuf tb = cfg.tiles;
   SegBuf sb = cfg.segs;
@@ -52,6 +54,7 @@ void main() {
     if (c1 < c0) return;
     uint count = uint(c1 - c0 + 1);
     uint off = atomicAdd(cfg.bump.v.segs, count) + 1;
+    if (!store) return;
     if (off > cfg.cap_segs || count > cfg.cap_segs - off) {
       atomicOr(cfg.bump.v.failed, CN_FAIL_SEGS);
       return;
@@ -134,6 +137,10 @@ void main() {
       }
     }
     if (pass == 0) {
+      if (!store) {
+        if (count > 0) atomicAdd(cfg.bump.v.segs, count);
+        return;
+      }
       if (count == 0) {
         // still needs the backdrop pass
         next = 0;

@@ -51,6 +51,18 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
   /* Test and benchmark knob: CANOPY_BINS_ROUNDS=r (1..64) replaces it. */
   const char *e = getenv("CANOPY_BINS_ROUNDS");
   if (e && atoi(e) >= 1 && atoi(e) <= 64) s->rounds = (uint32_t)atoi(e);
+  /* Drivers that stop an invocation's loops after a fixed number of trips
+   * (cn_device_caps.max_loop_iterations; llvmpipe) bound the rounds: a round
+   * costs an invocation at most 3 passes of SLICE pairs (bins.glsl), the
+   * subgroup totals and a few bin_range steps; the shared-memory setup once. */
+  if (ctx->caps.max_loop_iterations) {
+    uint64_t per_round = 3ull * s->slice + CN__BINS_WG / CN_MAX(ctx->caps.min_subgroup_size, 1u) + 32;
+    uint64_t setup = (s->slice / CN__BINS_WG) * 9ull + 64;
+    uint64_t most = ctx->caps.max_loop_iterations > setup ? (ctx->caps.max_loop_iterations - setup) / per_round : 0;
+    if (most < 1) return cn_fail(CN_ERROR_LIMIT, "bins: the device runs at most %u loop trips per invocation",
+                                 ctx->caps.max_loop_iterations);
+    if (s->rounds > most) s->rounds = (uint32_t)most;
+  }
   s->nchunks = CN_DIV_UP(n, (uint64_t)CN__BINS_WG * s->rounds);
   s->matrix = s->nbins * s->nchunks + 1;
   if (n >= (1ull << 32) - (1u << 16)) return cn_fail(CN_ERROR_LIMIT, "bins: %llu elements", (unsigned long long)n);

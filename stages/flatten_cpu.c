@@ -89,7 +89,9 @@ cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc
   *lines = NULL;
   *line_count = 0;
   uint32_t P;
-  CN_TRY(cn_flatten_check_scene(scene, &P));
+  cn_scene_info info;
+  CN_TRY(cn_scene_check(scene, &info));
+  P = info.pair_count;
   cn_flatten_desc d = desc ? *desc : (cn_flatten_desc){0};
   fl_cpu_state st = {.scene = scene, .tolerance = d.tolerance > 0 ? d.tolerance : CN_FLATTEN_DEFAULT_TOLERANCE};
   bool identity = true;

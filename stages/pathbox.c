@@ -46,39 +46,6 @@ cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathb
   return CN_OK;
 }
 
-cn_result cn_scene_check(const cn_scene_data *s) {
-  if (!s) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: NULL");
-  if ((s->element_count && !s->elements) || (s->path_count && !s->paths) || (s->segment_count && !s->segments) ||
-      (s->transform_count && !s->transforms) || (s->stroke_count && !s->strokes))
-    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: an array with a count but no data");
-  for (uint32_t i = 0; i < s->element_count; i++) {
-    cn_element e = s->elements[i];
-    bool drawn = e.tag == CN_TAG_FILL || e.tag == CN_TAG_STROKE || e.tag == CN_TAG_BEGIN_CLIP;
-    if (drawn && e.path >= s->path_count)
-      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: element %u names path %u of %u", i, e.path, s->path_count);
-    if (e.tag == CN_TAG_STROKE && e.aux >= s->stroke_count)
-      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: element %u names stroke %u of %u", i, e.aux, s->stroke_count);
-  }
-  for (uint32_t p = 0; p < s->path_count; p++) {
-    cn_path q = s->paths[p];
-    if (q.transform >= s->transform_count)
-      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: path %u names transform %u of %u", p, q.transform,
-                     s->transform_count);
-    if ((uint64_t)q.seg_first + q.seg_count > s->segment_count)
-      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: path %u's segments %u+%u pass the %u segments", p, q.seg_first,
-                     q.seg_count, s->segment_count);
-    for (uint32_t k = 0; k < q.seg_count; k++)
-      if (s->segments[q.seg_first + k].info >> CN_SEG_PATH_SHIFT != p)
-        return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: segment %u lies in path %u's range but names path %u",
-                       q.seg_first + k, p, s->segments[q.seg_first + k].info >> CN_SEG_PATH_SHIFT);
-  }
-  for (uint32_t j = 0; j < s->segment_count; j++)
-    if (s->segments[j].info >> CN_SEG_PATH_SHIFT >= s->path_count)
-      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: segment %u names path %u of %u", j,
-                     s->segments[j].info >> CN_SEG_PATH_SHIFT, s->path_count);
-  return CN_OK;
-}
-
 /* ----------------------------------------------------------- CPU reference */
 
 static void cn__extrema(int n, float a0, float a1, float a2, float a3, float *lo, float *hi) {
@@ -111,7 +78,7 @@ static void cn__extrema(int n, float a0, float a1, float a2, float a3, float *lo
 }
 
 cn_result cn_pathbox_cpu(const cn_scene_data *s, cn_box *out) {
-  CN_TRY(cn_scene_check(s));
+  CN_TRY(cn_scene_check(s, NULL));
   cn_box *pb = malloc((size_t)CN_MAX(s->path_count, 1) * sizeof *pb);
   if (!pb) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "path boxes: out of host memory");
   for (uint32_t p = 0; p < s->path_count; p++) pb[p] = (cn_box){INFINITY, INFINITY, -INFINITY, -INFINITY};

@@ -45,160 +45,46 @@ cn_result cn_renderer_create(cn_context *ctx, const cn_renderer_desc *desc, cn_r
 void cn_renderer_destroy(cn_renderer *r) {
   if (!r) return;
   cn_context *ctx = r->ctx;
-  cn_buffer *bufs[] = {&r->scene,        &r->elem_init,   &r->lines,     &r->config,      &r->elem,
-                       &r->tiles,        &r->segs,        &r->bump,      &r->bump_read,   &r->cmds,
-                       &r->ptiles,       &r->spill,       &r->out,       &r->ss_tags,     &r->ss_path_boxes,
-                       &r->ss_boxes,     &r->ss_status,   &r->ss_scratch, &r->bin_offsets, &r->bin_elems,
-                       &r->bins_read,    &r->ss_transforms};
+  cn_buffer *bufs[] = {&r->lines, &r->config, &r->bump, &r->bump_read, &r->ptiles, &r->out};
   for (size_t i = 0; i < CN_ARRAY_LEN(bufs); i++) cn_buffer_destroy(ctx, bufs[i]);
   if (r->timer) cn_timer_destroy(ctx, r->timer);
-  cn_flatten_destroy(ctx, r->flatten);
+  if (r->own_sg) cn_scene_gpu_destroy(r->sg);
   free(r);
 }
 
 /* ---------------------------------------------------------------- scene */
 
-static VkDeviceSize cn__align16(VkDeviceSize x) { return (x + 15) & ~(VkDeviceSize)15; }
-
-/* Checks the bracket structure and indices; fills pair[] (CN_NONE where none)
- * and flags[] (CN_ELEM_*). */
-static cn_result cn__scene_check(const cn_scene_data *s, uint32_t *pair, uint32_t *flags) {
-  uint32_t *stack = malloc(sizeof(uint32_t) * (s->element_count ? s->element_count : 1));
-  if (!stack) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for %u elements", s->element_count);
-  uint32_t depth = 0;
-  bool after_mask = false; /* the element just closed a mask group */
-  cn_result res = CN_OK;
-  for (uint32_t i = 0; i < s->element_count && res == CN_OK; i++) {
-    const cn_element *e = &s->elements[i];
-    pair[i] = CN_NONE;
-    flags[i] = 0;
-    bool was_after_mask = after_mask;
-    after_mask = false;
-    switch (e->tag) {
-      case CN_TAG_FILL:
-      case CN_TAG_STROKE:
-        if (e->paint >= s->paint_count)
-          res = cn_fail(CN_ERROR_PARSE, "element %u: paint %u out of range (%u paints)", i, e->paint, s->paint_count);
-        break;
-      case CN_TAG_BEGIN_CLIP:
-        stack[depth++] = i;
-        break;
-      case CN_TAG_BEGIN_BLEND: {
-        if (e->aux >= s->blend_count) {
-          res = cn_fail(CN_ERROR_PARSE, "element %u: blend %u out of range (%u blends)", i, e->aux, s->blend_count);
-          break;
-        }
-        bool masked = (s->blends[e->aux].flags & CN_BLEND_MASKED) != 0;
-        if (masked != was_after_mask)
-          res = cn_fail(CN_ERROR_UNBALANCED, "element %u: %s", i,
-                        masked ? "a masked group that does not follow a mask group"
-                               : "a mask group not followed at once by its masked group");
-        /* a blend mode right inside a clip needs the clip's own layer as backdrop */
-        uint32_t mode = s->blends[e->aux].mode;
-        if (mode != CN_BLEND_NORMAL && depth > 0 && s->elements[stack[depth - 1]].tag == CN_TAG_BEGIN_CLIP)
-          flags[stack[depth - 1]] |= CN_ELEM_ISOLATE;
-        stack[depth++] = i;
-        break;
-      }
-      case CN_TAG_END_CLIP:
-      case CN_TAG_END_BLEND: {
-        uint32_t want = e->tag == CN_TAG_END_CLIP ? CN_TAG_BEGIN_CLIP : CN_TAG_BEGIN_BLEND;
-        if (depth == 0 || s->elements[stack[depth - 1]].tag != want) {
-          res = cn_fail(CN_ERROR_UNBALANCED, "element %u: %s without its BEGIN", i,
-                        e->tag == CN_TAG_END_CLIP ? "END_CLIP" : "END_BLEND");
-          break;
-        }
-        uint32_t b = stack[--depth];
-        pair[i] = b;
-        pair[b] = i;
-        if (e->tag == CN_TAG_END_BLEND &&
-            (s->blends[s->elements[b].aux].flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA)))
-          after_mask = true;
-        break;
-      }
-      default:
-        res = cn_fail(CN_ERROR_PARSE, "element %u: unknown tag %u", i, e->tag);
-    }
-    if (res == CN_OK && was_after_mask && e->tag != CN_TAG_BEGIN_BLEND)
-      res = cn_fail(CN_ERROR_UNBALANCED, "element %u: a mask group not followed at once by its masked group", i);
-  }
-  if (res == CN_OK && after_mask)
-    res = cn_fail(CN_ERROR_UNBALANCED, "end of scene: a mask group not followed by its masked group");
-  if (res == CN_OK && depth > 0)
-    res = cn_fail(CN_ERROR_UNBALANCED, "element %u: BEGIN without END at the end of the scene", stack[depth - 1]);
-  free(stack);
-  return res;
-}
-
 cn_result cn_renderer_set_scene(cn_renderer *r, const cn_scene_data *s) {
   if (!r || !s) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_renderer_set_scene: NULL argument");
-  if (s->element_count >= CN_RENDER_MAX_RECORDS)
-    return cn_fail(CN_ERROR_LIMIT, "scene of %u elements: at most %u", s->element_count, CN_RENDER_MAX_RECORDS);
-  cn_context *ctx = r->ctx;
   r->has_scene = false;
-  uint32_t n = s->element_count;
-  uint32_t *pair = malloc(sizeof(uint32_t) * 2 * (n ? n : 1));
-  if (!pair) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "renderer: out of host memory");
-  uint32_t *flags = pair + (n ? n : 1);
-  cn_result res = cn__scene_check(s, pair, flags);
-  /* One device buffer for the arrays the kernels read, each 16-byte aligned. */
-  VkDeviceSize off = 0;
-  r->off_elements = off, off = cn__align16(off + (VkDeviceSize)n * sizeof(cn_element));
-  r->off_paints = off, off = cn__align16(off + (VkDeviceSize)s->paint_count * sizeof(cn_paint));
-  r->off_stops = off, off = cn__align16(off + (VkDeviceSize)s->stop_count * sizeof(cn_stop));
-  r->off_transforms = off, off = cn__align16(off + (VkDeviceSize)s->transform_count * sizeof(cn_transform));
-  r->off_blends = off, off = cn__align16(off + (VkDeviceSize)s->blend_count * sizeof(cn_blend));
-  r->off_paths = off, off = cn__align16(off + (VkDeviceSize)s->path_count * sizeof(cn_path));
-  r->off_segments = off, off = cn__align16(off + (VkDeviceSize)s->segment_count * sizeof(cn_segment));
-  r->off_strokes = off, off = cn__align16(off + (VkDeviceSize)s->stroke_count * sizeof(cn_stroke));
-  r->off_dashes = off, off = cn__align16(off + (VkDeviceSize)s->dash_count * sizeof(float));
-  uint8_t *host = NULL;
-  cn_render_elem *init = NULL;
-  if (res == CN_OK) {
-    host = calloc(1, off ? off : 16);
-    init = calloc(n ? n : 1, sizeof *init);
-    if (!host || !init) res = cn_fail(CN_ERROR_OUT_OF_MEMORY, "renderer: out of host memory");
+  if (!r->own_sg) {
+    cn_scene_gpu_desc d = {.initial = {.bin_entries = r->desc.initial_bins,
+                                       .lines = r->desc.initial_lines,
+                                       .tiles = r->desc.initial_tiles,
+                                       .segs = r->desc.initial_segs,
+                                       .chunks = r->desc.initial_chunks,
+                                       .spill = r->desc.initial_spill}};
+    cn_scene_gpu *g = NULL;
+    CN_TRY(cn_scene_gpu_create(r->ctx, &d, &g));
+    r->sg = g;
+    r->own_sg = true;
   }
-  if (res == CN_OK) {
-    if (n) memcpy(host + r->off_elements, s->elements, (size_t)n * sizeof(cn_element));
-    if (s->paint_count) memcpy(host + r->off_paints, s->paints, (size_t)s->paint_count * sizeof(cn_paint));
-    if (s->stop_count) memcpy(host + r->off_stops, s->stops, (size_t)s->stop_count * sizeof(cn_stop));
-    if (s->transform_count)
-      memcpy(host + r->off_transforms, s->transforms, (size_t)s->transform_count * sizeof(cn_transform));
-    if (s->blend_count) memcpy(host + r->off_blends, s->blends, (size_t)s->blend_count * sizeof(cn_blend));
-    if (s->path_count) memcpy(host + r->off_paths, s->paths, (size_t)s->path_count * sizeof(cn_path));
-    if (s->segment_count)
-      memcpy(host + r->off_segments, s->segments, (size_t)s->segment_count * sizeof(cn_segment));
-    if (s->stroke_count) memcpy(host + r->off_strokes, s->strokes, (size_t)s->stroke_count * sizeof(cn_stroke));
-    if (s->dash_count) memcpy(host + r->off_dashes, s->dashes, (size_t)s->dash_count * sizeof(float));
-    for (uint32_t i = 0; i < n; i++) {
-      init[i].px0 = init[i].py0 = INT_MAX;
-      init[i].px1 = init[i].py1 = INT_MIN;
-      init[i].pair = pair[i];
-      init[i].flags = flags[i];
-    }
-    res = cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, off ? off : 16, &r->scene);
-  }
-  if (res == CN_OK && off) res = cn_buffer_upload(ctx, &r->scene, 0, host, off);
-  if (res == CN_OK) res = cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (VkDeviceSize)(n ? n : 1) * sizeof *init, &r->elem_init);
-  if (res == CN_OK && n) res = cn_buffer_upload(ctx, &r->elem_init, 0, init, (size_t)n * sizeof *init);
-  if (res == CN_OK) res = cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (VkDeviceSize)(n ? n : 1) * sizeof *init, &r->elem);
-  free(host);
-  free(init);
-  free(pair);
-  if (res != CN_OK) return res;
-  r->n_elements = n;
-  r->paint_count = s->paint_count;
-  r->stop_count = s->stop_count;
-  r->transform_count = s->transform_count;
-  r->blend_count = s->blend_count;
-  r->group_count = 0;
-  for (uint32_t i = 0; i < n; i++)
-    if (s->elements[i].tag >= CN_TAG_BEGIN_CLIP && s->elements[i].tag <= CN_TAG_END_BLEND) r->group_count++;
-  r->host = *s;
+  CN_TRY(cn_scene_gpu_set_scene(r->sg, s));
   r->has_scene = true;
   return CN_OK;
 }
+
+cn_result cn_renderer_use_scene_gpu(cn_renderer *r, cn_scene_gpu *g) {
+  if (!r || !g) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_renderer_use_scene_gpu: NULL argument");
+  if (!cn_scene_gpu_scene(g)) return cn_fail(CN_ERROR_STATE, "cn_renderer_use_scene_gpu: the cn_scene_gpu has no scene");
+  if (r->own_sg) cn_scene_gpu_destroy(r->sg);
+  r->sg = g;
+  r->own_sg = false;
+  r->has_scene = true;
+  return CN_OK;
+}
+
+cn_scene_gpu *cn_renderer_scene_gpu(const cn_renderer *r) { return r ? r->sg : NULL; }
 
 /* ---------------------------------------------------------------- lines */
 
@@ -225,20 +111,12 @@ cn_result cn_renderer_use_gpu_lines(cn_renderer *r, VkDeviceAddress lines, VkDev
 
 /* --------------------------------------------------------------- frames */
 
-/* Sizes the scratch buffers for the target and the current capacities. */
+/* Sizes the target-sized buffers, and the scene-sized ones through the cn_scene_gpu. */
 static cn_result cn__reserve(cn_renderer *r, uint32_t tiles_x, uint32_t tiles_y, const cn_render_view *v) {
   cn_context *ctx = r->ctx;
   uint32_t ntiles = tiles_x * tiles_y;
-  if (!r->cap_tiles) r->cap_tiles = r->desc.initial_tiles ? r->desc.initial_tiles : CN_MAX(ntiles * 2, 1024u);
-  if (!r->cap_segs) r->cap_segs = r->desc.initial_segs ? r->desc.initial_segs : CN_MAX(ntiles * 8, 4096u);
-  if (!r->cap_chunks) r->cap_chunks = r->desc.initial_chunks ? r->desc.initial_chunks : CN_MAX(ntiles / 2, 64u);
-  if (!r->cap_spill) r->cap_spill = r->desc.initial_spill ? r->desc.initial_spill : 16u;
-  CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (VkDeviceSize)r->cap_tiles * sizeof(cn_render_tile), &r->tiles));
-  CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (VkDeviceSize)r->cap_segs * sizeof(cn_render_seg), &r->segs));
-  CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE,
-                           ((VkDeviceSize)ntiles + r->cap_chunks) * CN_CMD_CHUNK * sizeof(uint32_t), &r->cmds));
+  CN_TRY(cn__scene_gpu_reserve_render(r->sg, ntiles));
   CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (VkDeviceSize)ntiles * sizeof(cn_render_ptile), &r->ptiles));
-  CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (VkDeviceSize)r->cap_spill * CN_TILE_PIXELS * 16, &r->spill));
   if (!v->target)
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (VkDeviceSize)v->width * v->height * 4, &r->out));
   return CN_OK;
@@ -254,7 +132,7 @@ static void cn__mark(cn_renderer *r, VkCommandBuffer cmd, const char *label) {
 }
 
 cn_result cn_renderer_record(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *v) {
-  if (r) r->flattened = r->binned = false;
+  if (r) r->scene_frame = r->binned = false;
   return cn_renderer_record_frame(r, cmd, v, true);
 }
 
@@ -282,27 +160,30 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_COARSE, 0, &k_coarse));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_FINE, 0, &k_fine));
 
+  cn_scene_gpu *g = r->sg;
+  const cn_scene_data *host = g->host;
   bool gpu_lines = r->gpu_lines != 0;
   uint32_t cap_lines = gpu_lines ? r->gpu_cap : r->nlines;
-  VkDeviceAddress scene = r->scene.address;
+  cn_scene_gpu_outputs so;
+  cn_scene_gpu_outputs_get(g, &so);
   cn_render_config cfg = {
-      .elements = scene + r->off_elements,
-      .paints = scene + r->off_paints,
-      .stops = scene + r->off_stops,
-      .transforms = scene + r->off_transforms,
-      .blends = scene + r->off_blends,
+      .elements = CN__SG_ADDR(g, elements),
+      .paints = CN__SG_ADDR(g, paints),
+      .stops = CN__SG_ADDR(g, stops),
+      .transforms = CN__SG_ADDR(g, transforms),
+      .blends = CN__SG_ADDR(g, blends),
       .lines = gpu_lines ? r->gpu_lines : r->lines.address,
-      .elem = r->elem.address,
-      .tiles = r->tiles.address,
-      .segs = r->segs.address,
+      .elem = g->elem.address,
+      .tiles = g->tiles.address,
+      .segs = g->segs.address,
       .bump = r->bump.address,
-      .cmds = r->cmds.address,
+      .cmds = g->cmds.address,
       .ptiles = r->ptiles.address,
-      .spill = r->spill.address,
+      .spill = g->spill.address,
       .target = v->target ? v->target : r->out.address,
       /* host lines: all of them (bump.host_lines holds the count); GPU lines: the producer's counter */
       .line_count = gpu_lines ? r->gpu_count : r->bump.address + offsetof(cn_render_bump, host_lines),
-      .n_elements = r->n_elements,
+      .n_elements = host->element_count,
       .width = v->width,
       .height = v->height,
       .tiles_x = tiles_x,
@@ -310,19 +191,21 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
       .bins_x = CN_DIV_UP(tiles_x, CN_BIN),
       .bins_y = CN_DIV_UP(tiles_y, CN_BIN),
       .cap_lines = cap_lines,
-      .cap_tiles = r->cap_tiles,
-      .cap_segs = r->cap_segs,
-      .cap_chunks = r->cap_chunks,
-      .cap_spill = r->cap_spill,
-      .paint_count = r->paint_count,
-      .stop_count = r->stop_count,
-      .transform_count = r->transform_count,
-      .blend_count = r->blend_count,
+      .cap_tiles = g->cap.tiles,
+      .cap_segs = g->cap.segs,
+      .cap_chunks = g->cap.chunks,
+      .cap_spill = g->cap.spill,
+      .paint_count = host->paint_count,
+      .stop_count = host->stop_count,
+      .transform_count = host->transform_count,
+      .blend_count = host->blend_count,
       .out_stride = v->stride ? v->stride : v->width,
       .use_bins = r->binned ? 1u : 0u,
-      .cap_bins = (uint32_t)CN_MIN(r->cap_bins, 0xFFFFFFFFull),
-      .bin_offsets = r->binned ? r->bin_offsets.address : 0,
-      .bin_elems = r->binned ? r->bin_elems.address : 0,
+      .cap_bins = (uint32_t)CN_MIN(so.bin_capacity, 0xFFFFFFFFull),
+      .bin_offsets = r->binned ? so.bin_offsets : 0,
+      .bin_elems = r->binned ? so.bin_elems : 0,
+      .flat_elems = r->scene_frame ? so.line_elems : 0,
+      .result_boxes = r->scene_frame ? so.boxes : 0,
   };
   /* background: straight -> premultiplied */
   float a = v->background[3] < 0 ? 0 : v->background[3] > 1 ? 1 : v->background[3];
@@ -355,24 +238,27 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   vkCmdUpdateBuffer(cmd, r->config.buffer, 0, sizeof cfg, &cfg);
   cn_render_bump bump0 = {.lines = cap_lines, .host_lines = cap_lines};
   vkCmdUpdateBuffer(cmd, r->bump.buffer, 0, sizeof bump0, &bump0);
-  if (r->n_elements) {
-    VkBufferCopy c = {.size = (VkDeviceSize)r->n_elements * sizeof(cn_render_elem)};
-    vkCmdCopyBuffer(cmd, r->elem_init.buffer, r->elem.buffer, 1, &c);
+  uint32_t n = host->element_count;
+  if (n) {
+    VkBufferCopy c = {.size = (VkDeviceSize)n * sizeof(cn_render_elem)};
+    vkCmdCopyBuffer(cmd, g->elem_init.buffer, g->elem.buffer, 1, &c);
   }
-  cn_cmd_fill(ctx, cmd, &r->tiles, 0, (VkDeviceSize)r->cap_tiles * sizeof(cn_render_tile), 0);
+  cn_cmd_fill(ctx, cmd, &g->tiles, 0, (VkDeviceSize)g->cap.tiles * sizeof(cn_render_tile), 0);
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "setup");
 
   cn_render_push pc = {.config = r->config.address};
-  cn_dispatch(ctx, cmd, k_bbox, &pc, sizeof pc, CN_DIV_UP((uint64_t)cap_lines, wg));
+  if (!cfg.flat_elems) { /* whole scenes have the flatten stage's boxes */
+    cn_dispatch(ctx, cmd, k_bbox, &pc, sizeof pc, CN_DIV_UP((uint64_t)cap_lines, wg));
+    cn_cmd_barrier(ctx, cmd);
+  }
+  cn_dispatch(ctx, cmd, k_alloc, &pc, sizeof pc, CN_DIV_UP((uint64_t)n, wg));
   cn_cmd_barrier(ctx, cmd);
-  cn_dispatch(ctx, cmd, k_alloc, &pc, sizeof pc, CN_DIV_UP((uint64_t)r->n_elements, wg));
-  cn_cmd_barrier(ctx, cmd);
-  cn__mark(r, cmd, "bbox+alloc");
+  cn__mark(r, cmd, cfg.flat_elems ? "alloc" : "bbox+alloc");
   cn_dispatch(ctx, cmd, k_seg, &pc, sizeof pc, CN_DIV_UP((uint64_t)cap_lines, wg));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "tile_seg");
-  cn_dispatch(ctx, cmd, k_backdrop, &pc, sizeof pc, r->n_elements);
+  cn_dispatch(ctx, cmd, k_backdrop, &pc, sizeof pc, n);
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "backdrop");
   cn_dispatch(ctx, cmd, k_coarse, &pc, sizeof pc, (uint64_t)cfg.bins_x * cfg.bins_y);
@@ -387,43 +273,22 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   return CN_OK;
 }
 
-/* New capacity for a need: 1.5x headroom, at least the old one. */
-static cn_result cn__grow(uint32_t *cap, uint64_t need, const char *what) {
-  if (need >= CN_RENDER_MAX_RECORDS)
-    return cn_fail(CN_ERROR_LIMIT, "the scene needs %llu %s at this size: at most %u",
-                   (unsigned long long)need, what, CN_RENDER_MAX_RECORDS);
-  uint64_t want = need + need / 2 + 16;
-  if (want > CN_RENDER_MAX_RECORDS) want = CN_RENDER_MAX_RECORDS;
-  if (want > *cap) *cap = (uint32_t)want;
-  return CN_OK;
-}
-
 cn_result cn_renderer_frame_done(cn_renderer *r, bool *again) {
   if (!r || !again) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_renderer_frame_done: NULL argument");
   *again = false;
-  if (r->flattened) {
-    uint32_t count;
-    bool fits;
-    CN_TRY(cn_flatten_finish(r->ctx, r->flatten, &count, &fits));
-    if (!fits) *again = true; /* the flatten stage grew its line buffer */
-  }
-  if (r->binned) {
-    bool more = false;
-    CN_TRY(cn_renderer_bins_done(r, &more));
-    if (more) *again = true;
-  }
+  cn__scene_needs need = {0};
+  if (r->scene_frame) CN_TRY(cn__scene_gpu_read(r->sg, &need));
   cn_render_bump b;
   memcpy(&b, r->bump_read.mapped, sizeof b);
   r->last_bump = b;
-  if (!b.failed) return CN_OK;
-  *again = true;
-  /* counters past a failure are lower bounds: grow and try again */
-  if (b.failed & CN_FAIL_TILES) CN_TRY(cn__grow(&r->cap_tiles, b.tiles, "tile records"));
-  if (b.failed & CN_FAIL_SEGS) CN_TRY(cn__grow(&r->cap_segs, (uint64_t)b.segs + 1, "tile segments"));
-  if (b.failed & CN_FAIL_CMDS) CN_TRY(cn__grow(&r->cap_chunks, b.chunks, "command chunks"));
-  if (b.failed & CN_FAIL_SPILL) CN_TRY(cn__grow(&r->cap_spill, b.spill, "spilled stack levels"));
-  *again = true;
-  return CN_OK;
+  need.render = true;
+  need.failed = b.failed;
+  need.tiles = b.tiles;
+  need.segs = b.segs;
+  need.chunks = b.chunks;
+  need.spill = b.spill;
+  /* one growth rule for the scene stage's, flatten's and the renderer's buffers */
+  return cn__scene_sizes_grow(r->sg, &need, again);
 }
 
 const cn_buffer *cn_renderer_output(const cn_renderer *r) { return r ? &r->out : NULL; }
@@ -431,10 +296,12 @@ const cn_buffer *cn_renderer_output(const cn_renderer *r) { return r ? &r->out :
 void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out) {
   memset(out, 0, sizeof *out);
   if (!r) return;
-  out->cap_tiles = r->cap_tiles;
-  out->cap_segs = r->cap_segs;
-  out->cap_chunks = r->cap_chunks;
-  out->cap_spill = r->cap_spill;
+  if (r->sg) {
+    out->cap_tiles = r->sg->cap.tiles;
+    out->cap_segs = r->sg->cap.segs;
+    out->cap_chunks = r->sg->cap.chunks;
+    out->cap_spill = r->sg->cap.spill;
+  }
   out->used_tiles = r->last_bump.tiles;
   out->used_segs = r->last_bump.segs;
   out->used_chunks = r->last_bump.chunks;
@@ -472,7 +339,9 @@ cn_result cn_render__run_to_rgba8(cn_renderer *r, const cn_render_view *view, cn
     CN_TRY(cn_renderer_frame_done(r, &again));
     if (!again) break;
     r->reruns++;
-    if (attempt >= 8) return cn_fail(CN_ERROR_LIMIT, "render: buffers still too small after %d re-runs", attempt + 1);
+    /* counts are exact or upper bounds: a frame fits after one re-run, or two
+     * when the lines did not fit the first time */
+    if (attempt >= 2) return cn_fail(CN_ERROR_STATE, "render: buffers still too small after %d re-runs", attempt + 1);
   }
   return cn_buffer_download(r->ctx, &r->out, 0, rgba, (size_t)view->width * view->height * 4);
 }

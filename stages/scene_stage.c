@@ -4,6 +4,7 @@
 #include "cn_bbox.h"
 #include "cn_pathbox.h"
 #include "cn_scan.h"
+#include "cn_scene_gpu.h"
 #include "internal.h"
 
 #include <stdlib.h>
@@ -34,7 +35,7 @@ static cn_result cn__alloc_result(uint64_t n, cn_scene_stage_result *out) {
 cn_result cn_scene_stage_cpu(const cn_scene_data *s, const cn_box *path_boxes, const cn_scene_stage_desc *desc,
                              cn_scene_stage_result *out) {
   cn_scene_stage_desc d = desc ? *desc : (cn_scene_stage_desc){0};
-  CN_TRY(cn_scene_check(s));
+  CN_TRY(cn_scene_check(s, NULL));
   CN_TRY(cn__alloc_result(s->element_count, out));
   for (uint32_t i = 0; i < s->element_count; i++) out->tags[i] = s->elements[i].tag;
   cn_result r = CN_OK;
@@ -98,128 +99,38 @@ cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_s
   return cn_bins_record(ctx, cmd, &na);
 }
 
-typedef struct cn__upload {
-  const void *data;
-  uint64_t bytes;
-  cn_buffer buf;
-} cn__upload;
-
 cn_result cn_scene_stage_run(cn_context *ctx, const cn_scene_data *s, const cn_scene_stage_desc *desc,
                              cn_scene_stage_result *out) {
   memset(out, 0, sizeof *out);
   if (!ctx) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_stage_run: NULL context");
   cn_scene_stage_desc d = desc ? *desc : (cn_scene_stage_desc){0};
-  CN_TRY(cn_scene_check(s));
-  uint64_t n = s->element_count;
-  cn_bins_grid grid = {0};
-  if (!d.no_bins) CN_TRY(cn_bins_grid_make(s->viewport, d.bin_size ? d.bin_size : 256, &grid));
-  CN_TRY(cn__alloc_result(n, out));
-  out->grid = grid;
-  uint64_t nbins = (uint64_t)grid.nbx * grid.nby;
-  for (uint64_t i = 0; i < n; i++) out->tags[i] = s->elements[i].tag;
-  uint64_t gb = cn_bbox_count_groups(out->tags, n);
-
-  cn__upload up[5] = {{s->elements, n * sizeof(cn_element), {0}},
-                      {s->paths, (uint64_t)s->path_count * sizeof(cn_path), {0}},
-                      {s->segments, (uint64_t)s->segment_count * sizeof(cn_segment), {0}},
-                      {s->transforms, (uint64_t)s->transform_count * sizeof(cn_transform), {0}},
-                      {s->strokes, (uint64_t)s->stroke_count * sizeof(cn_stroke), {0}}};
-  cn_buffer tags = {0}, pboxes = {0}, boxes = {0}, status = {0}, scratch = {0}, offs = {0}, elems = {0};
-  uint64_t scratch_bytes = cn_scene_stage_scratch_bytes(ctx, n, gb, s->path_count, &grid);
-  uint64_t cap = CN_MAX(4 * n, 1024);
-  cn_result r = CN_OK;
-  for (int k = 0; k < 5 && r == CN_OK; k++) {
-    r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(up[k].bytes, 16), &up[k].buf);
-    if (r == CN_OK && up[k].bytes) r = cn_buffer_upload(ctx, &up[k].buf, 0, up[k].data, up[k].bytes);
-  }
-  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(n, 1) * 4, &tags);
-  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(n, 1) * 16, &pboxes);
-  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(n, 1) * 16, &boxes);
-  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_READBACK, sizeof(cn_bbox_status), &status);
-  if (r == CN_OK)
-    r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, scratch_bytes, &scratch);
-  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, (nbins + 1) * 4, &offs);
-  for (int attempt = 0; r == CN_OK && attempt < 2; attempt++) {
-    r = cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, d.no_bins ? 16 : cap * 4, &elems);
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    if (r == CN_OK) r = cn_cmd_begin(ctx, &cmd);
-    if (r != CN_OK) break;
-    if (attempt == 0) {
-      cn_scene_stage_args sa = {.elements = up[0].buf.address,
-                                .paths = up[1].buf.address,
-                                .segments = up[2].buf.address,
-                                .transforms = up[3].buf.address,
-                                .strokes = up[4].buf.address,
-                                .element_count = (uint32_t)n,
-                                .path_count = s->path_count,
-                                .segment_count = s->segment_count,
-                                .transform_count = s->transform_count,
-                                .stroke_count = s->stroke_count,
-                                .viewport = {s->viewport[0], s->viewport[1], s->viewport[2], s->viewport[3]},
-                                .group_bound = gb,
-                                .grid = grid,
-                                .tags = tags.address,
-                                .path_boxes = pboxes.address,
-                                .boxes = boxes.address,
-                                .status = status.address,
-                                .bin_offsets = d.no_bins ? 0 : offs.address,
-                                .bin_elems = elems.address,
-                                .bin_capacity = cap,
-                                .scratch = scratch.address};
-      r = cn_scene_stage_record(ctx, cmd, &sa);
-    } else {
-      /* only binning again, with the exact capacity */
-      cn_bins_args na = {.boxes = boxes.address,
-                         .bin_offsets = offs.address,
-                         .elems = elems.address,
-                         .scratch = scratch.address,
-                         .n = n,
-                         .capacity = cap,
-                         .grid = grid};
-      r = cn_bins_record(ctx, cmd, &na);
-    }
-    cn_cmd_barrier(ctx, cmd);
-    cn_result sr = cn_cmd_submit(ctx, cmd);
-    if (r == CN_OK) r = sr;
-    if (r == CN_OK && attempt == 0) {
-      cn_bbox_status st;
-      memcpy(&st, status.mapped, sizeof st);
-      r = cn_bbox_status_check(&st, gb);
-      if (r != CN_OK) {
-        cn_result v = cn_bbox_validate(out->tags, n);
-        if (v != CN_OK) r = v;
-      }
-    }
-    if (r != CN_OK || d.no_bins) break;
-    out->bin_offsets = malloc((nbins + 1) * 4);
-    if (!out->bin_offsets) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "scene stage: out of host memory");
-    if (r == CN_OK) r = cn_buffer_download(ctx, &offs, 0, out->bin_offsets, (nbins + 1) * 4);
-    if (r != CN_OK) break;
-    out->bin_total = out->bin_offsets[nbins];
-    if (out->bin_total == UINT32_MAX) {
-      r = cn_fail(CN_ERROR_LIMIT, "bins: more than 2^32 - 2 (bin, element) entries");
-      break;
-    }
-    if (out->bin_total <= cap) break;
-    cap = out->bin_total; /* the counts are exact: the second run fits */
-    free(out->bin_offsets);
-    out->bin_offsets = NULL;
-  }
-  if (r == CN_OK && n) r = cn_buffer_download(ctx, &pboxes, 0, out->path_boxes, n * 16);
-  if (r == CN_OK && n) r = cn_buffer_download(ctx, &boxes, 0, out->boxes, n * 16);
+  cn_scene_gpu *g = NULL;
+  CN_TRY(cn_scene_gpu_create(ctx, NULL, &g));
+  cn_result r = cn_scene_gpu_set_scene(g, s);
+  uint64_t n = r == CN_OK ? s->element_count : 0;
+  if (r == CN_OK) r = cn__alloc_result(n, out);
+  cn_scene_frame f = {.bin_size = d.no_bins ? 0 : (d.bin_size ? d.bin_size : 256)};
+  if (r == CN_OK && n) r = cn_scene_gpu_run(g, &f, NULL);
+  cn_scene_gpu_outputs o;
+  cn_scene_gpu_outputs_get(g, &o);
+  cn_scene_gpu_counts c;
+  cn_scene_gpu_counts_get(g, &c);
   if (r == CN_OK && !d.no_bins) {
-    out->bin_elems = malloc(CN_MAX(out->bin_total, 1) * 4);
-    if (!out->bin_elems) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "scene stage: out of host memory");
-    else if (out->bin_total) r = cn_buffer_download(ctx, &elems, 0, out->bin_elems, out->bin_total * 4);
+    r = cn_bins_grid_make(s->viewport, f.bin_size, &out->grid);
+    uint64_t nbins = (uint64_t)out->grid.nbx * out->grid.nby;
+    out->bin_total = c.bin_entries;
+    out->bin_offsets = r == CN_OK ? calloc(nbins + 1, 4) : NULL;
+    out->bin_elems = r == CN_OK ? malloc(CN_MAX(out->bin_total, 1) * 4) : NULL;
+    if (r == CN_OK && (!out->bin_offsets || !out->bin_elems))
+      r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "scene stage: out of host memory");
+    if (r == CN_OK && n) r = cn_buffer_download(ctx, o.bin_offsets_buffer, 0, out->bin_offsets, (nbins + 1) * 4);
+    if (r == CN_OK && out->bin_total)
+      r = cn_buffer_download(ctx, o.bin_elems_buffer, 0, out->bin_elems, out->bin_total * 4);
   }
-  for (int k = 0; k < 5; k++) cn_buffer_destroy(ctx, &up[k].buf);
-  cn_buffer_destroy(ctx, &tags);
-  cn_buffer_destroy(ctx, &pboxes);
-  cn_buffer_destroy(ctx, &boxes);
-  cn_buffer_destroy(ctx, &status);
-  cn_buffer_destroy(ctx, &scratch);
-  cn_buffer_destroy(ctx, &offs);
-  cn_buffer_destroy(ctx, &elems);
+  if (r == CN_OK && n) r = cn_buffer_download(ctx, o.tags_buffer, 0, out->tags, n * 4);
+  if (r == CN_OK && n) r = cn_buffer_download(ctx, o.path_boxes_buffer, 0, out->path_boxes, n * 16);
+  if (r == CN_OK && n) r = cn_buffer_download(ctx, o.boxes_buffer, 0, out->boxes, n * 16);
+  cn_scene_gpu_destroy(g);
   if (r != CN_OK) cn_scene_stage_result_free(out);
   return r;
 }

@@ -116,6 +116,20 @@ err_case not-finite 'draw 1 2 inf 4\n' "line 1: 'inf' is not a finite float"
 err_case unknown 'draw 0 0 1 1\nfrob\n' "line 2: unknown element 'frob'"
 err_case extra 'endclip 3\n' "line 1: 'endclip' takes no arguments"
 err_case late-viewport 'draw 0 0 1 1\nviewport 0 0 5 5\n' 'line 2: the viewport must come before every element'
+# reading stops early: a NUL byte at once (/dev/zero), a regular file over
+# the limit from its size, a directory with a read error
+timeout 20 "$canopy" bbox --in /dev/zero --out $dir/out 2>$dir/err; expect dev-zero 1 $?
+contains dev-zero $dir/err "/dev/zero: line 1: NUL byte"
+timeout 20 "$canopy" bins --in /dev/zero --out $dir/out 2>$dir/err; expect bins-dev-zero 1 $?
+contains bins-dev-zero $dir/err "/dev/zero: line 1: NUL byte"
+printf 'draw 0 0 1 1\nblend\n\0endblend\n' > $dir/nul.txt
+"$canopy" bbox --in $dir/nul.txt --out $dir/out 2>$dir/err; expect nul-line 1 $?
+contains nul-line $dir/err "nul.txt: line 3: NUL byte"
+truncate -s 3G $dir/huge.txt
+timeout 20 "$canopy" bbox --in $dir/huge.txt --out $dir/out 2>$dir/err; expect huge-file 1 $?
+contains huge-file $dir/err "3221225472 bytes: larger than the limit of 2147483648 bytes (CN_ELEMENT_TEXT_MAX_BYTES)"
+"$canopy" bbox --in $dir 2>$dir/err; expect directory 1 $?
+contains directory $dir/err "cannot read $dir: Is a directory"
 "$canopy" bbox --in $dir/missing.txt 2>$dir/err; expect missing-file 1 $?
 contains missing-file $dir/err "cannot open"
 

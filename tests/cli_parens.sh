@@ -52,6 +52,16 @@ contains bad-byte "$dir/err" "byte offset 3"
 printf '()\n\n' > "$dir/nl2.txt"
 "$canopy" parens --in "$dir/nl2.txt" --out "$dir/nl2.bin" 2>"$dir/err"; expect two-newlines 1 $?
 contains two-newlines "$dir/err" "byte offset 2"
+# Reading stops early: at the first bad byte of an endless stream, at a
+# directory (nothing leaks: the sanitizer build checks), and a regular file
+# over the element limit is refused from its size before it is read.
+timeout 20 "$canopy" parens --in /dev/zero --out "$dir/z.bin" 2>"$dir/err"; expect dev-zero 1 $?
+contains dev-zero "$dir/err" "/dev/zero: byte offset 0: unexpected byte 0x00"
+"$canopy" parens --in "$dir" --out "$dir/d.bin" 2>"$dir/err"; expect directory 1 $?
+contains directory "$dir/err" "cannot read it: Is a directory"
+truncate -s 3G "$dir/huge.txt"
+timeout 20 "$canopy" parens --in "$dir/huge.txt" --out "$dir/h.bin" 2>"$dir/err"; expect huge-file 1 $?
+contains huge-file "$dir/err" "3221225472 bytes: more than the limit of 2147483647 elements"
 "$canopy" parens --in "$dir/missing.txt" --out "$dir/m.bin" 2>"$dir/err"; expect missing-file 1 $?
 contains missing-file "$dir/err" "missing.txt"
 "$canopy" parens --in "$dir/a.txt" --out "$dir/no/such/dir/x.bin" 2>"$dir/err"; expect unwritable 1 $?

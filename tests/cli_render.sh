@@ -160,6 +160,12 @@ printf '<svg xmlns="http://www.w3.org/2000/svg"><rect' >"$dir/bad.svg"
 contains malformed "$err" "line"
 "$canopy" render "$dir/a.svg" -o "$dir/no/such/dir/x.png" >"$out" 2>"$err"; expect unwritable 1 $?
 contains unwritable "$err" "no/such/dir/x.png"
+# the ends of the --tolerance range are accepted (0.001 as typed, not only as a float), past them refused
+"$canopy" render "$dir/a.svg" -o "$dir/t.png" --tolerance 0.001 >"$out" 2>"$err"; expect tolerance-low-end 0 $?
+"$canopy" render "$dir/a.svg" -o "$dir/t.png" --tolerance 100 >"$out" 2>"$err"; expect tolerance-high-end 0 $?
+"$canopy" render "$dir/a.svg" -o "$dir/t.png" --tolerance 0.0009 >"$out" 2>"$err"; expect tolerance-below 2 $?
+contains tolerance-below "$err" "0.001..100"
+
 "$canopy" render --help >"$out" 2>"$err"; expect help 0 $?
 contains help "$out" "usage: canopy render"
 

@@ -76,8 +76,13 @@ bad laughs '<?xml version="1.0"?>
 <!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>
 <svg xmlns="http://www.w3.org/2000/svg" fill="&c;"/>' "entity"
 deep=$(printf '<g>%.0s' $(seq 1 300))
-bad deep "$svg width=\"10\" height=\"10\">
-$deep" "line 2: malformed XML: Excessive depth"
+bad unclosed "$svg width=\"10\" height=\"10\">
+$deep" "line 2: malformed XML"
+# nesting has no fixed limit: 5 000 nested groups with opacity load
+{ echo "$svg width=\"10\" height=\"10\">"; printf '<g opacity=".5">%.0s' $(seq 1 5000); echo '<rect width="1" height="1"/>'
+  printf '</g>%.0s' $(seq 1 5000); echo '</svg>'; } >"$tmp/deep.svg"
+"$canopy" stats "$tmp/deep.svg" >"$out" 2>"$err"; expect deep 0 $?
+contains deep-depth "$out" "max depth: *5000$"
 "$canopy" stats "$tmp/missing.svg" >"$out" 2>"$err"; expect missing-file 1 $?
 contains missing-file "$err" "cannot open $tmp/missing.svg"
 

@@ -151,6 +151,16 @@ contains dropped-file-shown "$out" "^0	fill	0	50.00	50.00	80.00	70.00$"
 wait
 contains bad-reload-message "$err" "live.svg: line 1"
 contains bad-reload-keeps-scene "$out" "^0	fill	0	20.00	30.00	120.00	70.00$"
+# the watched file replaced by a FIFO: refused at once (never opened: that would wait for a writer)
+cp "$tmp/other.svg" "$tmp/live.svg"
+(sleep 2; rm -f "$tmp/live.svg" && mkfifo "$tmp/live.svg") &
+timeout 60 "$view" "$tmp/live.svg" --frames 1 --input "await-change" --print-boxes >"$out" 2>"$err"; expect fifo-reload 1 $?
+wait
+contains fifo-reload-message "$err" "live.svg: not a regular file"
+contains fifo-reload-keeps-scene "$out" "^0	fill	0	50.00	50.00	80.00	70.00$"
+timeout 60 "$view" "$tmp/live.svg" --frames 1 >"$out" 2>"$err"; expect fifo-open 1 $?
+contains fifo-open-message "$err" "live.svg: not a regular file"
+rm -f "$tmp/live.svg"
 
 # --- several files, or a folder: PgDn/] and PgUp/[ switch scenes (wrapping around)
 rect 20 30 100 40 blue >"$tmp/first.svg"

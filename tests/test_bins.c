@@ -28,6 +28,14 @@ static void check_bins(const cn_box *boxes, uint64_t n, const float vp[4], uint3
     fprintf(stderr, "  %s n=%llu bins=%llu: total got %llu want %llu; first offset difference at bin %llu\n", what,
             (unsigned long long)n, (unsigned long long)nbins, (unsigned long long)gt, (unsigned long long)wt,
             (unsigned long long)b);
+    if (wt == gt) {
+      uint64_t k = 0, bad = 0;
+      while (k < wt && we[k] == ge[k]) k++;
+      for (uint64_t j = 0; j < wt; j++) bad += we[j] != ge[j];
+      if (k < wt)
+        fprintf(stderr, "  first list difference at entry %llu: got %u want %u (%llu differ)\n", (unsigned long long)k,
+                ge[k], we[k], (unsigned long long)bad);
+    }
     test_failures++;
   }
   free(wo), free(we), free(go), free(ge);
@@ -133,4 +141,90 @@ TEST(bins_limits) {
   check_bins(b, 600, vp, 4, "some bins");
 }
 
-TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_limits))
+static void set_rounds(uint32_t r) {
+  char v[16];
+  snprintf(v, sizeof v, "%u", r);
+  setenv("CANOPY_BINS_ROUNDS", v, 1);
+}
+
+TEST(bins_nested_groups) {
+  /* Deeply nested blend groups (boxes from the CPU bbox reference: every
+   * group is the union of the draws inside it), a 150 x 90 draw every 97
+   * groups, 2048^2 at 64 px, rounds of 256 elements each covering nearly the
+   * whole grid. llvmpipe ends an invocation's loops after 65 535 trips in
+   * total: with per-pair loops (a binary search, a bitmap rank) and pairs
+   * outside the slice the fill stopped part-way through the 4th round, and
+   * the end of every chunk's lists stayed unwritten. */
+  const float vp[4] = {0, 0, 2048, 2048};
+  const uint32_t groups = 520;
+  uint64_t n = 0, cap = 2 * groups + groups / 97 + 1;
+  uint32_t *tags = malloc(cap * 4);
+  cn_box *in = calloc(cap, sizeof *in), *out = malloc(cap * sizeof *out);
+  for (uint32_t g = 0; g < groups; g++) {
+    tags[n++] = CN_TAG_BEGIN_BLEND;
+    if (g % 97 == 0) {
+      float x = (float)test_rand_below(2048 - 150), y = (float)test_rand_below(2048 - 90);
+      in[n] = (cn_box){x, y, x + 150, y + 90};
+      tags[n++] = CN_TAG_FILL;
+    }
+  }
+  for (uint32_t g = 0; g < groups; g++) tags[n++] = CN_TAG_END_BLEND;
+  CHECK_OK(cn_bbox_cpu(tags, in, n, vp, out));
+  const uint32_t rounds[] = {4, 5, 16};
+  for (int k = 0; k < 3; k++) {
+    set_rounds(rounds[k]);
+    check_bins(out, n, vp, 64, "nested groups");
+  }
+  unsetenv("CANOPY_BINS_ROUNDS");
+  /* the same shape: 1024 boxes over the whole grid, one chunk of 4 rounds */
+  for (uint64_t i = 0; i < 1024; i++) out[i] = (cn_box){0, 0, 2048, 2048};
+  set_rounds(4);
+  check_bins(out, 1024, vp, 64, "1024 grid-covering boxes");
+  unsetenv("CANOPY_BINS_ROUNDS");
+  free(tags), free(in), free(out);
+}
+
+TEST(bins_loop_limit_known) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const cn_device_caps *c = cn_context_caps(ctx);
+  if (strstr(c->name, "llvmpipe")) CHECK_EQ_U64(c->max_loop_iterations, 65535);
+}
+
+TEST(bins_shape_sweep) {
+  /* Random grids from one column to thousands of columns (slices that start
+   * and end mid-row, rows longer than a slice), bin sizes, chunk shapes and
+   * boxes from single bins to whole rows and the whole grid. */
+  for (int k = 0; k < 16; k++) {
+    uint32_t bs = 1u << (2 + test_rand_below(5)); /* 4 .. 64 */
+    bool wide = k % 4 == 0; /* rows of thousands of bins: a slice is part of one or two rows */
+    uint32_t nbx = wide ? 2000 + (uint32_t)test_rand_below(2000) : 1 + (uint32_t)test_rand_below(200);
+    uint32_t nby = 1 + (uint32_t)test_rand_below(wide ? 3 : 60);
+    float w = (float)(nbx * bs) - (float)test_rand_below(bs), h = (float)(nby * bs) - (float)test_rand_below(bs);
+    float vp[4] = {-7.5f, 3.25f, -7.5f + w, 3.25f + h};
+    uint64_t n = 1 + test_rand_below(wide ? 600 : 1500);
+    cn_box *b = malloc(n * sizeof *b);
+    uint64_t entries = 0;
+    for (uint64_t i = 0; i < n; i++) {
+      int kind = wide && test_rand_below(2) ? 1 : (int)test_rand_below(6);
+      float x0 = vp[0] + (float)test_rand_below((uint64_t)w), y0 = vp[1] + (float)test_rand_below((uint64_t)h);
+      if (kind == 0) b[i] = (cn_box){vp[0], vp[1], vp[2], vp[3]};           /* everything */
+      else if (kind == 1) b[i] = (cn_box){vp[0], y0, vp[2], y0 + (float)bs}; /* a whole row */
+      else if (kind == 2) b[i] = (cn_box){x0, vp[1], x0 + 1, vp[3]};         /* a whole column */
+      else if (kind == 3) b[i] = (cn_box){0, 0, 0, 0};                       /* empty */
+      else b[i] = (cn_box){x0, y0, x0 + (float)test_rand_below(6 * bs), y0 + (float)test_rand_below(6 * bs)};
+      entries += kind == 0 ? (uint64_t)nbx * nby : kind == 1 ? 2 * nbx : kind == 2 ? nby : 49;
+    }
+    uint64_t most = wide ? 2500000 : 1000000;
+    if (entries > most) n = n * most / entries + 1; /* seconds on lavapipe */
+    const uint32_t rs[] = {0, 1, 2, 3, 5, 16, 64};
+    uint32_t r = rs[test_rand_below(7)];
+    if (r) set_rounds(r);
+    check_bins(b, n, vp, bs, "sweep");
+    unsetenv("CANOPY_BINS_ROUNDS");
+    free(b);
+  }
+}
+
+TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_limits), T(bins_nested_groups), T(bins_loop_limit_known),
+          T(bins_shape_sweep))

@@ -462,7 +462,8 @@ TEST(render_bad_scenes) {
   ref_init(&s);
   ref_fill(&s, ref_rect(&s, 0, 0, 5, 5), 3, CN_RULE_NONZERO);
   d = ref_data(&s, 10, 10);
-  CHECK(cn_renderer_set_scene(r, &d) == CN_ERROR_PARSE);
+  CHECK(cn_renderer_set_scene(r, &d) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(cn_last_error(), "scene: element 0: paint 3 out of range");
   ref_init(&s);
   ref_begin_blend(&s, CN_BLEND_NORMAL, 1, CN_BLEND_MASK_ALPHA);
   ref_end_blend(&s);

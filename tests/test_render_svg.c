@@ -284,5 +284,62 @@ TEST(render_view_transform) {
   for (int i = 0; i < 3; i++) free(img[i]);
 }
 
+TEST(render_under_device_budget) {
+  /* Out of device memory anywhere in a frame is an error the library returns:
+   * a context with a budget (cn_context_desc.max_device_bytes) fails every
+   * allocation past it. From 16 KiB up, doubling: each attempt either fails
+   * with CN_ERROR_OUT_OF_MEMORY naming the budget, or renders exactly the
+   * picture of an unbudgeted context; the first success ends the sweep. */
+  const char *svg = "<svg xmlns='http://www.w3.org/2000/svg' width='96' height='64'>"
+                    "<rect x='4' y='4' width='60' height='40' fill='#3080c0'/>"
+                    "<g opacity='0.5'><circle cx='60' cy='36' r='24' fill='red' stroke='black' stroke-width='3'/></g>"
+                    "<path d='M0 60 C30 0 60 120 96 20' fill='none' stroke='green' stroke-width='2' stroke-dasharray='5 3'/>"
+                    "</svg>";
+  uint32_t w = 0, h = 0;
+  uint8_t *want = render_svg(svg, &w, &h);
+  if (!want) return;
+  cn_scene_builder *b = NULL;
+  CHECK_OK(cn_scene_builder_create(&b));
+  cn_scene_data scene;
+  if (!b || cn_svg_load_memory(b, svg, strlen(svg), NULL, &scene, NULL) != CN_OK) {
+    test_failures++;
+    cn_scene_builder_destroy(b);
+    free(want);
+    return;
+  }
+  uint8_t *px = calloc((size_t)w * h, 4);
+  bool rendered = false;
+  int failures = 0;
+  for (uint64_t budget = 16384; budget <= (1ull << 31) && !rendered; budget *= 2) {
+    cn_context *ctx = NULL;
+    cn_result r = cn_context_create(&(cn_context_desc){.validation = true, .max_device_bytes = budget}, &ctx);
+    if (r == CN_OK) {
+      cn_renderer *ren = NULL;
+      r = cn_renderer_create(ctx, NULL, &ren);
+      cn_render_view v = {.width = w, .height = h};
+      if (r == CN_OK) r = cn_render_scene_to_rgba8(ren, &scene, &v, px);
+      if (r == CN_OK) {
+        rendered = true;
+        CHECK(memcmp(px, want, (size_t)w * h * 4) == 0);
+      } else {
+        CHECK_EQ_U64(r, CN_ERROR_OUT_OF_MEMORY);
+        CHECK_STR_CONTAINS(cn_last_error(), "budget");
+        failures++;
+      }
+      cn_renderer_destroy(ren);
+      CHECK_EQ_U64(cn_context_validation_count(ctx), 0);
+    } else {
+      CHECK_EQ_U64(r, CN_ERROR_OUT_OF_MEMORY); /* the context's own buffers */
+      failures++;
+    }
+    cn_context_destroy(ctx);
+  }
+  CHECK(rendered);
+  CHECK(failures >= 3); /* the smallest budgets cannot hold a frame */
+  free(px);
+  free(want);
+  cn_scene_builder_destroy(b);
+}
+
 TEST_MAIN(T(render_view_transform), T(render_bins_match_full_walk), T(svg_rect_coverage), T(svg_fill_rules), T(svg_clip_path), T(svg_stroke), T(svg_blend_multiply_and_opacity),
-          T(svg_linear_gradient), T(svg_luminance_mask))
+          T(svg_linear_gradient), T(svg_luminance_mask), T(render_under_device_budget))

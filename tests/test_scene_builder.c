@@ -253,15 +253,38 @@ TEST(depth_and_size_limits) {
   cn_scene_builder_destroy(b);
   CHECK_OK(cn_scene_builder_create(&b));
   CHECK_OK(cn_scene_begin(b, 0, 0, 1, 1));
-  for (uint32_t i = 0; i < CN_SCENE_MAX_DEPTH; i++) CHECK_OK(cn_scene_push_blend(b, 0, 1, 0));
-  CHECK(cn_scene_push_blend(b, 0, 1, 0) == CN_ERROR_LIMIT);
-  CHECK_STR_CONTAINS(cn_last_error(), "groups open at once");
-  for (uint32_t i = 0; i < CN_SCENE_MAX_DEPTH; i++) CHECK_OK(cn_scene_pop(b));
+  /* groups nest to any depth: 100 000 open at once */
+  for (uint32_t i = 0; i < 100000; i++) CHECK_OK(cn_scene_push_blend(b, 0, 1, 0));
+  CHECK_EQ_U64(cn_scene_depth(b), 100000);
+  for (uint32_t i = 0; i < 100000; i++) CHECK_OK(cn_scene_pop(b));
   cn_scene_data d;
   CHECK_OK(cn_scene_end(b, &d));
-  CHECK_EQ_U64(d.element_count, 2 * CN_SCENE_MAX_DEPTH);
+  CHECK_EQ_U64(d.element_count, 200000);
+  CHECK_EQ_U64(cn_scene_max_depth(b), 100000);
+  cn_scene_builder_destroy(b);
+}
+
+TEST(abandon_after_a_mask_group) {
+  /* after a mask group only its masked group may follow: pop is refused, so
+   * the way out of a failure there is cn_scene_abandon */
+  cn_scene_builder *b;
+  CHECK_OK(cn_scene_builder_create(&b));
+  CHECK_OK(cn_scene_begin(b, 0, 0, 4, 4));
+  CHECK_OK(cn_scene_push_blend(b, CN_BLEND_NORMAL, 1, CN_BLEND_ISOLATED));
+  CHECK_OK(cn_scene_push_blend(b, CN_BLEND_NORMAL, 1, CN_BLEND_ISOLATED | CN_BLEND_MASK_ALPHA));
+  CHECK_OK(cn_scene_pop(b));
+  CHECK(cn_scene_pop(b) == CN_ERROR_STATE);
+  CHECK_STR_CONTAINS(cn_last_error(), "a mask group must be followed at once by a masked group");
+  CHECK_EQ_U64(cn_scene_depth(b), 1);
+  cn_scene_abandon(b);
+  CHECK_EQ_U64(cn_scene_depth(b), 0);
+  cn_scene_data d;
+  CHECK(cn_scene_end(b, &d) == CN_ERROR_STATE); /* no scene any more */
+  CHECK_OK(cn_scene_begin(b, 0, 0, 4, 4));
+  CHECK_OK(cn_scene_end(b, &d));
+  CHECK_EQ_U64(d.element_count, 0);
   cn_scene_builder_destroy(b);
 }
 
 TEST_MAIN(T(triangle_fill_encoding), T(curves_and_path_index_in_info), T(fill_of_open_path_gets_closed_twin),
-          T(groups_gradients_dashes), T(misuse_returns_errors), T(depth_and_size_limits))
+          T(groups_gradients_dashes), T(misuse_returns_errors), T(depth_and_size_limits), T(abandon_after_a_mask_group))

@@ -253,7 +253,7 @@ TEST(scene_errors) {
   CHECK_STR_CONTAINS(cn_last_error(), "element 1: END_CLIP closes the BEGIN_BLEND at element 0");
   s.element_count = 3;
   CHECK(cn_scene_stage_run(ctx, &s, NULL, &res) == CN_ERROR_INVALID_ARGUMENT);
-  CHECK_STR_CONTAINS(cn_last_error(), "element 2 names path 7 of 0");
+  CHECK_STR_CONTAINS(cn_last_error(), "scene: element 2: path 7 out of range (0 paths)");
   s.element_count = 1;
   CHECK(cn_scene_stage_run(ctx, &s, NULL, &res) == CN_ERROR_UNBALANCED);
   CHECK_STR_CONTAINS(cn_last_error(), "element 0: BEGIN_BLEND is never closed");

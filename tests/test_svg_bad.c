@@ -3,7 +3,10 @@
  * where SVG says so; never a crash, hang or unbounded memory. CPU only. */
 #include "test.h"
 
+#include <libxml/xmlmemory.h>
 #include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 static cn_scene_builder *builder;
 static cn_scene_data scene;
@@ -86,55 +89,103 @@ TEST(billion_laughs) {
 }
 
 TEST(deep_group_nesting) {
+  /* 100 000 nested groups: no depth limit in the parser or the traversal */
   sbuf b = {0};
   put(&b, SVG_OPEN "width=\"10\" height=\"10\">\n");
   for (int i = 0; i < 100000; i++) put(&b, "<g>");
   put(&b, "<rect width=\"1\" height=\"1\"/>");
   for (int i = 0; i < 100000; i++) put(&b, "</g>");
   put(&b, "</svg>");
-  cn_result r = try_load(b.s, b.n, NULL);
-  CHECK(r == CN_ERROR_PARSE);
-  CHECK_STR_CONTAINS(cn_last_error(), "line 2: malformed XML: Excessive depth in document: 256");
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  CHECK_EQ_U64(scene.element_count, 1);
+  CHECK_EQ_U64(stats.fills, 1);
   free(b.s);
-  /* 250 levels: within libxml2's limit, loads */
+  /* 100 000 nested blend groups, two drawings in the innermost */
   b = (sbuf){0};
   put(&b, SVG_OPEN "width=\"10\" height=\"10\">\n");
-  for (int i = 0; i < 250; i++) put(&b, "<g opacity=\"0.9\">");
+  for (int i = 0; i < 100000; i++) put(&b, "<g opacity=\"0.9\">");
   put(&b, "<rect width=\"1\" height=\"1\"/><rect width=\"1\" height=\"1\"/>");
-  for (int i = 0; i < 250; i++) put(&b, "</g>");
+  for (int i = 0; i < 100000; i++) put(&b, "</g>");
   put(&b, "</svg>");
   CHECK_OK(try_load(b.s, b.n, NULL));
-  CHECK_EQ_U64(stats.max_depth, 250);
-  CHECK_EQ_U64(stats.blend_groups, 250);
+  CHECK_EQ_U64(stats.max_depth, 100000);
+  CHECK_EQ_U64(stats.blend_groups, 100000);
+  CHECK_EQ_U64(scene.element_count, 200002);
+  CHECK_OK(cn_scene_validate(&scene));
+  free(b.s);
+  /* 400 000 nested blend groups hit the work budget (8 steps an element,
+   * and each group's stream elements) or the element limit, never the C stack */
+  b = (sbuf){0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\">\n");
+  for (int i = 0; i < 400000; i++) put(&b, "<g opacity=\".5\">");
+  put(&b, "<rect width=\"1\" height=\"1\"/><rect width=\"1\" height=\"1\"/>");
+  for (int i = 0; i < 400000; i++) put(&b, "</g>");
+  put(&b, "</svg>");
+  cn_svg_options o = {.max_elements = 500000};
+  CHECK(try_load(b.s, b.n, &o) == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "scene has more than 500000 elements");
   free(b.s);
 }
 
 TEST(deep_reference_chains) {
-  /* 100 000 clipPaths each clipped by the next */
+  /* 100 000 clipPaths each clipped by the next: 100 000 nested clip groups */
   sbuf b = {0};
   put(&b, SVG_OPEN "width=\"10\" height=\"10\"><defs>\n");
-  char line[160];
+  char line[200];
   for (int i = 0; i < 100000; i++) {
     snprintf(line, sizeof line, "<clipPath id=\"c%d\" clip-path=\"url(#c%d)\"><rect width=\"5\" height=\"5\"/></clipPath>\n",
              i, i + 1);
     put(&b, line);
   }
   put(&b, "</defs><rect width=\"5\" height=\"5\" clip-path=\"url(#c0)\"/></svg>");
-  cn_result r = try_load(b.s, b.n, NULL);
-  CHECK(r == CN_ERROR_LIMIT);
-  CHECK_STR_CONTAINS(cn_last_error(), "line 256: <clipPath> nested deeper than 256 levels");
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  CHECK_EQ_U64(stats.clips, 100000);
+  CHECK_EQ_U64(stats.max_depth, 100000);
+  CHECK_EQ_U64(scene.element_count, 200001);
+  CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_MISSING_REF], 0);
+  CHECK_OK(cn_scene_validate(&scene));
   free(b.s);
-  /* 100 000 groups each using the next */
+  /* 100 000 groups each using the next, the last a rectangle */
   b = (sbuf){0};
   put(&b, SVG_OPEN "width=\"10\" height=\"10\"><defs>\n");
   for (int i = 0; i < 100000; i++) {
-    snprintf(line, sizeof line, "<g id=\"g%d\"><use href=\"#g%d\"/></g>\n", i, i + 1);
+    snprintf(line, sizeof line, "<g id=\"g%d\"><use href=\"#g%d\" x=\"%s\"/></g>\n", i, i + 1, i % 2 ? "0.00001" : "0");
+    put(&b, line);
+  }
+  put(&b, "<rect id=\"g100000\" width=\"1\" height=\"1\"/></defs><use href=\"#g0\"/></svg>");
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  CHECK_EQ_U64(scene.element_count, 1);
+  CHECK_EQ_U64(scene.transform_count, 1);
+  CHECK(fabsf(scene.transforms[0].e - 0.5f) < 1e-3f); /* 50 000 translations of 1e-5 */
+  CHECK_EQ_U64(stats.warning_count, 0);
+  free(b.s);
+  /* the same as a cycle: the last uses the first */
+  b = (sbuf){0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\"><defs>\n");
+  for (int i = 0; i < 20000; i++) {
+    snprintf(line, sizeof line, "<g id=\"g%d\"><use href=\"#g%d\"/><rect width=\"1\" height=\"1\"/></g>\n", i,
+             (i + 1) % 20000);
     put(&b, line);
   }
   put(&b, "</defs><use href=\"#g0\"/></svg>");
-  r = try_load(b.s, b.n, NULL);
-  CHECK(r == CN_ERROR_LIMIT);
-  CHECK_STR_CONTAINS(cn_last_error(), "nested deeper than 256 levels");
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  CHECK_EQ_U64(scene.element_count, 20000);
+  CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_CYCLE], 1);
+  CHECK_STR_CONTAINS(stats.warnings[0], "line 20001: <use> references #g0, which contains it (a cycle); skipped");
+  free(b.s);
+  /* masks whose content is masked by the next mask nest on the C stack:
+   * refused past CN_SVG_MAX_DEPTH, naming the element */
+  b = (sbuf){0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\"><defs>\n");
+  for (int i = 0; i < 1000; i++) {
+    snprintf(line, sizeof line, "<mask id=\"m%d\"><rect width=\"5\" height=\"5\" fill=\"white\" mask=\"url(#m%d)\"/></mask>\n",
+             i, i + 1);
+    put(&b, line);
+  }
+  put(&b, "</defs><rect width=\"5\" height=\"5\" mask=\"url(#m0)\"/></svg>");
+  CHECK(try_load(b.s, b.n, NULL) == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "line 258: <mask>: mask, marker, pattern and clipPath-child clip-path content nested "
+                                      "deeper than 256 levels");
   free(b.s);
 }
 
@@ -234,6 +285,17 @@ TEST(limits_on_input_and_output) {
   cn_svg_options o = {.max_bytes = 20};
   CHECK(try_load(doc, strlen(doc), &o) == CN_ERROR_LIMIT);
   CHECK_STR_CONTAINS(cn_last_error(), "is larger than the limit of 20 bytes");
+  /* a file over the limit is refused from its size, before it is read (a
+   * sparse 300 MB file: reading it would take seconds and 300 MB) */
+  char path[] = "/tmp/canopy-test-bigXXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  CHECK(ftruncate(fd, 300u << 20) == 0);
+  close(fd);
+  if (!builder) CHECK_OK(cn_scene_builder_create(&builder));
+  CHECK(cn_svg_load_file(builder, path, NULL, &scene, &stats) == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "is 314572800 bytes, larger than the limit of 268435456 bytes (cn_svg_options.max_bytes)");
+  unlink(path);
   /* use explosion: 10^11 rectangles are refused quickly */
   sbuf b = {0};
   put(&b, SVG_OPEN "width=\"10\" height=\"10\"><defs><rect id=\"r0\" width=\"1\" height=\"1\"/>");
@@ -288,7 +350,77 @@ TEST(zz_cleanup) {
   builder = NULL;
 }
 
-TEST_MAIN(T(empty_and_malformed), T(no_external_entities_or_network), T(billion_laughs), T(deep_group_nesting),
+TEST(failure_inside_a_mask_group_ends) {
+  /* a clip of two children becomes a mask group; the second child's own
+   * clip fails inside that mask group (a coordinate beyond the limit): the
+   * load must end with that error, and the builder must be usable again */
+  const char *doc =
+      SVG_OPEN "width=\"200\" height=\"200\"><clipPath id=\"c2\"><rect/><rect y=\"1e30\" width=\"1\" height=\"1\"/>"
+      "</clipPath><clipPath id=\"c1\"><rect width=\"9\" height=\"9\" clip-path=\"url(#c2)\"/><rect/></clipPath>"
+      "<rect width=\"200\" height=\"200\" clip-path=\"url(#c1)\"/></svg>";
+  expect(doc, CN_ERROR_LIMIT, "line 1: <rect> reaches device coordinate 1e+30, beyond +-1e+09 pixels");
+  expect(SVG_OPEN "width=\"4\" height=\"4\"><rect width=\"2\" height=\"2\"/></svg>", CN_OK, NULL);
+  CHECK_EQ_U64(scene.element_count, 1);
+}
+
+/* libxml2's allocator with a budget: after `xml_budget` more allocations
+ * every one fails, as in a process that has run out of memory. */
+static long xml_budget = -1; /* < 0: no limit */
+static long xml_failed;
+static bool xml_take(void) {
+  if (xml_budget < 0) return true;
+  if (xml_budget == 0) return xml_failed++, false;
+  xml_budget--;
+  return true;
+}
+static void *xml_malloc(size_t n) { return xml_take() ? malloc(n) : NULL; }
+static void *xml_realloc(void *p, size_t n) { return xml_take() ? realloc(p, n) : NULL; }
+static char *xml_strdup(const char *s) { return xml_take() ? strdup(s) : NULL; }
+
+TEST(out_of_memory_in_libxml2_is_an_error) {
+  CHECK(xmlMemSetup(free, xml_malloc, xml_realloc, xml_strdup) == 0);
+  /* many groups, then the only drawing at the very end: a tree cut short
+   * by a failed allocation would load "fine" with no elements */
+  sbuf b = {0};
+  put(&b, SVG_OPEN "width=\"10\" height=\"10\">\n");
+  for (int i = 0; i < 2000; i++) put(&b, "<g/>\n");
+  put(&b, "<rect width=\"5\" height=\"5\" fill=\"red\"/>\n</svg>\n");
+  xml_budget = -1;
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  CHECK_EQ_U64(scene.element_count, 1);
+  /* every budget up to what the whole parse needs: out of memory, never a
+   * shorter scene and never another error */
+  int oom = 0, ok = 0;
+  for (long budget = 0; budget < 40000; budget += budget < 64 ? 1 : 97) {
+    xml_budget = budget;
+    xml_failed = 0;
+    cn_result r = try_load(b.s, b.n, NULL);
+    if (r == CN_OK) {
+      CHECK_EQ_U64(scene.element_count, 1);
+      CHECK_EQ_U64(xml_failed, 0);
+      ok++;
+    } else {
+      if (r != CN_ERROR_OUT_OF_MEMORY)
+        fprintf(stderr, "  budget %ld: %s: %s\n", budget, cn_result_name(r), cn_last_error());
+      CHECK(r == CN_ERROR_OUT_OF_MEMORY);
+      CHECK(xml_failed > 0);
+      oom++;
+    }
+  }
+  xml_budget = -1;
+  CHECK(oom > 100);
+  CHECK(ok > 0); /* the sweep reached budgets large enough for the whole parse */
+  CHECK_OK(try_load(b.s, b.n, NULL));
+  free(b.s);
+  /* the message names the cause */
+  xml_budget = 50;
+  const char *doc = SVG_OPEN "width=\"10\" height=\"10\"><g><g><g><rect width=\"5\" height=\"5\"/></g></g></g></svg>";
+  CHECK(try_load(doc, strlen(doc), NULL) == CN_ERROR_OUT_OF_MEMORY);
+  CHECK_STR_CONTAINS(cn_last_error(), "out of memory");
+  xml_budget = -1;
+}
+
+TEST_MAIN(T(failure_inside_a_mask_group_ends), T(out_of_memory_in_libxml2_is_an_error), T(empty_and_malformed), T(no_external_entities_or_network), T(billion_laughs), T(deep_group_nesting),
           T(deep_reference_chains), T(reference_cycles_are_skipped_or_strict_errors), T(missing_references),
           T(absurd_numbers), T(ten_megabytes_of_path_data), T(limits_on_input_and_output), T(file_errors),
           T(zz_cleanup))

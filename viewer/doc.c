@@ -38,11 +38,14 @@ const char *vw_default_scene(void) {
   return path;
 }
 
-static bool vw__stat(const char *path, long long *mtime_ns, long long *size) {
+/* *regular: a regular file (anything else, a FIFO above all, is never read:
+ * opening one would block until a writer comes). */
+static bool vw__stat(const char *path, long long *mtime_ns, long long *size, bool *regular) {
   struct stat st;
   if (stat(path, &st) != 0) return false;
   *mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000ll + st.st_mtim.tv_nsec;
   *size = (long long)st.st_size;
+  *regular = S_ISREG(st.st_mode);
   return true;
 }
 
@@ -75,7 +78,8 @@ static void vw__release(vw_doc *doc) {
 
 bool vw_doc_load(vw_doc *doc, const char *path) {
   long long mtime = 0, size = 0;
-  if (!vw__stat(path, &mtime, &size)) {
+  bool regular = false;
+  if (!vw__stat(path, &mtime, &size, &regular)) {
     snprintf(doc->error, sizeof doc->error, "%s: %s", path, strerror(errno));
     if (!doc->loaded && path != doc->path) snprintf(doc->path, sizeof doc->path, "%s", path);
     return false;
@@ -85,7 +89,8 @@ bool vw_doc_load(vw_doc *doc, const char *path) {
   void *owner = NULL;
   void (*owner_free)(void *) = NULL;
   char err[sizeof doc->error];
-  if (!vw__load_svg(path, &scene, &owner, &owner_free, err, sizeof err)) {
+  if (!regular) snprintf(err, sizeof err, "%s: not a regular file", path);
+  if (!regular || !vw__load_svg(path, &scene, &owner, &owner_free, err, sizeof err)) {
     snprintf(doc->error, sizeof doc->error, "%s", err);
     /* Watch the failed file too (when it is the one shown, or nothing is), so
      * fixing it reloads it. */
@@ -132,7 +137,8 @@ bool vw_doc_demo(vw_doc *doc) {
 bool vw_doc_changed_on_disk(const vw_doc *doc) {
   if (!doc->path[0] || doc->size < 0) return false;
   long long mtime = 0, size = 0;
-  if (!vw__stat(doc->path, &mtime, &size)) return false;
+  bool regular;
+  if (!vw__stat(doc->path, &mtime, &size, &regular)) return false;
   return mtime != doc->mtime_ns || size != doc->size;
 }
 

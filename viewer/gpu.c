@@ -1,11 +1,13 @@
 /* gpu.c: canopy embedded in the viewer.
  *
  * The viewer's device is adopted with cn_context_adopt(); the renderer
- * (stages/cn_render.h) records flattening and rendering into the viewer's own
- * compute command buffer, which the viewer submits (no cn_cmd_begin/submit for
- * frames). The scene is uploaded once per (re)load; each view change records
- * a frame with the new view transform, reusing the renderer's buffers (they
- * grow when a frame reports they were too small, and that frame is re-run).
+ * (cn_render.h) records the scene stage, flattening and rendering into the
+ * viewer's own compute command buffer, followed by copies of its result boxes,
+ * bin offsets and lines for the overlays, and the viewer submits it once (no
+ * cn_cmd_begin/submit for frames). The scene is uploaded once per (re)load
+ * (the renderer's cn_scene_gpu); each view change records a frame with the
+ * new view transform, reusing its buffers (they grow in one step when a frame
+ * reports they were too small, and that frame is re-run).
  */
 #include "gpu.h"
 
@@ -14,7 +16,7 @@
 
 #include <canopy/cn_render.h>
 
-#define VW_MAX_RERUNS 8
+#define VW_MAX_RERUNS 3
 
 bool vw_gpu_create(vw_gpu *g, vw_host *h, char *err, size_t errcap) {
   memset(g, 0, sizeof *g);
@@ -41,6 +43,9 @@ bool vw_gpu_create(vw_gpu *g, vw_host *h, char *err, size_t errcap) {
 
 void vw_gpu_destroy(vw_gpu *g) {
   if (g->cn) {
+    cn_buffer_destroy(g->cn, &g->rb_boxes);
+    cn_buffer_destroy(g->cn, &g->rb_offsets);
+    cn_buffer_destroy(g->cn, &g->rb_lines);
     cn_renderer_destroy(g->renderer);
     cn_timer_destroy(g->cn, g->draw_timer);
     cn_context_destroy(g->cn);
@@ -74,8 +79,33 @@ static void vw__set_stage_spans(vw_gpu *g, uint32_t n, const char **labels, cons
   }
 }
 
+/* Copies the renderer's result boxes, bin offsets and (some) lines into the
+ * readback buffers, after the frame in the same command buffer. */
+static cn_result vw__record_readback(vw_gpu *g, VkCommandBuffer cmd, uint32_t n) {
+  cn_scene_gpu_outputs o;
+  cn_scene_gpu_outputs_get(cn_renderer_scene_gpu(g->renderer), &o);
+  uint64_t nbins = (uint64_t)o.grid.nbx * o.grid.nby;
+  uint64_t lines = o.line_capacity < VW_MAX_LINES ? o.line_capacity : VW_MAX_LINES;
+  cn_result r = cn_buffer_reserve(g->cn, CN_MEMORY_READBACK, (uint64_t)(n ? n : 1) * sizeof(cn_box), &g->rb_boxes);
+  if (r == CN_OK) r = cn_buffer_reserve(g->cn, CN_MEMORY_READBACK, (nbins + 1) * 4, &g->rb_offsets);
+  if (r == CN_OK) r = cn_buffer_reserve(g->cn, CN_MEMORY_READBACK, (lines ? lines : 1) * sizeof(cn_line), &g->rb_lines);
+  if (r != CN_OK) return r;
+  cn_cmd_barrier(g->cn, cmd);
+  VkBufferCopy c = {0, 0, (VkDeviceSize)n * sizeof(cn_box)};
+  if (n && o.boxes) vkCmdCopyBuffer(cmd, o.boxes_buffer->buffer, g->rb_boxes.buffer, 1, &c);
+  c.size = (nbins + 1) * 4;
+  if (o.bin_offsets) vkCmdCopyBuffer(cmd, o.bin_offsets_buffer->buffer, g->rb_offsets.buffer, 1, &c);
+  c.size = lines * sizeof(cn_line);
+  if (lines && o.lines) vkCmdCopyBuffer(cmd, o.lines_buffer->buffer, g->rb_lines.buffer, 1, &c);
+  VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                        .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                        .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+  return CN_OK;
+}
+
 bool vw_gpu_render(vw_gpu *g, vw_host *h, const cn_scene_data *scene, uint32_t generation, const float view[6],
-                   uint32_t w, uint32_t hgt, bool *device_lost, char *err, size_t errcap) {
+                   uint32_t w, uint32_t hgt, vw_analysis *a, bool *device_lost, char *err, size_t errcap) {
   *device_lost = false;
   if (g->scene_generation != generation) {
     g->scene_generation = 0;
@@ -96,6 +126,7 @@ bool vw_gpu_render(vw_gpu *g, vw_host *h, const cn_scene_data *scene, uint32_t g
       return false;
     }
     cn_result r = cn_renderer_record_scene(g->renderer, cmd, &v);
+    if (r == CN_OK) r = vw__record_readback(g, cmd, scene->element_count);
     vr = vw_host_submit_wait(h, cmd, VK_NULL_HANDLE, VK_NULL_HANDLE);
     if (vr != VK_SUCCESS) {
       *device_lost = true;
@@ -117,6 +148,20 @@ bool vw_gpu_render(vw_gpu *g, vw_host *h, const cn_scene_data *scene, uint32_t g
   }
   const cn_buffer *out = cn_renderer_output(g->renderer);
   g->picture = (vw_picture){out->address, w, hgt};
+  /* the overlays' data: the renderer's own buffers */
+  cn_scene_gpu *sg = cn_renderer_scene_gpu(g->renderer);
+  cn_scene_gpu_outputs o;
+  cn_scene_gpu_outputs_get(sg, &o);
+  cn_scene_gpu_counts counts;
+  cn_scene_gpu_counts_get(sg, &counts);
+  if (scene->element_count) memcpy(a->boxes, g->rb_boxes.mapped, (size_t)scene->element_count * sizeof(cn_box));
+  a->bin_size = o.grid.bin_size;
+  if (!vw_analysis_set_bins(a, g->rb_offsets.mapped, o.grid.nbx, o.grid.nby, err, errcap) ||
+      !vw_analysis_set_lines(a, g->rb_lines.mapped, counts.lines, err, errcap)) {
+    g->picture.pixels = 0;
+    return false;
+  }
+  a->source = "renderer";
   if (g->timing) {
     const char *labels[VW_MAX_SPANS];
     double ns[VW_MAX_SPANS];

@@ -7,6 +7,7 @@
 #define VW_GPU_H
 
 #include "host.h"
+#include "vw.h"
 
 #define VW_MAX_SPANS 48 /* every stage of the renderer (scene stage, flatten, tiles, coarse, fine) and the draw */
 
@@ -25,6 +26,8 @@ typedef struct vw_gpu {
   double total_ms;
   uint32_t reruns;           /* frames re-run because a buffer grew (last run) */
   vw_picture picture;        /* the renderer's output; pixels 0 while there is none */
+  /* the renderer's boxes, bin offsets and lines, copied in the frame's submission */
+  cn_buffer rb_boxes, rb_offsets, rb_lines;
 } vw_gpu;
 
 /* Adopts the host's device and creates the renderer. False with err on failure. */
@@ -32,13 +35,17 @@ bool vw_gpu_create(vw_gpu *g, vw_host *h, char *err, size_t errcap);
 void vw_gpu_destroy(vw_gpu *g);
 
 /* Renders scene (document generation `generation`; a new one is uploaded
- * first) under the view transform (a b c d e f) into a w x h picture, in the
- * host's compute command buffer, submitting and re-running until the
- * renderer's buffers fit. False with err on failure; *device_lost tells a
- * lost device (the viewer must stop) from a scene the renderer refused (the
- * picture is then dropped and the error shown). */
+ * first, once: pan and zoom only change the view) under the view transform
+ * (a b c d e f) into a w x h picture: the scene stage, flatten and the
+ * renderer in one recording into the host's compute command buffer, with
+ * copies of the result boxes, bin offsets and lines for the overlays, one
+ * submission (repeated only when a buffer had to grow). On success *a gets
+ * those (a was made by vw_analysis_compute for this scene and size). False
+ * with err on failure; *device_lost tells a lost device (the viewer must
+ * stop) from a scene the renderer refused (the picture is then dropped and
+ * the error shown). */
 bool vw_gpu_render(vw_gpu *g, vw_host *h, const cn_scene_data *scene, uint32_t generation, const float view[6],
-                   uint32_t w, uint32_t hgt, bool *device_lost, char *err, size_t errcap);
+                   uint32_t w, uint32_t hgt, vw_analysis *a, bool *device_lost, char *err, size_t errcap);
 
 /* Draw timer: marks around the render pass, read after the frame completed. */
 void vw_gpu_draw_begin(vw_gpu *g, VkCommandBuffer cmd);

@@ -23,7 +23,6 @@
 #include <sys/stat.h>
 
 #include "gpu.h"
-#include "stage.h"
 
 #define VW_EXIT_OK 0
 #define VW_EXIT_FAIL 1
@@ -48,10 +47,6 @@ typedef struct vw_app {
   vw_host host;
   vw_draw draw;
   vw_gpu gpu;
-  vw_stage stage;              /* canopy's scene stage: boxes and bins for the overlays */
-  uint32_t stage_spans;
-  const char *stage_label[VW_MAX_SPANS];
-  double stage_ms[VW_MAX_SPANS];
   bool draw_ready;
   vw_doc doc;
   vw_view view;
@@ -415,41 +410,26 @@ static bool vw__run(vw_app *app) {
   }
   vw_view_scene(&app->view, s, app->fb_w, app->fb_h, app->viewed_xf, &app->viewed);
   char err[512];
-  if (!vw_analysis_compute(&app->analysis, &app->viewed, app->fb_w, app->fb_h, false, err, sizeof err)) {
+  if (!vw_analysis_compute(&app->analysis, &app->viewed, app->fb_w, app->fb_h, err, sizeof err)) {
     snprintf(app->fatal, sizeof app->fatal, "%s", err);
     return false;
   }
   app->have_analysis = true;
   bool lost = false;
-  char stage_err[1024];
-  if (!vw_stage_run(&app->stage, app->gpu.cn, &app->host, &app->viewed, app->doc.generation, app->fb_w, app->fb_h,
-                    &app->analysis, app->stage_label, app->stage_ms, VW_MAX_SPANS, &app->stage_spans, &lost, stage_err,
-                    sizeof stage_err)) {
-    if (lost) {
-      snprintf(app->fatal, sizeof app->fatal, "%s", stage_err);
-      return false;
-    }
-    /* The overlays fall back to the viewer's own CPU boxes and lines. */
-    fprintf(stderr, "canopy-view: %s (overlays use CPU boxes)\n", stage_err);
-    if (!vw_analysis_compute(&app->analysis, &app->viewed, app->fb_w, app->fb_h, true, err, sizeof err)) {
-      snprintf(app->fatal, sizeof app->fatal, "%s", err);
-      return false;
-    }
-    vw__status(app, "scene stage failed: overlays use CPU boxes");
-    app->stage_spans = 0;
-  }
-
   const float view[6] = {(float)app->view.scale, 0.0f, 0.0f, (float)app->view.scale, (float)app->view.tx,
                          (float)app->view.ty};
   app->render_error[0] = 0;
-  if (!vw_gpu_render(&app->gpu, &app->host, s, app->doc.generation, view, app->fb_w, app->fb_h, &lost,
-                     app->render_error, sizeof app->render_error)) {
+  if (!vw_gpu_render(&app->gpu, &app->host, s, app->doc.generation, view, app->fb_w, app->fb_h, &app->analysis,
+                     &lost, app->render_error, sizeof app->render_error)) {
     if (lost) {
       snprintf(app->fatal, sizeof app->fatal, "%s", app->render_error);
       return false;
     }
-    /* The scene stays on screen as outlines, with the error over it. */
+    /* The scene stays on screen as outlines, with the error over it; the
+     * overlays come from the library's CPU references. */
     fprintf(stderr, "canopy-view: %s\n", app->render_error);
+    if (!vw_analysis_cpu(&app->analysis, &app->viewed, err, sizeof err))
+      fprintf(stderr, "canopy-view: %s (overlays without boxes)\n", err);
   }
   return true;
 }
@@ -510,16 +490,11 @@ static void vw__build_mesh(vw_app *app, vw_map map) {
     info.frame_max_ms = recent[nr - 1];
     info.frame_samples = nr;
   }
-  /* GPU time per stage: the overlays' scene and flatten stages, the
-   * renderer's stages, the viewer's draw; the total is their sum. */
+  /* GPU time per stage: the renderer's (its scene stage and flatten, whose
+   * results the overlays read, and its own kernels), then the viewer's draw;
+   * the total is their sum. */
   info.spans = 0;
   info.gpu_total_ms = 0;
-  for (uint32_t i = 0; i < app->stage_spans && info.spans < VW_HUD_MAX_SPANS; i++, info.spans++) {
-    info.span_group[info.spans] = "overlays (scene stage, flatten)";
-    info.span_label[info.spans] = app->stage_label[i];
-    info.span_ms[info.spans] = app->stage_ms[i];
-    info.gpu_total_ms += app->stage_ms[i];
-  }
   for (uint32_t i = 0; i < app->gpu.spans && info.spans < VW_HUD_MAX_SPANS; i++, info.spans++) {
     bool draw = app->gpu.span_label[i] && strcmp(app->gpu.span_label[i], "draw") == 0;
     info.span_group[info.spans] = draw ? "viewer" : "renderer";
@@ -1044,7 +1019,6 @@ int main(int argc, char **argv) {
   }
   if (app->gpu.cn) cn_buffer_destroy(app->gpu.cn, &app->readback);
   if (app->draw_ready) vw_draw_destroy(&app->draw, &app->host, app->gpu.cn);
-  vw_stage_destroy(&app->stage, app->gpu.cn);
   vw_gpu_destroy(&app->gpu);
   vw_host_destroy(&app->host);
   if (app->host.validation_count) {

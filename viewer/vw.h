@@ -33,6 +33,7 @@
 #include <canopy/cn_scene_api.h>
 #include <canopy/cn_svg.h>
 #include <canopy/cn_pathbox.h>
+#include <canopy/cn_flatten.h>
 #include <canopy/cn_bbox.h>
 #include <canopy/cn_bins.h>
 #include <canopy/cn_box.h>
@@ -103,12 +104,13 @@ bool vw_demo_scene(cn_scene_data *out, void **owner);
 
 /* ------------------------------------------------------------- analysis */
 
-/* Per-element data the overlays and the hover read, in window pixels. The
- * CPU fills everything (analysis.c); stage.c then replaces boxes, bins and
- * lines with canopy's GPU results. */
+/* Per-element data the overlays and the hover read, in window pixels. Depth,
+ * tags and counts come from the tags (analysis.c); boxes, bins and lines from
+ * the renderer's buffers (gpu.c), or the library's CPU references when the
+ * scene cannot be rendered. */
 typedef struct vw_analysis {
   uint32_t count;           /* elements */
-  cn_box *boxes;            /* FILL/STROKE: result box after clips; BEGIN_*: the group's box */
+  cn_box *boxes;            /* result boxes: FILL/STROKE after clips; BEGIN_ and END_: the group's box */
   uint32_t *depth;          /* nesting depth of each element (0 = top level) */
   uint32_t *tags;           /* copy of element tags */
   uint32_t clips, blends, draws;
@@ -121,14 +123,22 @@ typedef struct vw_analysis {
   float *lines;
   uint32_t *line_element;
   uint32_t line_count;
-  const char *source;       /* where boxes and bins came from ("cpu" or "scene stage") */
+  const char *source;       /* where boxes and bins came from ("renderer" or "cpu reference") */
 } vw_analysis;
 
-/* Computes the analysis of a viewed scene (window space) on the CPU, with
- * flattened lines when flatten is set (otherwise canopy's stages fill them
- * in: stage.c). Returns false with a message in err when memory runs out. */
-bool vw_analysis_compute(vw_analysis *a, const cn_scene_data *s, uint32_t w, uint32_t h, bool flatten, char *err,
-                         size_t errcap);
+#define VW_BIN_SIZE 256u            /* the renderer's bins (16 x 16 tiles of 16 px) */
+#define VW_MAX_LINES (1u << 20)     /* segments kept for the overlay at most */
+
+/* Depth, tags and counts of a scene; allocates boxes and a bin grid for a
+ * w x h window (zeroed). False with a message in err when memory runs out. */
+bool vw_analysis_compute(vw_analysis *a, const cn_scene_data *s, uint32_t w, uint32_t h, char *err, size_t errcap);
+/* Bin counts from CSR offsets (bins_x * bins_y + 1 of them). */
+bool vw_analysis_set_bins(vw_analysis *a, const uint32_t *offsets, uint32_t bins_x, uint32_t bins_y, char *err,
+                          size_t errcap);
+/* Segments from flattened lines (at most VW_MAX_LINES). */
+bool vw_analysis_set_lines(vw_analysis *a, const cn_line *lines, uint32_t n, char *err, size_t errcap);
+/* Boxes, bins and lines from the library's CPU references on the viewed scene. */
+bool vw_analysis_cpu(vw_analysis *a, const cn_scene_data *viewed, char *err, size_t errcap);
 void vw_analysis_free(vw_analysis *a);
 const char *vw_tag_name(uint32_t tag);
 

@@ -122,6 +122,12 @@ typedef struct cn_context_desc {
    * when pipelines were built. Its directory must exist. NULL: no cache file.
    * canopy never picks the path itself: tools pass the user's cache directory. */
   const char *pipeline_cache_path;
+  /* A budget for the memory canopy allocates on the device (all its buffers
+   * together, as the driver sizes them): a cn_buffer_create() that would go
+   * past it fails with CN_ERROR_OUT_OF_MEMORY as if the device were full.
+   * 0: no budget beyond the device's own. For embedding under a memory cap,
+   * and for testing the out-of-memory paths. */
+  uint64_t max_device_bytes;
 } cn_context_desc;
 
 /* Creates a standalone headless context: its own instance, device, queue and
@@ -134,6 +140,7 @@ typedef struct cn_context_adopt_desc {
   VkDevice device;
   uint32_t queue_family; /* must support compute */
   VkQueue queue;         /* used only by cn_cmd_submit(); may be VK_NULL_HANDLE */
+  uint64_t max_device_bytes; /* as cn_context_desc.max_device_bytes; 0: none */
   /* The device was created with the features canopy needs (see the header
    * comment). canopy checks the physical device supports them; it cannot see
    * what the host enabled. */
@@ -172,6 +179,11 @@ typedef struct cn_device_caps {
   uint64_t max_allocation_size;
   uint64_t device_local_bytes;     /* the largest device-local heap */
   bool shader_int64;
+  /* Loop trips an invocation may run in total over all its loops before the
+   * driver ends them early; 0: no such limit. llvmpipe (lavapipe) stops every
+   * loop of an invocation after 65 535 trips (its loop limiter), which kernels
+   * with data-dependent loops size their work against. */
+  uint32_t max_loop_iterations;
 } cn_device_caps;
 
 CN_API const cn_device_caps *cn_context_caps(const cn_context *ctx);
@@ -203,6 +215,7 @@ typedef struct cn_buffer {
   VkDeviceSize size;
   void *mapped;            /* non-NULL for host-visible memory */
   cn_memory kind;
+  VkDeviceSize allocated;  /* the memory it holds (counted against cn_context_desc.max_device_bytes) */
 } cn_buffer;
 
 /* Creates a buffer of size bytes (rounded up to 16, at least 16). Storage,

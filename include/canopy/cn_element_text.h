@@ -13,7 +13,11 @@
  * parser checks balance as it reads: an END without a BEGIN, an END of the
  * other kind, a BEGIN never closed and every malformed line are
  * CN_ERROR_PARSE / CN_ERROR_UNBALANCED errors whose message starts with
- * "line N:". Element i is the i-th element line, counted from 0. */
+ * "line N:". Element i is the i-th element line, counted from 0.
+ *
+ * Text longer than CN_ELEMENT_TEXT_MAX_BYTES fails with CN_ERROR_LIMIT: a
+ * regular file from its size before it is read, a stream once it passes the
+ * limit; a NUL byte stops the reading at once (CN_ERROR_PARSE naming its line). */
 #ifndef CN_ELEMENT_TEXT_H
 #define CN_ELEMENT_TEXT_H
 
@@ -26,6 +30,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Largest element text accepted, in bytes (2 GiB: over 150 million "draw" lines). */
+#define CN_ELEMENT_TEXT_MAX_BYTES (1ull << 31)
 
 typedef struct cn_element_text {
   uint32_t *tags;   /* n CN_TAG_* */

@@ -6,7 +6,7 @@
  * Inputs
  *   - the scene arrays of cn_scene_layout.h as uploaded to the GPU (elements,
  *     paths, segments, transforms, strokes, dashes), by device address, and
- *     the same scene on the host (cn_scene_data) for its counts and checks;
+ *     the scene's counts from cn_scene_check (which the scene must pass);
  *   - a view transform applied after every path's transform (pan / zoom);
  *   - a tolerance in device pixels (default 0.25).
  *
@@ -67,14 +67,14 @@
  *     stroke of a closed subpath with a gap strokes the gap as a straight
  *     closing line (a dashed one leaves it out of the pattern's length).
  *
- * Memory: count pass + scan + write pass (no line is ever dropped). The stage
- * keeps a line buffer of some capacity; the count pass computes the exact
- * number of lines on the GPU, the write pass writes those that fit, and the
- * header says whether they all did. After the submission, cn_flatten_finish()
- * reads the header: if the lines did not fit it grows the buffer to the exact
- * count and reports it, and the caller records the frame again (cn_flatten_run
- * does this loop). Downstream stages read the header's line_count and must not
- * trust the lines when flags has CN_FLATTEN_OVERFLOW.
+ * Memory: count pass + scan + write pass (no line is ever dropped). The
+ * caller gives a line buffer of some capacity; the count pass computes the
+ * exact number of lines on the GPU, the write pass writes those that fit, and
+ * the header says whether they all did. After the submission the caller reads
+ * the header: if the lines did not fit it grows the buffer to the exact count
+ * and records the frame again (cn_scene_gpu does this for every user of the
+ * stage). Downstream stages read the header's line_count and must not trust
+ * the lines when flags has CN_FLATTEN_OVERFLOW.
  *
  * Limits: elements, pairs (element, segment) and segments each below 2^30;
  * at most 2^32 - 1 lines (CN_FLATTEN_TOO_MANY beyond, reported as
@@ -94,67 +94,54 @@
 extern "C" {
 #endif
 
-/* Device addresses of the uploaded scene arrays (cn_scene_layout.h). An array
- * the scene does not use may be 0. */
-typedef struct cn_flatten_scene_gpu {
-  VkDeviceAddress elements, paths, segments, transforms, strokes, dashes;
-} cn_flatten_scene_gpu;
-
 typedef struct cn_flatten_desc {
   /* View transform a b c d e f (SVG order), applied after each path's
    * transform. All zero: the identity. */
   float view[6];
   /* Maximum distance between a curve and its lines, in device pixels. 0: 0.25. */
   float tolerance;
-  /* Lines the first recording has room for. 0: a guess from the scene. Tests
-   * set 1 to exercise the overflow path. */
+  /* Lines the first recording has room for (cn_flatten_run). 0: a guess from
+   * the scene. Tests set 1 to exercise the overflow path. */
   uint32_t initial_line_capacity;
 } cn_flatten_desc;
 
 #define CN_FLATTEN_DEFAULT_TOLERANCE 0.25f
 
-typedef struct cn_flatten cn_flatten;
-
-/* A flatten stage object: owns the line, element and work buffers, reused
- * (grown) between recordings. *out is NULL on failure. */
-CN_API cn_result cn_flatten_create(cn_context *ctx, cn_flatten **out);
-/* Frees the buffers; the GPU must be done with them. NULL is fine. */
-CN_API void cn_flatten_destroy(cn_context *ctx, cn_flatten *fl);
-
-/* Records the stage into cmd. scene: the host copy of the uploaded arrays
- * (read for counts and checked: element -> path -> segments / transform,
- * stroke -> dashes indices must be in range, else CN_ERROR_INVALID_ARGUMENT
- * naming the element). gpu: the uploaded arrays. timer: may be NULL; if
- * given, marks "flatten: setup", "flatten: count", "flatten: scan" and
- * "flatten: write" after the respective dispatches (the caller marks the
- * start). Ends with a barrier: later stages may read the outputs. Buffers are
- * (re)allocated here, so the previous recording must have completed.
- * Failure: CN_ERROR_INVALID_ARGUMENT, CN_ERROR_LIMIT, CN_ERROR_OUT_OF_MEMORY. */
-CN_API cn_result cn_flatten_record(cn_context *ctx, cn_flatten *fl, VkCommandBuffer cmd, const cn_scene_data *scene,
-                            const cn_flatten_scene_gpu *gpu, const cn_flatten_desc *desc, cn_timer *timer);
-
-/* Where the outputs of the last recording live (valid until the next record). */
-typedef struct cn_flatten_output {
-  VkDeviceAddress lines;    /* cn_line[line_capacity] */
-  VkDeviceAddress elems;    /* cn_flatten_elem[element_count] */
-  VkDeviceAddress header;   /* cn_flatten_header */
+typedef struct cn_flatten_args {
+  /* inputs: the scene arrays on the device (cn_scene_layout.h); dashes may be
+   * 0 when no stroke is dashed */
+  VkDeviceAddress elements, paths, segments, transforms, strokes, dashes;
+  /* counts from cn_scene_check (the scene must pass it: the kernels trust the indices) */
+  uint32_t element_count, segment_count;
+  uint32_t pair_count; /* cn_scene_info.pair_count */
+  bool dashed;         /* cn_scene_info.dashed */
+  float view[6];       /* as cn_flatten_desc */
+  float tolerance;     /* 0: 0.25 */
+  /* optional: element_count result boxes (cn_bbox.h); an element whose box is
+   * empty gets no lines (culled: its range is empty) */
+  VkDeviceAddress cull_boxes;
+  /* outputs */
+  VkDeviceAddress lines;   /* line_capacity cn_line */
   uint32_t line_capacity;
-  uint32_t element_count;
-  const cn_buffer *lines_buffer, *elems_buffer; /* for copies and barriers */
-} cn_flatten_output;
-CN_API void cn_flatten_output_get(const cn_flatten *fl, cn_flatten_output *out);
+  VkDeviceAddress elems;   /* element_count cn_flatten_elem */
+  VkDeviceAddress scratch; /* cn_flatten_scratch_bytes() bytes, 256-byte aligned; starts with the
+                              cn_flatten_header (exact line count, flags) */
+  cn_timer *timer; /* optional: marks "flatten: setup", "flatten: count", "flatten: scan", "flatten: write" */
+} cn_flatten_args;
 
-/* After the recorded work completed: *line_count gets the exact number of
- * lines, *fits whether they all were written. When not, the line buffer is
- * grown to hold them and the caller must record and submit again (every
- * stage that read the lines too). CN_ERROR_LIMIT when the scene needs 2^32
- * lines or more. */
-CN_API cn_result cn_flatten_finish(cn_context *ctx, cn_flatten *fl, uint32_t *line_count, bool *fits);
+CN_API uint64_t cn_flatten_scratch_bytes(cn_context *ctx, const cn_flatten_args *args);
 
-/* Standalone (tests, CLI): uploads the scene, records, submits, re-runs when
- * the lines did not fit, downloads. *lines is malloc'ed (free() it; NULL when
- * there are none); elems (may be NULL) receives element_count entries;
- * reruns (may be NULL) the number of re-runs that overflow caused. */
+/* Records the stage into cmd; ends with a barrier (later stages may read the
+ * outputs and the header). The write pass writes the lines that fit; the
+ * header at scratch says how many there are: when line_count > line_capacity
+ * the caller grows the line buffer to line_count and records again (the
+ * count is exact). Failure: CN_ERROR_INVALID_ARGUMENT, CN_ERROR_LIMIT. */
+CN_API cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatten_args *args);
+
+/* Standalone (tests, CLI): uploads the scene (cn_scene_gpu), records, submits,
+ * re-runs when the lines did not fit, downloads. *lines is malloc'ed (free()
+ * it; NULL when there are none); elems (may be NULL) receives element_count
+ * entries; reruns (may be NULL) the number of re-runs that overflow caused. */
 CN_API cn_result cn_flatten_run(cn_context *ctx, const cn_scene_data *scene, const cn_flatten_desc *desc, cn_line **lines,
                          uint32_t *line_count, cn_flatten_elem *elems, uint32_t *reruns);
 
@@ -166,11 +153,6 @@ CN_API cn_result cn_flatten_run(cn_context *ctx, const cn_scene_data *scene, con
  * Not thread safe. Failure: as cn_flatten_record's checks, CN_ERROR_OUT_OF_MEMORY. */
 CN_API cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc, cn_line **lines,
                          uint32_t *line_count, cn_flatten_elem *elems);
-
-/* Checks the scene's indices the way cn_flatten_record does; also counts the
- * (element, segment) pairs. Failure: CN_ERROR_INVALID_ARGUMENT naming the element,
- * CN_ERROR_LIMIT. */
-CN_API cn_result cn_flatten_check_scene(const cn_scene_data *scene, uint32_t *pair_count);
 
 #ifdef __cplusplus
 }

@@ -85,6 +85,7 @@ CN_PUSH_BEGIN(cn_flatten_push)
   CN_PTR(WorkBuf) work;          /* CN_FL_WORDS(E, P, S) words */
   CN_PTR(LineBuf) lines;         /* line_capacity cn_line */
   CN_PTR(ElemOutBuf) elem_out;   /* E cn_flatten_elem */
+  CN_PTR(CullBuf) cull;          /* 0, or E result boxes: an element whose box is empty gets no pairs */
   CN_F32 view_a, view_b, view_c, view_d, view_e, view_f; /* applied after each path's transform */
   CN_F32 tolerance;              /* device pixels */
   CN_U32 element_count;          /* E */
@@ -92,7 +93,6 @@ CN_PUSH_BEGIN(cn_flatten_push)
   CN_U32 segment_count;          /* S */
   CN_U32 line_capacity;
   CN_U32 mode;                   /* CN_FL_MODE_* */
-  CN_U32 pad0, pad1;
 CN_PUSH_END(cn_flatten_push)
 CN_STATIC_ASSERT_SIZE(cn_flatten_push, 128);
 #endif

@@ -27,7 +27,7 @@
  * differently (sqrt, division): the CPU reference agrees to within a few ulps
  * of the coordinates' magnitude, not bit for bit (the later stages are exact).
  * Limits: counts < 2^32; paths < 2^28 (the segment encoding). Indices out of
- * range are skipped on the GPU; cn_scene_check() reports them first.
+ * range are skipped on the GPU; cn_scene_check() (cn_scene.h) reports them first.
  */
 #ifndef CN_PATHBOX_H
 #define CN_PATHBOX_H
@@ -54,11 +54,6 @@ CN_API uint64_t cn_pathbox_scratch_bytes(uint32_t path_count);
 
 /* Records the path-box kernels into cmd (no barrier at the end). */
 CN_API cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *args);
-
-/* Every index of the scene in range (paths of drawing elements, segments of
- * paths, transforms, strokes of STROKE elements) and every segment naming the
- * path whose range holds it. CN_ERROR_INVALID_ARGUMENT naming the first bad one. */
-CN_API cn_result cn_scene_check(const cn_scene_data *s);
 
 /* CPU reference: out gets element_count boxes. */
 CN_API cn_result cn_pathbox_cpu(const cn_scene_data *s, cn_box *out);

@@ -19,9 +19,11 @@
  *          reports it (cn_renderer_frame_done) and is recorded again.
  *
  * Use, standalone: cn_render_scene_to_rgba8(), or per frame
- *   cn_renderer_set_scene();
+ *   cn_renderer_set_scene();  (or cn_renderer_use_scene_gpu with a cn_scene_gpu of your own)
  *   do { cn_cmd_begin(); cn_renderer_record_scene(); cn_cmd_submit(); cn_renderer_frame_done(&again); }
  *   while (again);
+ * Every buffer's count is exact or an upper bound, so a frame needs at most
+ * one re-run (two when the flattened lines did not fit the first time).
  * (with lines of your own: cn_renderer_set_lines() and cn_renderer_record()).
  * Embedded (the viewer): the same calls with the host's command buffer; a
  * frame that needs a re-run simply shows the next frame's (larger) result.
@@ -32,6 +34,7 @@
 #include "canopy.h"
 #include "cn_scene.h"
 #include "cn_render_shared.h"
+#include "cn_scene_gpu.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,10 +51,8 @@ typedef struct cn_renderer_desc {
   uint32_t initial_bins, initial_lines; /* whole scenes: bin list entries, flattened lines */
   /* Record GPU timestamps per stage (cn_renderer_stage_times). */
   bool timing;
-  /* Whole scenes: do not run the scene stage (clip/blend boxes and per-bin
-   * lists, cn_scene_stage.h); coarse then walks every element for every bin.
-   * Under a view transform the scene stage reads the scene's transforms
-   * composed with the view, so bins are used at any pan and zoom. */
+  /* Whole scenes: no per-bin lists; coarse then walks every element for every
+   * bin (the scene stage's result boxes still bound each element's tiles). */
   bool no_bins;
 } cn_renderer_desc;
 
@@ -76,12 +77,19 @@ CN_API cn_result cn_renderer_create(cn_context *ctx, const cn_renderer_desc *des
  * must be finished). NULL is fine. */
 CN_API void cn_renderer_destroy(cn_renderer *r);
 
-/* Uploads the scene's element stream and paint data (and waits for the copy).
- * Checks that clip and blend brackets balance (CN_ERROR_UNBALANCED naming the
- * element), that indices are in range (CN_ERROR_PARSE) and that a masked group
- * follows each mask. Keep calling record with the same scene until the next
- * set_scene. */
+/* Uploads the scene into the renderer's own cn_scene_gpu (cn_scene_gpu.h:
+ * cn_scene_check, then one upload; waits for the copy). Keeps a pointer to
+ * scene: it must stay valid and unchanged while frames of it are recorded.
+ * Pan and zoom need no new upload: record frames with another view. */
 CN_API cn_result cn_renderer_set_scene(cn_renderer *r, const cn_scene_data *scene);
+
+/* Renders the scene of g, a cn_scene_gpu the caller owns and may record into
+ * itself (the viewer reads its boxes, bins and lines for overlays); g must
+ * outlive the renderer's use of it. Replaces the renderer's own scene. */
+CN_API cn_result cn_renderer_use_scene_gpu(cn_renderer *r, cn_scene_gpu *g);
+
+/* The cn_scene_gpu the renderer draws from (NULL before a scene is set). */
+CN_API cn_scene_gpu *cn_renderer_scene_gpu(const cn_renderer *r);
 
 /* Uploads n line segments computed on the CPU (tests and CPU flattening);
  * lines naming an element >= element_count are ignored by the kernels. */
@@ -112,7 +120,7 @@ CN_API const cn_buffer *cn_renderer_output(const cn_renderer *r);
 typedef struct cn_render_stats {
   uint32_t cap_tiles, cap_segs, cap_chunks, cap_spill;
   uint32_t used_tiles, used_segs, used_chunks, used_spill, lines;
-  uint32_t reruns; /* re-runs the last cn_render_* call needed */
+  uint32_t reruns; /* re-runs the last cn_render_*_to_rgba8 call needed */
   bool binned;     /* the last frame's coarse stage walked the scene stage's bin lists */
 } cn_render_stats;
 CN_API void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out);
@@ -120,10 +128,12 @@ CN_API void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out);
 /* GPU time per stage of the last frame (desc.timing): up to cap spans. */
 CN_API cn_result cn_renderer_stage_times(cn_renderer *r, uint32_t *n, const char **labels, double *ns, uint32_t cap);
 
-/* Whole scenes: the renderer runs the flatten stage (stages/cn_flatten.h) on
- * the GPU itself. set_scene_full keeps a pointer to scene: it must stay valid
- * and unchanged while frames of it are recorded. frame_done also checks the
- * flatten stage's line buffer. */
+/* Whole scenes: records the scene stage (result boxes, bin lists) and the
+ * flatten stage for the view through the scene's cn_scene_gpu, then the
+ * renderer core on their outputs, into one command buffer. Elements whose
+ * result box is empty get no lines and no tiles; every element's tiles lie
+ * within its result box (its clips and the target). frame_done checks and
+ * grows every buffer of the frame in one step. */
 CN_API cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *view);
 
 /* Standalone whole-scene rendering: uploads the scene, flattens and renders,

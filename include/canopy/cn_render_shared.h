@@ -3,8 +3,11 @@
  * The renderer turns line segments (device pixels, tagged with the element they
  * belong to) into pixels in four GPU steps:
  *
- *   render_bbox       per line: the element's pixel bounding box (atomics)
- *   render_tile_alloc per element: its tile rectangle and a run of tile records
+ *   render_bbox       per line: the element's pixel bounding box (atomics);
+ *                     whole scenes use the flatten stage's boxes instead
+ *   render_tile_alloc per element: its tile rectangle (its box, bounded by the
+ *                     scene stage's result box for whole scenes) and a run of
+ *                     tile records
  *   render_tile_seg   per line: the pieces of the line in each tile it touches,
  *                     linked into the tile's list, and the backdrop deltas
  *   render_backdrop   per element row of tiles: prefix sum of the deltas
@@ -15,8 +18,10 @@
  * address of a cn_render_config (all buffer addresses and sizes of the frame)
  * and a pass-specific word. Buffers whose size depends on the scene are
  * bump-allocated against a capacity written in the config; an allocation past
- * the capacity sets a bit in cn_render_bump.failed and keeps counting, so the
- * host learns the size it needs, grows the buffer and re-runs the frame.
+ * the capacity sets a bit in cn_render_bump.failed and keeps counting (tile
+ * records of elements left without storage still count their segments, a
+ * cut command list still counts its chunks), so the host learns the size it
+ * needs (exact, or an upper bound), grows the buffer once and re-runs the frame.
  */
 #ifndef CN_RENDER_SHARED_H
 #define CN_RENDER_SHARED_H
@@ -98,7 +103,8 @@ CN_RSTRUCT(cn_render_bump) {
 CN_RSTRUCT(cn_render_elem) {
   CN_I32 px0, py0, px1, py1; /* pixel bbox: floor of min, ceil of max */
   CN_I32 tx0, ty0, tx1, ty1; /* tile rectangle, clamped to the target; empty when tx1 <= tx0 */
-  CN_U32 tile_off;           /* first tile record */
+  CN_U32 tile_off;           /* first tile record; CN_NONE: none could be allocated (the frame re-runs),
+                                the rectangle still counts what it needs */
   CN_U32 pair;               /* END_*: index of its BEGIN; BEGIN_*: index of its END; else CN_NONE */
   CN_U32 flags;              /* CN_ELEM_* (host-computed) */
   CN_U32 pad0;
@@ -163,6 +169,12 @@ typedef struct cn_render_config {
   CN_U32 pad0, pad1, pad2;
   CN_PTR(BinBuf) bin_offsets;    /* bins_x * bins_y + 1 uint32 (CSR offsets) */
   CN_PTR(BinBuf) bin_elems;      /* cap_bins uint32: element indices, stream order per bin */
+  /* Whole scenes: the flatten stage's per-element line boxes (cn_flatten_elem)
+   * replace render_bbox's, and the scene stage's result boxes (cn_box: draw
+   * intersected with its clips and the target) bound every element's tiles.
+   * 0: not given. */
+  CN_PTR(FlatElemBuf) flat_elems;
+  CN_PTR(BoxBuf) result_boxes;
 #ifdef VULKAN
 };
 #else
@@ -184,7 +196,7 @@ CN_STATIC_ASSERT_SIZE(cn_render_bump, 32);
 CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
 CN_STATIC_ASSERT_SIZE(cn_render_tile, 8);
 CN_STATIC_ASSERT_SIZE(cn_render_seg, 32);
-CN_STATIC_ASSERT_SIZE(cn_render_config, 264);
+CN_STATIC_ASSERT_SIZE(cn_render_config, 280);
 #endif
 
 #endif

@@ -41,8 +41,27 @@ typedef struct cn_scene_data {
   uint32_t blend_count;
 } cn_scene_data;
 
-/* Checks that d is a well-formed encoding: groups balanced, every index in
- * range, segment path indices matching their path, fill and clip paths
+/* What cn_scene_check learns about a scene. */
+typedef struct cn_scene_info {
+  uint32_t group_count; /* BEGIN/END elements */
+  uint32_t pair_count;  /* (element, segment) pairs of FILL, STROKE and BEGIN_CLIP elements */
+  uint32_t max_depth;   /* deepest clip/blend nesting */
+  bool dashed;          /* some STROKE has a dash pattern */
+} cn_scene_info;
+
+/* The check every GPU stage and the renderer run before they upload a scene
+ * (one set of messages, each naming the element, path or segment): arrays
+ * present for their counts; every index in range (paths and their segments
+ * and transforms, paints, strokes and their dashes, blends); each segment
+ * naming the path whose range holds it; known tags and fill rules; groups
+ * balanced, every END closing a BEGIN of its kind; each mask group followed
+ * at once by its masked group; elements, segments and pairs below 2^30.
+ * Fails with CN_ERROR_INVALID_ARGUMENT, CN_ERROR_UNBALANCED or CN_ERROR_LIMIT.
+ * info (may be NULL) gets the scene's counts. */
+CN_API cn_result cn_scene_check(const cn_scene_data *s, cn_scene_info *info);
+
+/* Checks that d is a well-formed encoding as producers write it: everything
+ * cn_scene_check checks, plus: fill and clip paths
  * closed (every subpath ends where it starts), finite coordinates and
  * transforms, masks followed by their masked group, paint stops sorted.
  * Any producer's output can be checked before upload (the fuzz target and

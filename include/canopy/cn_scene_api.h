@@ -48,7 +48,6 @@ typedef struct cn_scene_builder cn_scene_builder;
 #define CN_SCENE_DEFAULT_MAX_ELEMENTS (1u << 22)
 #define CN_SCENE_DEFAULT_MAX_SEGMENTS (1u << 22) /* 4 Mi segments = 192 MiB */
 #define CN_SCENE_MAX_PATHS (1u << 28)            /* segment info holds path << 4 */
-#define CN_SCENE_MAX_DEPTH 1024u                 /* open groups at once */
 
 typedef struct cn_scene_limits {
   uint32_t max_elements; /* 0: CN_SCENE_DEFAULT_MAX_ELEMENTS */
@@ -125,8 +124,9 @@ CN_API cn_result cn_scene_stroke(cn_scene_builder *b, uint32_t path, uint32_t pa
  * push_blend: mode CN_BLEND_*, alpha 0..1, flags CN_BLEND_ISOLATED |
  * CN_BLEND_MASK_* | CN_BLEND_MASKED (see docs/SCENE.md for the mask protocol:
  * a mask group must be followed at once by a masked group; the builder checks).
- * Fails: CN_ERROR_INVALID_ARGUMENT on bad values, CN_ERROR_LIMIT past
- * CN_SCENE_MAX_DEPTH open groups, CN_ERROR_STATE where no group may start. */
+ * Fails: CN_ERROR_INVALID_ARGUMENT on bad values, CN_ERROR_LIMIT past the
+ * element limit, CN_ERROR_STATE where no group may start. Groups nest to any
+ * depth (each open group costs one byte of builder memory). */
 CN_API cn_result cn_scene_push_clip(cn_scene_builder *b, uint32_t path, uint32_t rule);
 CN_API cn_result cn_scene_push_blend(cn_scene_builder *b, uint32_t mode, float alpha, uint32_t flags);
 /* Fails: CN_ERROR_UNBALANCED with nothing pushed. */
@@ -137,6 +137,11 @@ CN_API cn_result cn_scene_pop(cn_scene_builder *b);
  * with groups open (naming how many), CN_ERROR_STATE inside a path or a mask
  * group not followed by its masked group. */
 CN_API cn_result cn_scene_end(cn_scene_builder *b, cn_scene_data *out);
+/* Drops the scene being built, whatever its state (open groups, a path being
+ * defined, a mask group waiting for its masked group): the way out after a
+ * failed call, since popping may itself be refused (after a mask group only
+ * its masked group may follow). The builder can begin another scene. */
+CN_API void cn_scene_abandon(cn_scene_builder *b);
 
 /* Current open-group depth and the deepest seen since begin (stats). */
 CN_API uint32_t cn_scene_depth(const cn_scene_builder *b);

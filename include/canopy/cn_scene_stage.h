@@ -5,8 +5,8 @@
  *     scene arrays already on the device (what a renderer calls; outputs stay
  *     on the GPU: per-element tags, path boxes, result boxes, the bbox status
  *     and the CSR bin lists of cn_bins.h);
- *   cn_scene_stage_run: uploads a cn_scene_data, records, submits, checks and
- *     downloads everything (the CLI, the tests);
+ *   cn_scene_stage_run: uploads a cn_scene_data (a cn_scene_gpu, cn_scene_gpu.h),
+ *     records, submits, checks and downloads everything (the CLI, the tests);
  *   cn_scene_stage_cpu: the CPU reference of the same.
  */
 #ifndef CN_SCENE_STAGE_H
@@ -62,11 +62,11 @@ typedef struct cn_scene_stage_result {
   uint64_t bin_total;
 } cn_scene_stage_result;
 
-/* Checks the scene (cn_scene_check), uploads it, records path boxes, bbox and
- * bins in one submission (re-running bins larger when the first capacity was
- * short), checks the bbox status, downloads everything. On an unbalanced
- * stream: the error of cn_bbox_validate naming the element. *out is zeroed
- * on failure. */
+/* Checks the scene (cn_scene_check: an unbalanced stream is reported naming
+ * the element), uploads it, records path boxes, bbox and bins in one
+ * submission (re-running once with the exact capacity when the bin lists did
+ * not fit), checks the bbox status, downloads everything. *out is zeroed on
+ * failure. */
 CN_API cn_result cn_scene_stage_run(cn_context *ctx, const cn_scene_data *s, const cn_scene_stage_desc *desc,
                              cn_scene_stage_result *out);
 

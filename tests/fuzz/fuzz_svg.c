@@ -6,6 +6,7 @@
  * past -timeout, memory past -rss_limit_mb, an abort below) is a bug: add
  * the input to tests/data/svg-crash/ with the fix. */
 #include <canopy/canopy.h>
+#include <canopy/cn_scene.h>
 #include <canopy/cn_svg.h>
 
 #include <stdio.h>

@@ -1,0 +1,79 @@
+/* scene_gpu_internal.h: the cn_scene_gpu object (stages/scene_gpu.c), shared
+ * with the renderer (render.c, render_scene.c), which records into its
+ * scene-sized buffers. */
+#ifndef CN_SCENE_GPU_INTERNAL_H
+#define CN_SCENE_GPU_INTERNAL_H
+
+#include "cn_bbox.h"
+#include "cn_flatten.h"
+#include "cn_render_shared.h"
+#include "cn_scene_gpu.h"
+#include "internal.h"
+
+/* cn_scene_check, also filling (when not NULL) pair[] (END <-> BEGIN, else
+ * CN_NONE) and flags[] (CN_ELEM_* of cn_render_shared.h) per element. */
+cn_result cn__scene_check(const cn_scene_data *s, cn_scene_info *info, uint32_t *pair, uint32_t *flags);
+
+/* Readback area: what frame_done reads. */
+typedef struct cn__scene_readback {
+  uint32_t bin_total; /* bin_offsets[nbins] */
+  uint32_t pad[3];
+  cn_bbox_status status;
+  cn_flatten_header header;
+} cn__scene_readback;
+
+/* What the GPU reported a frame needs, for the one growth rule. */
+typedef struct cn__scene_needs {
+  uint64_t bin_entries; /* exact */
+  uint64_t lines;       /* exact */
+  bool lines_short;     /* the lines did not fit: the renderer's counts below saw only some */
+  double render_scale;  /* then: lines needed / lines the renderer saw */
+  bool render;          /* the renderer's counters below are set */
+  uint32_t failed;      /* CN_FAIL_* of the renderer */
+  uint64_t tiles, segs, chunks, spill; /* renderer counters */
+} cn__scene_needs;
+
+struct cn_scene_gpu {
+  cn_context *ctx;
+  cn_scene_sizes initial; /* from the desc (0: sized from the scene) */
+  cn_scene_sizes cap;     /* current capacities */
+  const cn_scene_data *host;
+  bool has_scene;
+  cn_scene_info info;
+  /* the scene's arrays, one buffer, each 16-byte aligned */
+  cn_buffer scene;
+  VkDeviceSize off_elements, off_paints, off_stops, off_transforms, off_blends;
+  VkDeviceSize off_paths, off_segments, off_strokes, off_dashes;
+  cn_buffer elem_init; /* renderer: cn_render_elem[n] with empty boxes, bracket pairs, flags */
+  /* scene stage */
+  cn_buffer view_transforms, tags, path_boxes, boxes, status, scratch, bin_offsets, bin_elems;
+  /* flatten stage */
+  cn_buffer lines, line_elems, fl_scratch;
+  /* renderer's scene-sized buffers (render.c sizes and records them) */
+  cn_buffer elem, tiles, segs, cmds, spill;
+  cn_buffer readback; /* cn__scene_readback */
+  /* the last recorded frame */
+  cn_bins_grid grid;
+  uint32_t nbins;
+  bool staged, binned, flattened;
+  cn_scene_gpu_counts counts;
+};
+
+/* Device address of an array of the uploaded scene. */
+#define CN__SG_ADDR(g, name) ((g)->scene.address + (g)->off_##name)
+
+/* The one growth rule: every capacity below its need grows to it (plus a
+ * little slack for counts that are upper bounds anyway); *grew says whether
+ * any did. CN_ERROR_LIMIT past a stage's limit. */
+cn_result cn__scene_sizes_grow(cn_scene_gpu *g, const cn__scene_needs *need, bool *grew);
+
+/* Reads what the last frame counted (and checks the group structure). */
+cn_result cn__scene_gpu_read(cn_scene_gpu *g, cn__scene_needs *need);
+
+/* Renderer: sizes its scene-sized buffers for a target of ntiles tiles. */
+cn_result cn__scene_gpu_reserve_render(cn_scene_gpu *g, uint32_t ntiles);
+
+/* Above this many records of one kind a scene is refused (CN_ERROR_LIMIT). */
+#define CN_SCENE_MAX_RECORDS (1u << 27)
+
+#endif
