@@ -88,7 +88,8 @@ static void vw__put(vw__run *r, uint32_t rgba, const char *text) {
     return;
   }
   char cut[512];
-  if (r->x + w > r->right) { /* too wide even alone: keep what fits */
+  if (r->x + w > r->right) { /* too wide even alone: keep what fits (a layout to avoid) */
+    r->overflow = true;
     size_t n = strlen(text);
     if (n >= sizeof cut) n = sizeof cut - 1;
     memcpy(cut, text, n);

@@ -242,6 +242,9 @@ static void vw__on_button(GLFWwindow *w, int button, int action, int mods) {
 
 static void vw__on_enter(GLFWwindow *w, int entered) {
   vw_app *app = glfwGetWindowUserPointer(w);
+  /* Headless runs: where the window system's pointer happens to be plays no
+   * part (the pictures must not depend on it); scripted events place it. */
+  if (app->frames) return;
   app->cursor_inside = entered;
   app->redraw = true;
 }
