@@ -35,6 +35,10 @@ typedef cn_result (*bench_record_fn)(cn_context *ctx, VkCommandBuffer cmd, void 
  * timestamps between the timed ones); *ns gets the median of the timed ones. */
 cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user, double *ns);
 
+/* The dispatch floor: the median time of an empty dispatch followed by a
+ * barrier, measured like any stage (bench_gpu_median), in the same run. */
+cn_result bench_floor(cn_context *ctx, const bench_opts *o, double *ns);
+
 /* Seconds of a monotonic clock. */
 double bench_now(void);
 

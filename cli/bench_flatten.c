@@ -203,7 +203,7 @@ int bench_flatten(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       }
       static const cn_paint paint = {.kind = CN_PAINT_SOLID, .r = 0, .g = 0, .b = 0, .a = 1}; /* the elements' paint 0 */
       cn_scene_data d = {{0, 0, 3840, 2160}, s.elements, s.ne, s.paths, sizes[k], s.segments, s.ns, s.transforms, 1,
-                         &paint, 1, NULL, 0, s.strokes, s.nst, s.dashes, 2, NULL, 0};
+                         &paint, 1, NULL, 0, s.strokes, s.nst, s.dashes, 2, NULL, 0, NULL, 0, NULL, 0};
       cn_flatten_desc desc = {.view = {scale, 0, 0, scale, 0, 0}};
       flat_result f;
       cn_result r = flat_bench_scene(ctx, o, &d, &desc, sizes[k] <= 10000 || !o->quick, &f);

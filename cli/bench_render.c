@@ -95,6 +95,21 @@ static void br_print_row(bench_report *rep, const char *name, uint32_t elements,
   bench_printf(rep, "**%.3f** |\n", res->total_ns * 1e-6);
 }
 
+/* The same row in multiples of the dispatch floor. */
+static void br_print_floors(bench_report *rep, const char *name, uint32_t elements, const br_result *res,
+                            double floor_ns) {
+  bench_printf(rep, "| %s | %u | %u | ", name, elements, res->stats.lines);
+  for (uint32_t s = 0; s < res->nspans; s++) bench_printf(rep, "%.1f | ", res->median_ns[s] / floor_ns);
+  bench_printf(rep, "**%.1f** |\n", res->total_ns / floor_ns);
+}
+
+#define BR_MAX_ROWS 64
+typedef struct br_row {
+  char name[96];
+  uint32_t elements;
+  br_result res;
+} br_row;
+
 /* ------------------------------------------------------------ synthetic */
 
 typedef struct br_synth {
@@ -230,6 +245,9 @@ int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
 
   int rc = CLI_OK;
   bool header = false;
+  br_row *rows = calloc(BR_MAX_ROWS, sizeof *rows);
+  int nrows = 0;
+  if (!rows) return cli_fail("bench", "out of host memory", CN_ERROR_OUT_OF_MEMORY);
   cn_scene_builder *b = NULL;
   cn_result st = cn_scene_builder_create(&b);
   for (int i = 0; i < nfiles && st == CN_OK; i++) {
@@ -251,6 +269,11 @@ int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     }
     if (!header) br_print_header(rep, &res), header = true;
     br_print_row(rep, name, scene.element_count, &res);
+    if (nrows < BR_MAX_ROWS) {
+      snprintf(rows[nrows].name, sizeof rows[nrows].name, "%s", name);
+      rows[nrows].elements = scene.element_count;
+      rows[nrows++].res = res;
+    }
   }
   cn_scene_builder_destroy(b);
   for (int i = 0; i < nfiles; i++) free(files[i]);
@@ -273,9 +296,23 @@ int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       char name[96];
       snprintf(name, sizeof name, "synthetic %u paths, clips + blend groups", synth_n);
       br_print_row(rep, name, s.ne, &res);
+      if (nrows < BR_MAX_ROWS) {
+        snprintf(rows[nrows].name, sizeof rows[nrows].name, "%s", name);
+        rows[nrows].elements = s.ne;
+        rows[nrows++].res = res;
+      }
     }
   }
   br_synth_free(&s);
+  /* every stage as a multiple of the dispatch floor, measured in this run */
+  double floor_ns = 0;
+  if (nrows && bench_floor(ctx, o, &floor_ns) == CN_OK && floor_ns > 0) {
+    bench_printf(rep, "\ndispatch floor (an empty dispatch and a barrier, median): %.2f us; the stages above in "
+                      "multiples of it:\n\n", floor_ns * 1e-3);
+    br_print_header(rep, &rows[0].res);
+    for (int i = 0; i < nrows; i++) br_print_floors(rep, rows[i].name, rows[i].elements, &rows[i].res, floor_ns);
+  }
+  free(rows);
   if (st != CN_OK) {
     fprintf(stderr, "canopy bench render: %s: %s\n", cn_result_name(st), cn_last_error());
     rc = CLI_FAIL;

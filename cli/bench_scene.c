@@ -246,6 +246,8 @@ static void synth(uint64_t n, uint32_t *tags, cn_box *boxes, uint64_t *groups) {
   *groups = g;
 }
 
+static double floor_ns; /* the dispatch floor of this run (bench_floor) */
+
 static void print_row(bench_report *rep, const char *name, const scene_job *j, const double *st, double total,
                       double copy_ns, double cpu_s) {
   double bbox = 0;
@@ -256,6 +258,11 @@ static void print_row(bench_report *rep, const char *name, const scene_job *j, c
   for (int k = 0; k < NSTAGES; k++) bench_printf(rep, " %8.1f", st[k] / 1e3);
   bench_printf(rep, " %9.1f %8.1f %7.1f%% %9.3f %8.1fx\n", total / 1e3, copy_ns / 1e3,
                copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0, cpu_s * 1e3, total > 0 ? cpu_s * 1e9 / total : 0);
+  if (floor_ns > 0) { /* the same stages in multiples of the dispatch floor */
+    bench_printf(rep, "%-24s %9s %8s", "  x floor", "", "");
+    for (int k = 0; k < NSTAGES; k++) bench_printf(rep, " %8.1f", st[k] / floor_ns);
+    bench_printf(rep, " %9.1f\n", total / floor_ns);
+  }
 }
 
 static int run_job(cn_context *ctx, const bench_opts *o, bench_report *rep, const char *name, scene_job *j,
@@ -293,6 +300,9 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                     "bbox stages (36n bytes: tags, boxes in, results out) over the copy's bytes/s;\n"
                     "cpu_ms = cn_bbox_cpu + cn_bins_cpu on this host (one run); vs_cpu = cpu / total.\n"
                     "Every row was checked against the CPU reference first.\n\n");
+  if (bench_floor(ctx, o, &floor_ns) != CN_OK) floor_ns = 0;
+  bench_printf(rep, "dispatch floor (an empty dispatch and a barrier, median): %.2f us; each row is followed by\n"
+                    "its stages in multiples of it (x floor).\n\n", floor_ns * 1e-3);
   print_head(rep);
   int rc = CLI_OK;
   /* Smallest first. On the H200 a size run after a larger one in the same

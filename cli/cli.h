@@ -42,7 +42,14 @@ typedef enum cli_opt_kind {
   CLI_OPT_FLOAT,  /* float *: a finite number in [lo, hi] ((lo, hi] with open_lo) */
   CLI_OPT_INT,    /* int *: a whole number in lo..hi */
   CLI_OPT_COLOR,  /* float[4]: an SVG/CSS colour, straight-alpha RGBA in 0..1 */
+  CLI_OPT_STRINGS, /* cli_strings *: repeatable, each value appended (at most CLI_MAX_REPEAT) */
 } cli_opt_kind;
+
+#define CLI_MAX_REPEAT 16
+typedef struct cli_strings {
+  const char *v[CLI_MAX_REPEAT];
+  uint32_t n;
+} cli_strings;
 
 typedef struct cli_opt {
   const char *name;     /* long name without "--"; NULL ends a table */
@@ -107,6 +114,8 @@ void cli_progress_end(void);
 /* Creates a standalone context (with the user's pipeline cache), printing the
  * error on failure. */
 int cli_context(const char *cmd, cn_context **out);
+/* Prints the loader's warnings and one line per kind of skipped content (svg_report.c). */
+void cli_report_skipped(const char *cmd, const char *file, const cn_svg_stats *st);
 
 /* ---- output (output.c): nothing lost on failure --------------------------
  * A file is written to a temporary file in its directory and renamed over

@@ -108,6 +108,15 @@ static cn_result bench_reps(cn_context *ctx, bench_record_fn fn, void *user, uin
   return r;
 }
 
+static cn_result bench_empty(cn_context *ctx, VkCommandBuffer cmd, void *user) {
+  (void)user;
+  return cn_cmd_dispatch_empty(ctx, cmd);
+}
+
+cn_result bench_floor(cn_context *ctx, const bench_opts *o, double *ns) {
+  return bench_gpu_median(ctx, o, bench_empty, NULL, ns);
+}
+
 cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user, double *ns) {
   *ns = 0;
   double spans[256];

@@ -31,6 +31,20 @@ extern char **environ;
 static const char *const conf_excluded_tags[] = {"text", "filter", "raster-or-nested-image", "external-file",
                                                  "skipped-by-resvg-harness"};
 
+/* Folders scored as a category of their own: their tests need raster or
+ * nested images and external files (the suite's ../resources, allowed as a
+ * resource root), so the raster-or-nested-image and external-file tags do not
+ * leave them out. */
+static const struct {
+  const char *prefix, *category;
+} conf_groups[] = {{"structure/image/", "images"}, {"painting/image-rendering/", "images"}};
+
+static const char *conf_group(const char *name) {
+  for (size_t i = 0; i < sizeof conf_groups / sizeof *conf_groups; i++)
+    if (strncmp(name, conf_groups[i].prefix, strlen(conf_groups[i].prefix)) == 0) return conf_groups[i].category;
+  return NULL;
+}
+
 typedef struct conf_cat {
   char name[64];
   int scored, passed;
@@ -39,14 +53,18 @@ typedef struct conf_cat {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy conformance [--renderer canopy|rsvg] [--suite DIR] [--min-rate PCT]\n"
+          "                          [--min-category NAME=PCT]...\n"
           "                          [--by subcategory] [--markdown] [--failures FILE] [--list-skipped]\n\n"
           "Renders every test of the resvg suite in DIR at its\n"
           "reference PNG's size, with canopy (default) or rsvg-convert, and compares: both images\n"
           "premultiplied RGBA8; a test passes when at most 1%% of its pixels differ by more than 24\n"
           "in any channel. Tests tagged text, filter, raster-or-nested-image, external-file or\n"
-          "skipped-by-resvg-harness in FEATURES.tsv are left out. Prints a progress line on stderr,\n"
+          "skipped-by-resvg-harness in FEATURES.tsv are left out, except that structure/image and\n"
+          "painting/image-rendering are scored as the category images (their files may read the\n"
+          "suite's ../resources). Prints a progress line on stderr,\n"
           "then the pass rate per category (or per category/subcategory) and overall.\n"
-          "--min-rate PCT: exit 1 when the overall rate is below PCT. --markdown: tables as Markdown.\n"
+          "--min-rate PCT: exit 1 when the overall rate is below PCT; --min-category NAME=PCT\n"
+          "(repeatable): the same for one category. --markdown: tables as Markdown.\n"
           "--failures FILE: write the failing tests, one per line, with their bad-pixel fraction.\n"
           "exit: 0 done (and at or above --min-rate), 1 below it or the suite unreadable, 2 usage.\n");
   char dir[4096];
@@ -56,9 +74,10 @@ static void usage(FILE *f) {
           suite ? "" : "none found; looked in ", dir);
 }
 
-static bool excluded(const char *tags, const char **why) {
+static bool excluded(const char *name, const char *tags, const char **why) {
   for (size_t k = 0; k < sizeof conf_excluded_tags / sizeof *conf_excluded_tags; k++) {
     const char *t = conf_excluded_tags[k];
+    if (conf_group(name) && (strcmp(t, "raster-or-nested-image") == 0 || strcmp(t, "external-file") == 0)) continue;
     size_t n = strlen(t);
     for (const char *p = tags; (p = strstr(p, t)) != NULL; p += n) {
       bool start = p == tags || p[-1] == ' ' || p[-1] == ',' || p[-1] == '\t';
@@ -118,6 +137,7 @@ typedef struct conf_state {
   cn_renderer *ren;
   cn_scene_builder *builder;
   char tmp_png[64];
+  char resources[4096]; /* the suite's parent folder: its resources/ are allowed */
 } conf_state;
 
 /* Renders one test at w x h into *out (malloc'ed). */
@@ -140,7 +160,8 @@ static bool render_one(conf_state *S, const char *svg, uint32_t w, uint32_t h, u
     }
     return true;
   }
-  cn_svg_options opt = {.width = (float)w, .height = (float)h};
+  const char *roots[1] = {S->resources};
+  cn_svg_options opt = {.width = (float)w, .height = (float)h, .resource_roots = roots, .resource_root_count = 1};
   cn_scene_data scene;
   cn_result r = cn_svg_load_file(S->builder, svg, &opt, &scene, NULL);
   if (r == CN_OK) {
@@ -177,10 +198,12 @@ int cli_conformance(int argc, char **argv) {
   const char *suite = NULL, *failures_path = NULL, *renderer = "canopy", *by = NULL;
   bool md = false, list_skipped = false;
   float min_rate = -1;
+  cli_strings min_cats = {0};
   const cli_opt opts[] = {
       {.name = "renderer", .kind = CLI_OPT_STRING, .dst = &renderer, .metavar = "canopy or rsvg"},
       {.name = "suite", .kind = CLI_OPT_STRING, .dst = &suite, .metavar = "a directory"},
       {.name = "min-rate", .kind = CLI_OPT_FLOAT, .dst = &min_rate, .lo = 0, .hi = 100, .metavar = "a percentage"},
+      {.name = "min-category", .kind = CLI_OPT_STRINGS, .dst = &min_cats, .metavar = "NAME=PCT"},
       {.name = "by", .kind = CLI_OPT_STRING, .dst = &by, .metavar = "'subcategory'"},
       {.name = "markdown", .kind = CLI_OPT_FLAG, .dst = &md},
       {.name = "list-skipped", .kind = CLI_OPT_FLAG, .dst = &list_skipped},
@@ -194,6 +217,19 @@ int cli_conformance(int argc, char **argv) {
     return cli_usage_error("conformance", "--renderer: '%s' is neither canopy nor rsvg", renderer);
   if (by && strcmp(by, "subcategory") != 0) return cli_usage_error("conformance", "--by takes 'subcategory'");
   bool by_sub = by != NULL;
+  /* --min-category NAME=PCT: a floor per category */
+  char min_cat_name[CLI_MAX_REPEAT][64];
+  float min_cat_rate[CLI_MAX_REPEAT];
+  int nmin_cat = 0;
+  for (uint32_t k = 0; k < min_cats.n; k++) {
+    const char *v = min_cats.v[k], *eq = strchr(v, '=');
+    char *end;
+    double pct = eq ? strtod(eq + 1, &end) : -1;
+    if (!eq || eq == v || eq - v >= 64 || end == eq + 1 || *end || !(pct >= 0 && pct <= 100))
+      return cli_usage_error("conformance", "--min-category: '%s' is not NAME=PCT", v);
+    snprintf(min_cat_name[nmin_cat], sizeof min_cat_name[0], "%.*s", (int)(eq - v), v);
+    min_cat_rate[nmin_cat++] = (float)pct;
+  }
   char dir[4096];
   if (!suite && !(suite = cli_default_suite_dir(dir, sizeof dir)))
     return cli_error("conformance",
@@ -228,7 +264,7 @@ int cli_conformance(int argc, char **argv) {
     if (tab) *tab = 0;
     line[strcspn(line, "\r\n")] = 0;
     const char *why;
-    if (excluded(tags, &why)) {
+    if (excluded(line, tags, &why)) {
       nskipped++;
       if (list_skipped) printf("skipped (%s): %s\n", why, line);
       continue;
@@ -237,7 +273,9 @@ int cli_conformance(int argc, char **argv) {
   }
   fclose(tsv);
 
-  conf_state S = {.rsvg = rsvg};
+  static conf_state S;
+  S = (conf_state){.rsvg = rsvg};
+  snprintf(S.resources, sizeof S.resources, "%.4000s/..", suite);
   int rc = CLI_OK;
   if (!rsvg) {
     rc = cli_context("conformance", &S.ctx);
@@ -264,6 +302,7 @@ int cli_conformance(int argc, char **argv) {
     char *slash = strchr(cat, '/');
     if (slash && by_sub) slash = strchr(slash + 1, '/');
     if (slash) *slash = 0;
+    if (conf_group(name) && !by_sub) snprintf(cat, sizeof cat, "%s", conf_group(name));
     int ci = 0;
     while (ci < ncats && strcmp(cats[ci].name, cat) != 0) ci++;
     if (ci == ncats && ncats < CONF_MAX_CATS) snprintf(cats[ncats++].name, sizeof cats[0].name, "%.63s", cat);
@@ -302,6 +341,18 @@ int cli_conformance(int argc, char **argv) {
          scored, nskipped);
   print_table(by_sub ? "subcategory" : "category", cats, ncats, scored, passed, md);
   double rate = scored ? 100.0 * passed / scored : 0;
+  for (int k = 0; k < nmin_cat; k++) {
+    int ci = 0;
+    while (ci < ncats && strcmp(cats[ci].name, min_cat_name[k]) != 0) ci++;
+    double cr = ci < ncats && cats[ci].scored ? 100.0 * cats[ci].passed / cats[ci].scored : -1;
+    if (cr + 1e-9 < min_cat_rate[k]) {
+      if (ci == ncats) fprintf(stderr, "canopy conformance: no category %s was scored\n", min_cat_name[k]);
+      else
+        fprintf(stderr, "canopy conformance: %s pass rate %.1f%% is below the required %.1f%%\n", min_cat_name[k], cr,
+                min_cat_rate[k]);
+      return CLI_FAIL;
+    }
+  }
   if (min_rate >= 0 && rate + 1e-9 < min_rate) {
     fprintf(stderr, "canopy conformance: pass rate %.1f%% is below the required %.1f%%\n", rate, min_rate);
     return CLI_FAIL;

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *type_name(VkPhysicalDeviceType t) {
@@ -26,7 +27,7 @@ int cli_info(int argc, char **argv) {
   if (nops) return cli_usage_error("info", "unexpected argument '%s'", argv[1]);
   cn_device_caps devs[16];
   uint32_t n = 0, chosen = UINT32_MAX;
-  cn_result r = cn_device_list(NULL, devs, 16, &n, &chosen);
+  cn_result r = cn_device_list(getenv("CANOPY_DEVICE"), devs, 16, &n, &chosen);
   if (r != CN_OK) return cli_fail("info", "cannot list Vulkan devices", r);
   printf("Vulkan devices:\n");
   for (uint32_t i = 0; i < n && i < 16; i++) {
@@ -37,7 +38,7 @@ int cli_info(int argc, char **argv) {
   if (chosen == UINT32_MAX) {
     /* Ask the context for the reason: it records why no device qualifies. */
     cn_context *ctx = NULL;
-    r = cn_context_create(NULL, &ctx);
+    r = cn_context_create(&(cn_context_desc){.device = getenv("CANOPY_DEVICE")}, &ctx);
     cn_context_destroy(ctx);
     return cli_fail("info", "no usable device", r == CN_OK ? CN_ERROR_NO_DEVICE : r);
   }

@@ -37,6 +37,9 @@ static void usage(FILE *f) {
           "  -b, --background COLOR an SVG/CSS colour (white, #336699, rgba(0,0,0,0.5)); default\n"
           "                         transparent\n"
           "      --tolerance T      curve flattening tolerance in pixels (default 0.25)\n"
+          "      --resource-root DIR  images and <use> of other files are read from FILE.svg's\n"
+          "                         directory tree only; this allows DIR's tree too (repeatable);\n"
+          "                         URLs are never fetched\n"
           "      --stats            print what each frame used, as name: value lines (on stdout, or\n"
           "                         stderr when the PNG goes there): elements, lines (flattened),\n"
           "                         bin entries, tiles (tile records allocated for all elements),\n"
@@ -45,6 +48,7 @@ static void usage(FILE *f) {
           "                         a buffer grew); with several inputs, each after a file: line\n"
           "  -v, --verbose          error messages with the library's source locations\n\n"
           "FILE - reads the SVG from standard input. A DIR input renders every *.svg in it.\n"
+          "What is not drawn is reported on stderr: the warnings, then one line per kind.\n"
           "An output is written to a temporary file and renamed into place, so a failed render\n"
           "leaves an existing file as it was. Help: --help or -? (-h is the height).\n"
           "exit: 0 all written, 1 an input could not be loaded, rendered or written (the message\n"
@@ -201,10 +205,7 @@ static int render_one(render_ctx *R, const render_opts *o, const job *j) {
   }
   char what[4200];
   if (r != CN_OK) return cli_fail_file("render", name, r);
-  for (uint32_t i = 0; i < st.warning_count && i < CN_SVG_MAX_WARNINGS; i++)
-    fprintf(stderr, "canopy render: warning: %s: %s\n", name, st.warnings[i]);
-  if (st.warning_count > CN_SVG_MAX_WARNINGS)
-    fprintf(stderr, "canopy render: warning: %s: %u more warnings\n", name, st.warning_count - CN_SVG_MAX_WARNINGS);
+  cli_report_skipped("render", name, &st);
   double wf = round(st.width), hf = round(st.height);
   uint32_t w = wf < 1 ? 1 : wf > 1e9 ? 1000000000u : (uint32_t)wf;
   uint32_t h = hf < 1 ? 1 : hf > 1e9 ? 1000000000u : (uint32_t)hf;
@@ -242,6 +243,7 @@ static int render_one(render_ctx *R, const render_opts *o, const job *j) {
 
 int cli_render(int argc, char **argv) {
   render_opts o = {0};
+  cli_strings roots = {0};
   float dpi = 0, zoom = 0;
   const char *out = NULL;
   const float max_size = (float)CN_RENDER_MAX_SIZE;
@@ -255,10 +257,13 @@ int cli_render(int argc, char **argv) {
       {.name = "background", .short_name = 'b', .kind = CLI_OPT_COLOR, .dst = o.bg, .metavar = "a colour"},
       {.name = "tolerance", .kind = CLI_OPT_FLOAT, .dst = &o.tolerance, .lo = 0.001, .hi = 100},
       {.name = "stats", .kind = CLI_OPT_FLAG, .dst = &o.stats},
+      {.name = "resource-root", .kind = CLI_OPT_STRINGS, .dst = &roots, .metavar = "a directory"},
       {0}};
   int nin = 0;
   CLI_PARSE("render", argc, argv, opts, usage, &nin);
   o.svg.scale = (zoom > 0 ? zoom : 1) * (dpi > 0 ? dpi / 96.0f : 1);
+  o.svg.resource_roots = roots.v;
+  o.svg.resource_root_count = roots.n;
   if (nin == 0) return cli_usage_error("render", "no SVG file given (FILE.svg, DIR, or - for standard input)");
 
   /* The jobs: files, directories expanded. */

@@ -10,12 +10,15 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy stats [--strict] [-w W] [-h H] [-z S] [--time N] [--dump] [--verbose]\n"
+          "                    [--resource-root DIR]...\n"
           "                    FILE.svg\n\n"
           "Loads FILE.svg into a scene and prints its counts: paths, fills, strokes, clips, masks,\n"
           "blend groups, segments, the deepest group nesting, and the elements skipped by kind\n"
           "(text, filters, images, ...). Warnings (missing references, reference cycles: the\n"
           "element is skipped as SVG says) are printed to stderr; --strict makes them errors.\n"
           "-w/--width, -h/--height, -z/--scale set the output size the scene is fitted to.\n"
+          "--resource-root DIR (repeatable): images and <use> of other files may also come from\n"
+          "DIR's tree (by default only from FILE.svg's own directory tree; URLs are never fetched).\n"
           "--dump prints the encoded scene: one line per element (tag, path, paint, rule or\n"
           "stroke/blend record), then each path's transform and segments in local space.\n"
           "--time N loads the file N more times and prints the median and the fastest load time\n"
@@ -105,7 +108,9 @@ int cli_stats(int argc, char **argv) {
   cn_svg_options opt = {0};
   int repeat = 0;
   bool dump = false;
+  cli_strings roots = {0};
   const cli_opt opts[] = {
+      {.name = "resource-root", .kind = CLI_OPT_STRINGS, .dst = &roots, .metavar = "a directory"},
       {.name = "dump", .kind = CLI_OPT_FLAG, .dst = &dump},
       {.name = "strict", .kind = CLI_OPT_FLAG, .dst = &opt.strict},
       {.name = "width", .short_name = 'w', .kind = CLI_OPT_FLOAT, .dst = &opt.width, .lo = 0, .hi = 1e6},
@@ -118,6 +123,8 @@ int cli_stats(int argc, char **argv) {
   if (nops == 0) return cli_usage_error("stats", "no SVG file given");
   if (nops > 1) return cli_usage_error("stats", "more than one file given");
   const char *file = argv[1];
+  opt.resource_roots = roots.v;
+  opt.resource_root_count = roots.n;
   cn_scene_builder *b = NULL;
   cn_result r = cn_scene_builder_create(&b);
   if (r != CN_OK) return cli_fail("stats", "cannot create a scene builder", r);
@@ -129,10 +136,7 @@ int cli_stats(int argc, char **argv) {
     cn_scene_builder_destroy(b);
     return rc;
   }
-  for (uint32_t i = 0; i < st.warning_count && i < CN_SVG_MAX_WARNINGS; i++)
-    fprintf(stderr, "canopy stats: warning: %s: %s\n", file, st.warnings[i]);
-  if (st.warning_count > CN_SVG_MAX_WARNINGS)
-    fprintf(stderr, "canopy stats: warning: %s: %u more warnings\n", file, st.warning_count - CN_SVG_MAX_WARNINGS);
+  cli_report_skipped("stats", file, &st);
   printf("file:         %s\n", file);
   printf("size:         %g x %g px\n", st.width, st.height);
   printf("elements:     %u\n", st.elements);

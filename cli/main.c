@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const cli_command commands[] = {
@@ -32,7 +33,8 @@ static void print_help(FILE *f) {
           "source locations. Options take their value as --name VALUE or --name=VALUE; `--` ends\n"
           "the options; `-` names standard input or output where a command reads or writes files.\n\n"
           "environment: CANOPY_DEVICE=<index|name> picks a device; CANOPY_VALIDATION=1 turns the\n"
-          "Vulkan validation layer on; compiled GPU pipelines are kept in\n"
+          "Vulkan validation layer on; CANOPY_BBOX_SHAPE=wg,items,clip_wg and CANOPY_BINS_ROUNDS=r\n"
+          "try other kernel shapes (benchmarks; results do not change); compiled GPU pipelines are kept in\n"
           "$XDG_CACHE_HOME/canopy/pipelines.bin (else ~/.cache/canopy/pipelines.bin) to start\n"
           "faster: CANOPY_PIPELINE_CACHE=FILE puts it elsewhere, CANOPY_PIPELINE_CACHE=0 turns it off.\n"
           "exit codes: 0 success, 1 failure, 2 usage error.\n");
@@ -48,9 +50,27 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   return CLI_USAGE;
 }
 
+/* The CLI's environment knobs (the library reads none): the device, the
+ * validation layer, the pipeline cache file, and research shapes for
+ * benchmarks and tests. */
+static bool cli_env_flag(const char *name) {
+  const char *v = getenv(name);
+  return v && *v && strcmp(v, "0") != 0;
+}
+
+static cn_tuning cli_tuning;
+
 int cli_context(const char *cmd, cn_context **out) {
+  const char *shape = getenv("CANOPY_BBOX_SHAPE"), *rounds = getenv("CANOPY_BINS_ROUNDS");
+  unsigned wg = 0, items = 0, clip = 0;
+  if (shape && sscanf(shape, "%u,%u,%u", &wg, &items, &clip) == 3)
+    cli_tuning.bbox_wg = wg, cli_tuning.bbox_items = items, cli_tuning.bbox_clip_wg = clip;
+  if (rounds) cli_tuning.bins_rounds = (uint32_t)strtoul(rounds, NULL, 10);
   char cache[4096];
-  cn_context_desc d = {.pipeline_cache_path = cli_pipeline_cache_path(cache, sizeof cache)};
+  cn_context_desc d = {.validation = cli_env_flag("CANOPY_VALIDATION"),
+                       .device = getenv("CANOPY_DEVICE"),
+                       .tuning = &cli_tuning,
+                       .pipeline_cache_path = cli_pipeline_cache_path(cache, sizeof cache)};
   cn_result r = cn_context_create(&d, out);
   if (r != CN_OK) return cli_fail(cmd, "cannot create a Vulkan context", r);
   return CLI_OK;

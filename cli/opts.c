@@ -57,6 +57,15 @@ static bool store(const char *cmd, const cli_opt *o, const char *shown, const ch
       *(int *)o->dst = (int)v;
       return true;
     }
+    case CLI_OPT_STRINGS: {
+      cli_strings *l = o->dst;
+      if (l->n == CLI_MAX_REPEAT) {
+        cli_usage_error(cmd, "%s: at most %d times", shown, CLI_MAX_REPEAT);
+        return false;
+      }
+      l->v[l->n++] = value;
+      return true;
+    }
     case CLI_OPT_COLOR:
       if (!cn_svg_parse_color(value, (float *)o->dst)) {
         cli_usage_error(cmd, "%s: '%s' is not a colour (an SVG/CSS colour: white, #336699, rgba(0,0,0,0.5))",

@@ -10,11 +10,6 @@
 
 #define CN_VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
 
-static bool cn__env_flag(const char *name) {
-  const char *v = getenv(name);
-  return v && *v && strcmp(v, "0") != 0;
-}
-
 /* ----------------------------------------------------------- validation */
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL cn__debug_callback(
@@ -275,7 +270,6 @@ cn_result cn_device_list(const char *select, cn_device_caps *out, uint32_t cap, 
   if (!count) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_device_list: count is NULL");
   *count = 0;
   if (chosen) *chosen = UINT32_MAX;
-  if (!select) select = getenv("CANOPY_DEVICE");
   VkInstance instance = VK_NULL_HANDLE;
   CN_TRY(cn__create_instance(false, &instance));
   VkPhysicalDevice *pds = NULL;
@@ -363,7 +357,8 @@ cn_result cn_context_create(const cn_context_desc *desc, cn_context **out) {
   cn_context *ctx = cn__alloc_context();
   if (!ctx) return CN_ERROR_OUT_OF_MEMORY;
   ctx->owns_device = true;
-  ctx->validation = d.validation || cn__env_flag("CANOPY_VALIDATION");
+  ctx->validation = d.validation;
+  if (d.tuning) ctx->tuning = *d.tuning;
   ctx->quiet = d.quiet;
   ctx->timeout_ns = (uint64_t)((d.timeout_s > 0 ? d.timeout_s : 300.0) * 1e9);
   ctx->max_device_bytes = d.max_device_bytes;
@@ -392,7 +387,7 @@ cn_result cn_context_create(const cn_context_desc *desc, cn_context **out) {
   }
   if (r == CN_OK) {
     for (uint32_t i = 0; i < n; i++) cn__query_device(pds[i], &infos[i]);
-    r = cn__choose(infos, n, d.device ? d.device : getenv("CANOPY_DEVICE"), &chosen);
+    r = cn__choose(infos, n, d.device, &chosen);
   }
   if (r == CN_OK) {
     ctx->physical_device = pds[chosen];
@@ -443,6 +438,7 @@ cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out) 
   ctx->caps = info.caps;
   ctx->timeout_ns = (uint64_t)300e9;
   ctx->pipeline_cache = desc->pipeline_cache;
+  if (desc->tuning) ctx->tuning = *desc->tuning;
   /* The host decides whether subgroup size control was enabled; do not rely on it. */
   ctx->caps.subgroup_size_control = false;
   cn_result r = cn__init_common(ctx);
@@ -550,3 +546,11 @@ void cn_cmd_fill(cn_context *ctx, VkCommandBuffer cmd, const cn_buffer *buf, VkD
   if (size == 0) return;
   vkCmdFillBuffer(cmd, buf->buffer, offset, size & ~(VkDeviceSize)3, value);
 }
+
+void cn_context_set_tuning(cn_context *ctx, const cn_tuning *tuning) {
+  if (!ctx) return;
+  if (tuning) ctx->tuning = *tuning;
+  else memset(&ctx->tuning, 0, sizeof ctx->tuning);
+}
+
+const cn_tuning *cn_context_tuning(const cn_context *ctx) { return ctx ? &ctx->tuning : NULL; }

@@ -86,6 +86,8 @@ struct cn_context {
   uint32_t npipelines, cap_pipelines;
 
   PFN_vkCmdDispatchBase cmd_dispatch_base;
+
+  cn_tuning tuning; /* the host's choices; 0 fields: per device */
 };
 
 /* Returns the pipeline of kernel with the given specialization constants

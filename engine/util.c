@@ -22,3 +22,12 @@ cn_result cn_copy_record(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress s
   cn_dispatch(ctx, cmd, p, &pc, sizeof pc, CN_DIV_UP(bytes / 16, 1024));
   return CN_OK;
 }
+
+cn_result cn_cmd_dispatch_empty(cn_context *ctx, VkCommandBuffer cmd) {
+  if (!ctx || !cmd) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_cmd_dispatch_empty: NULL argument");
+  VkPipeline p;
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_NOOP, NULL, 0, &p));
+  cn_util_push pc = {0};
+  cn_dispatch(ctx, cmd, p, &pc, sizeof pc, 1);
+  return CN_OK;
+}

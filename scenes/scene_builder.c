@@ -16,7 +16,7 @@ typedef struct vec {
 enum { GROUP_CLIP = 1, GROUP_BLEND = 2, GROUP_MASK = 3 };
 
 struct cn_scene_builder {
-  vec elements, paths, segments, transforms, paints, stops, strokes, dashes, blends;
+  vec elements, paths, segments, transforms, paints, stops, strokes, dashes, blends, images, pixels;
   float viewport[4];
   cn_scene_limits limits, next_limits;
   bool in_scene, in_path;
@@ -64,8 +64,8 @@ cn_result cn_scene_builder_create(cn_scene_builder **out) {
 
 void cn_scene_builder_destroy(cn_scene_builder *b) {
   if (!b) return;
-  vec *all[] = {&b->elements, &b->paths, &b->segments, &b->transforms, &b->paints,
-                &b->stops,    &b->strokes, &b->dashes, &b->blends,     &b->twins};
+  vec *all[] = {&b->elements, &b->paths,  &b->segments, &b->transforms, &b->paints, &b->stops,
+                &b->strokes,  &b->dashes, &b->blends,   &b->twins,      &b->images, &b->pixels};
   for (size_t i = 0; i < CN_ARRAY_LEN(all); i++) free(all[i]->data);
   free(b->stack);
   free(b);
@@ -88,8 +88,8 @@ cn_result cn_scene_begin(cn_scene_builder *b, float x0, float y0, float x1, floa
   if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1) || !(x1 > x0) || !(y1 > y0))
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_begin: viewport %g %g %g %g is not a finite non-empty rectangle",
                    x0, y0, x1, y1);
-  vec *all[] = {&b->elements, &b->paths, &b->segments, &b->transforms, &b->paints,
-                &b->stops,    &b->strokes, &b->dashes, &b->blends,     &b->twins};
+  vec *all[] = {&b->elements, &b->paths,  &b->segments, &b->transforms, &b->paints, &b->stops,
+                &b->strokes,  &b->dashes, &b->blends,   &b->twins,      &b->images, &b->pixels};
   for (size_t i = 0; i < CN_ARRAY_LEN(all); i++) all[i]->count = 0;
   b->viewport[0] = x0, b->viewport[1] = y0, b->viewport[2] = x1, b->viewport[3] = y1;
   b->limits = b->next_limits;
@@ -498,6 +498,8 @@ cn_result cn_scene_end(cn_scene_builder *b, cn_scene_data *out) {
       .strokes = b->strokes.data, .stroke_count = b->strokes.count,
       .dashes = b->dashes.data, .dash_count = b->dashes.count,
       .blends = b->blends.data, .blend_count = b->blends.count,
+      .images = b->images.data, .image_count = b->images.count,
+      .image_pixels = b->pixels.data, .image_pixel_count = b->pixels.count,
   };
   return CN_OK;
 }
@@ -511,6 +513,55 @@ void cn_scene_abandon(cn_scene_builder *b) {
 
 uint32_t cn_scene_depth(const cn_scene_builder *b) { return b ? b->depth : 0; }
 uint32_t cn_scene_max_depth(const cn_scene_builder *b) { return b ? b->max_depth : 0; }
+
+/* ----------------------------------------------------------------- images */
+
+cn_result cn_scene_image(cn_scene_builder *b, const uint32_t *texels, uint32_t width, uint32_t height,
+                         uint32_t *image) {
+  CN_TRY(check_builder(b, "cn_scene_image", true));
+  if (!texels || !image) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_image: NULL argument");
+  uint64_t n = (uint64_t)width * height;
+  if (!width || !height) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_image: empty image %ux%u", width, height);
+  if (n > CN_SCENE_MAX_IMAGE_PIXELS)
+    return cn_fail(CN_ERROR_LIMIT, "cn_scene_image: image of %ux%u pixels: at most %u pixels per image", width, height,
+                   CN_SCENE_MAX_IMAGE_PIXELS);
+  if (b->pixels.count + n > CN_SCENE_MAX_TOTAL_IMAGE_PIXELS)
+    return cn_fail(CN_ERROR_LIMIT, "cn_scene_image: images of the scene exceed %u pixels in all",
+                   CN_SCENE_MAX_TOTAL_IMAGE_PIXELS);
+  CN_TRY(vec_reserve(&b->images, sizeof(cn_image), 1, CN_SCENE_MAX_IMAGES, "images"));
+  CN_TRY(vec_reserve(&b->pixels, sizeof(uint32_t), (uint32_t)n, CN_SCENE_MAX_TOTAL_IMAGE_PIXELS, "image pixels"));
+  memcpy(&VEC_AT(b->pixels, uint32_t, b->pixels.count), texels, (size_t)n * sizeof(uint32_t));
+  *image = b->images.count;
+  VEC_AT(b->images, cn_image, b->images.count++) =
+      (cn_image){.offset = b->pixels.count, .width = width, .height = height, .flags = 0};
+  b->pixels.count += (uint32_t)n;
+  return CN_OK;
+}
+
+cn_result cn_scene_image_paint(cn_scene_builder *b, uint32_t image, const cn_transform *t, uint32_t sampling,
+                               float opacity, uint32_t *paint) {
+  CN_TRY(check_builder(b, "cn_scene_image_paint", true));
+  if (!t || !paint) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_image_paint: NULL argument");
+  if (image >= b->images.count)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_image_paint: image %u of %u", image, b->images.count);
+  if (sampling > CN_SAMPLE_NEAREST)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_image_paint: sampling %u", sampling);
+  if (!finite6(&t->a) || !unit(opacity))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_image_paint: non-finite transform or opacity outside 0..1");
+  uint32_t max = b->limits.max_segments;
+  CN_TRY(vec_reserve(&b->paints, sizeof(cn_paint), 1, max, "paints"));
+  CN_TRY(vec_reserve(&b->transforms, sizeof(cn_transform), 1, max, "transforms"));
+  cn_paint p = {.kind = CN_PAINT_IMAGE, .stop_first = image, .stop_count = 0, .spread = sampling,
+                .transform = b->transforms.count, .opacity = opacity};
+  VEC_AT(b->transforms, cn_transform, b->transforms.count++) = *t;
+  b->xf_pushed = false;
+  *paint = b->paints.count;
+  VEC_AT(b->paints, cn_paint, b->paints.count++) = p;
+  return CN_OK;
+}
+
+uint32_t cn__scene_image_pixels(const cn_scene_builder *b) { return b->pixels.count; }
+uint32_t cn__scene_image_count(const cn_scene_builder *b) { return b->images.count; }
 
 /* ------------------------------------------------------ loader internals */
 

@@ -32,6 +32,9 @@
 uint32_t cn__scene_element_count(const cn_scene_builder *b);
 /* Number of segments defined so far in this scene. */
 uint32_t cn__scene_segment_count(const cn_scene_builder *b);
+/* Image texels and images added so far in this scene (loader limits). */
+uint32_t cn__scene_image_pixels(const cn_scene_builder *b);
+uint32_t cn__scene_image_count(const cn_scene_builder *b);
 /* Moves elements [split, end) in front of [mark, split); mark <= split <= end. */
 cn_result cn__scene_rotate(cn_scene_builder *b, uint32_t mark, uint32_t split);
 

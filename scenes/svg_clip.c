@@ -217,10 +217,10 @@ cn_result cn__svg_push_clip_path(svg_loader *L, xmlNode *clip, const xmlNode *us
                              uint32_t *pushed, bool *hidden) {
   *pushed = 0;
   *hidden = false;
-  uint32_t saved = L->nacc;
-  L->nacc = 0; /* clip outlines are not part of anyone's bounding box */
+  uint32_t saved = L->acc_floor;
+  L->acc_floor = L->nacc; /* clip outlines are not part of anyone's bounding box */
   cn_result r = push_clip_inner(L, clip, user, ctm, bbox, pushed, hidden);
-  L->nacc = saved;
+  L->acc_floor = saved;
   if (r == CN_OK && *hidden) *pushed = 0;
   return r;
 }
@@ -258,8 +258,8 @@ cn_result cn__svg_push_mask(svg_loader *L, xmlNode *mask, const xmlNode *user, s
     cn__svg_pop_ref(L);
     return r;
   }
-  uint32_t saved = L->nacc;
-  L->nacc = 0;
+  uint32_t saved = L->acc_floor;
+  L->acc_floor = L->nacc;
   svg_style ms;
   r = cn__svg_style_of(L, mask, &ms);
   bool units = obb_units(mask, "maskUnits", true), content = obb_units(mask, "maskContentUnits", false);
@@ -314,7 +314,7 @@ cn_result cn__svg_push_mask(svg_loader *L, xmlNode *mask, const xmlNode *user, s
   if (r == CN_OK) r = cn_scene_push_blend(L->b, mode, alpha, CN_BLEND_ISOLATED | CN_BLEND_MASKED);
   if (r == CN_OK) *pushed = 1;
 out:
-  L->nacc = saved;
+  L->acc_floor = saved;
   cn__svg_leave(L);
   cn__svg_pop_ref(L);
   return r;

@@ -183,6 +183,7 @@ typedef struct svg_style {
   xmlNode *marker[3]; /* start, mid, end */
   uint8_t paint_order[3]; /* 0 fill, 1 stroke, 2 markers */
   double font_size;
+  bool image_pixelated; /* image-rendering: optimizeSpeed, pixelated, crisp-edges (nearest texel) */
   /* not inherited */
   float opacity;
   bool display_none;
@@ -247,14 +248,27 @@ typedef struct svg_loader {
   struct svg_frame **chunks;
   uint32_t nchunks, cap_chunks;
   uint32_t nframes;
-  /* bounding box accumulators (objectBoundingBox clip/mask), innermost last */
+  /* bounding box accumulators (objectBoundingBox clip/mask), innermost last;
+   * shapes add to those from acc_floor on (clip, mask, marker and pattern
+   * content raise it: it is part of no one's bounds) */
   struct svg_bbox_acc *acc;
-  uint32_t nacc, cap_acc;
+  uint32_t nacc, cap_acc, acc_floor;
   uint64_t work; /* selector tests and elements visited: bounded */
   /* context-fill / context-stroke: the context element's paints (markers: the
    * shape; use: the use element); valid when has_context */
   svg_context_paint context[2];
   bool has_context;
+  /* external files (svg_image.c) */
+  char *doc_dir;               /* real path of the directory relative references start from; NULL: none */
+  struct svg_loader *top;      /* the main document's loader (owns roots, sub-documents, image cache) */
+  struct svg_loader *parent;   /* a sub-document while it renders: the loader it renders for */
+  char *doc_path;              /* a sub-document file's real path (NULL: the main document, a data: URL) */
+  char **roots;                /* top: real paths of the allowed trees */
+  uint32_t nroots;
+  struct svg_subdoc *subdocs;  /* top: sub-documents loaded from files */
+  uint32_t nsubdocs;
+  struct svg_image_entry *images; /* per document: decoded images by href */
+  uint32_t nimages;
 } svg_loader;
 
 /* A bounding box being gathered in the space of `inv` (device -> element user space). */
@@ -274,6 +288,7 @@ bool cn__svg_is_element(const xmlNode *n);           /* any element in the SVG n
 /* The value of attribute name (no namespace, or xlink: for "href"), or NULL. */
 const char *cn__svg_attr(const xmlNode *n, const char *name);
 const char *cn__svg_href(const xmlNode *n); /* href or xlink:href, without the '#'; NULL if not local */
+const char *cn__svg_href_raw(const xmlNode *n); /* href or xlink:href as written (leading spaces skipped), or NULL */
 xmlNode *cn__svg_lookup(svg_loader *L, const char *id, size_t len);
 /* Resolves "url(#id)" (with optional quotes); NULL when not a url or missing
  * (then *is_url says whether it was a url). */
@@ -432,6 +447,27 @@ cn_result cn__svg_push_clip_path(svg_loader *L, xmlNode *clip, const xmlNode *us
  * *pushed counts groups to pop; *hidden when the mask hides everything. */
 cn_result cn__svg_push_mask(svg_loader *L, xmlNode *mask, const xmlNode *user, svg_mat ctm, const double *bbox,
                         uint32_t mode, float alpha, uint32_t *pushed, bool *hidden);
+
+/* svg_image.c */
+/* <image>: raster images as an image-painted rectangle, SVG images as a
+ * sub-document in the image's viewport. */
+cn_result cn__svg_render_image(svg_loader *L, xmlNode *node, const svg_style *st, svg_mat ctm);
+/* <use href="file.svg#id">: opens the other document (confined, cached) and
+ * finds the element; *sub NULL when not usable (a warning was recorded).
+ * Render the element with *sub between external_begin and external_end. */
+cn_result cn__svg_open_external(svg_loader *L, const xmlNode *node, const char *href, svg_loader **sub, xmlNode **ref);
+void cn__svg_external_begin(svg_loader *L, svg_loader *sub);
+void cn__svg_external_end(svg_loader *L, svg_loader *sub);
+/* Sets up the main loader's document directory and allowed roots from the
+ * options (path: the document file, or NULL). */
+cn_result cn__svg_resources_init(svg_loader *L, const char *path);
+/* Frees what svg_image.c attached to a loader (sub-documents of the top). */
+void cn__svg_resources_free(svg_loader *L);
+
+/* svg_load.c, for sub-documents */
+cn_result cn__svg_parse_xml(const void *data, size_t size, xmlDoc **out);
+cn_result cn__svg_index_document(svg_loader *L, xmlNode *root);
+void cn__svg_loader_free(svg_loader *L);
 
 /* svg_marker.c */
 cn_result cn__svg_render_markers(svg_loader *L, xmlNode *node, const svg_style *st, const svg_path *p, svg_mat ctm);

@@ -21,7 +21,7 @@
 
 const char *cn_svg_skip_name(cn_svg_skip kind) {
   static const char *const names[CN_SVG_SKIP_COUNT] = {"text", "filter", "image", "pattern", "foreign",
-                                                       "unknown", "missing-ref", "cycle"};
+                                                       "unknown", "missing-ref", "cycle", "refused-ref"};
   return (unsigned)kind < CN_SVG_SKIP_COUNT ? names[kind] : "?";
 }
 
@@ -48,6 +48,11 @@ const char *cn__svg_attr(const xmlNode *n, const char *name) {
 }
 
 const char *cn__svg_href(const xmlNode *n) {
+  const char *h = cn__svg_href_raw(n);
+  return h && *h == '#' ? h + 1 : NULL;
+}
+
+const char *cn__svg_href_raw(const xmlNode *n) {
   const char *h = cn__svg_attr(n, "href");
   if (!h)
     for (xmlAttr *a = n->properties; a; a = a->next)
@@ -57,8 +62,8 @@ const char *cn__svg_href(const xmlNode *n) {
         break;
       }
   if (!h) return NULL;
-  while (*h == ' ' || *h == '\t' || *h == '\n') h++;
-  return *h == '#' ? h + 1 : NULL;
+  while (*h == ' ' || *h == '\t' || *h == '\n' || *h == '\r') h++;
+  return *h ? h : NULL;
 }
 
 static uint64_t hash_str(const char *s, size_t n) {
@@ -344,7 +349,7 @@ static cn_result index_tree(svg_loader *L, xmlNode *root, css_text *css) {
 
 /* Indexes the document, then the content of its internal entities (elements
  * that come in through entity references), then parses the style sheets. */
-static cn_result index_document(svg_loader *L, xmlNode *root) {
+cn_result cn__svg_index_document(svg_loader *L, xmlNode *root) {
   css_text css = {0};
   cn_result r = index_tree(L, root, &css);
   xmlDtd *dtd = L->doc->intSubset;
@@ -357,7 +362,7 @@ static cn_result index_document(svg_loader *L, xmlNode *root) {
   return r;
 }
 
-static cn_result parse_xml(const void *data, size_t size, xmlDoc **out) {
+cn_result cn__svg_parse_xml(const void *data, size_t size, xmlDoc **out) {
   *out = NULL;
   if (size == 0) return cn_fail(CN_ERROR_PARSE, "line 1: empty input (not an SVG document)");
   xml_errors errs = {0};
@@ -440,9 +445,13 @@ static cn_result root_viewport(svg_loader *L, xmlNode *root, float *ow, float *o
   } else if (!has_h) {
     h = has_vb ? w * vb.h / vb.w : 100;
   }
-  if (!(w <= CN_SVG_MAX_SIZE) || !(h <= CN_SVG_MAX_SIZE))
+  /* the SVG's own size is the output size unless the options give one;
+   * then it only sets the aspect ratio and must merely be sane */
+  bool sized = L->opt.width > 0 || L->opt.height > 0;
+  double own_max = sized ? CN_SVG_MAX_COORD : CN_SVG_MAX_SIZE;
+  if (!(w <= own_max) || !(h <= own_max))
     return cn_fail(CN_ERROR_LIMIT, "line %d: <svg> size %gx%g is beyond the limit of %g pixels", cn__svg_line(root), w, h,
-                   CN_SVG_MAX_SIZE);
+                   own_max);
   svg_aspect ar;
   cn__svg_parse_aspect(cn__svg_attr(root, "preserveAspectRatio"), &ar);
   svg_mat inner = has_vb ? cn__svg_viewbox_matrix(vb, ar, w, h) : cn__svg_mat_identity();
@@ -452,10 +461,12 @@ static cn_result root_viewport(svg_loader *L, xmlNode *root, float *ow, float *o
   if (tw > 0 && th > 0) {
     s = fmin(tw / w, th / h);
     fx = (tw - w * s) / 2, fy = (th - h * s) / 2;
-  } else if (tw > 0) {
+  } else if (tw > 0) { /* the height follows, but is at least a pixel (the drawing centred in it) */
     s = tw / w, th = h * s;
+    if (th < 1) th = 1, fy = (th - h * s) / 2;
   } else if (th > 0) {
     s = th / h, tw = w * s;
+    if (tw < 1) tw = 1, fx = (tw - w * s) / 2;
   } else {
     tw = w, th = h;
   }
@@ -506,7 +517,7 @@ static cn_result load_doc(svg_loader *L, xmlNode *root, cn_scene_data *out) {
   if (!root || !cn__svg_is(root, "svg"))
     return cn_fail(CN_ERROR_PARSE, "line %d: the root element is <%s>, not an SVG <svg>", cn__svg_line(root),
                    root ? (const char *)root->name : "(none)");
-  CN_TRY(index_document(L, root));
+  CN_TRY(cn__svg_index_document(L, root));
   float w = 0, h = 0;
   svg_mat m;
   CN_TRY(root_viewport(L, root, &w, &h, &m));
@@ -526,8 +537,16 @@ static cn_result load_doc(svg_loader *L, xmlNode *root, cn_scene_data *out) {
   return r;
 }
 
+static cn_result load_memory(cn_scene_builder *b, const void *data, size_t size, const cn_svg_options *options,
+                             cn_scene_data *out, cn_svg_stats *stats, const char *path);
+
 cn_result cn_svg_load_memory(cn_scene_builder *b, const void *data, size_t size, const cn_svg_options *options,
                              cn_scene_data *out, cn_svg_stats *stats) {
+  return load_memory(b, data, size, options, out, stats, NULL);
+}
+
+static cn_result load_memory(cn_scene_builder *b, const void *data, size_t size, const cn_svg_options *options,
+                             cn_scene_data *out, cn_svg_stats *stats, const char *path) {
   if (!b || (!data && size) || !out) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_svg_load_memory: NULL argument");
   svg_loader *L = calloc(1, sizeof *L);
   if (!L) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "cn_svg_load_memory: no memory");
@@ -547,10 +566,18 @@ cn_result cn_svg_load_memory(cn_scene_builder *b, const void *data, size_t size,
     r = cn_fail(CN_ERROR_LIMIT, "input of %zu bytes is larger than the limit of %llu bytes", size,
                 (unsigned long long)L->opt.max_bytes);
   } else {
-    r = parse_xml(data, size, &L->doc);
+    r = cn__svg_resources_init(L, path);
+    if (r == CN_OK) r = cn__svg_parse_xml(data, size, &L->doc);
     if (r == CN_OK) r = load_doc(L, xmlDocGetRootElement(L->doc), out);
   }
   if (r == CN_OK && stats) fill_stats(stats, out);
+  cn__svg_loader_free(L);
+  return r;
+}
+
+void cn__svg_loader_free(svg_loader *L) {
+  if (!L) return;
+  cn__svg_resources_free(L);
   cn__svg_frames_free(L);
   while (L->nactive) cn__svg_pop_ref(L);
   if (L->doc) xmlFreeDoc(L->doc);
@@ -559,7 +586,6 @@ cn_result cn_svg_load_memory(cn_scene_builder *b, const void *data, size_t size,
   free(L->ids);
   free(L->acc);
   free(L);
-  return r;
 }
 
 cn_result cn_svg_load_file(cn_scene_builder *b, const char *path, const cn_svg_options *options, cn_scene_data *out,
@@ -599,7 +625,7 @@ cn_result cn_svg_load_file(cn_scene_builder *b, const char *path, const cn_svg_o
     r = cn_fail(CN_ERROR_LIMIT, "%s is larger than the limit of %llu bytes (cn_svg_options.max_bytes)", path,
                 (unsigned long long)max);
   fclose(f);
-  if (r == CN_OK) r = cn_svg_load_memory(b, buf, len, options, out, stats);
+  if (r == CN_OK) r = load_memory(b, buf, len, options, out, stats, path);
   free(buf);
   return r;
 }

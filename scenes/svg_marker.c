@@ -196,10 +196,10 @@ cn_result cn__svg_render_markers(svg_loader *L, xmlNode *node, const svg_style *
   for (int k = 0; k < 3; k++) {
     mk3[k] = st->marker[k] && cn__svg_is(st->marker[k], "marker") ? st->marker[k] : NULL;
     if (mk3[k] && cn__svg_is_active(L, mk3[k])) { /* a marker drawn inside itself: skipped */
-        CN_TRY(cn__svg_warn(L, CN_SVG_SKIP_CYCLE, node, "marker #%.60s is used inside itself; skipped",
-                        cn__svg_attr(mk3[k], "id") ? cn__svg_attr(mk3[k], "id") : "?"));
-        mk3[k] = NULL;
-      }
+      CN_TRY(cn__svg_warn(L, CN_SVG_SKIP_CYCLE, node, "marker #%.60s is used inside itself; skipped",
+                          cn__svg_attr(mk3[k], "id") ? cn__svg_attr(mk3[k], "id") : "?"));
+      mk3[k] = NULL;
+    }
   }
   if (!mk3[0] && !mk3[1] && !mk3[2]) return CN_OK;
   if (!cn__svg_is_shape(node)) return CN_OK; /* SVG 2: markers on every shape */
@@ -210,8 +210,8 @@ cn_result cn__svg_render_markers(svg_loader *L, xmlNode *node, const svg_style *
   }
   double sw = cn__svg_length_user(st->stroke_width, SVG_AXIS_DIAG, L->vw, L->vh, st->font_size);
   cn_result r = CN_OK;
-  uint32_t saved = L->nacc;
-  L->nacc = 0; /* markers are not part of bounding boxes */
+  uint32_t saved = L->acc_floor;
+  L->acc_floor = L->nacc; /* markers are not part of bounding boxes */
   /* the shape is the context element of context-fill/context-stroke in the markers */
   double box[4];
   bool has_box = cn__svg_path_tight_bounds(p, box);
@@ -232,7 +232,7 @@ cn_result cn__svg_render_markers(svg_loader *L, xmlNode *node, const svg_style *
     cn__svg_leave(L);
   }
   cn__svg_context_pop(L, saved_ctx, saved_valid);
-  L->nacc = saved;
+  L->acc_floor = saved;
   free(vl.v);
   return r;
 }

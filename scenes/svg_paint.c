@@ -264,7 +264,9 @@ cn_result cn__svg_make_paint(svg_loader *L, const xmlNode *node, const svg_paint
 
 bool cn__svg_make_stroke(svg_loader *L, const svg_style *st, cn_stroke_desc *out, float *dash_buf, uint32_t dash_cap) {
   double w = cn__svg_length_user(st->stroke_width, SVG_AXIS_DIAG, L->vw, L->vh, st->font_size);
-  if (!(w > 0) || !isfinite(w) || w > 1e30) return false;
+  /* a width that is positive but below float range (1e-46) is 0 in the
+   * scene: not drawn, like 0 */
+  if (!((float)w > 0) || !isfinite(w) || w > 1e30) return false;
   *out = (cn_stroke_desc){.width = (float)w, .miter_limit = st->miter_limit, .join = st->join, .cap = st->cap};
   double off = cn__svg_length_user(st->dash_offset, SVG_AXIS_DIAG, L->vw, L->vh, st->font_size);
   if (st->dasharray) {
@@ -286,7 +288,7 @@ bool cn__svg_make_stroke(svg_loader *L, const svg_style *st, cn_stroke_desc *out
       double v = cn__svg_length_user(l, SVG_AXIS_DIAG, L->vw, L->vh, st->font_size);
       if (!(v >= 0) || !(v < 1e30)) ok = false;
       dash_buf[k++] = (float)v;
-      total += v;
+      total += (float)v; /* what the scene gets: dashes below float range are 0 */
       cn__svg_skip_comma_ws(&s);
     }
     if (ok && k && total > 0 && isfinite(off) && fabs(off) < 1e30) {

@@ -112,8 +112,8 @@ cn_result cn__svg_fill_pattern(svg_loader *L, xmlNode *node, xmlNode *pattern, u
   cn__svg_parse_aspect(chain_attr(chain, n, "preserveAspectRatio", NULL), &ar);
   svg_mat inner = has_vb ? cn__svg_viewbox_matrix(vb, ar, w, h) : content_obb ? cn__svg_mat_scale(bw, bh) : cn__svg_mat_identity();
   svg_mat space = cn__svg_mat_mul(ctm, pt);
-  uint32_t saved_acc = L->nacc;
-  L->nacc = 0; /* pattern content is not part of anyone's bounds */
+  uint32_t saved_acc = L->acc_floor;
+  L->acc_floor = L->nacc; /* pattern content is not part of anyone's bounds */
   double ow = L->vw, oh = L->vh;
   bool group = opacity < 1;
   if (r == CN_OK && group) r = cn_scene_push_blend(L->b, CN_BLEND_NORMAL, opacity, CN_BLEND_ISOLATED);
@@ -135,7 +135,7 @@ cn_result cn__svg_fill_pattern(svg_loader *L, xmlNode *node, xmlNode *pattern, u
     }
   if (r == CN_OK) r = cn_scene_pop(L->b);
   if (r == CN_OK && group) r = cn_scene_pop(L->b);
-  L->nacc = saved_acc;
+  L->acc_floor = saved_acc;
   cn__svg_leave(L);
   cn__svg_pop_ref(L);
   return r;

@@ -2,7 +2,13 @@
  * transforms and transform-origin, the effect groups around an element
  * (clip-path, mask, opacity, mix-blend-mode, isolation), shapes with their
  * fill, stroke and markers in paint order, and path emission with the
- * coordinate range check. */
+ * coordinate range check.
+ *
+ * The traversal runs on a heap stack of frames (svg_frame): an element's
+ * frame goes through phases (start: style, transform, effects; content:
+ * one function per element kind, see content_begin; after the content:
+ * the effects closed) and pushes frames for its children, waiting for them
+ * instead of recursing. */
 #include "svg_internal.h"
 
 #include <libxml/entities.h>
@@ -109,7 +115,7 @@ cn_result cn__svg_emit_path(svg_loader *L, const xmlNode *node, const svg_path *
 }
 
 void cn__svg_bbox_add(svg_loader *L, const svg_path *p, svg_mat ctm) {
-  for (uint32_t i = 0; i < L->nacc; i++) {
+  for (uint32_t i = L->acc_floor; i < L->nacc; i++) {
     svg_bbox_acc *a = &L->acc[i];
     double box[4];
     if (!cn__svg_path_bounds(p, cn__svg_mat_mul(a->ctm_inv, ctm), box)) continue;
@@ -325,7 +331,6 @@ svg_frame *cn__svg_frame_push(svg_loader *L, uint8_t kind, svg_frame *parent) {
   memset(f, 0, offsetof(svg_frame, st)); /* the style is written before it is read */
   f->kind = kind;
   f->parent = parent;
-  f->cursor = NULL, f->use = NULL, f->pushed = 0;
   return f;
 }
 
@@ -429,6 +434,10 @@ static cn_result content_begin(svg_loader *L, svg_frame *f) {
   if (strcmp(name, "svg") == 0) return render_svg(L, f);
   if (strcmp(name, "use") == 0) return cn__svg_use_begin(L, f);
   if (strcmp(name, "switch") == 0) return render_switch(L, f);
+  if (strcmp(name, "image") == 0) { /* drawn at once (an SVG image as a nested traversal of its own document) */
+    f->phase = SVG_PHASE_AFTER_CONTENT;
+    return cn__svg_render_image(L, f->node, &f->st, f->m);
+  }
   return render_shape_frame(L, f);
 }
 
@@ -444,10 +453,10 @@ static bool element_rendered(svg_loader *L, xmlNode *n) {
   const char *name = (const char *)n->name;
   if (is_definition(name)) return false;
   if (strcmp(name, "text") == 0) return cn__svg_skip(L, CN_SVG_SKIP_TEXT), false;
-  if (strcmp(name, "image") == 0) return cn__svg_skip(L, CN_SVG_SKIP_IMAGE), false;
   if (strcmp(name, "foreignObject") == 0) return cn__svg_skip(L, CN_SVG_SKIP_FOREIGN), false;
   bool known = strcmp(name, "g") == 0 || strcmp(name, "a") == 0 || strcmp(name, "svg") == 0 ||
-               strcmp(name, "use") == 0 || strcmp(name, "switch") == 0 || cn__svg_is_shape(n);
+               strcmp(name, "use") == 0 || strcmp(name, "switch") == 0 || strcmp(name, "image") == 0 ||
+               cn__svg_is_shape(n);
   if (!known) return cn__svg_skip(L, CN_SVG_SKIP_UNKNOWN), false;
   return cn__svg_conditions_pass(n);
 }
@@ -552,7 +561,9 @@ static cn_result element_step(svg_loader *L, svg_frame *f) {
       f->phase = SVG_PHASE_AFTER_CONTENT;
       return cn__svg_viewport_end(L, f);
     case SVG_PHASE_AFTER_CONTENT: return element_finish(L, f);
-    default: return cn__svg_use_step(L, f);
+    case SVG_PHASE_USE_DRY:
+    case SVG_PHASE_USE_END: return cn__svg_use_step(L, f);
+    default: return cn_fail(CN_ERROR_STATE, "internal: frame phase %u", f->phase);
   }
 }
 
@@ -569,8 +580,8 @@ static cn_result run(svg_loader *L, uint32_t base) {
   cn_result r = CN_OK;
   while (r == CN_OK && L->nframes > base) {
     svg_frame *f = frame_at(L, L->nframes - 1);
-    r = f->kind == SVG_FRAME_ELEMENT ? element_step(L, f) : children_step(L, f);
-    if (r == CN_OK && f->phase == SVG_PHASE_DONE && f == frame_at(L, L->nframes - 1)) frame_pop(L);
+    if (f->phase == SVG_PHASE_DONE) frame_pop(L);
+    else r = f->kind == SVG_FRAME_ELEMENT ? element_step(L, f) : children_step(L, f);
   }
   while (L->nframes > base) frame_pop(L); /* after a failure */
   return r;

@@ -213,6 +213,11 @@ static void apply(void *user, const svg_decl *d) {
     if (cn__svg_parse_color(d->value, d->value_len, &col, &cur)) s->color = cur ? p->color : col;
   } else if (name_is(d, "display")) {
     s->display_none = inherit ? p->display_none : eq(d, "none");
+  } else if (name_is(d, "image-rendering")) {
+    INHERIT(image_pixelated);
+    if (eq(d, "optimizeSpeed") || eq(d, "pixelated") || eq(d, "crisp-edges")) s->image_pixelated = true;
+    else if (eq(d, "auto") || eq(d, "optimizeQuality") || eq(d, "smooth") || eq(d, "high-quality"))
+      s->image_pixelated = false;
   } else if (name_is(d, "visibility")) {
     INHERIT(visible);
     if (eq(d, "visible")) s->visible = true;
@@ -298,7 +303,7 @@ static bool is_property(const char *name) {
       "fill", "stroke", "fill-opacity", "stroke-opacity", "opacity", "fill-rule", "clip-rule", "stroke-width",
       "stroke-dashoffset", "stroke-miterlimit", "stroke-linejoin", "stroke-linecap", "stroke-dasharray", "color",
       "display", "visibility", "clip-path", "mask", "marker-start", "marker-mid", "marker-end", "filter",
-      "overflow", "stop-color", "stop-opacity", "mask-type", "paint-order", "font-size"};
+      "overflow", "stop-color", "stop-opacity", "mask-type", "paint-order", "font-size", "image-rendering"};
   /* mix-blend-mode, isolation and transform are CSS only (style="" or sheets);
    * the transform attribute is read as such */
   /* most attributes (d, x, id, ...) are not properties: filter on the first letter */

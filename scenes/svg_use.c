@@ -123,15 +123,46 @@ static cn_result push_target(svg_loader *L, svg_frame *f) {
   return CN_OK;
 }
 
+/* A use of an element of another document (href="file.svg#id"): a nested
+ * traversal of that document's loader, drawn at once. */
+static cn_result render_external_use(svg_loader *L, xmlNode *node, const char *href, const svg_style *st, svg_mat ctm) {
+  svg_loader *S;
+  xmlNode *ref;
+  CN_TRY(cn__svg_open_external(L, node, href, &S, &ref));
+  if (!S) return CN_OK;
+  if (cn__svg_is(ref, "symbol")) {
+    if (!S->doc_path) cn__svg_loader_free(S); /* a data: document is not kept */
+    return cn__svg_warn(L, CN_SVG_SKIP_MISSING_REF, node, "<use> of a symbol in another file (%.80s) is not supported",
+                        href);
+  }
+  double x = len_or(L, node, "x", SVG_AXIS_X, 0, st), y = len_or(L, node, "y", SVG_AXIS_Y, 0, st);
+  svg_mat m = cn__svg_mat_mul(ctm, cn__svg_mat_translate(x, y));
+  cn__svg_external_begin(L, S);
+  S->vw = L->vw, S->vh = L->vh;
+  svg_context_paint saved_ctx[2];
+  bool saved_valid;
+  cn__svg_context_push(S, st, ctm, NULL, saved_ctx, &saved_valid);
+  cn_result r = cn__svg_enter(S, node);
+  if (r == CN_OK) {
+    r = cn__svg_render_node(S, ref, st, m);
+    cn__svg_leave(S);
+  }
+  cn__svg_context_pop(S, saved_ctx, saved_valid);
+  cn__svg_external_end(L, S);
+  return r;
+}
+
 cn_result cn__svg_use_begin(svg_loader *L, svg_frame *f) {
   xmlNode *node = f->node;
   const svg_style *st = &f->st;
   f->phase = SVG_PHASE_AFTER_CONTENT;
+  const char *raw = cn__svg_href_raw(node);
+  if (raw && *raw != '#') return render_external_use(L, node, raw, st, f->m);
   const char *href = cn__svg_href(node);
   xmlNode *ref = href ? cn__svg_lookup(L, href, strlen(href)) : NULL;
   if (!ref) {
     if (href) return cn__svg_warn(L, CN_SVG_SKIP_MISSING_REF, node, "<use> references #%.60s, which does not exist", href);
-    return CN_OK; /* no href, or an external one: nothing to draw */
+    return CN_OK; /* no href: nothing to draw */
   }
   bool inside;
   CN_TRY(is_ancestor(L, ref, node, &inside));

@@ -2,14 +2,14 @@
 # fuzz.sh: builds the libFuzzer targets with clang and runs each for a
 # bounded time (CI runs it from scripts/check.sh).
 #   scripts/fuzz.sh [SECONDS [TARGET...]]
-# SECONDS (default 60) is the total: fuzz_svg gets half, fuzz_element_text and
-# fuzz_parens a quarter each; naming targets splits it evenly among them.
+# SECONDS (default 60) is the total: fuzz_svg gets half, fuzz_element_text,
+# fuzz_parens and fuzz_image a sixth each; naming targets splits it evenly among them.
 # Every target runs with -timeout=10: an input that takes longer is a failure,
 # like a crash, a sanitizer report or memory past -rss_limit_mb.
 # Seeds: fuzz_svg from tests/data/svg-crash/ (every crash ever found),
 # tests/data/scenes-real/ and, when present, the resvg suite in $CANOPY_SHARED
 # (default ../shared beside the repository)/conformance/resvg/; the others from
-# tests/fuzz/seeds/. The growing corpora stay in build-fuzz/corpus-TARGET/
+# tests/fuzz/seeds/ (fuzz_image: tests/fuzz/seeds/image/). The growing corpora stay in build-fuzz/corpus-TARGET/
 # between runs. A failure leaves build-fuzz/crash-* (or leak-*, timeout-*,
 # oom-*) and a non-zero exit: keep the input as a regression seed with the fix.
 set -euo pipefail
@@ -23,7 +23,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 echo "== fuzz: configure and build ($dir, clang)"
 cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANOPY_FUZZ=ON \
   -DCANOPY_WERROR=ON >/dev/null
-cmake --build "$dir" --target fuzz_svg fuzz_element_text fuzz_parens -j "$jobs"
+cmake --build "$dir" --target fuzz_svg fuzz_element_text fuzz_parens fuzz_image -j "$jobs"
 
 seeds_svg() {
   local i=0 out="$dir/seeds-fuzz_svg"
@@ -48,6 +48,7 @@ run_target() { # run_target NAME SECONDS
     fuzz_svg) seeds_svg; extra=(-max_len=65536 -dict=../tests/fuzz/svg.dict) ;;
     fuzz_element_text) cp tests/fuzz/seeds/element_text/* "$dir/seeds-$name/"; extra=(-max_len=4096) ;;
     fuzz_parens) cp tests/fuzz/seeds/parens/* "$dir/seeds-$name/"; extra=(-max_len=8192) ;;
+    fuzz_image) cp tests/fuzz/seeds/image/* "$dir/seeds-$name/"; extra=(-max_len=65536) ;;
     *) echo "fuzz.sh: unknown target $name" >&2; return 2 ;;
   esac
   echo "== fuzz: $name, $(ls "$dir/seeds-$name" | wc -l) seed files, ${secs}s"
@@ -62,7 +63,8 @@ run_target() { # run_target NAME SECONDS
 }
 
 if [ ${#targets[@]} -eq 0 ]; then
-  plan=("fuzz_svg $((seconds / 2))" "fuzz_element_text $((seconds / 4))" "fuzz_parens $((seconds / 4))")
+  plan=("fuzz_svg $((seconds / 2))" "fuzz_element_text $((seconds / 6))" "fuzz_parens $((seconds / 6))"
+        "fuzz_image $((seconds / 6))")
 else
   plan=()
   for t in "${targets[@]}"; do plan+=("$t $((seconds / ${#targets[@]}))"); done

@@ -7,6 +7,7 @@ packages=(
   cmake gcc make pkg-config
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   libglfw3-dev libcglm-dev libxml2-dev libpng-dev libstb-dev
+  libjpeg-dev libgif-dev libwebp-dev zlib1g-dev
   xvfb xauth clang libclang-rt-14-dev librsvg2-bin
 )
 

@@ -24,6 +24,8 @@ layout(buffer_reference) buffer CountBuf;
 layout(buffer_reference) buffer BinBuf;
 layout(buffer_reference) buffer FlatElemBuf;
 layout(buffer_reference) buffer BoxBuf;
+layout(buffer_reference) buffer ImageBuf;
+layout(buffer_reference) buffer TexelBuf;
 layout(buffer_reference) buffer CnRenderConfig;
 
 #define CN_USE_RENDER_PUSH
@@ -49,6 +51,8 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Bin
 struct cn_render_flat_elem { uint first; uint count; float x0; float y0; float x1; float y1; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer FlatElemBuf { cn_render_flat_elem v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer BoxBuf { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ImageBuf { cn_image v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer TexelBuf { uint v[]; };
 
 
 // Number of valid lines this frame.

@@ -1,4 +1,4 @@
-// render_paint.glsl: gradient paints, evaluated per pixel (premultiplied result).
+// render_paint.glsl: gradient and image paints, evaluated per pixel (premultiplied result).
 // Linear and radial gradients as SVG 2 defines them: the radial one is the
 // two-point conical gradient from the focal circle (fx, fy, fr) to the end
 // circle (cx, cy, r), t the largest parameter whose circle passes through the
@@ -57,12 +57,46 @@ vec4 cn_stop_color(CnRenderConfig cfg, cn_paint p, float t) {
   return prev;
 }
 
+// Texel (x, y) of an image (premultiplied), x and y already clamped.
+vec4 cn_texel(CnRenderConfig cfg, uint base, uint w, int x, int y) {
+  return unpackUnorm4x8(cfg.image_pixels.v[base + uint(y) * w + uint(x)]);
+}
+
+// An image paint at image-space point q: nearest or bilinear between texel
+// centres, points outside the image taking the nearest edge texel.
+vec4 cn_image_sample(CnRenderConfig cfg, cn_paint p, vec2 q) {
+  if (p.stop_first >= cfg.image_count) return vec4(0.0);
+  cn_image im = cfg.images.v[p.stop_first];
+  uint w = im.width, h = im.height;
+  if (w == 0 || h == 0 || im.offset > cfg.image_pixel_count || h > (cfg.image_pixel_count - im.offset) / w)
+    return vec4(0.0);
+  if (any(isnan(q))) return vec4(0.0);
+  int wm = int(w) - 1, hm = int(h) - 1;
+  // clamp in float first: far points must not overflow the int conversion
+  q = clamp(q, vec2(-1.0), vec2(float(w) + 1.0, float(h) + 1.0));
+  vec4 c;
+  if (p.spread == CN_SAMPLE_NEAREST) {
+    c = cn_texel(cfg, im.offset, w, clamp(int(floor(q.x)), 0, wm), clamp(int(floor(q.y)), 0, hm));
+  } else {
+    vec2 u = q - 0.5;
+    vec2 f0 = floor(u);
+    vec2 t = u - f0;
+    int x0 = clamp(int(f0.x), 0, wm), x1 = clamp(int(f0.x) + 1, 0, wm);
+    int y0 = clamp(int(f0.y), 0, hm), y1 = clamp(int(f0.y) + 1, 0, hm);
+    vec4 top = mix(cn_texel(cfg, im.offset, w, x0, y0), cn_texel(cfg, im.offset, w, x1, y0), t.x);
+    vec4 bot = mix(cn_texel(cfg, im.offset, w, x0, y1), cn_texel(cfg, im.offset, w, x1, y1), t.x);
+    c = mix(top, bot, t.y);
+  }
+  return c * clamp(p.opacity, 0.0, 1.0);
+}
+
 // The paint's premultiplied colour at device point pt (a pixel centre).
 vec4 cn_gradient(CnRenderConfig cfg, uint pi, vec2 pt) {
   if (pi >= cfg.paint_count) return vec4(0.0);
   cn_paint p = cfg.paints.v[pi];
   vec2 q;
   if (!cn_paint_to_local(cfg, p.transform, pt, q)) return vec4(0.0);
+  if (p.kind == CN_PAINT_IMAGE) return cn_image_sample(cfg, p, q);
   float t;
   if (p.kind == CN_PAINT_LINEAR) {
     vec2 p1 = vec2(p.g0, p.g1), d = vec2(p.g2, p.g3) - p1;

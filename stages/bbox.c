@@ -27,12 +27,10 @@ static uint32_t cn__clip_shared(uint32_t wg) { return 20u * wg; }
 
 static bool cn__pow2(uint32_t x) { return x && (x & (x - 1)) == 0; }
 
-/* Test and benchmark knob: CANOPY_BBOX_SHAPE=wg,items,clip_wg replaces the
- * shape chosen below when it is valid and fits the device (ignored otherwise). */
-static bool cn__bbox_shape_env(const cn_context *ctx, cn__bbox_shape *out) {
-  const char *e = getenv("CANOPY_BBOX_SHAPE");
-  unsigned wg = 0, items = 0, clip = 0;
-  if (!e || sscanf(e, "%u,%u,%u", &wg, &items, &clip) != 3) return false;
+/* The context's tuning (cn_tuning.bbox_*) replaces the shape chosen below
+ * when it is valid and fits the device (ignored otherwise). */
+static bool cn__bbox_shape_tuned(const cn_context *ctx, cn__bbox_shape *out) {
+  uint32_t wg = ctx->tuning.bbox_wg, items = ctx->tuning.bbox_items, clip = ctx->tuning.bbox_clip_wg;
   const cn_device_caps *c = &ctx->caps;
   if (!cn__pow2(wg) || wg < 32 || wg > c->max_workgroup_invocations || !cn__pow2(items) || items > 8 ||
       !cn__pow2(clip) || clip < 32 || clip > c->max_workgroup_invocations ||
@@ -44,7 +42,7 @@ static bool cn__bbox_shape_env(const cn_context *ctx, cn__bbox_shape *out) {
 
 static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
   cn__bbox_shape s;
-  if (cn__bbox_shape_env(ctx, &s)) return s;
+  if (cn__bbox_shape_tuned(ctx, &s)) return s;
   s.wg = cn_floor_pow2(CN_MIN(256u, ctx->caps.max_workgroup_invocations));
   /* blocks of 1024 elements: fewer block offsets to scan, more work per workgroup */
   s.items = 4;

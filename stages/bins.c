@@ -48,9 +48,9 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
   uint64_t budget = CN_MAX(n / 2, 65536), chunks_max = CN_MAX(budget / CN_MAX(s->nbins, 1), 1);
   uint64_t r = CN_DIV_UP(CN_DIV_UP(n, CN__BINS_WG), chunks_max);
   s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, r));
-  /* Test and benchmark knob: CANOPY_BINS_ROUNDS=r (1..64) replaces it. */
-  const char *e = getenv("CANOPY_BINS_ROUNDS");
-  if (e && atoi(e) >= 1 && atoi(e) <= 64) s->rounds = (uint32_t)atoi(e);
+  /* The context's tuning (cn_tuning.bins_rounds, 1..64) replaces it. */
+  uint32_t tr = ctx->tuning.bins_rounds;
+  if (tr >= 1 && tr <= 64) s->rounds = tr;
   /* Drivers that stop an invocation's loops after a fixed number of trips
    * (cn_device_caps.max_loop_iterations; llvmpipe) bound the rounds: a round
    * costs an invocation at most 3 passes of SLICE pairs (bins.glsl), the

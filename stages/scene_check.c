@@ -27,8 +27,21 @@ cn_result cn__scene_check(const cn_scene_data *s, cn_scene_info *info, uint32_t 
   if (!s) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: NULL");
   if ((s->element_count && !s->elements) || (s->path_count && !s->paths) || (s->segment_count && !s->segments) ||
       (s->transform_count && !s->transforms) || (s->stroke_count && !s->strokes) || (s->paint_count && !s->paints) ||
-      (s->stop_count && !s->stops) || (s->dash_count && !s->dashes) || (s->blend_count && !s->blends))
+      (s->stop_count && !s->stops) || (s->dash_count && !s->dashes) || (s->blend_count && !s->blends) ||
+      (s->image_count && !s->images) || (s->image_pixel_count && !s->image_pixels))
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: an array with a count but no data");
+  for (uint32_t k = 0; k < s->image_count; k++) {
+    const cn_image *im = &s->images[k];
+    if (!im->width || !im->height || (uint64_t)im->width * im->height > s->image_pixel_count ||
+        im->offset > s->image_pixel_count - (uint64_t)im->width * im->height)
+      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: image %u (%ux%u at texel %u) is empty or outside the %u texels",
+                     k, im->width, im->height, im->offset, s->image_pixel_count);
+  }
+  for (uint32_t k = 0; k < s->paint_count; k++)
+    if (s->paints[k].kind == CN_PAINT_IMAGE &&
+        (s->paints[k].stop_first >= s->image_count || s->paints[k].transform >= s->transform_count))
+      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: paint %u: image %u or transform %u out of range (%u images)",
+                     k, s->paints[k].stop_first, s->paints[k].transform, s->image_count);
   if (s->element_count >= CN__MAX_COUNT || s->segment_count >= CN__MAX_COUNT)
     return cn_fail(CN_ERROR_LIMIT, "scene: %u elements, %u segments: at most 2^30 - 1 each", s->element_count,
                    s->segment_count);
@@ -229,10 +242,25 @@ cn_result cn_scene_validate(const cn_scene_data *d) {
         return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: path %u: does not end a subpath on its last segment", p);
     }
   }
+  if ((d->image_count && !d->images) || (d->image_pixel_count && !d->image_pixels))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: image arrays missing");
+  for (uint32_t k = 0; k < d->image_count; k++) {
+    const cn_image *im = &d->images[k];
+    if (!im->width || !im->height || (uint64_t)im->width * im->height > d->image_pixel_count ||
+        im->offset > d->image_pixel_count - (uint64_t)im->width * im->height)
+      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: image %u (%ux%u at texel %u) is empty or outside the %u texels",
+                     k, im->width, im->height, im->offset, d->image_pixel_count);
+  }
   for (uint32_t k = 0; k < d->paint_count; k++) {
     const cn_paint *p = &d->paints[k];
     if (p->kind == CN_PAINT_SOLID) {
       if (!finite_n(&p->r, 4)) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: paint %u: colour not finite", k);
+      continue;
+    }
+    if (p->kind == CN_PAINT_IMAGE) {
+      if (p->stop_first >= d->image_count || p->spread > CN_SAMPLE_NEAREST || p->transform >= d->transform_count ||
+          !isfinite(p->opacity))
+        return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: image paint %u is malformed", k);
       continue;
     }
     if (p->kind > CN_PAINT_RADIAL || p->stop_count == 0 || (uint64_t)p->stop_first + p->stop_count > d->stop_count ||

@@ -62,6 +62,8 @@ cn_result cn_scene_gpu_set_scene(cn_scene_gpu *g, const cn_scene_data *s) {
   g->off_segments = off, off = cn__align16(off + (VkDeviceSize)s->segment_count * sizeof(cn_segment));
   g->off_strokes = off, off = cn__align16(off + (VkDeviceSize)s->stroke_count * sizeof(cn_stroke));
   g->off_dashes = off, off = cn__align16(off + (VkDeviceSize)s->dash_count * sizeof(float));
+  g->off_images = off, off = cn__align16(off + (VkDeviceSize)s->image_count * sizeof(cn_image));
+  g->off_image_pixels = off, off = cn__align16(off + (VkDeviceSize)s->image_pixel_count * sizeof(uint32_t));
   uint8_t *host = NULL;
   cn_render_elem *init = NULL;
   if (res == CN_OK) {
@@ -81,6 +83,8 @@ cn_result cn_scene_gpu_set_scene(cn_scene_gpu *g, const cn_scene_data *s) {
     CN__COPY(segments, segment_count, cn_segment);
     CN__COPY(strokes, stroke_count, cn_stroke);
     CN__COPY(dashes, dash_count, float);
+    CN__COPY(images, image_count, cn_image);
+    CN__COPY(image_pixels, image_pixel_count, uint32_t);
 #undef CN__COPY
     for (uint32_t i = 0; i < n; i++) {
       init[i].px0 = init[i].py0 = INT_MAX;

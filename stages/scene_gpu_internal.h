@@ -43,7 +43,7 @@ struct cn_scene_gpu {
   /* the scene's arrays, one buffer, each 16-byte aligned */
   cn_buffer scene;
   VkDeviceSize off_elements, off_paints, off_stops, off_transforms, off_blends;
-  VkDeviceSize off_paths, off_segments, off_strokes, off_dashes;
+  VkDeviceSize off_paths, off_segments, off_strokes, off_dashes, off_images, off_image_pixels;
   cn_buffer elem_init; /* renderer: cn_render_elem[n] with empty boxes, bracket pairs, flags */
   /* scene stage */
   cn_buffer view_transforms, tags, path_boxes, boxes, status, scratch, bin_offsets, bin_elems;

@@ -78,6 +78,10 @@ bad laughs '<?xml version="1.0"?>
 deep=$(printf '<g>%.0s' $(seq 1 300))
 bad unclosed "$svg width=\"10\" height=\"10\">
 $deep" "line 2: malformed XML"
+# a very wide SVG at --width 64: the height is clamped to one pixel
+echo "$svg width=\"60000\" height=\"10\"><rect width=\"60000\" height=\"10\"/></svg>" >"$tmp/wide.svg"
+"$canopy" stats --width 64 "$tmp/wide.svg" >"$out" 2>"$err"; expect wide 0 $?
+contains wide-size "$out" "size: *64 x 1 px"
 # nesting has no fixed limit: 5 000 nested groups with opacity load
 { echo "$svg width=\"10\" height=\"10\">"; printf '<g opacity=".5">%.0s' $(seq 1 5000); echo '<rect width="1" height="1"/>'
   printf '</g>%.0s' $(seq 1 5000); echo '</svg>'; } >"$tmp/deep.svg"

@@ -94,7 +94,7 @@ static const cn_paint fu_black = {.kind = CN_PAINT_SOLID, .a = 1};
 
 static inline cn_scene_data fu_data(const fu_scene *s) {
   cn_scene_data d = {{0, 0, 1024, 1024}, s->elements, s->ne, s->paths, s->np, s->segments, s->ns,
-                     s->transforms, s->nt, &fu_black, 1, NULL, 0, s->strokes, s->nst, s->dashes, s->nd, NULL, 0};
+                     s->transforms, s->nt, &fu_black, 1, NULL, 0, s->strokes, s->nst, s->dashes, s->nd, NULL, 0, NULL, 0, NULL, 0};
   return d;
 }
 

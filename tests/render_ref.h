@@ -6,7 +6,8 @@
  *                  TEST ONLY, it stands in for the GPU flattening stage
  *   ref_render     a CPU reference of the renderer's semantics without tiles:
  *                  exact per-pixel area coverage from all lines of an element,
- *                  the clip/blend/mask stack, gradients; premultiplied floats
+ *                  the clip/blend/mask stack, gradients, images (nearest and
+ *                  bilinear, edge texels clamped); premultiplied floats
  *
  * The reference shares no code with the GPU path: it computes each pixel's
  * coverage from every line of the element directly, so tiling, backdrops and
@@ -33,7 +34,9 @@ typedef struct ref_scene {
   cn_paint paints[REF_CAP];
   cn_stop stops[256];
   cn_blend blends[REF_CAP];
-  uint32_t ne, np, ns, nt, npaint, nstop, nblend;
+  cn_image images[16];
+  uint32_t pixels[1 << 16];
+  uint32_t ne, np, ns, nt, npaint, nstop, nblend, nimage, npix;
 } ref_scene;
 
 static inline void ref_init(ref_scene *s) {
@@ -50,7 +53,9 @@ static inline cn_scene_data ref_data(const ref_scene *s, float w, float h) {
                      .transforms = s->transforms, .transform_count = s->nt,
                      .paints = s->paints, .paint_count = s->npaint,
                      .stops = s->stops, .stop_count = s->nstop,
-                     .blends = s->blends, .blend_count = s->nblend};
+                     .blends = s->blends, .blend_count = s->nblend,
+                     .images = s->images, .image_count = s->nimage,
+                     .image_pixels = s->pixels, .image_pixel_count = s->npix};
   return d;
 }
 
@@ -106,6 +111,19 @@ static inline uint32_t ref_circle(ref_scene *s, float cx, float cy, float r) {
 static inline uint32_t ref_solid(ref_scene *s, float r, float g, float b, float a) {
   s->paints[s->npaint] = (cn_paint){.kind = CN_PAINT_SOLID, .r = r, .g = g, .b = b, .a = a, .transform = 0,
                                     .opacity = 1};
+  return s->npaint++;
+}
+/* An image of w x h premultiplied RGBA8 words and a paint for it (image space -> device by t). */
+static inline uint32_t ref_image(ref_scene *s, const uint32_t *texels, uint32_t w, uint32_t h) {
+  memcpy(s->pixels + s->npix, texels, sizeof(uint32_t) * w * h);
+  s->images[s->nimage] = (cn_image){s->npix, w, h, 0};
+  s->npix += w * h;
+  return s->nimage++;
+}
+static inline uint32_t ref_image_paint(ref_scene *s, uint32_t image, cn_transform t, uint32_t sampling, float opacity) {
+  s->transforms[s->nt] = t;
+  s->paints[s->npaint] = (cn_paint){.kind = CN_PAINT_IMAGE, .stop_first = image, .spread = sampling,
+                                    .transform = s->nt++, .opacity = opacity};
   return s->npaint++;
 }
 static inline void ref_fill(ref_scene *s, uint32_t path, uint32_t paint, uint32_t rule) {
@@ -316,6 +334,33 @@ static inline ref_rgba ref_blend(uint32_t m, ref_rgba d, ref_rgba s) {
 
 static inline double ref_clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
 
+static inline ref_rgba ref_texel(const cn_scene_data *d, const cn_image *im, long x, long y) {
+  x = x < 0 ? 0 : x >= (long)im->width ? (long)im->width - 1 : x;
+  y = y < 0 ? 0 : y >= (long)im->height ? (long)im->height - 1 : y;
+  uint32_t v = d->image_pixels[im->offset + (size_t)y * im->width + (size_t)x];
+  return (ref_rgba){(v & 255) / 255.0, ((v >> 8) & 255) / 255.0, ((v >> 16) & 255) / 255.0, (v >> 24) / 255.0};
+}
+
+/* An image paint at image-space point (qx, qy). */
+static inline ref_rgba ref_image_sample(const cn_scene_data *d, const cn_paint *p, double qx, double qy) {
+  const cn_image *im = &d->images[p->stop_first];
+  ref_rgba c;
+  if (p->spread == CN_SAMPLE_NEAREST) {
+    c = ref_texel(d, im, (long)floor(qx), (long)floor(qy));
+  } else {
+    double ux = qx - 0.5, uy = qy - 0.5, fx = floor(ux), fy = floor(uy), tx = ux - fx, ty = uy - fy;
+    long x0 = (long)fx, y0 = (long)fy;
+    ref_rgba a = ref_texel(d, im, x0, y0), b = ref_texel(d, im, x0 + 1, y0);
+    ref_rgba e = ref_texel(d, im, x0, y0 + 1), f = ref_texel(d, im, x0 + 1, y0 + 1);
+    double *pa = &a.r, *pb = &b.r, *pe = &e.r, *pf = &f.r, *pc = &c.r;
+    for (int i = 0; i < 4; i++) {
+      double top = pa[i] + (pb[i] - pa[i]) * tx, bot = pe[i] + (pf[i] - pe[i]) * tx;
+      pc[i] = top + (bot - top) * ty;
+    }
+  }
+  return ref_scale(c, ref_clamp01(p->opacity));
+}
+
 /* Premultiplied colour of paint at device point (x, y). */
 static inline ref_rgba ref_paint(const cn_scene_data *d, uint32_t pi, double x, double y) {
   const cn_paint *p = &d->paints[pi];
@@ -327,6 +372,7 @@ static inline ref_rgba ref_paint(const cn_scene_data *d, uint32_t pi, double x, 
   double det = (double)t->a * t->d - (double)t->b * t->c;
   double vx = x - t->e, vy = y - t->f;
   double qx = (t->d * vx - t->c * vy) / det, qy = (-t->b * vx + t->a * vy) / det;
+  if (p->kind == CN_PAINT_IMAGE) return ref_image_sample(d, p, qx, qy);
   double u;
   if (p->kind == CN_PAINT_LINEAR) {
     double dx = p->g2 - p->g0, dy = p->g3 - p->g1, dd = dx * dx + dy * dy;

@@ -17,7 +17,8 @@ void test_seed(uint64_t seed) { rng_state = seed ? seed : 0x9E3779B97F4A7C15ull;
 
 cn_context *test_context(void) {
   if (shared_ctx) return shared_ctx;
-  cn_result r = cn_context_create(&(cn_context_desc){.validation = true}, &shared_ctx);
+  /* the library reads no environment: the tests take the device from CANOPY_DEVICE */
+  cn_result r = cn_context_create(&(cn_context_desc){.validation = true, .device = getenv("CANOPY_DEVICE")}, &shared_ctx);
   if (r != CN_OK) {
     fprintf(stderr, "  cannot create a context: %s: %s\n", cn_result_name(r), cn_last_error());
     test_failures++;

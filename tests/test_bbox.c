@@ -181,12 +181,18 @@ TEST(bbox_unbalanced_large) {
 
 static stream gen_nested(uint64_t levels, bool clips_only);
 
-/* Other shapes of the kernels (CANOPY_BBOX_SHAPE=wg,items,clip_wg): the
+/* Other shapes of the kernels (cn_tuning.bbox_*: wg, items, clip_wg): the
  * H200's 4 items per invocation and 1024-wide clip partitions included. */
 TEST(bbox_shapes) {
   const char *shapes[] = {"128,4,1024", "64,8,64", "256,1,128", "32,2,32"};
+  const cn_tuning tunings[] = {{.bbox_wg = 128, .bbox_items = 4, .bbox_clip_wg = 1024},
+                               {.bbox_wg = 64, .bbox_items = 8, .bbox_clip_wg = 64},
+                               {.bbox_wg = 256, .bbox_items = 1, .bbox_clip_wg = 128},
+                               {.bbox_wg = 32, .bbox_items = 2, .bbox_clip_wg = 32}};
+  cn_context *ctx = test_context();
+  if (!ctx) return;
   for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
-    setenv("CANOPY_BBOX_SHAPE", shapes[k], 1);
+    cn_context_set_tuning(ctx, &tunings[k]);
     for (int j = 0; j < 3; j++) {
       stream s = gen_stream(j == 0 ? 700 : j == 1 ? 20000 : 5000, 30, 50, j == 2);
       check_stream(&s, j ? VP_SMALL : VP_UNBOUNDED, shapes[k]);
@@ -196,7 +202,7 @@ TEST(bbox_shapes) {
     check_stream(&s, VP_SMALL, shapes[k]);
     stream_free(&s);
   }
-  unsetenv("CANOPY_BBOX_SHAPE");
+  cn_context_set_tuning(ctx, NULL);
 }
 
 TEST(bbox_small_random) {

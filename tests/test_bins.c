@@ -103,7 +103,7 @@ TEST(bins_thousands) {
 }
 
 TEST(bins_rounds_and_big_elements) {
-  /* Other chunk shapes (CANOPY_BINS_ROUNDS), and rounds whose pair count is
+  /* Other chunk shapes (cn_tuning.bins_rounds), and rounds whose pair count is
    * far above 256: many elements covering most of the grid (pairs are spread
    * over the invocations; bitmaps give ranks in stream order). */
   const float vp[4] = {0, 0, 1024, 1024};
@@ -111,12 +111,14 @@ TEST(bins_rounds_and_big_elements) {
   cn_box *b = malloc(n * sizeof *b);
   for (uint64_t i = 0; i < n; i++)
     b[i] = test_rand_below(4) ? rand_box_in(vp, 100) : (cn_box){1, 1, 1000 + (float)test_rand_below(24), 1023};
-  const char *rounds[] = {"1", "3", "64"};
-  for (int k = 0; k < 3; k++) {
-    setenv("CANOPY_BINS_ROUNDS", rounds[k], 1);
-    check_bins(b, n, vp, 64, rounds[k]);
+  const char *names[] = {"1 round", "3 rounds", "64 rounds"};
+  const uint32_t rounds[] = {1, 3, 64};
+  cn_context *ctx = test_context();
+  for (int k = 0; k < 3 && ctx; k++) {
+    cn_context_set_tuning(ctx, &(cn_tuning){.bins_rounds = rounds[k]});
+    check_bins(b, n, vp, 64, names[k]);
   }
-  unsetenv("CANOPY_BINS_ROUNDS");
+  cn_context_set_tuning(ctx, NULL);
   check_bins(b, n, vp, 64, "big elements");
   free(b);
 }
@@ -141,10 +143,10 @@ TEST(bins_limits) {
   check_bins(b, 600, vp, 4, "some bins");
 }
 
+/* Other chunk shapes through the context's tuning (0: the default). */
 static void set_rounds(uint32_t r) {
-  char v[16];
-  snprintf(v, sizeof v, "%u", r);
-  setenv("CANOPY_BINS_ROUNDS", v, 1);
+  cn_context *ctx = test_context();
+  if (ctx) cn_context_set_tuning(ctx, &(cn_tuning){.bins_rounds = r});
 }
 
 TEST(bins_nested_groups) {
@@ -175,12 +177,12 @@ TEST(bins_nested_groups) {
     set_rounds(rounds[k]);
     check_bins(out, n, vp, 64, "nested groups");
   }
-  unsetenv("CANOPY_BINS_ROUNDS");
+  set_rounds(0);
   /* the same shape: 1024 boxes over the whole grid, one chunk of 4 rounds */
   for (uint64_t i = 0; i < 1024; i++) out[i] = (cn_box){0, 0, 2048, 2048};
   set_rounds(4);
   check_bins(out, 1024, vp, 64, "1024 grid-covering boxes");
-  unsetenv("CANOPY_BINS_ROUNDS");
+  set_rounds(0);
   free(tags), free(in), free(out);
 }
 
@@ -221,7 +223,7 @@ TEST(bins_shape_sweep) {
     uint32_t r = rs[test_rand_below(7)];
     if (r) set_rounds(r);
     check_bins(b, n, vp, bs, "sweep");
-    unsetenv("CANOPY_BINS_ROUNDS");
+    set_rounds(0);
     free(b);
   }
 }

@@ -65,24 +65,35 @@ static int compare(const char *what, const uint8_t *got, const uint8_t *want, in
 }
 
 
+static int check_against_ref_tol(const char *what, const ref_scene *s, int w, int h, const cn_renderer_desc *desc,
+                                 int tol);
 /* GPU result equals the CPU reference (premultiplied, +-1). */
 static void check_against_ref(const char *what, const ref_scene *s, int w, int h, const cn_renderer_desc *desc) {
+  check_against_ref_tol(what, s, w, h, desc, 1);
+}
+
+/* The same with tolerance tol; returns the number of pixels compared (0 when no GPU). */
+static int check_against_ref_tol(const char *what, const ref_scene *s, int w, int h, const cn_renderer_desc *desc,
+                                 int tol) {
+  int compared = 0;
   cn_renderer *r = renderer(desc);
-  if (!r) return;
+  if (!r) return 0;
   uint8_t *got = gpu_render(r, s, w, h, NULL);
   if (got) {
     cn_scene_data d = ref_data(s, (float)w, (float)h);
     ref_lines *L = ref_flatten_alloc(&d);
     uint8_t *want = malloc((size_t)w * h * 4);
     ref_render(&d, L, w, h, want);
-    int bad = compare(what, got, want, w, h, 1);
+    int bad = compare(what, got, want, w, h, tol);
     if (bad) fprintf(stderr, "  %s: %d pixels differ\n", what, bad);
     CHECK(bad == 0);
+    compared = w * h;
     free(want);
     ref_lines_free(L);
     free(got);
   }
   cn_renderer_destroy(r);
+  return compared;
 }
 
 /* ---------------------------------------------------------------- tests */
@@ -375,6 +386,73 @@ TEST(render_gradients_vs_reference) {
   }
 }
 
+/* Random premultiplied texels; binary: every colour channel 0 or alpha (straight 0 or 255). */
+static void random_texels(uint32_t *t, int n, unsigned *seed, bool binary) {
+  for (int i = 0; i < n; i++) {
+    uint32_t a = (uint32_t)(rand_r(seed) % 256), c[3];
+    if (i % 7 == 0) a = 255;
+    if (i % 11 == 0) a = 0;
+    for (int k = 0; k < 3; k++) c[k] = binary ? (rand_r(seed) & 1 ? a : 0) : (a ? (uint32_t)rand_r(seed) % (a + 1) : 0);
+    t[i] = c[0] | c[1] << 8 | c[2] << 16 | a << 24;
+  }
+}
+
+/* Nearest sampling: texel edges never meet a pixel centre, the rectangle covers
+ * whole pixels: the GPU output equals the reference exactly, clamped edges too. */
+TEST(render_image_nearest_exact) {
+  static ref_scene s;
+  static uint32_t tex[13 * 9];
+  unsigned seed = 7;
+  for (int round = 0; round < 2; round++) {
+    ref_init(&s);
+    random_texels(tex, 13 * 9, &seed, true);
+    uint32_t im = ref_image(&s, tex, 13, 9);
+    cn_transform t = round ? (cn_transform){-4, 0, 0, 3, 70.25f, 6.25f} : (cn_transform){4, 0, 0, 3, 8.25f, 6.25f};
+    uint32_t blue = ref_solid(&s, 0, 0, 1, 1);
+    ref_fill(&s, ref_rect(&s, 0, 0, 80, 48), blue, CN_RULE_NONZERO); /* backdrop */
+    uint32_t paint = ref_image_paint(&s, im, t, CN_SAMPLE_NEAREST, 1.0f);
+    ref_fill(&s, ref_rect(&s, 2, 3, 77, 44), paint, CN_RULE_NONZERO); /* past the image: edge texels */
+    check_against_ref_tol("image nearest", &s, 80, 48, NULL, 0);
+  }
+  /* a known texel value at a known pixel */
+  ref_init(&s);
+  uint32_t two[2] = {0xFF0000FFu, 0x80008000u}; /* opaque red, half-alpha green (premultiplied) */
+  uint32_t im = ref_image(&s, two, 2, 1);
+  ref_fill(&s, ref_rect(&s, 0, 0, 16, 16), ref_image_paint(&s, im, (cn_transform){8, 0, 0, 16, 0, 0}, CN_SAMPLE_NEAREST, 1),
+           CN_RULE_NONZERO);
+  cn_renderer *r = renderer(NULL);
+  if (!r) return;
+  uint8_t *px = gpu_render(r, &s, 16, 16, NULL);
+  if (px) {
+    const uint8_t *a = px + 4 * (5 * 16 + 3), *b = px + 4 * (5 * 16 + 12);
+    CHECK(a[0] == 255 && a[1] == 0 && a[2] == 0 && a[3] == 255);
+    CHECK(b[0] == 0 && b[1] == 255 && b[2] == 0 && b[3] == 128);
+  }
+  free(px);
+  cn_renderer_destroy(r);
+}
+
+/* Bilinear sampling under rotation and scale, opacity, clamped edges, inside a
+ * clip: within 1 of the reference (premultiplied RGBA8; float vs double). */
+TEST(render_image_bilinear_vs_reference) {
+  static ref_scene s;
+  static uint32_t tex[17 * 11];
+  unsigned seed = 99;
+  for (int round = 0; round < 3; round++) {
+    ref_init(&s);
+    random_texels(tex, 17 * 11, &seed, false);
+    uint32_t im = ref_image(&s, tex, 17, 11);
+    double ang = 0.3 + round * 0.9, sc = 2.5 + round;
+    cn_transform t = {(float)(sc * cos(ang)), (float)(sc * sin(ang)), (float)(-sc * sin(ang)), (float)(sc * cos(ang)),
+                      40.3f, 10.7f};
+    ref_begin_clip(&s, ref_circle(&s, 48, 40, 36), CN_RULE_NONZERO);
+    uint32_t paint = ref_image_paint(&s, im, t, CN_SAMPLE_BILINEAR, round == 1 ? 0.6f : 1.0f);
+    ref_fill(&s, ref_rect(&s, 3.5f, 2.25f, 93.0f, 77.75f), paint, CN_RULE_NONZERO);
+    ref_end_clip(&s);
+    check_against_ref_tol("image bilinear", &s, 96, 80, NULL, 1);
+  }
+}
+
 /* Luminance and alpha masks (mask group, then the masked group). */
 TEST(render_masks) {
   static ref_scene s;
@@ -481,4 +559,5 @@ TEST(render_bad_scenes) {
 TEST_MAIN(T(render_rect_exact_coverage), T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference),
           T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
           T(render_deep_nesting_spills), T(render_blend_modes), T(render_blend_known_values),
-          T(render_gradients_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes))
+          T(render_gradients_vs_reference), T(render_image_nearest_exact),
+          T(render_image_bilinear_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes))

@@ -414,7 +414,7 @@ TEST(markers_expand_to_geometry) {
 
 TEST(skipped_content_is_counted) {
   if (!load(SVG_OPEN "width=\"10\" height=\"10\" xmlns:foo=\"http://example.com/foo\"><text>hi</text>"
-                     "<image href=\"x.png\" width=\"1\" height=\"1\"/><filter id=\"f\"/>"
+                     "<image href=\"x.png\" width=\"1\" height=\"1\"/><image href=\"data:,GIF89a\"/><filter id=\"f\"/>"
                      "<rect width=\"1\" height=\"1\" filter=\"url(#f)\"/><foreignObject/><foo:bar/><blink/>"
                      "<pattern id=\"p\" width=\"1\" height=\"1\"><rect width=\"1\" height=\"1\"/></pattern>"
                      "<rect width=\"1\" height=\"1\" fill=\"none\" stroke=\"url(#p) red\"/></svg>"))
@@ -422,7 +422,8 @@ TEST(skipped_content_is_counted) {
   CHECK_STR(dump_elements(&scene), "STROKE(p0,k0,s0)"); /* a pattern stroke: the fallback colour */
   CHECK_STR(dump_paint(&scene, 0), "solid(1,0,0,1)");
   CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_TEXT], 1);
-  CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_IMAGE], 1);
+  CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_IMAGE], 1);   /* a truncated GIF */
+  CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_REFUSED], 1); /* a relative file without a document directory */
   CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_FILTER], 1);
   CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_FOREIGN], 2);
   CHECK_EQ_U64(stats.skipped[CN_SVG_SKIP_UNKNOWN], 1);
@@ -562,7 +563,23 @@ static void cleanup(void) {
 
 TEST(zz_cleanup) { cleanup(); }
 
-TEST_MAIN(T(rect_fill_identity), T(viewbox_and_aspect_ratio), T(output_size_options), T(path_data_grammar),
+TEST(bounds_of_a_group_ignore_nested_mask_content) {
+  /* the group's objectBoundingBox clip needs the group's bounds (the rect,
+   * 10..30); the rect's mask content has a clip-path of its own, whose
+   * bounds gathering must not overwrite the group's */
+  if (!load(SVG_OPEN "width=\"100\" height=\"100\">"
+                     "<clipPath id=\"cobb\" clipPathUnits=\"objectBoundingBox\"><rect width=\"1\" height=\"1\"/></clipPath>"
+                     "<clipPath id=\"c2\"><rect width=\"100\" height=\"100\"/></clipPath>"
+                     "<mask id=\"m\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"100\" height=\"100\">"
+                     "<rect x=\"60\" y=\"60\" width=\"40\" height=\"40\" fill=\"white\" clip-path=\"url(#c2)\"/></mask>"
+                     "<g clip-path=\"url(#cobb)\"><rect x=\"10\" y=\"10\" width=\"20\" height=\"20\" mask=\"url(#m)\"/></g></svg>"))
+    return;
+  CHECK(scene.elements[0].tag == CN_TAG_BEGIN_CLIP);
+  const cn_path *p = &scene.paths[scene.elements[0].path];
+  CHECK_STR(dump_transform(&scene, p->transform), "[20 0 0 20 10 10]"); /* the unit square onto 10..30 */
+}
+
+TEST_MAIN(T(rect_fill_identity), T(bounds_of_a_group_ignore_nested_mask_content), T(viewbox_and_aspect_ratio), T(output_size_options), T(path_data_grammar),
           T(path_error_renders_up_to_error), T(arcs_become_cubics), T(basic_shapes), T(transforms), T(colours),
           T(css_cascade), T(inheritance_and_visibility), T(strokes), T(opacity_and_blend_groups),
           T(clip_path_single_child), T(clip_path_object_bounding_box), T(clip_path_several_children_is_alpha_mask),

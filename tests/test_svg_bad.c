@@ -420,7 +420,51 @@ TEST(out_of_memory_in_libxml2_is_an_error) {
   xml_budget = -1;
 }
 
-TEST_MAIN(T(failure_inside_a_mask_group_ends), T(out_of_memory_in_libxml2_is_an_error), T(empty_and_malformed), T(no_external_entities_or_network), T(billion_laughs), T(deep_group_nesting),
+TEST(stroke_width_below_float_range_is_not_drawn) {
+  /* 1e-46 is positive as a double and 0 as a float: the stroke is skipped
+   * like a zero width one (the file loads, the fill stays) */
+  expect(SVG_OPEN "width=\"20\" height=\"20\"><rect width=\"10\" height=\"10\" fill=\"red\" stroke=\"blue\" "
+                  "stroke-width=\"1e-46\"/></svg>",
+         CN_OK, NULL);
+  CHECK_EQ_U64(stats.fills, 1);
+  CHECK_EQ_U64(stats.strokes, 0);
+  CHECK_EQ_U64(scene.element_count, 1);
+  /* dashes that are all below float range: a solid stroke */
+  expect(SVG_OPEN "width=\"20\" height=\"20\"><rect width=\"10\" height=\"10\" fill=\"none\" stroke=\"blue\" "
+                  "stroke-dasharray=\"1e-46 1e-46\"/></svg>",
+         CN_OK, NULL);
+  CHECK_EQ_U64(stats.strokes, 1);
+  CHECK_EQ_U64(scene.stroke_count, 1);
+  CHECK_EQ_U64(scene.strokes[0].dash_count, 0);
+}
+
+TEST(output_size_clamps_to_a_pixel) {
+  /* a very wide SVG at --width 64: the height follows the aspect ratio
+   * (0.0107 px) but is one pixel, the drawing centred in it */
+  const char *wide = SVG_OPEN "width=\"60000\" height=\"10\"><rect width=\"60000\" height=\"10\"/></svg>";
+  cn_svg_options o = {.width = 64};
+  CHECK_OK(try_load(wide, strlen(wide), &o));
+  CHECK(stats.width == 64 && stats.height == 1);
+  CHECK_EQ_U64(scene.transform_count, 1);
+  double s = 64.0 / 60000;
+  CHECK(fabs(scene.transforms[0].a - s) < 1e-9 && fabs(scene.transforms[0].d - s) < 1e-9);
+  CHECK(fabs(scene.transforms[0].f - (1 - 10 * s) / 2) < 1e-6);
+  /* the same for a tall one at --height; the SVG's own size may exceed the
+   * output limit when the options give the size */
+  const char *tall = SVG_OPEN "viewBox=\"0 0 1 1000000\"><rect width=\"1\" height=\"1000000\"/></svg>";
+  o = (cn_svg_options){.height = 64};
+  CHECK_OK(try_load(tall, strlen(tall), &o));
+  CHECK(stats.width == 1 && stats.height == 64);
+  /* without options that size is the output: refused, naming it */
+  CHECK(try_load(tall, strlen(tall), NULL) == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "line 1: <svg> size 1x1e+06 is beyond the limit of 65536 pixels");
+  /* and an output that the other option makes too large is still refused */
+  o = (cn_svg_options){.width = 64};
+  CHECK(try_load(tall, strlen(tall), &o) == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "line 1: output size 64x6.4e+07 is outside 1..65536 pixels");
+}
+
+TEST_MAIN(T(failure_inside_a_mask_group_ends), T(output_size_clamps_to_a_pixel), T(stroke_width_below_float_range_is_not_drawn), T(out_of_memory_in_libxml2_is_an_error), T(empty_and_malformed), T(no_external_entities_or_network), T(billion_laughs), T(deep_group_nesting),
           T(deep_reference_chains), T(reference_cycles_are_skipped_or_strict_errors), T(missing_references),
           T(absurd_numbers), T(ten_megabytes_of_path_data), T(limits_on_input_and_output), T(file_errors),
           T(zz_cleanup))

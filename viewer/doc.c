@@ -54,10 +54,10 @@ static void vw__builder_free(void *b) { cn_scene_builder_destroy(b); }
 /* Parses the SVG file at path (cn_svg_load_file) into a scene whose arrays
  * the builder *owner holds. */
 static bool vw__load_svg(const char *path, cn_scene_data *scene, void **owner, void (**owner_free)(void *),
-                         char *err, size_t errcap) {
+                         char *err, size_t errcap, cn_svg_stats *stats) {
   cn_scene_builder *b = NULL;
   cn_result r = cn_scene_builder_create(&b);
-  if (r == CN_OK) r = cn_svg_load_file(b, path, NULL, scene, NULL);
+  if (r == CN_OK) r = cn_svg_load_file(b, path, NULL, scene, stats);
   if (r != CN_OK) {
     snprintf(err, errcap, "%s: %s", path, cn_last_error());
     cn_scene_builder_destroy(b);
@@ -89,8 +89,10 @@ bool vw_doc_load(vw_doc *doc, const char *path) {
   void *owner = NULL;
   void (*owner_free)(void *) = NULL;
   char err[sizeof doc->error];
+  cn_svg_stats stats;
+  memset(&stats, 0, sizeof stats);
   if (!regular) snprintf(err, sizeof err, "%s: not a regular file", path);
-  if (!regular || !vw__load_svg(path, &scene, &owner, &owner_free, err, sizeof err)) {
+  if (!regular || !vw__load_svg(path, &scene, &owner, &owner_free, err, sizeof err, &stats)) {
     snprintf(doc->error, sizeof doc->error, "%s", err);
     /* Watch the failed file too (when it is the one shown, or nothing is), so
      * fixing it reloads it. */
@@ -104,6 +106,14 @@ bool vw_doc_load(vw_doc *doc, const char *path) {
   vw__release(doc);
   if (path != doc->path) snprintf(doc->path, sizeof doc->path, "%s", path);
   doc->scene = scene;
+  /* what the loader did not draw, for the HUD: "image=2 refused-ref=1" */
+  doc->skipped[0] = 0;
+  for (int k = 0; k < CN_SVG_SKIP_COUNT; k++) {
+    size_t used = strlen(doc->skipped);
+    if (stats.skipped[k] && used + 1 < sizeof doc->skipped)
+      snprintf(doc->skipped + used, sizeof doc->skipped - used, "%s%s=%u", used ? " " : "",
+               cn_svg_skip_name((cn_svg_skip)k), stats.skipped[k]);
+  }
   doc->owner = owner;
   doc->owner_free = owner_free;
   doc->loaded = true;
@@ -124,6 +134,7 @@ bool vw_doc_demo(vw_doc *doc) {
   vw__release(doc);
   snprintf(doc->path, sizeof doc->path, "demo");
   doc->scene = scene;
+  doc->skipped[0] = 0;
   doc->owner = owner;
   doc->owner_free = free;
   doc->loaded = true;

@@ -131,7 +131,7 @@ static bool vw__pick_device(vw_host *h, char *err, size_t errcap) {
   cn_device_caps caps[16];
   uint32_t ncaps = 0, chosen = UINT32_MAX;
   const char *want = NULL;
-  if (cn_device_list(NULL, caps, 16, &ncaps, &chosen) == CN_OK && chosen < ncaps && chosen < 16)
+  if (cn_device_list(getenv("CANOPY_DEVICE"), caps, 16, &ncaps, &chosen) == CN_OK && chosen < ncaps && chosen < 16)
     want = caps[chosen].name;
   else if (getenv("CANOPY_DEVICE"))
     return vw__fail(err, errcap, "CANOPY_DEVICE=%s: %s", getenv("CANOPY_DEVICE"), cn_last_error());

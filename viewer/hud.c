@@ -195,6 +195,11 @@ static void vw__section(vw__run *r, const vw_hud_info *in, int sec) {
         vw__say(r, VW_COL_DIM, "no scene");
       }
       vw__newline(r);
+      if (in->skipped) { /* nothing dropped silently: what the loader left out */
+        vw__say(r, VW_COL_TEXT, "not drawn");
+        vw__say(r, VW_COL_DIM, "  %s", in->skipped);
+        vw__newline(r);
+      }
       break;
     case VW_SEC_TIMES:
       vw__say(r, VW_COL_TEXT, "GPU %.2f ms", in->gpu_total_ms);

@@ -474,6 +474,7 @@ static void vw__build_mesh(vw_app *app, vw_map map) {
                       .hover = app->hover,
                       .error = app->doc.error[0] ? app->doc.error : app->render_error,
                       .has_scene = app->doc.loaded,
+                      .skipped = app->doc.loaded && app->doc.skipped[0] ? app->doc.skipped : NULL,
                       .status = vw__now() < app->status_until ? app->status : NULL,
                       .show_hud = app->hud};
   /* Frame times of the last second: min, median, max. */

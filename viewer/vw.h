@@ -82,6 +82,7 @@ typedef struct vw_doc {
   long long mtime_ns;    /* of the loaded file; reload watches it */
   long long size;
   char error[1024];      /* the last load's error ("" when it worked) */
+  char skipped[200];     /* content the loader did not draw, per kind ("" when none) */
   uint32_t generation;   /* bumped on every successful (re)load */
 } vw_doc;
 
@@ -238,6 +239,7 @@ typedef struct vw_hud_info {
   const char *error;        /* load error shown in a red box, or NULL */
   bool has_scene;           /* a scene is shown behind the error */
   const char *status;       /* short transient message, or NULL */
+  const char *skipped;      /* content not drawn ("image=2 refused-ref=1"), or NULL */
   bool show_hud;
 } vw_hud_info;
 

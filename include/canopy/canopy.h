@@ -101,14 +101,34 @@ CN_API const char *cn_vk_result_name(VkResult r);
 
 typedef struct cn_context cn_context;
 
+/* Kernel shapes and other choices that change speed, never results. Every
+ * field 0 (or NULL): the library picks per device (from the device's limits
+ * and the measurements in docs/PERF.md). Benchmarks and tests set fields to
+ * try other shapes; a value the device cannot run is ignored. The library
+ * never reads the environment: a host that wants environment knobs reads
+ * them itself (the CLI does, see its --help). */
+struct cn_parens_tuning; /* cn_parens.h */
+struct cn_scan_tuning;   /* cn_scan.h */
+typedef struct cn_tuning {
+  /* bbox stage: workgroup size and elements per invocation of the compaction
+   * and draws kernels, workgroup size of bbox_clip_local (powers of two,
+   * 32..the device's limit; items 1..8). All three or none. */
+  uint32_t bbox_wg, bbox_items, bbox_clip_wg;
+  /* bins stage: rounds of 256 elements per chunk of the count matrix (1..64). */
+  uint32_t bins_rounds;
+  /* parentheses matching and scans (their headers); the structs pointed to
+   * must outlive the context. */
+  const struct cn_parens_tuning *parens;
+  const struct cn_scan_tuning *scan;
+} cn_tuning;
+
 typedef struct cn_context_desc {
-  /* Enable VK_LAYER_KHRONOS_validation and count its messages. Also enabled by
-   * the environment variable CANOPY_VALIDATION=1. Fails with
+  /* Enable VK_LAYER_KHRONOS_validation and count its messages. Fails with
    * CN_ERROR_UNSUPPORTED when requested and the layer is not installed. */
   bool validation;
   /* Which device: an index into cn_device list order, or a case-insensitive
-   * substring of its name. NULL: the environment variable CANOPY_DEVICE, and
-   * without it the best device (discrete > integrated > virtual > CPU). */
+   * substring of its name. NULL: the best device (discrete > integrated >
+   * virtual > CPU). */
   const char *device;
   /* Print each validation message to stderr (default on when validation is on;
    * set quiet to silence). */
@@ -122,6 +142,8 @@ typedef struct cn_context_desc {
    * when pipelines were built. Its directory must exist. NULL: no cache file.
    * canopy never picks the path itself: tools pass the user's cache directory. */
   const char *pipeline_cache_path;
+  /* Kernel shapes (NULL: chosen per device). */
+  const cn_tuning *tuning;
   /* A budget for the memory canopy allocates on the device (all its buffers
    * together, as the driver sizes them): a cn_buffer_create() that would go
    * past it fails with CN_ERROR_OUT_OF_MEMORY as if the device were full.
@@ -147,11 +169,18 @@ typedef struct cn_context_adopt_desc {
   /* The host's pipeline cache, used for every pipeline canopy builds (the host
    * keeps owning it, saving and loading it). VK_NULL_HANDLE: none. */
   VkPipelineCache pipeline_cache;
+  const cn_tuning *tuning; /* kernel shapes (NULL: chosen per device) */
 } cn_context_adopt_desc;
 
 /* Wraps a host application's Vulkan objects. canopy never destroys them; the
  * host keeps them alive until cn_context_destroy(). */
 CN_API cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out);
+
+/* Replaces the context's tuning (NULL: the per-device defaults) for the
+ * recordings that follow (benchmarks sweeping shapes). */
+CN_API void cn_context_set_tuning(cn_context *ctx, const cn_tuning *tuning);
+/* The tuning in force (the fields the caller set; 0 where the library picks). */
+CN_API const cn_tuning *cn_context_tuning(const cn_context *ctx);
 
 /* Waits for the context's own work, frees everything canopy created. NULL is fine. */
 CN_API void cn_context_destroy(cn_context *ctx);
@@ -244,6 +273,9 @@ CN_API cn_result cn_cmd_submit(cn_context *ctx, VkCommandBuffer cmd);
 /* A full compute/transfer memory barrier: all earlier shader and transfer writes
  * become visible to later shader and transfer reads and writes. */
 CN_API void cn_cmd_barrier(cn_context *ctx, VkCommandBuffer cmd);
+/* Records one workgroup of a kernel that does nothing (no barrier): with a
+ * barrier after it, the dispatch floor benchmarks compare stages with. */
+CN_API cn_result cn_cmd_dispatch_empty(cn_context *ctx, VkCommandBuffer cmd);
 /* Fills size bytes at offset with a 32-bit value (vkCmdFillBuffer). */
 CN_API void cn_cmd_fill(cn_context *ctx, VkCommandBuffer cmd, const cn_buffer *buf,
                  VkDeviceSize offset, VkDeviceSize size, uint32_t value);

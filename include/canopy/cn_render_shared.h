@@ -48,7 +48,7 @@
 #define CN_CMD_FILL 2u        /* [seg head, backdrop (int), rule] coverage of a path, then a paint */
 #define CN_CMD_SOLID 3u       /* coverage 1, then a paint */
 #define CN_CMD_COLOR 4u       /* [r g b a] premultiplied floats: paint with the coverage */
-#define CN_CMD_GRADIENT 5u    /* [paint index] paint a gradient with the coverage */
+#define CN_CMD_GRADIENT 5u    /* [paint index] paint a gradient or image with the coverage */
 #define CN_CMD_BEGIN_CLIP 6u  /* push the current colour, start a transparent layer */
 #define CN_CMD_END_CLIP 7u    /* [seg head, backdrop, rule]: layer masked by the clip over the saved colour */
 #define CN_CMD_BEGIN_BLEND 8u /* [blend index] push, start a layer (a copy of the backdrop when not isolated) */
@@ -166,7 +166,9 @@ typedef struct cn_render_config {
   CN_F32 view_inv[6];            /* device pixels -> scene device space (inverse view transform) */
   CN_U32 use_bins;               /* 1: coarse walks the scene stage's bin lists (cn_bins.h) */
   CN_U32 cap_bins;               /* entries bin_elems holds */
-  CN_U32 pad0, pad1, pad2;
+  CN_U32 image_count;            /* scene: images[] */
+  CN_U32 image_pixel_count;      /* scene: image_pixels[] */
+  CN_U32 pad0;
   CN_PTR(BinBuf) bin_offsets;    /* bins_x * bins_y + 1 uint32 (CSR offsets) */
   CN_PTR(BinBuf) bin_elems;      /* cap_bins uint32: element indices, stream order per bin */
   /* Whole scenes: the flatten stage's per-element line boxes (cn_flatten_elem)
@@ -175,6 +177,8 @@ typedef struct cn_render_config {
    * 0: not given. */
   CN_PTR(FlatElemBuf) flat_elems;
   CN_PTR(BoxBuf) result_boxes;
+  CN_PTR(ImageBuf) images;       /* scene: cn_image[image_count] */
+  CN_PTR(TexelBuf) image_pixels; /* scene: u32[image_pixel_count], RGBA8 premultiplied */
 #ifdef VULKAN
 };
 #else
@@ -196,7 +200,7 @@ CN_STATIC_ASSERT_SIZE(cn_render_bump, 32);
 CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
 CN_STATIC_ASSERT_SIZE(cn_render_tile, 8);
 CN_STATIC_ASSERT_SIZE(cn_render_seg, 32);
-CN_STATIC_ASSERT_SIZE(cn_render_config, 280);
+CN_STATIC_ASSERT_SIZE(cn_render_config, 296);
 #endif
 
 #endif

@@ -39,6 +39,11 @@ typedef struct cn_scene_data {
   uint32_t dash_count;
   const cn_blend *blends;
   uint32_t blend_count;
+  /* Images of CN_PAINT_IMAGE paints and their texels (cn_image). */
+  const cn_image *images;
+  uint32_t image_count;
+  const uint32_t *image_pixels; /* RGBA8 premultiplied words */
+  uint32_t image_pixel_count;
 } cn_scene_data;
 
 /* What cn_scene_check learns about a scene. */

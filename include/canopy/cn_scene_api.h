@@ -114,6 +114,25 @@ typedef struct cn_stroke_desc {
   float dash_offset;
 } cn_stroke_desc;
 
+/* Images. Limits: CN_SCENE_MAX_IMAGE_PIXELS per image, CN_SCENE_MAX_TOTAL_IMAGE_PIXELS
+ * for all images of a scene together, CN_SCENE_MAX_IMAGES images (CN_ERROR_LIMIT). */
+#define CN_SCENE_MAX_IMAGE_PIXELS (1u << 25)       /* 32 Mi pixels (128 MiB) per image */
+#define CN_SCENE_MAX_TOTAL_IMAGE_PIXELS (1u << 26) /* 64 Mi pixels (256 MiB) per scene */
+#define CN_SCENE_MAX_IMAGES 65536u
+/* Copies width x height texels (row-major, packed rows, each an RGBA8 word
+ * with R in the low byte, premultiplied sRGB) into the scene; *image gets
+ * its index. Fails: CN_ERROR_INVALID_ARGUMENT on NULL or an empty size,
+ * CN_ERROR_LIMIT past the limits above. */
+CN_API cn_result cn_scene_image(cn_scene_builder *b, const uint32_t *texels, uint32_t width, uint32_t height,
+                                uint32_t *image);
+/* An image paint: image space (texel (x, y) covers [x, x+1] x [y, y+1]) maps
+ * to device pixels by t; sampling CN_SAMPLE_BILINEAR or CN_SAMPLE_NEAREST;
+ * opacity 0..1 multiplies every texel. Outside the image the nearest edge
+ * texel repeats: fill a path inside the image's rectangle with it. Fails:
+ * CN_ERROR_INVALID_ARGUMENT on an unknown image, a bad sampling, a
+ * non-finite transform, an opacity outside 0..1. */
+CN_API cn_result cn_scene_image_paint(cn_scene_builder *b, uint32_t image, const cn_transform *t, uint32_t sampling,
+                                      float opacity, uint32_t *paint);
 /* Draw elements. path and paint are indices from path_end and solid/gradient.
  * Fails: CN_ERROR_INVALID_ARGUMENT on an unknown index, rule, bad stroke;
  * CN_ERROR_STATE inside a path definition or outside begin/end; CN_ERROR_LIMIT. */

@@ -11,7 +11,8 @@
  *   paths[e.path]          first segment, segment count, transform, flags
  *   segments[p.seg_first + k]   one line/quad/cubic in the path's local space
  *   transforms[p.transform]     local space -> device pixels (root transform applied)
- *   paints[e.paint]        solid colour or gradient (gradient stops in stops[])
+ *   paints[e.paint]        solid colour, gradient (stops in stops[]) or image (images[])
+ *   images[p.stop_first]   an image paint's pixels: image_pixels[offset ..] (RGBA8 premultiplied)
  *   strokes[e.aux]         width, joins, caps, dashes (dash lengths in dashes[])  -- STROKE
  *   blends[e.aux]          mode, alpha, isolation, mask kind                        -- BEGIN_BLEND
  *
@@ -50,6 +51,10 @@
 #define CN_PAINT_SOLID 0u
 #define CN_PAINT_LINEAR 1u
 #define CN_PAINT_RADIAL 2u
+#define CN_PAINT_IMAGE 3u /* stop_first: image index; spread: CN_SAMPLE_*; transform: image pixels -> device */
+/* image sampling (cn_paint.spread of an image paint) */
+#define CN_SAMPLE_BILINEAR 0u /* smooth: bilinear between texel centres */
+#define CN_SAMPLE_NEAREST 1u  /* pixelated: the texel the point falls in */
 /* gradient spread */
 #define CN_SPREAD_PAD 0u
 #define CN_SPREAD_REFLECT 1u
@@ -130,14 +135,24 @@ CN_STRUCT(cn_transform) {
 
 CN_STRUCT(cn_paint) {
   CN_U32 kind;       /* CN_PAINT_* */
-  CN_U32 stop_first; /* gradients: index into stops */
+  CN_U32 stop_first; /* gradients: index into stops; images: index into images */
   CN_U32 stop_count;
-  CN_U32 spread;     /* CN_SPREAD_* */
+  CN_U32 spread;     /* gradients: CN_SPREAD_*; images: CN_SAMPLE_* */
   CN_F32 r, g, b, a; /* solid colour (straight alpha, sRGB, 0..1); opacity already folded into a */
   CN_F32 g0, g1, g2, g3, g4, g5; /* linear: x1 y1 x2 y2 _ _; radial: cx cy r fx fy fr (gradient space) */
-  CN_U32 transform;  /* gradient space -> device pixels: index into transforms */
-  CN_F32 opacity;    /* gradients: multiplies every stop's alpha */
+  CN_U32 transform;  /* gradient (image) space -> device pixels: index into transforms */
+  CN_F32 opacity;    /* gradients: multiplies every stop's alpha; images: every texel */
 } CN_STRUCT_END(cn_paint)
+
+/* An image of an image paint. Its texels are image_pixels[offset + y * width + x],
+ * each a little-endian RGBA8 word (R in the low byte), premultiplied sRGB. In
+ * image space texel (x, y) covers [x, x+1] x [y, y+1]; points outside the
+ * image take the nearest edge texel (the image element's path bounds it). */
+CN_STRUCT(cn_image) {
+  CN_U32 offset; /* first texel in image_pixels */
+  CN_U32 width, height;
+  CN_U32 flags;  /* reserved, 0 */
+} CN_STRUCT_END(cn_image)
 
 CN_STRUCT(cn_stop) {
   CN_F32 offset; /* 0..1, non-decreasing */
@@ -174,6 +189,7 @@ CN_STATIC_ASSERT_SIZE(cn_segment, 48);
 CN_STATIC_ASSERT_SIZE(cn_transform, 24);
 CN_STATIC_ASSERT_SIZE(cn_paint, 64);
 CN_STATIC_ASSERT_SIZE(cn_stop, 20);
+CN_STATIC_ASSERT_SIZE(cn_image, 16);
 CN_STATIC_ASSERT_SIZE(cn_stroke, 32);
 CN_STATIC_ASSERT_SIZE(cn_blend, 16);
 CN_STATIC_ASSERT_SIZE(cn_box, 16);

@@ -6,19 +6,27 @@
  *   if (r != CN_OK) fprintf(stderr, "%s\n", cn_last_error());
  *
  * The XML is parsed by libxml2 with no network access, no external entities,
- * no DTD loading and libxml2's default size and depth limits. Supported: the
+ * no DTD loading and no depth limit (XML_PARSE_HUGE; the input is bounded by
+ * max_bytes). Nesting has no fixed limit: the traversal keeps its state on
+ * the heap, bounded by the work budget and the scene limits. Supported: the
  * structure, shape, transform, styling (presentation attributes, style="",
  * <style> sheets), clipping, masking, blend group, gradient and marker
  * features of SVG 1.1/2 listed in docs/SVG.md (pattern fills are expanded
- * into clipped tiles of geometry). Text, filters, raster images and
- * foreignObject are skipped and counted in stats.skipped.
+ * into clipped tiles of geometry), raster images (PNG, JPEG, GIF, WebP:
+ * cn_image.h) and SVG images from data: URLs and files, and use elements
+ * referencing other files. Text, filters and foreignObject are skipped and
+ * counted in stats.skipped; so are images and references that cannot be
+ * drawn (each with a warning).
  *
  * Errors (the call fails, cn_last_error() says what and on which line):
  *   CN_ERROR_IO          the file cannot be read
  *   CN_ERROR_PARSE       empty input, malformed XML, a root that is not <svg>,
  *                        an entity this loader does not expand
- *   CN_ERROR_LIMIT       input larger than max_bytes, nesting deeper than
- *                        CN_SVG_MAX_DEPTH, more output than the scene limits,
+ *   CN_ERROR_OUT_OF_MEMORY  no memory, in the loader or in libxml2
+ *   CN_ERROR_LIMIT       input larger than max_bytes (a file: from its size,
+ *                        before reading it), mask/marker/pattern content
+ *                        nested deeper than CN_SVG_MAX_DEPTH, more work than
+ *                        the budget, more output than the scene limits,
  *                        absurd sizes or coordinates (beyond CN_SVG_MAX_SIZE
  *                        and CN_SVG_MAX_COORD)
  *   CN_ERROR_STATE/...   only in strict mode: the first warning (below)
@@ -39,11 +47,12 @@
 extern "C" {
 #endif
 
-/* Elements nested (in the XML and through use/clip-path/mask/marker
- * references together) deeper than this fail with CN_ERROR_LIMIT. The
- * traversal recurses once per level: at this depth it needs about 400 KB of
- * stack (about 600 KB under AddressSanitizer), so load from a thread with at
- * least 1 MB of stack. (libxml2 itself refuses XML deeper than 256.) */
+/* Content expanded while drawing another element (mask content, marker
+ * content, pattern tiles, the clip-path of a clipPath's child) nested deeper
+ * than this fails with CN_ERROR_LIMIT: each such level is one C recursion of
+ * the traversal, and at this depth it needs under 512 KB of stack, so load
+ * from a thread with at least 1 MB of stack. Elements, use chains and
+ * clip-path chains nest without a fixed limit (their state is on the heap). */
 #define CN_SVG_MAX_DEPTH 256u
 /* Default largest input accepted (options.max_bytes = 0). */
 #define CN_SVG_DEFAULT_MAX_BYTES (256u << 20)
@@ -66,18 +75,30 @@ typedef struct cn_svg_options {
   uint64_t max_bytes;
   /* Output limits (0: the builder's defaults, see cn_scene_limits). */
   uint32_t max_elements, max_segments;
+  /* External files: <image href="pic.png">, <use href="other.svg#id"> and
+   * SVG images are read relative to the document (cn_svg_load_file: its
+   * directory; cn_svg_load_memory: base_dir, without which every relative
+   * reference is refused). A file is read only when its real path (symlinks
+   * resolved) lies inside the document's directory tree, or inside one of
+   * resource_roots; everything else (".." escapes, absolute paths and file:
+   * URLs outside, symlinks leading out) is refused with a warning, and so is
+   * any other URL scheme (http, https, ...): the network is never used. */
+  const char *base_dir;
+  const char *const *resource_roots;
+  uint32_t resource_root_count;
 } cn_svg_options;
 
 /* Kinds of skipped content (stats.skipped[kind]). */
 typedef enum cn_svg_skip {
   CN_SVG_SKIP_TEXT,         /* text, tspan, textPath */
   CN_SVG_SKIP_FILTER,       /* elements with a filter (not rendered) */
-  CN_SVG_SKIP_IMAGE,        /* image */
+  CN_SVG_SKIP_IMAGE,        /* images not drawn: unreadable, unsupported format, over the limits */
   CN_SVG_SKIP_PATTERN,      /* patterns not expanded (strokes, > 4096 tiles): the fallback colour is used */
   CN_SVG_SKIP_FOREIGN,      /* foreignObject, elements of other namespaces */
   CN_SVG_SKIP_UNKNOWN,      /* unknown SVG elements */
   CN_SVG_SKIP_MISSING_REF,  /* references to missing or unsuitable elements */
   CN_SVG_SKIP_CYCLE,        /* reference cycles */
+  CN_SVG_SKIP_REFUSED,      /* external references refused (network, outside the allowed tree) */
   CN_SVG_SKIP_COUNT
 } cn_svg_skip;
 
