@@ -47,5 +47,6 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *r);
 int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *r);
 int bench_render(cn_context *ctx, const bench_opts *o, bench_report *r);
 int bench_flatten(cn_context *ctx, const bench_opts *o, bench_report *r);
+int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *r);
 
 #endif

@@ -1,20 +1,30 @@
 /* bench_parens.c: `canopy bench parens`: every parentheses-matching variant at
  * n = 2^min .. 2^max (default 2^10 .. 2^28, as device memory allows) on random
  * '(' / ')' input, against a copy kernel moving the same bytes in the same run
- * and the CPU reference on the same machine. Every GPU result is checked
- * against the CPU reference (a prefix of the input has the prefix's output). */
+ * and the CPU reference on the same machine; then the same at the two largest
+ * sizes on nested, drift and saw-tooth inputs; each pass of each variant timed
+ * apart; and the driver's statistics of every kernel built (registers, spills,
+ * shared memory: VK_KHR_pipeline_executable_properties, "n/a" without it).
+ * Every GPU result is checked against the CPU reference (a prefix of the input
+ * has the prefix's output).
+ *
+ * Environment (this benchmark only; the library takes cn_parens_tuning):
+ *   CANOPY_PARENS_<SIMPLE|EFFICIENT|LOOKBACK|LOWMARK|SINGLE>=wg,k[,window]  a shape
+ *   CANOPY_PARENS_LOWMARK_STAGE=0|1, CANOPY_PARENS_LOWMARK_REWALK=0|1
+ *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
+ *   CANOPY_BENCH_PARENS_VARIANTS=name[,name...]  time only those variants */
 #include "bench.h"
 
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { NV = 4 };
-static const cn_parens_variant bench_variants[NV] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOOKBACK,
-                                                     CN_PARENS_LOWMARK};
+enum { NV = 6, PASS_RUNS = 24, MAX_LABELS = 8 };
+static const cn_parens_variant bench_variants[NV] = {CN_PARENS_SIMPLE,  CN_PARENS_EFFICIENT, CN_PARENS_LOOKBACK,
+                                                     CN_PARENS_LOWMARK, CN_PARENS_SINGLE,    CN_PARENS_AUTO};
 
-/* Benchmark knob: CANOPY_BENCH_PARENS_VARIANTS=name[,name...] times only those
- * variants (shape sweeps spend less device time); unset: all of them. */
+/* CANOPY_BENCH_PARENS_VARIANTS=name[,name...] times only those variants
+ * (shape sweeps spend less device time); unset: all of them. */
 static bool bench_variant_on(cn_parens_variant v) {
   const char *e = getenv("CANOPY_BENCH_PARENS_VARIANTS");
   if (!e || !*e) return true;
@@ -25,22 +35,51 @@ static bool bench_variant_on(cn_parens_variant v) {
   return false;
 }
 
+/* The tuning from the environment (see the header comment); false with a
+ * message when a variable is malformed. */
+static bool bench_tuning_env(cn_parens_tuning *t) {
+  static const struct {
+    cn_parens_variant v;
+    const char *name;
+  } shapes[] = {{CN_PARENS_SIMPLE, "CANOPY_PARENS_SIMPLE"},
+                {CN_PARENS_EFFICIENT, "CANOPY_PARENS_EFFICIENT"},
+                {CN_PARENS_LOOKBACK, "CANOPY_PARENS_LOOKBACK"},
+                {CN_PARENS_LOWMARK, "CANOPY_PARENS_LOWMARK"},
+                {CN_PARENS_SINGLE, "CANOPY_PARENS_SINGLE"}};
+  memset(t, 0, sizeof *t);
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    const char *e = getenv(shapes[i].name);
+    if (!e || !*e) continue;
+    unsigned wg = 0, k = 0, window = 0;
+    if (sscanf(e, "%u,%u,%u", &wg, &k, &window) < 2) {
+      fprintf(stderr, "canopy bench parens: %s=%s: expected wg,k[,window]\n", shapes[i].name, e);
+      return false;
+    }
+    t->shape[shapes[i].v] = (cn_parens_shape){wg, k, window};
+  }
+  const char *e;
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_STAGE")) && *e) t->lowmark_stage = strcmp(e, "1") == 0;
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_REWALK")) && *e) t->lowmark_rewalk = strcmp(e, "1") == 0;
+  if ((e = getenv("CANOPY_PARENS_TREE_LEVELS")) && *e) t->tree_levels = (uint32_t)strtoul(e, NULL, 10);
+  if ((e = getenv("CANOPY_PARENS_SPIN_BUDGET")) && *e) t->spin_budget = (uint32_t)strtoul(e, NULL, 10);
+  return true;
+}
+
 typedef struct parens_job {
-  cn_parens_variant v;
-  VkDeviceAddress in, out, scratch;
-  uint64_t n, copy_bytes;
+  cn_parens_args a;
+  uint64_t copy_bytes;
 } parens_job;
 
 static cn_result record_parens(cn_context *ctx, VkCommandBuffer cmd, void *user) {
   const parens_job *j = user;
-  return cn_parens_record(ctx, cmd, j->v, j->in, j->out, j->scratch, j->n);
+  return cn_parens_record(ctx, cmd, &j->a);
 }
 
 /* The copy reads copy_bytes from out and writes them to scratch: 2 * copy_bytes
  * moved, the same as the n + 4n bytes of the matching. */
 static cn_result record_copy(cn_context *ctx, VkCommandBuffer cmd, void *user) {
   const parens_job *j = user;
-  return cn_copy_record(ctx, cmd, j->out, j->scratch, j->copy_bytes);
+  return cn_copy_record(ctx, cmd, j->a.out, j->a.scratch, j->copy_bytes);
 }
 
 /* Median seconds of the CPU reference on n elements (batches of runs for small n). */
@@ -64,8 +103,121 @@ static double time_cpu(const uint8_t *in, int32_t *out, uint64_t n, int runs) {
   return best[runs / 2];
 }
 
+/* Inputs of the depth table. */
+enum { IN_RANDOM, IN_NESTED, IN_DRIFT, IN_SAWTOOTH, IN_COUNT };
+static const char *const input_names[IN_COUNT] = {"random", "nested", "drift", "sawtooth"};
+
+static uint64_t bench_rng(uint64_t *x) {
+  *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+  return *x;
+}
+
+/* random: a fair coin; nested: n/2 '(' then n/2 ')'; drift: runs of 1 ..
+ * 40000 elements, each 9:1 biased towards '(' or ')' (the stack wanders far up
+ * and down); sawtooth: balanced teeth, a climb of 1 .. 65536 '(' then as many ')'. */
+static void fill_input(uint8_t *in, uint64_t n, int kind) {
+  uint64_t x = 0x2545F4914F6CDD1Dull + (uint64_t)kind;
+  uint64_t i = 0;
+  while (i < n) {
+    if (kind == IN_RANDOM) {
+      in[i++] = (bench_rng(&x) >> 32) & 1 ? ')' : '(';
+    } else if (kind == IN_NESTED) {
+      in[i] = i < n / 2 ? '(' : ')';
+      i++;
+    } else if (kind == IN_DRIFT) {
+      uint64_t run = 1 + bench_rng(&x) % 40000;
+      bool up = bench_rng(&x) & 1;
+      for (uint64_t k = 0; k < run && i < n; k++, i++) in[i] = ((bench_rng(&x) % 10 != 0) == up) ? '(' : ')';
+    } else {
+      uint64_t h = 1 + bench_rng(&x) % 65536;
+      for (uint64_t k = 0; k < 2 * h && i < n; k++, i++) in[i] = k < h ? '(' : ')';
+    }
+  }
+}
+
+/* Median nanoseconds of each labelled pass of one variant: PASS_RUNS
+ * recordings, each mark-separated (cn_parens_args.timer), after warm-up runs. */
+static cn_result time_passes(cn_context *ctx, parens_job *job, const char **labels, double *ns, uint32_t *nlabels) {
+  *nlabels = 0;
+  cn_timer *timer = NULL;
+  cn_result tr = cn_timer_create(ctx, 256, &timer);
+  if (tr != CN_OK) return tr;
+  VkCommandBuffer cmd;
+  cn_result r = cn_cmd_begin(ctx, &cmd);
+  uint32_t runs = 0;
+  if (r == CN_OK) {
+    cn_timer_reset(ctx, timer, cmd);
+    for (int i = 0; i < 20 && r == CN_OK; i++) {
+      r = cn_parens_record(ctx, cmd, &job->a);
+      cn_cmd_barrier(ctx, cmd);
+    }
+    parens_job timed = *job;
+    timed.a.timer = timer;
+    for (; runs < PASS_RUNS && r == CN_OK; runs++) {
+      cn_timer_mark(ctx, timer, cmd, "start");
+      r = cn_parens_record(ctx, cmd, &timed.a);
+      cn_cmd_barrier(ctx, cmd);
+    }
+    cn_result s = cn_cmd_submit(ctx, cmd);
+    if (r == CN_OK) r = s;
+  }
+  const char *span_labels[256];
+  double spans[256];
+  uint32_t nspans = 0;
+  if (r == CN_OK) r = cn_timer_read(ctx, timer, &nspans, span_labels, spans, 256);
+  cn_timer_destroy(ctx, timer);
+  if (r != CN_OK) return r;
+  /* Per run: the sum of each label's spans; then the median over runs. */
+  double per[MAX_LABELS][PASS_RUNS];
+  uint32_t run = 0;
+  memset(per, 0, sizeof per);
+  for (uint32_t i = 0; i < nspans; i++) {
+    if (strcmp(span_labels[i], "start") == 0) {
+      run++;
+      continue;
+    }
+    uint32_t k = 0;
+    while (k < *nlabels && strcmp(labels[k], span_labels[i]) != 0) k++;
+    if (k == *nlabels) {
+      if (k == MAX_LABELS) continue;
+      labels[(*nlabels)++] = span_labels[i];
+    }
+    if (run < PASS_RUNS) per[k][run] += spans[i];
+  }
+  uint32_t nruns = run + 1 < runs ? run + 1 : runs;
+  for (uint32_t k = 0; k < *nlabels; k++) {
+    for (uint32_t i = 1; i < nruns; i++)
+      for (uint32_t m = i; m > 0 && per[k][m] < per[k][m - 1]; m--) {
+        double t = per[k][m];
+        per[k][m] = per[k][m - 1];
+        per[k][m - 1] = t;
+      }
+    ns[k] = per[k][nruns / 2];
+  }
+  return CN_OK;
+}
+
+/* The driver's statistics of every kernel the context built (one line each). */
+static void print_kernel_stats(cn_context *ctx, bench_report *rep) {
+  uint32_t nk = cn_context_kernel_count(ctx);
+  bench_printf(rep, "\nkernel statistics (VK_KHR_pipeline_executable_properties%s): kernel [spec constants] stats\n",
+               cn_context_kernel_statistics(ctx) ? "" : ": not offered by this driver, n/a");
+  for (uint32_t i = 0; i < nk; i++) {
+    cn_kernel_info ki;
+    if (cn_context_kernel_info(ctx, i, &ki) != CN_OK) continue;
+    bench_printf(rep, "  %-18s [", ki.kernel);
+    for (uint32_t s = 0; s < ki.nspec; s++) bench_printf(rep, "%s%u", s ? "," : "", ki.spec[s]);
+    bench_printf(rep, "]");
+    if (!ki.nstats) bench_printf(rep, " n/a");
+    for (uint32_t s = 0; s < ki.nstats; s++) bench_printf(rep, "%s %s=%s", s ? "," : "", ki.stats[s].name, ki.stats[s].value);
+    bench_printf(rep, "\n");
+  }
+}
+
 int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   const cn_device_caps *caps = cn_context_caps(ctx);
+  cn_parens_tuning tuning;
+  if (!bench_tuning_env(&tuning)) return CLI_USAGE;
   int lo = o->min_log2 ? o->min_log2 : 10;
   int hi = o->max_log2 ? o->max_log2 : (o->quick ? 16 : 28);
   if (hi > 30) hi = 30;
@@ -76,7 +228,8 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     nmax = 1ull << hi;
     scratch_bytes = 0;
     for (int v = 0; v < NV; v++) {
-      uint64_t s = cn_parens_scratch_bytes(ctx, bench_variants[v], nmax);
+      uint64_t s = cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = bench_variants[v], .n = nmax,
+                                                                  .tuning = &tuning});
       if (s > scratch_bytes) scratch_bytes = s;
     }
     uint64_t total = nmax + 4 * nmax + scratch_bytes;
@@ -88,17 +241,21 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     fprintf(stderr, "canopy bench parens: not enough device memory for 2^%d elements\n", lo);
     return CLI_FAIL;
   }
+  uint64_t single_max = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_SINGLE, .tuning = &tuning});
   bench_printf(rep, "parentheses matching: random '(' and ')' (fair coin), n = 2^%d .. 2^%d\n", lo, hi);
   bench_printf(rep, "moved = n input bytes + 4n output bytes; copy = copy_u32x4 moving the same bytes in the same run\n");
-  const char *stop = getenv("CANOPY_PARENS_LOWMARK_STOP");
-  if (stop && *stop)
-    bench_printf(rep, "CANOPY_PARENS_LOWMARK_STOP=%s: lowmark times its passes up to that one (unchecked)\n", stop);
   bench_printf(rep, "CPU = cn_parens_cpu (sequential, branchless explicit stack) on this host, after one untimed run,\n"
                     "      median of 5 (1 run from 2^25 up)\n");
-  for (int v = 0; v < NV; v++)
-    bench_printf(rep, "partition of %s: %llu elements\n", cn_parens_variant_name(bench_variants[v]),
-                 (unsigned long long)cn_parens_partition_size(ctx, bench_variants[v]));
-  bench_printf(rep, "\n");
+  for (int v = 0; v < NV; v++) {
+    cn_parens_args pa = {.variant = bench_variants[v], .tuning = &tuning};
+    if (bench_variants[v] != CN_PARENS_AUTO)
+      bench_printf(rep, "partition of %s: %llu elements%s\n", cn_parens_variant_name(bench_variants[v]),
+                   (unsigned long long)cn_parens_partition_size(ctx, &pa),
+                   bench_variants[v] == CN_PARENS_SINGLE ? " (its largest n; one workgroup, one dispatch)" : "");
+  }
+  bench_printf(rep, "auto at 2^10 .. 2^%d:", hi);
+  for (int lg = 10; lg <= hi; lg++) bench_printf(rep, " %s", cn_parens_variant_name(cn_parens_choose(ctx, 1ull << lg)));
+  bench_printf(rep, "\n\n");
 
   uint8_t *in = malloc(nmax);
   int32_t *want = malloc(nmax * 4), *got = malloc(nmax * 4), *cpu_out = malloc(nmax * 4);
@@ -106,11 +263,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   int rc = CLI_OK;
   cn_result r = (in && want && got && cpu_out) ? CN_OK : CN_ERROR_OUT_OF_MEMORY;
   if (r == CN_OK) {
-    uint64_t x = 0x2545F4914F6CDD1Dull;
-    for (uint64_t i = 0; i < nmax; i++) {
-      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-      in[i] = (x >> 32) & 1 ? ')' : '(';
-    }
+    fill_input(in, nmax, IN_RANDOM);
     cn_parens_cpu(in, want, nmax);
     r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nmax + 16, &bin);
   }
@@ -123,15 +276,38 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   double cpu_s_at[64] = {0};
   for (int lg = lo; lg <= hi && rc == CLI_OK; lg++) cpu_s_at[lg] = time_cpu(in, cpu_out, 1ull << lg, 5);
 
+  /* The GPU idled through the CPU timings: keep it busy for a while (copies
+   * of the largest size, then one untimed round of the smallest size's row)
+   * so that the first row is not measured while its clocks come up. */
+  for (int i = 0; i < 5 && rc == CLI_OK; i++) {
+    parens_job warm = {.a = {.out = bout.address, .scratch = bscratch.address}};
+    warm.copy_bytes = ((5 * nmax / 2) + 15) & ~(uint64_t)15;
+    double ns;
+    r = bench_gpu_median(ctx, o, record_copy, &warm, &ns);
+    if (r != CN_OK) rc = cli_fail("bench", "warming up", r);
+  }
+  for (int v = 0; v < NV && rc == CLI_OK; v++) {
+    parens_job warm = {.a = {.variant = bench_variants[v], .in = bin.address, .out = bout.address,
+                             .scratch = bscratch.address, .n = 1ull << lo, .tuning = &tuning}};
+    warm.copy_bytes = ((5 * warm.a.n / 2) + 15) & ~(uint64_t)15;
+    double ns;
+    if (bench_variants[v] == CN_PARENS_SINGLE && warm.a.n > single_max) continue;
+    r = bench_gpu_median(ctx, o, v == 0 ? record_copy : record_parens, &warm, &ns);
+    if (r == CN_OK && v == 0) r = bench_gpu_median(ctx, o, record_parens, &warm, &ns);
+    if (r != CN_OK) rc = cli_fail("bench", "warming up", r);
+  }
+
   bench_printf(rep, "%-5s %-10s %11s %9s %9s %8s %10s %11s %9s %9s\n", "n", "variant", "GPU us", "G elem/s",
                "GB/s", "of copy", "copy GB/s", "CPU us", "CPU Ge/s", "vs CPU");
-  double best_frac26 = 0, best_speed26 = 0;
+  double best_frac26 = 0, best_speed26 = 0, copy_ns_at[64] = {0}, ns_at[64][NV];
+  memset(ns_at, 0, sizeof ns_at);
   int faster_from = -1; /* smallest log2 n from which the best GPU variant beats the CPU at every size */
   const char *best_name[64] = {0};
   for (int lg = lo; lg <= hi && rc == CLI_OK; lg++) {
     cli_progress("bench parens", lg - lo + 1, hi - lo + 1, "n = 2^%d", lg);
     uint64_t n = 1ull << lg;
-    parens_job job = {.in = bin.address, .out = bout.address, .scratch = bscratch.address, .n = n};
+    parens_job job = {.a = {.in = bin.address, .out = bout.address, .scratch = bscratch.address, .n = n,
+                            .tuning = &tuning}};
     job.copy_bytes = ((5 * n / 2) + 15) & ~(uint64_t)15;
     double copy_ns, cpu_s = cpu_s_at[lg];
     r = bench_gpu_median(ctx, o, record_copy, &job, &copy_ns);
@@ -139,11 +315,13 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       rc = cli_fail("bench", "timing the copy kernel", r);
       break;
     }
+    copy_ns_at[lg] = copy_ns;
     double copy_gbs = 2.0 * (double)job.copy_bytes / copy_ns;
     double best_ns = 0;
     for (int v = 0; v < NV && rc == CLI_OK; v++) {
       if (!bench_variant_on(bench_variants[v])) continue;
-      job.v = bench_variants[v];
+      if (bench_variants[v] == CN_PARENS_SINGLE && n > single_max) continue;
+      job.a.variant = bench_variants[v];
       double ns;
       r = bench_gpu_median(ctx, o, record_parens, &job, &ns);
       if (r != CN_OK) {
@@ -151,10 +329,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
         break;
       }
       /* Check the result (the buffer holds the last run's output). */
-      /* Not checked when a pass-timing knob leaves out[] unwritten. */
-      bool partial = job.v == CN_PARENS_LOWMARK && stop &&
-                     (!strcmp(stop, "reduce") || !strcmp(stop, "tree") || !strcmp(stop, "window"));
-      if ((lg <= 22 || lg == hi) && !partial) {
+      if (lg <= 22 || lg == hi) {
         r = cn_buffer_download(ctx, &bout, 0, got, n * 4);
         if (r != CN_OK) {
           rc = cli_fail("bench", "reading back", r);
@@ -162,18 +337,19 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
         }
         if (memcmp(got, want, n * 4) != 0) {
           fprintf(stderr, "canopy bench parens: %s at n = 2^%d differs from the CPU reference\n",
-                  cn_parens_variant_name(job.v), lg);
+                  cn_parens_variant_name(job.a.variant), lg);
           rc = CLI_FAIL;
           break;
         }
       }
+      ns_at[lg][v] = ns;
       double gbs = 5.0 * (double)n / ns;
       bench_printf(rep, "2^%-3d %-10s %11.2f %9.3f %9.1f %7.1f%% %10.1f %11.1f %9.3f %8.1fx\n", lg,
-                   cn_parens_variant_name(job.v), ns / 1e3, (double)n / ns, gbs, 100.0 * gbs / copy_gbs, copy_gbs,
-                   cpu_s * 1e6, (double)n / cpu_s / 1e9, cpu_s * 1e9 / ns);
-      if (best_ns == 0 || ns < best_ns) {
+                   cn_parens_variant_name(job.a.variant), ns / 1e3, (double)n / ns, gbs, 100.0 * gbs / copy_gbs,
+                   copy_gbs, cpu_s * 1e6, (double)n / cpu_s / 1e9, cpu_s * 1e9 / ns);
+      if (bench_variants[v] != CN_PARENS_AUTO && (best_ns == 0 || ns < best_ns)) {
         best_ns = ns;
-        best_name[lg] = cn_parens_variant_name(job.v);
+        best_name[lg] = cn_parens_variant_name(job.a.variant);
       }
       if (lg == 26) {
         if (100.0 * gbs / copy_gbs > best_frac26) best_frac26 = 100.0 * gbs / copy_gbs;
@@ -191,12 +367,111 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     bench_printf(rep, "\nfastest variant by size:");
     for (int lg = lo; lg <= hi; lg++) bench_printf(rep, " 2^%d %s%s", lg, best_name[lg], lg < hi ? "," : "\n");
     if (hi >= 26)
-      bench_printf(rep, "at 2^26: best %.1f%% of copy bandwidth (target >= 50%%), %.0fx the CPU (target >= 300x)\n",
-                   best_frac26, best_speed26);
-    if (faster_from >= 0) bench_printf(rep, "best GPU variant faster than the CPU from 2^%d up (target 2^14)\n", faster_from);
+      bench_printf(rep, "at 2^26: best %.1f%% of copy bandwidth (target >= 50%%), %.0fx the CPU\n", best_frac26,
+                   best_speed26);
+    if (lo <= 10 && ns_at[10][4] > 0)
+      bench_printf(rep, "at 2^10: single %.2f us (target <= 10 us)\n", ns_at[10][4] / 1e3);
+    if (faster_from >= 0) bench_printf(rep, "best GPU variant faster than the CPU from 2^%d up (target 2^12)\n", faster_from);
     else bench_printf(rep, "best GPU variant not faster than the CPU at the largest size\n");
     bench_printf(rep, "all GPU results checked against the CPU reference at sizes <= 2^22 and 2^%d\n", hi);
   }
+
+  /* Depth: other inputs at the two largest sizes (from 2^20). */
+  int dlo = hi >= 27 ? hi - 2 : hi;
+  if (rc == CLI_OK && hi >= 20) {
+    bench_printf(rep, "\ndepth: the same variants on other inputs (%% of the same-run copy; vs random = this input's\n"
+                      "time over the fair-coin time at the same n; target: within 15%%)\n");
+    bench_printf(rep, "%-5s %-10s %-10s %11s %8s %10s %8s\n", "n", "input", "variant", "GPU us", "of copy",
+                 "vs random", "depth");
+  }
+  for (int lg = dlo; lg <= hi && rc == CLI_OK && hi >= 20; lg += 2) {
+    uint64_t n = 1ull << lg;
+    for (int kind = IN_NESTED; kind < IN_COUNT && rc == CLI_OK; kind++) {
+      fill_input(in, n, kind);
+      cn_parens_cpu(in, cpu_out, n);
+      int64_t depth = 0, maxdepth = 0;
+      for (uint64_t i = 0; i < n; i++) {
+        depth += in[i] & 1 ? (depth > 0 ? -1 : 0) : 1;
+        if (depth > maxdepth) maxdepth = depth;
+      }
+      r = cn_buffer_upload(ctx, &bin, 0, in, n);
+      if (r != CN_OK) {
+        rc = cli_fail("bench", "uploading", r);
+        break;
+      }
+      for (int v = 0; v < NV && rc == CLI_OK; v++) {
+        if (!bench_variant_on(bench_variants[v]) || bench_variants[v] == CN_PARENS_SINGLE) continue;
+        parens_job job = {.a = {.variant = bench_variants[v], .in = bin.address, .out = bout.address,
+                                .scratch = bscratch.address, .n = n, .tuning = &tuning}};
+        double ns;
+        r = bench_gpu_median(ctx, o, record_parens, &job, &ns);
+        if (r == CN_OK) r = cn_buffer_download(ctx, &bout, 0, got, n * 4);
+        if (r != CN_OK) {
+          rc = cli_fail("bench", "timing parentheses matching", r);
+          break;
+        }
+        if (memcmp(got, cpu_out, n * 4) != 0) {
+          fprintf(stderr, "canopy bench parens: %s on %s input at n = 2^%d differs from the CPU reference\n",
+                  cn_parens_variant_name(job.a.variant), input_names[kind], lg);
+          rc = CLI_FAIL;
+          break;
+        }
+        double copy_gbs = 2.0 * (double)(((5 * n / 2) + 15) & ~(uint64_t)15) / copy_ns_at[lg];
+        bench_printf(rep, "2^%-3d %-10s %-10s %11.2f %7.1f%% %9.2fx %8lld\n", lg, input_names[kind],
+                     cn_parens_variant_name(job.a.variant), ns / 1e3, 100.0 * 5.0 * (double)n / ns / copy_gbs,
+                     ns_at[lg][v] > 0 ? ns / ns_at[lg][v] : 0.0, (long long)maxdepth);
+        if (lg == dlo && (job.a.variant == CN_PARENS_LOWMARK || job.a.variant == CN_PARENS_EFFICIENT)) {
+          const char *labels[MAX_LABELS];
+          double pns[MAX_LABELS];
+          uint32_t nl = 0;
+          if (time_passes(ctx, &job, labels, pns, &nl) == CN_OK) {
+            bench_printf(rep, "      passes (us):");
+            for (uint32_t k = 0; k < nl; k++) bench_printf(rep, " %s %.1f", labels[k] + strlen("parens "), pns[k] / 1e3);
+            bench_printf(rep, "\n");
+          }
+        }
+      }
+    }
+  }
+  if (rc == CLI_OK && hi >= 20) { /* the fair-coin input back, for the pass times */
+    fill_input(in, nmax, IN_RANDOM);
+    r = cn_buffer_upload(ctx, &bin, 0, in, nmax);
+    if (r != CN_OK) rc = cli_fail("bench", "uploading", r);
+  }
+
+  /* Each pass apart, at the largest size below 2^27 (a barrier and a
+   * timestamp after each pass; their sum can exceed the whole's time). */
+  int plg = hi > 26 ? 26 : hi;
+  if (rc == CLI_OK) {
+    bench_printf(rep, "\npasses at n = 2^%d, fair coin (median of %d recordings, us; a pass repeated, e.g. the\n"
+                      "tree's, is summed):\n", plg, PASS_RUNS);
+  }
+  for (int v = 0; v < NV && rc == CLI_OK; v++) {
+    if (!bench_variant_on(bench_variants[v]) || bench_variants[v] == CN_PARENS_AUTO) continue;
+    if (bench_variants[v] == CN_PARENS_SINGLE && (1ull << plg) > single_max) continue;
+    parens_job job = {.a = {.variant = bench_variants[v], .in = bin.address, .out = bout.address,
+                            .scratch = bscratch.address, .n = 1ull << plg, .tuning = &tuning}};
+    const char *labels[MAX_LABELS];
+    double ns[MAX_LABELS];
+    uint32_t nl = 0;
+    r = time_passes(ctx, &job, labels, ns, &nl);
+    if (r == CN_ERROR_UNSUPPORTED) {
+      bench_printf(rep, "  (no timestamps on this queue)\n");
+      break;
+    }
+    if (r != CN_OK) {
+      rc = cli_fail("bench", "timing passes", r);
+      break;
+    }
+    double sum = 0;
+    bench_printf(rep, "  %-10s", cn_parens_variant_name(job.a.variant));
+    for (uint32_t k = 0; k < nl; k++) {
+      bench_printf(rep, " %s %.1f", labels[k] + strlen("parens "), ns[k] / 1e3);
+      sum += ns[k];
+    }
+    bench_printf(rep, "; sum %.1f\n", sum / 1e3);
+  }
+  if (rc == CLI_OK) print_kernel_stats(ctx, rep);
   cn_buffer_destroy(ctx, &bscratch);
   cn_buffer_destroy(ctx, &bout);
   cn_buffer_destroy(ctx, &bin);

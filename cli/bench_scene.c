@@ -144,11 +144,11 @@ static cn_result record_copy(cn_context *ctx, VkCommandBuffer cmd, void *user) {
 /* Uploads the stream (tags + boxes) or the scene, sizes every buffer. */
 static cn_result job_setup(cn_context *ctx, scene_job *j, const uint32_t *tags, const cn_box *boxes) {
   uint64_t n = j->n, nn = n ? n : 1;
-  uint64_t scratch = cn_bbox_scratch_bytes(ctx, n, j->groups);
-  uint64_t bs = cn_bins_scratch_bytes(ctx, n, &j->grid);
+  uint64_t scratch = cn_bbox_scratch_bytes(ctx, &(cn_bbox_args){.n = n, .group_bound = j->groups});
+  uint64_t bs = cn_bins_scratch_bytes(ctx, &(cn_bins_args){.n = n, .grid = j->grid});
   if (bs > scratch) scratch = bs;
-  if (j->scene && cn_pathbox_scratch_bytes(j->scene->path_count) > scratch)
-    scratch = cn_pathbox_scratch_bytes(j->scene->path_count);
+  cn_pathbox_args pa = {.path_count = j->scene ? j->scene->path_count : 0};
+  if (j->scene && cn_pathbox_scratch_bytes(ctx, &pa) > scratch) scratch = cn_pathbox_scratch_bytes(ctx, &pa);
   j->capacity = 8 * nn + 1024;
   uint64_t nbins = (uint64_t)j->grid.nbx * j->grid.nby;
   cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 4, &j->tags);

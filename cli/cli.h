@@ -114,6 +114,9 @@ void cli_progress_end(void);
 /* Creates a standalone context (with the user's pipeline cache), printing the
  * error on failure. */
 int cli_context(const char *cmd, cn_context **out);
+/* The same, also capturing each kernel's driver statistics where offered
+ * (cn_context_desc.kernel_statistics): `bench`, `info --kernels`. */
+int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out);
 /* Prints the loader's warnings and one line per kind of skipped content (svg_report.c). */
 void cli_report_skipped(const char *cmd, const char *file, const cn_svg_stats *st);
 
@@ -153,7 +156,17 @@ const char *cli_pipeline_cache_path(char *buf, size_t cap);
 /* "x0 y0 x1 y1" with %.9g, or "empty", and a newline. */
 int cli_write_box(FILE *f, cn_box b);
 /* `canopy bbox FILE.svg` (cmd_bbox_svg.c). */
-int cli_bbox_svg(const char *svg, const char *out_path, bool cpu);
+int cli_bbox_svg(const char *svg, const char *out_path, bool cpu, const cn_svg_options *opt);
+
+/* --font-dir DIR (repeatable, cli_fonts.c): at argv[*i], adds DIR to opt's font
+ * directories and steps *i past it. -1: argv[*i] is another option; else
+ * CLI_OK or CLI_USAGE (message printed). */
+#define CLI_MAX_FONT_DIRS 16
+int cli_font_dir_arg(const char *cmd, int argc, char **argv, int *i, cn_svg_options *opt);
+#define CLI_FONT_DIR_HELP \
+  "--font-dir DIR (repeatable): text uses only the fonts in DIR, with sans-serif, serif, monospace,\n" \
+  "cursive and fantasy as Noto Sans, Noto Serif, Noto Mono, Yellowtail and Sedgwick Ave Display;\n" \
+  "without it, the system's fontconfig fonts.\n"
 
 /* Subcommands. */
 int cli_info(int argc, char **argv);

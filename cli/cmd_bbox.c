@@ -14,7 +14,7 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy bbox --in STREAM.txt [-o OUT.txt] [--cpu]\n"
-          "       canopy bbox FILE.svg [-o OUT.txt] [--cpu]\n\n"
+          "       canopy bbox FILE.svg [-o OUT.txt] [--cpu] [--font-dir DIR]\n\n"
           "Runs the scene stage's clip/blend boxes on an element stream and writes one line per\n"
           "element: 'x0 y0 x1 y1' or 'empty'. STREAM.txt: an optional first line 'viewport x0 y0 x1 y1',\n"
           "then 'draw x0 y0 x1 y1', 'clip x0 y0 x1 y1', 'endclip', 'blend', 'endblend', one per line\n"
@@ -22,7 +22,8 @@ static void usage(FILE *f) {
           "BEGIN and END get the union of the draws inside. An SVG file is loaded and run whole\n"
           "(path boxes on the GPU first); its lines are 'INDEX TAG x0 y0 x1 y1' or 'INDEX TAG empty'.\n"
           "--cpu uses the CPU reference instead of the GPU. --out (-o) defaults to standard output;\n"
-          "a file is written whole or not at all (temporary file, then rename).\n");
+          "a file is written whole or not at all (temporary file, then rename).\n"
+          CLI_FONT_DIR_HELP);
 }
 
 int cli_write_box(FILE *f, cn_box b) {
@@ -37,10 +38,13 @@ static bool ends_with(const char *s, const char *suffix) {
 
 int cli_bbox(int argc, char **argv) {
   const char *in = NULL, *out_path = NULL, *svg = NULL;
+  cn_svg_options opt = {0};
   bool cpu = false;
+  cli_strings fonts = {0};
   const cli_opt opts[] = {{.name = "in", .kind = CLI_OPT_STRING, .dst = &in, .metavar = "a file name"},
                           {.name = "out", .short_name = 'o', .kind = CLI_OPT_STRING, .dst = &out_path, .metavar = "a file name"},
                           {.name = "cpu", .kind = CLI_OPT_FLAG, .dst = &cpu},
+                          {.name = "font-dir", .kind = CLI_OPT_STRINGS, .dst = &fonts, .metavar = "a directory"},
                           {0}};
   int nops = 0;
   CLI_PARSE("bbox", argc, argv, opts, usage, &nops);
@@ -49,8 +53,11 @@ int cli_bbox(int argc, char **argv) {
     if (!ends_with(argv[1], ".svg")) return cli_usage_error("bbox", "'%s': an SVG input must end in .svg (--in for a stream)", argv[1]);
     svg = argv[1];
   }
+  opt.font_dirs = fonts.v;
+  opt.font_dir_count = fonts.n;
   if (!!in == !!svg) return cli_usage_error("bbox", "give either --in STREAM.txt or one FILE.svg");
-  if (svg) return cli_bbox_svg(svg, out_path, cpu);
+  if (svg) return cli_bbox_svg(svg, out_path, cpu, &opt);
+  if (opt.font_dir_count) return cli_usage_error("bbox", "--font-dir applies to an SVG file only");
 
   cn_element_text s;
   cn_result r = cn_element_text_load(in, &s);

@@ -20,12 +20,12 @@ static const char *tag_name(uint32_t t) {
   }
 }
 
-int cli_bbox_svg(const char *svg, const char *out_path, bool cpu) {
+int cli_bbox_svg(const char *svg, const char *out_path, bool cpu, const cn_svg_options *opt) {
   cn_scene_builder *b = NULL;
   cn_result r = cn_scene_builder_create(&b);
   if (r != CN_OK) return cli_fail("bbox", "cannot create a scene builder", r);
   cn_scene_data scene;
-  r = cn_svg_load_file(b, svg, NULL, &scene, NULL);
+  r = cn_svg_load_file(b, svg, opt, &scene, NULL);
   if (r != CN_OK) {
     cn_scene_builder_destroy(b);
     return cli_fail_file("bbox", svg, r);

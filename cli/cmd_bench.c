@@ -11,6 +11,7 @@
 
 enum { BENCH_MAX_WARM = 4000 };
 #define BENCH_WARM_NS 20e6 /* warm-up work before timed runs: 20 ms */
+#define CN_BENCH_MIN3(a, b, c) ((a) < (b) ? ((a) < (c) ? (a) : (c)) : ((b) < (c) ? (b) : (c)))
 
 typedef struct bench_target {
   const char *name;
@@ -23,6 +24,7 @@ static const bench_target targets[] = {
     {"scene", "scene stage per stage (path boxes .. bins), n = 2^10..2^24 and real SVGs, vs copy and CPU", bench_scene},
     {"render", "whole-scene rendering per stage: real SVGs and 100k synthetic paths at 3840x2160", bench_render},
     {"flatten", "flatten stage: synthetic scenes (fills, strokes, dashes, zoom) and scenes-real at 4K", bench_flatten},
+    {"scan", "u32 sum scan, one pass (look-back) and two-pass, n = 2^10..2^28, vs a copy kernel", bench_scan},
 };
 
 struct bench_report {
@@ -120,11 +122,13 @@ cn_result bench_floor(cn_context *ctx, const bench_opts *o, double *ns) {
 cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user, double *ns) {
   *ns = 0;
   double spans[256];
-  /* One run to estimate the time, then enough warm-up runs in the same command
-   * buffer for about BENCH_WARM_NS of work, so that clocks have ramped up. */
-  cn_result r = bench_reps(ctx, fn, user, 0, 1, spans);
+  /* Three runs to estimate the time (the fastest: the first may pay for
+   * first use), then enough warm-up runs in the same command buffer for about
+   * BENCH_WARM_NS of work, so that clocks have ramped up. */
+  cn_result r = bench_reps(ctx, fn, user, 0, 3, spans);
   if (r != CN_OK) return r;
-  double warm = spans[0] > 0 ? BENCH_WARM_NS / spans[0] : BENCH_MAX_WARM;
+  double est = CN_BENCH_MIN3(spans[0], spans[1], spans[2]);
+  double warm = est > 0 ? BENCH_WARM_NS / est : BENCH_MAX_WARM;
   uint32_t w = warm > BENCH_MAX_WARM ? BENCH_MAX_WARM : (uint32_t)warm;
   if (w < (uint32_t)o->warmup) w = (uint32_t)o->warmup;
   r = bench_reps(ctx, fn, user, w, (uint32_t)o->runs, spans);
@@ -199,8 +203,10 @@ int cli_bench(int argc, char **argv) {
     if (orc != CLI_OK) return orc;
     report.file = out.f;
   }
+  /* Kernel statistics (registers, spills, ...) where the driver offers them:
+   * targets print them for the kernels they ran. */
   cn_context *ctx = NULL;
-  int rc = cli_context("bench", &ctx);
+  int rc = cli_context_stats("bench", true, &ctx);
   if (rc == CLI_OK) {
     bench_header(&report, ctx, &o);
     rc = target->run(ctx, &o, &report);

@@ -5,8 +5,12 @@
  *
  * Metric (issue 6): both images converted to premultiplied RGBA8; a test
  * passes when at most 1% of its pixels differ by more than 24 in any channel.
- * Tests tagged text, filter, raster-or-nested-image, external-file or
- * skipped-by-resvg-harness are left out (--list-skipped names them). */
+ * Tests tagged filter, raster-or-nested-image, external-file or
+ * skipped-by-resvg-harness are left out (--list-skipped names them). Text is
+ * rendered with only the fonts of the suite's ../fonts folder (--font-dir),
+ * generic families mapped as resvg's harness maps them; rsvg-convert gets the
+ * same fonts through a private fontconfig file. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli.h"
 #include <canopy/cn_png.h>
 #include <canopy/cn_render.h>
@@ -24,11 +28,11 @@
 extern char **environ;
 
 #define CONF_MAX_TESTS 4096
-#define CONF_MAX_CATS 64
+#define CONF_MAX_CATS 256
 #define CONF_DIFF 24          /* a channel differing by more than this... */
 #define CONF_BAD_FRACTION 0.01 /* ...in more than this fraction of pixels fails the test */
 
-static const char *const conf_excluded_tags[] = {"text", "filter", "raster-or-nested-image", "external-file",
+static const char *const conf_excluded_tags[] = {"filter", "raster-or-nested-image", "external-file",
                                                  "skipped-by-resvg-harness"};
 
 /* Folders scored as a category of their own: their tests need raster or
@@ -52,19 +56,23 @@ typedef struct conf_cat {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: canopy conformance [--renderer canopy|rsvg] [--suite DIR] [--min-rate PCT]\n"
-          "                          [--min-category NAME=PCT]...\n"
+          "usage: canopy conformance [--renderer canopy|rsvg] [--suite DIR] [--font-dir DIR] [--min-rate PCT]\n"
+          "                          [--min-category NAME=PCT]... [--category NAME] [--border PX]\n"
           "                          [--by subcategory] [--markdown] [--failures FILE] [--list-skipped]\n\n"
           "Renders every test of the resvg suite in DIR at its\n"
           "reference PNG's size, with canopy (default) or rsvg-convert, and compares: both images\n"
           "premultiplied RGBA8; a test passes when at most 1%% of its pixels differ by more than 24\n"
-          "in any channel. Tests tagged text, filter, raster-or-nested-image, external-file or\n"
+          "in any channel. Tests tagged filter, raster-or-nested-image, external-file or\n"
           "skipped-by-resvg-harness in FEATURES.tsv are left out, except that structure/image and\n"
           "painting/image-rendering are scored as the category images (their files may read the\n"
-          "suite's ../resources). Prints a progress line on stderr,\n"
+          "suite's ../resources). Text uses only the fonts in --font-dir (default: the suite's\n"
+          "../fonts), generic families as resvg's harness sets them (rsvg-convert gets the same\n"
+          "fonts through a private fontconfig file). --category NAME: only that category's tests.\n"
+          "Prints a progress line on stderr,\n"
           "then the pass rate per category (or per category/subcategory) and overall.\n"
           "--min-rate PCT: exit 1 when the overall rate is below PCT; --min-category NAME=PCT\n"
           "(repeatable): the same for one category. --markdown: tables as Markdown.\n"
+          "--border PX: a diagnostic: pixels within PX of the picture's edge are not compared.\n"
           "--failures FILE: write the failing tests, one per line, with their bad-pixel fraction.\n"
           "exit: 0 done (and at or above --min-rate), 1 below it or the suite unreadable, 2 usage.\n");
   char dir[4096];
@@ -91,10 +99,14 @@ static bool excluded(const char *name, const char *tags, const char **why) {
   return false;
 }
 
-/* Fraction of pixels whose premultiplied RGBA8 differ by more than CONF_DIFF. */
-static double bad_fraction(const uint8_t *a, const uint8_t *b, size_t n) {
-  size_t bad = 0;
+/* Fraction of pixels whose premultiplied RGBA8 differ by more than CONF_DIFF;
+ * with border > 0, pixels within border of the edge are not counted (a
+ * diagnostic: the fraction is still of all w x h pixels). */
+static double bad_fraction(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t h, uint32_t border) {
+  size_t bad = 0, n = (size_t)w * h;
   for (size_t i = 0; i < n; i++) {
+    uint32_t x = (uint32_t)(i % w), y = (uint32_t)(i / w);
+    if (border && (x < border || y < border || x + border >= w || y + border >= h)) continue;
     const uint8_t *p = a + 4 * i, *q = b + 4 * i;
     int worst = abs(p[3] - q[3]);
     for (int c = 0; c < 3; c++) {
@@ -138,6 +150,7 @@ typedef struct conf_state {
   cn_scene_builder *builder;
   char tmp_png[64];
   char resources[4096]; /* the suite's parent folder: its resources/ are allowed */
+  const char *font_dir;  /* text: only these fonts */
 } conf_state;
 
 /* Renders one test at w x h into *out (malloc'ed). */
@@ -162,6 +175,7 @@ static bool render_one(conf_state *S, const char *svg, uint32_t w, uint32_t h, u
   }
   const char *roots[1] = {S->resources};
   cn_svg_options opt = {.width = (float)w, .height = (float)h, .resource_roots = roots, .resource_root_count = 1};
+  if (S->font_dir) opt.font_dirs = &S->font_dir, opt.font_dir_count = 1;
   cn_scene_data scene;
   cn_result r = cn_svg_load_file(S->builder, svg, &opt, &scene, NULL);
   if (r == CN_OK) {
@@ -195,7 +209,8 @@ static void print_table(const char *title, const conf_cat *cats, int ncats, int 
 }
 
 int cli_conformance(int argc, char **argv) {
-  const char *suite = NULL, *failures_path = NULL, *renderer = "canopy", *by = NULL;
+  const char *suite = NULL, *failures_path = NULL, *renderer = "canopy", *by = NULL, *font_dir = NULL, *only = NULL;
+  int border = 0;
   bool md = false, list_skipped = false;
   float min_rate = -1;
   cli_strings min_cats = {0};
@@ -204,6 +219,9 @@ int cli_conformance(int argc, char **argv) {
       {.name = "suite", .kind = CLI_OPT_STRING, .dst = &suite, .metavar = "a directory"},
       {.name = "min-rate", .kind = CLI_OPT_FLOAT, .dst = &min_rate, .lo = 0, .hi = 100, .metavar = "a percentage"},
       {.name = "min-category", .kind = CLI_OPT_STRINGS, .dst = &min_cats, .metavar = "NAME=PCT"},
+      {.name = "font-dir", .kind = CLI_OPT_STRING, .dst = &font_dir, .metavar = "a directory"},
+      {.name = "category", .kind = CLI_OPT_STRING, .dst = &only, .metavar = "a name"},
+      {.name = "border", .kind = CLI_OPT_INT, .dst = &border, .lo = 0, .hi = 64, .metavar = "a pixel count"},
       {.name = "by", .kind = CLI_OPT_STRING, .dst = &by, .metavar = "'subcategory'"},
       {.name = "markdown", .kind = CLI_OPT_FLAG, .dst = &md},
       {.name = "list-skipped", .kind = CLI_OPT_FLAG, .dst = &list_skipped},
@@ -264,6 +282,9 @@ int cli_conformance(int argc, char **argv) {
     if (tab) *tab = 0;
     line[strcspn(line, "\r\n")] = 0;
     const char *why;
+    size_t ol = only ? strlen(only) : 0;
+    if (only && (strncmp(line, only, ol) != 0 || line[ol] != '/') && !(conf_group(line) && !strcmp(conf_group(line), only)))
+      continue;
     if (excluded(line, tags, &why)) {
       nskipped++;
       if (list_skipped) printf("skipped (%s): %s\n", why, line);
@@ -273,8 +294,38 @@ int cli_conformance(int argc, char **argv) {
   }
   fclose(tsv);
 
+  /* the fonts: --font-dir, else the suite's ../fonts when it is there */
+  static char font_dir_buf[4096];
+  if (!font_dir) {
+    snprintf(font_dir_buf, sizeof font_dir_buf, "%.4000s/../fonts", suite);
+    char probe_path[4200];
+    snprintf(probe_path, sizeof probe_path, "%s/README.md", font_dir_buf);
+    FILE *probe = fopen(probe_path, "r");
+    if (probe) fclose(probe), font_dir = font_dir_buf;
+  }
+  char fc_conf[64] = "";
+  if (rsvg && font_dir) { /* rsvg-convert: a fontconfig file with only these fonts and the same generic families */
+    snprintf(fc_conf, sizeof fc_conf, "/tmp/canopy-conf-fc-XXXXXX");
+    int fd = mkstemp(fc_conf);
+    FILE *fc = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!fc) {
+      fprintf(stderr, "canopy conformance: cannot write a fontconfig file: %s\n", strerror(errno));
+      return CLI_FAIL;
+    }
+    char *abs = realpath(font_dir, NULL);
+    static const char *const gen[5][2] = {{"sans-serif", "Noto Sans"}, {"serif", "Noto Serif"}, {"monospace", "Noto Mono"},
+                                          {"cursive", "Yellowtail"}, {"fantasy", "Sedgwick Ave Display"}};
+    fprintf(fc, "<?xml version=\"1.0\"?>\n<fontconfig>\n  <dir>%s</dir>\n", abs ? abs : font_dir);
+    for (int k = 0; k < 5; k++)
+      fprintf(fc, "  <alias binding=\"strong\"><family>%s</family><prefer><family>%s</family></prefer></alias>\n", gen[k][0],
+              gen[k][1]);
+    fprintf(fc, "</fontconfig>\n");
+    fclose(fc);
+    free(abs);
+    setenv("FONTCONFIG_FILE", fc_conf, 1); /* environ goes to rsvg-convert */
+  }
   static conf_state S;
-  S = (conf_state){.rsvg = rsvg};
+  S = (conf_state){.rsvg = rsvg, .font_dir = font_dir};
   snprintf(S.resources, sizeof S.resources, "%.4000s/..", suite);
   int rc = CLI_OK;
   if (!rsvg) {
@@ -318,7 +369,7 @@ int cli_conformance(int argc, char **argv) {
     cn_result r = cn_png_read_rgba8(png, &want, &w, &h);
     if (r != CN_OK) snprintf(why, sizeof why, "reference: %s", cn_last_error());
     else if (render_one(&S, svg, w, h, &got, why, sizeof why)) {
-      frac = bad_fraction(got, want, (size_t)w * h);
+      frac = bad_fraction(got, want, w, h, border);
       ok = frac <= CONF_BAD_FRACTION;
     }
     free(want);
@@ -333,6 +384,7 @@ int cli_conformance(int argc, char **argv) {
   if (ff && rc == CLI_OK) rc = cli_out_commit("conformance", &failures);
   else if (ff) cli_out_abort(&failures);
   if (S.tmp_png[0]) remove(S.tmp_png);
+  if (fc_conf[0]) remove(fc_conf);
   cn_scene_builder_destroy(S.builder);
   cn_renderer_destroy(S.ren);
   cn_context_destroy(S.ctx);

@@ -15,16 +15,63 @@ static const char *type_name(VkPhysicalDeviceType t) {
   }
 }
 
+/* --kernels: builds the kernels of parentheses matching (every variant) and
+ * of the scans by running each once on a small input, then prints each
+ * kernel's statistics from the driver (VK_KHR_pipeline_executable_properties). */
+static int info_kernels(void) {
+  cn_context *ctx = NULL;
+  if (cli_context_stats("info", true, &ctx) != CLI_OK) return CLI_FAIL;
+  cn_result r = CN_OK;
+  enum { N = 40000 };
+  uint8_t *in = malloc(N);
+  int32_t *out = malloc(N * sizeof *out);
+  uint32_t *words = malloc(N * sizeof *words);
+  if (!in || !out || !words) r = CN_ERROR_OUT_OF_MEMORY;
+  for (int i = 0; i < N && r == CN_OK; i++) in[i] = (uint8_t)((i * 7 + i / 3) & 1 ? ')' : '('), words[i] = (uint32_t)i;
+  for (int v = 1; v < CN_PARENS_VARIANT_COUNT && r == CN_OK; v++) {
+    uint64_t n = v == CN_PARENS_SINGLE ? cn_parens_single_max(ctx) : N;
+    r = cn_parens(ctx, (cn_parens_variant)v, NULL, in, out, n < N ? n : N);
+  }
+  for (int f = 0; f < 2 && r == CN_OK; f++) r = cn_scan_u32(ctx, &(cn_scan_tuning){.two_pass = f == 1}, words, words, N, false);
+  free(in);
+  free(out);
+  free(words);
+  if (r != CN_OK) {
+    cn_context_destroy(ctx);
+    return cli_fail("info", "building the kernels", r);
+  }
+  printf("%s: kernel statistics%s\n", cn_context_caps(ctx)->name,
+         cn_context_kernel_statistics(ctx) ? "" : ": n/a (the driver does not offer VK_KHR_pipeline_executable_properties)");
+  uint32_t nk = cn_context_kernel_count(ctx);
+  for (uint32_t i = 0; i < nk; i++) {
+    cn_kernel_info ki;
+    if (cn_context_kernel_info(ctx, i, &ki) != CN_OK) continue;
+    printf("  %-18s [", ki.kernel);
+    for (uint32_t s = 0; s < ki.nspec; s++) printf("%s%u", s ? "," : "", ki.spec[s]);
+    printf("]");
+    if (!ki.nstats) printf(" n/a");
+    for (uint32_t s = 0; s < ki.nstats; s++) printf("%s %s=%s", s ? "," : "", ki.stats[s].name, ki.stats[s].value);
+    printf("\n");
+  }
+  cn_context_destroy(ctx);
+  return CLI_OK;
+}
+
 static void usage(FILE *f) {
-  fprintf(f, "usage: canopy info\n\nLists the Vulkan devices, marks with * the one canopy chooses\n"
-             "(CANOPY_DEVICE=<index|name> overrides), and prints its limits.\n");
+  fprintf(f, "usage: canopy info [--kernels]\n\nLists the Vulkan devices, marks with * the one canopy chooses\n"
+             "(CANOPY_DEVICE=<index|name> overrides), and prints its limits.\n"
+             "--kernels: builds the parentheses-matching and scan kernels (running each once on a\n"
+             "small input) and prints the driver's statistics of each: registers, spills, shared\n"
+             "memory, ... as the driver names them (n/a where it does not offer them).\n");
 }
 
 int cli_info(int argc, char **argv) {
-  const cli_opt opts[] = {{0}};
+  bool kernels = false;
+  const cli_opt opts[] = {{.name = "kernels", .kind = CLI_OPT_FLAG, .dst = &kernels}, {0}};
   int nops = 0;
   CLI_PARSE("info", argc, argv, opts, usage, &nops);
   if (nops) return cli_usage_error("info", "unexpected argument '%s'", argv[1]);
+  if (kernels) return info_kernels();
   cn_device_caps devs[16];
   uint32_t n = 0, chosen = UINT32_MAX;
   cn_result r = cn_device_list(getenv("CANOPY_DEVICE"), devs, 16, &n, &chosen);

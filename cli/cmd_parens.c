@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *const usage =
-    "usage: canopy parens [--variant auto|simple|efficient|lookback|lowmark] --in FILE -o FILE\n\n"
+    "usage: canopy parens [--variant auto|simple|efficient|lookback|lowmark|single] --in FILE -o FILE\n\n"
     "Reads FILE of ASCII '(' and ')' bytes (one trailing newline allowed) and writes, for\n"
     "each element i, the index on top of the stack just before it (-1 if empty) as a\n"
     "little-endian int32: '(' pushes its index, ')' pops. Unbalanced input is fine.\n"
@@ -52,7 +52,7 @@ int cli_parens(int argc, char **argv) {
   CLI_PARSE("parens", argc, argv, opts, usage_print, &nops);
   if (nops) return cli_usage_error("parens", "unexpected argument '%s' (the input is --in FILE)", argv[1]);
   if (variant_name && !cn_parens_variant_parse(variant_name, &variant))
-    return cli_usage_error("parens", "unknown variant '%s' (auto, simple, efficient, lookback, lowmark)", variant_name);
+    return cli_usage_error("parens", "unknown variant '%s' (auto, simple, efficient, lookback, lowmark, single)", variant_name);
   if (!in_path) return cli_usage_error("parens", "--in FILE is required");
   if (!out_path) return cli_usage_error("parens", "--out FILE is required");
 
@@ -76,7 +76,7 @@ int cli_parens(int argc, char **argv) {
     cn_context *ctx = NULL;
     rc = cli_context("parens", &ctx);
     if (rc == CLI_OK) {
-      cn_result r = cn_parens(ctx, variant, in, out, n);
+      cn_result r = cn_parens(ctx, variant, NULL, in, out, n);
       if (r != CN_OK) rc = cli_fail("parens", "matching failed", r);
     }
     cn_context_destroy(ctx);

@@ -46,7 +46,8 @@ static void usage(FILE *f) {
           "                         segments (line pieces in tiles), chunks (extra command chunks),\n"
           "                         spill (spilled stack levels) and reruns (frames run again after\n"
           "                         a buffer grew); with several inputs, each after a file: line\n"
-          "  -v, --verbose          error messages with the library's source locations\n\n"
+          "  -v, --verbose          error messages with the library's source locations\n"
+          CLI_FONT_DIR_HELP "\n"
           "FILE - reads the SVG from standard input. A DIR input renders every *.svg in it.\n"
           "What is not drawn is reported on stderr: the warnings, then one line per kind.\n"
           "An output is written to a temporary file and renamed into place, so a failed render\n"
@@ -243,7 +244,7 @@ static int render_one(render_ctx *R, const render_opts *o, const job *j) {
 
 int cli_render(int argc, char **argv) {
   render_opts o = {0};
-  cli_strings roots = {0};
+  cli_strings roots = {0}, fonts = {0};
   float dpi = 0, zoom = 0;
   const char *out = NULL;
   const float max_size = (float)CN_RENDER_MAX_SIZE;
@@ -258,12 +259,15 @@ int cli_render(int argc, char **argv) {
       {.name = "tolerance", .kind = CLI_OPT_FLOAT, .dst = &o.tolerance, .lo = 0.001, .hi = 100},
       {.name = "stats", .kind = CLI_OPT_FLAG, .dst = &o.stats},
       {.name = "resource-root", .kind = CLI_OPT_STRINGS, .dst = &roots, .metavar = "a directory"},
+      {.name = "font-dir", .kind = CLI_OPT_STRINGS, .dst = &fonts, .metavar = "a directory"},
       {0}};
   int nin = 0;
   CLI_PARSE("render", argc, argv, opts, usage, &nin);
   o.svg.scale = (zoom > 0 ? zoom : 1) * (dpi > 0 ? dpi / 96.0f : 1);
   o.svg.resource_roots = roots.v;
   o.svg.resource_root_count = roots.n;
+  o.svg.font_dirs = fonts.v;
+  o.svg.font_dir_count = fonts.n;
   if (nin == 0) return cli_usage_error("render", "no SVG file given (FILE.svg, DIR, or - for standard input)");
 
   /* The jobs: files, directories expanded. */

@@ -10,15 +10,16 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: canopy stats [--strict] [-w W] [-h H] [-z S] [--time N] [--dump] [--verbose]\n"
-          "                    [--resource-root DIR]...\n"
+          "                    [--resource-root DIR]... [--font-dir DIR]...\n"
           "                    FILE.svg\n\n"
           "Loads FILE.svg into a scene and prints its counts: paths, fills, strokes, clips, masks,\n"
           "blend groups, segments, the deepest group nesting, and the elements skipped by kind\n"
-          "(text, filters, images, ...). Warnings (missing references, reference cycles: the\n"
+          "(filters, images, font fallbacks, ...). Warnings (missing references, reference cycles: the\n"
           "element is skipped as SVG says) are printed to stderr; --strict makes them errors.\n"
           "-w/--width, -h/--height, -z/--scale set the output size the scene is fitted to.\n"
           "--resource-root DIR (repeatable): images and <use> of other files may also come from\n"
           "DIR's tree (by default only from FILE.svg's own directory tree; URLs are never fetched).\n"
+          CLI_FONT_DIR_HELP
           "--dump prints the encoded scene: one line per element (tag, path, paint, rule or\n"
           "stroke/blend record), then each path's transform and segments in local space.\n"
           "--time N loads the file N more times and prints the median and the fastest load time\n"
@@ -108,9 +109,10 @@ int cli_stats(int argc, char **argv) {
   cn_svg_options opt = {0};
   int repeat = 0;
   bool dump = false;
-  cli_strings roots = {0};
+  cli_strings roots = {0}, fonts = {0};
   const cli_opt opts[] = {
       {.name = "resource-root", .kind = CLI_OPT_STRINGS, .dst = &roots, .metavar = "a directory"},
+      {.name = "font-dir", .kind = CLI_OPT_STRINGS, .dst = &fonts, .metavar = "a directory"},
       {.name = "dump", .kind = CLI_OPT_FLAG, .dst = &dump},
       {.name = "strict", .kind = CLI_OPT_FLAG, .dst = &opt.strict},
       {.name = "width", .short_name = 'w', .kind = CLI_OPT_FLOAT, .dst = &opt.width, .lo = 0, .hi = 1e6},
@@ -125,6 +127,8 @@ int cli_stats(int argc, char **argv) {
   const char *file = argv[1];
   opt.resource_roots = roots.v;
   opt.resource_root_count = roots.n;
+  opt.font_dirs = fonts.v;
+  opt.font_dir_count = fonts.n;
   cn_scene_builder *b = NULL;
   cn_result r = cn_scene_builder_create(&b);
   if (r != CN_OK) return cli_fail("stats", "cannot create a scene builder", r);
@@ -150,6 +154,7 @@ int cli_stats(int argc, char **argv) {
   printf("max depth:    %u\n", st.max_depth);
   printf("transforms:   %u\n", st.transforms);
   printf("paints:       %u\n", st.paints);
+  printf("glyphs:       %u\n", st.glyphs);
   printf("skipped:     ");
   bool any = false;
   for (int k = 0; k < CN_SVG_SKIP_COUNT; k++)

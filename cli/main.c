@@ -60,7 +60,9 @@ static bool cli_env_flag(const char *name) {
 
 static cn_tuning cli_tuning;
 
-int cli_context(const char *cmd, cn_context **out) {
+int cli_context(const char *cmd, cn_context **out) { return cli_context_stats(cmd, false, out); }
+
+int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out) {
   const char *shape = getenv("CANOPY_BBOX_SHAPE"), *rounds = getenv("CANOPY_BINS_ROUNDS");
   unsigned wg = 0, items = 0, clip = 0;
   if (shape && sscanf(shape, "%u,%u,%u", &wg, &items, &clip) == 3)
@@ -70,6 +72,7 @@ int cli_context(const char *cmd, cn_context **out) {
   cn_context_desc d = {.validation = cli_env_flag("CANOPY_VALIDATION"),
                        .device = getenv("CANOPY_DEVICE"),
                        .tuning = &cli_tuning,
+                       .kernel_statistics = kernel_statistics,
                        .pipeline_cache_path = cli_pipeline_cache_path(cache, sizeof cache)};
   cn_result r = cn_context_create(&d, out);
   if (r != CN_OK) return cli_fail(cmd, "cannot create a Vulkan context", r);

@@ -32,11 +32,12 @@ install(FILES ${PROJECT_BINARY_DIR}/canopyConfig.cmake ${PROJECT_BINARY_DIR}/can
 
 # pkg-config: a static library's users also need its private dependencies.
 if(BUILD_SHARED_LIBS)
-  set(CANOPY_SVG_PC_REQUIRES_PRIVATE "Requires.private: libxml-2.0 libpng zlib libjpeg libwebp\nLibs.private: -lgif")
+  set(CANOPY_SVG_PC_REQUIRES_PRIVATE
+    "Requires.private: libxml-2.0 libpng zlib libjpeg libwebp fontconfig freetype2 harfbuzz fribidi\nLibs.private: -lgif")
   set(CANOPY_SVG_PC_REQUIRES "")
 else()
   set(CANOPY_SVG_PC_REQUIRES_PRIVATE "Libs.private: -lgif")
-  set(CANOPY_SVG_PC_REQUIRES " libxml-2.0 libpng zlib libjpeg libwebp")
+  set(CANOPY_SVG_PC_REQUIRES " libxml-2.0 libpng zlib libjpeg libwebp fontconfig freetype2 harfbuzz fribidi")
 endif()
 # The .pc files find the prefix from their own place, so an installed tree can move.
 file(RELATIVE_PATH CANOPY_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)

@@ -61,6 +61,7 @@ typedef struct cn__device_info {
   bool usable;           /* has every required feature */
   char why[160];         /* what is missing, when !usable */
   bool has_13_features;  /* Vulkan 1.3 feature struct may be chained */
+  bool executable_info;  /* VK_KHR_pipeline_executable_properties and its feature */
 } cn__device_info;
 
 static int cn__type_score(VkPhysicalDeviceType t) {
@@ -71,6 +72,19 @@ static int cn__type_score(VkPhysicalDeviceType t) {
     case VK_PHYSICAL_DEVICE_TYPE_CPU: return 1;
     default: return 0;
   }
+}
+
+static bool cn__has_device_ext(VkPhysicalDevice pd, const char *name) {
+  uint32_t n = 0;
+  if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS) return false;
+  VkExtensionProperties *props = calloc(n ? n : 1, sizeof *props);
+  if (!props) return false;
+  bool found = false;
+  if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, props) == VK_SUCCESS) {
+    for (uint32_t i = 0; i < n; i++) found |= strcmp(props[i].extensionName, name) == 0;
+  }
+  free(props);
+  return found;
 }
 
 static void cn__query_device(VkPhysicalDevice pd, cn__device_info *info) {
@@ -113,12 +127,18 @@ static void cn__query_device(VkPhysicalDevice pd, cn__device_info *info) {
    * ends them after LP_MAX_TGSI_LOOP_ITERATIONS = 65535. */
   c->max_loop_iterations = drv.driverID == VK_DRIVER_ID_MESA_LLVMPIPE ? 65535u : 0u;
 
-  VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  bool has_exec = cn__has_device_ext(pd, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fexec = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                                          .pNext = has_exec ? &fexec : NULL};
   VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                          .pNext = info->has_13_features ? &f13 : NULL};
+                                          .pNext = info->has_13_features ? (void *)&f13 : has_exec ? (void *)&fexec : NULL};
   VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
   vkGetPhysicalDeviceFeatures2(pd, &f2);
   c->shader_int64 = f2.features.shaderInt64;
+  c->buffer_int64_atomics = f12.shaderBufferInt64Atomics;
+  info->executable_info = has_exec && fexec.pipelineExecutableInfo;
   c->subgroup_size_control = info->has_13_features && f13.subgroupSizeControl && f13.computeFullSubgroups &&
                              (ssc.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
 
@@ -313,27 +333,43 @@ static cn_result cn__init_common(cn_context *ctx) {
   return CN_OK;
 }
 
-static cn_result cn__create_device(cn_context *ctx, const cn__device_info *info) {
+static cn_result cn__create_device(cn_context *ctx, const cn__device_info *info, bool statistics) {
   float prio = 1.0f;
+  bool exec = statistics && info->executable_info;
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fexec = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+      .pipelineExecutableInfo = VK_TRUE};
+  const char *exts[1] = {VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME};
   VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                  .queueFamilyIndex = info->queue_family,
                                  .queueCount = 1,
                                  .pQueuePriorities = &prio};
   VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                                          .pNext = exec ? &fexec : NULL,
                                           .subgroupSizeControl = info->caps.subgroup_size_control,
                                           .computeFullSubgroups = info->caps.subgroup_size_control};
   VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                          .pNext = info->has_13_features ? &f13 : NULL};
+                                          .pNext = info->has_13_features ? (void *)&f13 : exec ? (void *)&fexec : NULL};
   cn_device_features_require(&f12);
+  f12.shaderBufferInt64Atomics = info->caps.buffer_int64_atomics; /* optional: the scan's look-back uses it */
   VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
   f2.features.shaderInt64 = info->caps.shader_int64;
   VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                             .pNext = &f2,
                             .queueCreateInfoCount = 1,
-                            .pQueueCreateInfos = &qci};
+                            .pQueueCreateInfos = &qci,
+                            .enabledExtensionCount = exec ? 1 : 0,
+                            .ppEnabledExtensionNames = exec ? exts : NULL};
   CN_TRY(CN_VK(vkCreateDevice(ctx->physical_device, &dci, NULL, &ctx->device)));
   vkGetDeviceQueue(ctx->device, info->queue_family, 0, &ctx->queue);
   ctx->queue_family = info->queue_family;
+  if (exec) {
+    ctx->get_executable_properties = (PFN_vkGetPipelineExecutablePropertiesKHR)vkGetDeviceProcAddr(
+        ctx->device, "vkGetPipelineExecutablePropertiesKHR");
+    ctx->get_executable_statistics = (PFN_vkGetPipelineExecutableStatisticsKHR)vkGetDeviceProcAddr(
+        ctx->device, "vkGetPipelineExecutableStatisticsKHR");
+    ctx->kernel_statistics = ctx->get_executable_properties && ctx->get_executable_statistics;
+  }
   return CN_OK;
 }
 
@@ -392,7 +428,7 @@ cn_result cn_context_create(const cn_context_desc *desc, cn_context **out) {
   if (r == CN_OK) {
     ctx->physical_device = pds[chosen];
     ctx->caps = infos[chosen].caps;
-    r = cn__create_device(ctx, &infos[chosen]);
+    r = cn__create_device(ctx, &infos[chosen], d.kernel_statistics);
   }
   if (r == CN_OK) r = cn__init_common(ctx);
   if (r == CN_OK) r = cn__pipeline_cache_open(ctx, d.pipeline_cache_path);
@@ -441,6 +477,7 @@ cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out) 
   if (desc->tuning) ctx->tuning = *desc->tuning;
   /* The host decides whether subgroup size control was enabled; do not rely on it. */
   ctx->caps.subgroup_size_control = false;
+  ctx->caps.buffer_int64_atomics = false;
   cn_result r = cn__init_common(ctx);
   if (r != CN_OK) {
     cn_context_destroy(ctx);
@@ -458,6 +495,7 @@ void cn_context_destroy(cn_context *ctx) {
     if (ctx->owns_pipeline_cache) (void)cn__pipeline_cache_save(ctx);
     if (ctx->owns_pipeline_cache && ctx->pipeline_cache) vkDestroyPipelineCache(ctx->device, ctx->pipeline_cache, NULL);
     for (uint32_t i = 0; i < ctx->npipelines; i++) vkDestroyPipeline(ctx->device, ctx->pipelines[i].pipeline, NULL);
+    for (uint32_t i = 0; i < ctx->npipelines; i++) free(ctx->pipelines[i].stats);
     if (ctx->layout) vkDestroyPipelineLayout(ctx->device, ctx->layout, NULL);
     if (ctx->pool) vkDestroyCommandPool(ctx->device, ctx->pool, NULL);
     if (ctx->fence) vkDestroyFence(ctx->device, ctx->fence, NULL);

@@ -46,6 +46,9 @@ static inline cn_result cn_vk_check_(VkResult vr, const char *call, const char *
     if (cn_try_ != CN_OK) return cn_try_; \
   } while (0)
 
+/* Statistics kept per kernel: the size of cn_kernel_info.stats. */
+#define CN_KERNEL_STATS_MAX ((uint32_t)(sizeof(((cn_kernel_info *)0)->stats) / sizeof(cn_kernel_stat)))
+
 /* One built pipeline per (kernel, specialization) pair. */
 typedef struct cn_pipeline_entry {
   int kernel;
@@ -53,6 +56,8 @@ typedef struct cn_pipeline_entry {
   uint32_t nspec;
   uint32_t required_subgroup; /* 0: the driver's choice */
   VkPipeline pipeline;
+  uint32_t nstats;             /* captured statistics (context's kernel_statistics) */
+  cn_kernel_stat *stats;       /* malloc'd, nstats entries */
 } cn_pipeline_entry;
 
 struct cn_context {
@@ -86,6 +91,11 @@ struct cn_context {
   uint32_t npipelines, cap_pipelines;
 
   PFN_vkCmdDispatchBase cmd_dispatch_base;
+
+  /* VK_KHR_pipeline_executable_properties, when requested and offered. */
+  bool kernel_statistics;
+  PFN_vkGetPipelineExecutablePropertiesKHR get_executable_properties;
+  PFN_vkGetPipelineExecutableStatisticsKHR get_executable_statistics;
 
   cn_tuning tuning; /* the host's choices; 0 fields: per device */
 };

@@ -7,10 +7,54 @@
 #include "internal.h"
 #include "kernels.gen.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Reads the driver's statistics of every executable of pipeline (a compute
+ * pipeline has one; any more are numbered in the names) into e->stats. A
+ * failure only leaves the statistics out: they inform, nothing depends on them. */
+static void cn__pipeline_stats(cn_context *ctx, VkPipeline pipeline, cn_pipeline_entry *e) {
+  VkPipelineInfoKHR pi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, .pipeline = pipeline};
+  uint32_t nexec = 0;
+  if (ctx->get_executable_properties(ctx->device, &pi, &nexec, NULL) != VK_SUCCESS || nexec == 0) return;
+  cn_kernel_stat *out = calloc(CN_KERNEL_STATS_MAX, sizeof *out);
+  if (!out) return;
+  uint32_t nout = 0;
+  for (uint32_t x = 0; x < nexec && nout < CN_KERNEL_STATS_MAX; x++) {
+    VkPipelineExecutableInfoKHR ei = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, .pipeline = pipeline, .executableIndex = x};
+    VkPipelineExecutableStatisticKHR st[CN_KERNEL_STATS_MAX];
+    uint32_t ns = CN_KERNEL_STATS_MAX;
+    for (uint32_t i = 0; i < ns; i++) st[i] = (VkPipelineExecutableStatisticKHR){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR};
+    VkResult vr = ctx->get_executable_statistics(ctx->device, &ei, &ns, st);
+    if (vr != VK_SUCCESS && vr != VK_INCOMPLETE) continue;
+    for (uint32_t i = 0; i < ns && nout < CN_KERNEL_STATS_MAX; i++) {
+      cn_kernel_stat *o = &out[nout++];
+      if (nexec > 1) snprintf(o->name, sizeof o->name, "%u:%s", x, st[i].name);
+      else snprintf(o->name, sizeof o->name, "%s", st[i].name);
+      switch (st[i].format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+          snprintf(o->value, sizeof o->value, "%s", st[i].value.b32 ? "true" : "false");
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+          snprintf(o->value, sizeof o->value, "%" PRId64, st[i].value.i64);
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+          snprintf(o->value, sizeof o->value, "%" PRIu64, st[i].value.u64);
+          break;
+        default:
+          snprintf(o->value, sizeof o->value, "%g", st[i].value.f64);
+          break;
+      }
+    }
+  }
+  e->stats = out;
+  e->nstats = nout;
+}
 
 cn_result cn_pipeline_get(cn_context *ctx, int kernel, const uint32_t *spec, uint32_t nspec, VkPipeline *out) {
   *out = VK_NULL_HANDLE;
@@ -42,7 +86,8 @@ cn_result cn_pipeline_get(cn_context *ctx, int kernel, const uint32_t *spec, uin
   VkSpecializationInfo si = {.mapEntryCount = nspec, .pMapEntries = entries, .dataSize = nspec * 4, .pData = spec};
   VkComputePipelineCreateInfo cpci = {
       .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-      .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT,
+      .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT |
+               (ctx->kernel_statistics ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0),
       .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                 .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                 .module = module,
@@ -60,7 +105,26 @@ cn_result cn_pipeline_get(cn_context *ctx, int kernel, const uint32_t *spec, uin
   if (nspec) memcpy(e->spec, spec, nspec * sizeof *spec);
   e->pipeline = pipeline;
   ctx->pipelines_built++;
+  if (ctx->kernel_statistics) cn__pipeline_stats(ctx, pipeline, e);
   *out = pipeline;
+  return CN_OK;
+}
+
+bool cn_context_kernel_statistics(const cn_context *ctx) { return ctx && ctx->kernel_statistics; }
+
+uint32_t cn_context_kernel_count(const cn_context *ctx) { return ctx ? ctx->npipelines : 0; }
+
+cn_result cn_context_kernel_info(const cn_context *ctx, uint32_t i, cn_kernel_info *out) {
+  if (!ctx || !out) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_context_kernel_info: NULL argument");
+  if (i >= ctx->npipelines)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_context_kernel_info: index %u of %u kernels", i, ctx->npipelines);
+  const cn_pipeline_entry *e = &ctx->pipelines[i];
+  memset(out, 0, sizeof *out);
+  out->kernel = cn_kernel_table[e->kernel].name;
+  out->nspec = e->nspec;
+  memcpy(out->spec, e->spec, e->nspec * sizeof *e->spec);
+  out->nstats = e->nstats;
+  if (e->nstats) memcpy(out->stats, e->stats, e->nstats * sizeof *e->stats);
   return CN_OK;
 }
 
@@ -164,3 +228,4 @@ bool cn__pipeline_cache_save(cn_context *ctx) {
   free(data);
   return ok;
 }
+_Static_assert(CN_MAX_SPEC_CONSTANTS <= sizeof(((cn_kernel_info *)0)->spec) / sizeof(uint32_t), "cn_kernel_info.spec holds every constant");

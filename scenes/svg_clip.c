@@ -13,6 +13,7 @@
  * clipped to the mask region, then the masked group carrying the element's
  * mix-blend-mode and opacity. */
 #include "svg_internal.h"
+#include "svg_text.h"
 
 #include <math.h>
 #include <string.h>
@@ -42,10 +43,7 @@ static cn_result clip_child_of(svg_loader *L, xmlNode *c, const svg_style *cs, c
                                bool count_skips) {
   *ok = false;
   if (c->type != XML_ELEMENT_NODE) return CN_OK;
-  if (cn__svg_is(c, "text")) {
-    if (count_skips) cn__svg_skip(L, CN_SVG_SKIP_TEXT);
-    return CN_OK;
-  }
+  (void)count_skips;
   if (!cn__svg_conditions_pass(c)) return CN_OK;
   xmlNode *shape = c;
   svg_mat m;
@@ -68,7 +66,7 @@ static cn_result clip_child_of(svg_loader *L, xmlNode *c, const svg_style *cs, c
     if (ss.display_none || !ss.visible) return CN_OK;
     ss.clip_path = st.clip_path; /* the use's clip-path applies */
     st = ss;
-  } else if (!cn__svg_is_shape(c)) {
+  } else if (!cn__svg_is_shape(c) && !cn__svg_is(c, "text")) {
     return CN_OK; /* groups and others are invalid clipPath children */
   }
   out->node = c, out->shape = shape, out->style = st, out->m = m;
@@ -84,11 +82,14 @@ static cn_result push_clip_inner(svg_loader *L, xmlNode *clip, const xmlNode *us
 static cn_result child_geometry(svg_loader *L, const clip_child *ch, svg_mat space, bool as_fill, uint32_t paint,
                                 uint32_t *pushed, bool *hidden) {
   svg_path p = {0};
-  if (!cn__svg_shape_path(L, ch->shape, &ch->style, &p)) {
+  bool text = cn__svg_is(ch->shape, "text");
+  if (text) CN_TRY(cn__svg_text_outline(L, ch->shape, &ch->style, &p));
+  if (text ? p.nops == 0 : !cn__svg_shape_path(L, ch->shape, &ch->style, &p)) {
     cn__svg_path_free(&p);
     if (!as_fill) *hidden = true; /* a lone child with no outline clips everything */
     return CN_OK;
   }
+  uint32_t rule = text ? CN_RULE_NONZERO : ch->style.clip_rule;
   svg_mat m = cn__svg_mat_mul(space, ch->m);
   uint32_t inner = 0;
   cn_result r = CN_OK;
@@ -104,7 +105,7 @@ static cn_result child_geometry(svg_loader *L, const clip_child *ch, svg_mat spa
   if (r == CN_OK && !*hidden) {
     uint32_t id;
     r = cn__svg_emit_path(L, ch->node, &p, m, &id);
-    if (r == CN_OK) r = as_fill ? cn_scene_fill(L->b, id, paint, ch->style.clip_rule) : cn_scene_push_clip(L->b, id, ch->style.clip_rule);
+    if (r == CN_OK) r = as_fill ? cn_scene_fill(L->b, id, paint, rule) : cn_scene_push_clip(L->b, id, rule);
     if (r == CN_OK && !as_fill) inner++;
   }
   if (as_fill || *hidden)

@@ -13,6 +13,7 @@
  *   svg_pattern.c    pattern fills expanded into clipped tiles of geometry
  *   svg_clip.c       clipPath and mask as groups
  *   svg_marker.c     markers expanded into geometry
+ *   svg_font.c, svg_text.c, svg_text_layout.c: text (svg_text.h)
  *
  * The traversal of elements (children, use, switch, nested viewports,
  * symbols) runs on an explicit stack of frames on the heap (svg_frame), so
@@ -158,6 +159,11 @@ void cn__svg_sheet_match(const svg_sheet *s, xmlNode *node, svg_decl_fn fn, void
 
 /* ----------------------------------------------------------------- style */
 
+/* dominant-baseline and alignment-baseline values */
+enum { SVG_BASELINE_AUTO, SVG_BASELINE_BASELINE, SVG_BASELINE_ALPHABETIC, SVG_BASELINE_IDEOGRAPHIC,
+       SVG_BASELINE_HANGING, SVG_BASELINE_MATHEMATICAL, SVG_BASELINE_CENTRAL, SVG_BASELINE_MIDDLE,
+       SVG_BASELINE_TEXT_AFTER_EDGE, SVG_BASELINE_TEXT_BEFORE_EDGE, SVG_BASELINE_NO_CHANGE };
+
 enum { SVG_PAINT_NONE, SVG_PAINT_COLOR, SVG_PAINT_CURRENT, SVG_PAINT_REF, SVG_PAINT_CONTEXT_FILL,
        SVG_PAINT_CONTEXT_STROKE };
 typedef struct svg_paint {
@@ -184,6 +190,28 @@ typedef struct svg_style {
   uint8_t paint_order[3]; /* 0 fill, 1 stroke, 2 markers */
   double font_size;
   bool image_pixelated; /* image-rendering: optimizeSpeed, pixelated, crisp-edges (nearest texel) */
+  /* text (inherited) */
+  const char *font_family; /* the CSS list as written, or NULL (the default) */
+  uint32_t font_family_len;
+  const char *font_variations; /* font-variation-settings, or NULL (normal) */
+  uint32_t font_variations_len;
+  uint16_t font_weight;    /* 100..900 */
+  uint8_t font_style;      /* 0 normal, 1 italic, 2 oblique */
+  uint8_t font_stretch;    /* 1 ultra-condensed .. 5 normal .. 9 ultra-expanded */
+  bool small_caps;
+  bool kerning;            /* font-kerning not none and kerning not 0 */
+  uint8_t text_anchor;     /* 0 start, 1 middle, 2 end */
+  uint8_t dominant_baseline; /* SVG_BASELINE_* */
+  bool vertical;           /* writing-mode tb, tb-rl, vertical-* */
+  bool rtl;                /* direction: rtl */
+  svg_length letter_spacing, word_spacing;
+  /* text (not inherited) */
+  uint8_t alignment_baseline; /* SVG_BASELINE_* */
+  uint8_t decoration;      /* bits: 1 underline, 2 overline, 4 line-through (this element's own) */
+  uint8_t decoration_all;  /* this element's and its ancestors' decorations (kept inherited) */
+  uint8_t baseline_shift_kind; /* 0 baseline, 1 sub, 2 super, 3 length */
+  svg_length baseline_shift;
+  bool bidi_override;      /* unicode-bidi: bidi-override */
   /* not inherited */
   float opacity;
   bool display_none;
@@ -269,6 +297,9 @@ typedef struct svg_loader {
   uint32_t nsubdocs;
   struct svg_image_entry *images; /* per document: decoded images by href */
   uint32_t nimages;
+  /* text: the font database (created with the first text) and glyphs laid out */
+  struct svg_fontdb *fonts;
+  uint64_t glyphs;
 } svg_loader;
 
 /* A bounding box being gathered in the space of `inv` (device -> element user space). */
@@ -380,6 +411,11 @@ cn_result cn__svg_emit_path(svg_loader *L, const xmlNode *node, const svg_path *
  * is not a shape or is not rendered (zero size). */
 bool cn__svg_shape_path(svg_loader *L, xmlNode *node, const svg_style *st, svg_path *p);
 bool cn__svg_is_shape(const xmlNode *n);
+/* Paints path p (user space of ctm) with st's fill, stroke and paint order,
+ * paint servers sized by bbox (x0 y0 x1 y1 in user space); the fill rule is
+ * st's unless nonzero is set. For text, whose glyph paths use the text's box. */
+cn_result cn__svg_paint_path(svg_loader *L, xmlNode *n, const svg_style *st, const svg_path *p, svg_mat ctm,
+                             const double bbox[4], bool nonzero);
 /* Graphics and container elements (what a switch chooses among). */
 bool cn__svg_is_renderable(const xmlNode *n);
 /* Bounding boxes of content in the user space of m: begin (*ok false when m

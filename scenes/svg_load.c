@@ -3,6 +3,7 @@
  * root viewport and output size, the shared helpers of the loader files
  * (depth, reference chains, warnings) and the statistics. */
 #include "svg_internal.h"
+#include "svg_text.h"
 
 #include <errno.h>
 #include <libxml/parser.h>
@@ -21,7 +22,8 @@
 
 const char *cn_svg_skip_name(cn_svg_skip kind) {
   static const char *const names[CN_SVG_SKIP_COUNT] = {"text", "filter", "image", "pattern", "foreign",
-                                                       "unknown", "missing-ref", "cycle", "refused-ref"};
+                                                       "unknown", "missing-ref", "cycle", "refused-ref",
+                                                       "font"};
   return (unsigned)kind < CN_SVG_SKIP_COUNT ? names[kind] : "?";
 }
 
@@ -373,11 +375,13 @@ cn_result cn__svg_parse_xml(const void *data, size_t size, xmlDoc **out) {
    * every single token stays bounded by libxml2's own 10 MB limits. */
   const char *bytes = data;
   size_t first = size < 4 ? size : 4;
-  xmlParserCtxt *ctxt = xmlCreatePushParserCtxt(NULL, NULL, bytes, (int)first, "input.svg");
+  /* no file name: libxml2 2.9 leaks the input stream when copying the
+   * name runs out of memory */
+  xmlParserCtxt *ctxt = xmlCreatePushParserCtxt(NULL, NULL, bytes, (int)first, NULL);
   if (!ctxt) {
     xmlSetStructuredErrorFunc(NULL, NULL);
     xmlSetGenericErrorFunc(NULL, NULL);
-    return cn_fail(CN_ERROR_OUT_OF_MEMORY, "cannot create an XML parser");
+    return cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of memory creating the XML parser (libxml2)");
   }
   /* No network, no DTD loading or attribute defaults, no entity
    * substitution, no XInclude. XML_PARSE_HUGE lifts libxml2's depth limit
@@ -570,7 +574,7 @@ static cn_result load_memory(cn_scene_builder *b, const void *data, size_t size,
     if (r == CN_OK) r = cn__svg_parse_xml(data, size, &L->doc);
     if (r == CN_OK) r = load_doc(L, xmlDocGetRootElement(L->doc), out);
   }
-  if (r == CN_OK && stats) fill_stats(stats, out);
+  if (r == CN_OK && stats) fill_stats(stats, out), stats->glyphs = (uint32_t)L->glyphs;
   cn__svg_loader_free(L);
   return r;
 }
@@ -582,6 +586,7 @@ void cn__svg_loader_free(svg_loader *L) {
   while (L->nactive) cn__svg_pop_ref(L);
   if (L->doc) xmlFreeDoc(L->doc);
   cn__svg_sheet_free(L->sheet);
+  cn__svg_fontdb_destroy(L->fonts);
   free(L->active);
   free(L->ids);
   free(L->acc);

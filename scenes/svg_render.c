@@ -10,6 +10,7 @@
  * the effects closed) and pushes frames for its children, waiting for them
  * instead of recursing. */
 #include "svg_internal.h"
+#include "svg_text.h"
 
 #include <libxml/entities.h>
 #include <math.h>
@@ -207,6 +208,49 @@ svg_mat cn__svg_transform_attr(svg_loader *L, const xmlNode *n, const char *attr
   return cn__svg_mat_mul(cn__svg_mat_translate(xy[0], xy[1]), cn__svg_mat_mul(t, cn__svg_mat_translate(-xy[0], -xy[1])));
 }
 
+/* Fill, stroke and markers of path p in paint order (markers only for shapes). */
+static cn_result paint_geometry(svg_loader *L, xmlNode *n, const svg_style *st, const svg_path *p, svg_mat ctm,
+                                const double bbox[4], float alpha, bool text) {
+  cn_result r = CN_OK;
+  uint32_t path = CN_NONE;
+  uint32_t rule = text ? CN_RULE_NONZERO : st->fill_rule;
+  for (int k = 0; k < 3 && r == CN_OK; k++) {
+    int what = st->paint_order[k];
+    if (what == 0 && st->fill.kind != SVG_PAINT_NONE && !cn__svg_is(n, "line")) { /* a line has no inside */
+      if (st->fill.kind == SVG_PAINT_REF && st->fill.ref && cn__svg_is(st->fill.ref, "pattern")) {
+        bool painted = false;
+        if (path == CN_NONE) r = cn__svg_emit_path(L, n, p, ctm, &path);
+        if (r == CN_OK)
+          r = cn__svg_fill_pattern(L, n, st->fill.ref, path, rule, st->fill_opacity * alpha, ctm, bbox, &painted);
+        if (r != CN_OK || painted) continue; /* else the fallback colour below */
+      }
+      uint32_t paint;
+      r = cn__svg_make_paint(L, n, &st->fill, st, st->fill_opacity * alpha, ctm, bbox, &paint);
+      if (r != CN_OK || paint == CN_NONE) continue;
+      if (path == CN_NONE) r = cn__svg_emit_path(L, n, p, ctm, &path);
+      if (r == CN_OK) r = cn_scene_fill(L->b, path, paint, rule);
+    } else if (what == 1 && st->stroke.kind != SVG_PAINT_NONE) {
+      cn_stroke_desc sd;
+      float dashes[64];
+      if (!cn__svg_make_stroke(L, st, &sd, dashes, 64)) continue;
+      uint32_t paint;
+      r = cn__svg_make_paint(L, n, &st->stroke, st, st->stroke_opacity * alpha, ctm, bbox, &paint);
+      if (r != CN_OK || paint == CN_NONE) continue;
+      if (path == CN_NONE) r = cn__svg_emit_path(L, n, p, ctm, &path);
+      if (r == CN_OK) r = cn_scene_stroke(L->b, path, paint, &sd);
+    } else if (what == 2 && !text) {
+      r = cn__svg_render_markers(L, n, st, p, ctm);
+    }
+  }
+  return r;
+}
+
+cn_result cn__svg_paint_path(svg_loader *L, xmlNode *n, const svg_style *st, const svg_path *p, svg_mat ctm,
+                             const double bbox[4], bool nonzero) {
+  if (p->oom) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "line %d: no memory for path data", cn__svg_line(n));
+  return paint_geometry(L, n, st, p, ctm, bbox, 1, nonzero);
+}
+
 /* Draws one shape: fill, stroke and markers in paint order. alpha folds a
  * group opacity into the paints (only when one thing is drawn). */
 static cn_result render_shape(svg_loader *L, xmlNode *n, const svg_style *st, svg_mat ctm, float alpha) {
@@ -218,40 +262,8 @@ static cn_result render_shape(svg_loader *L, xmlNode *n, const svg_style *st, sv
   }
   cn__svg_bbox_add(L, &p, ctm);
   cn_result r = CN_OK;
-  if (!st->visible) goto done;
   double bbox[4];
-  bool has_box = cn__svg_path_tight_bounds(&p, bbox);
-  if (!has_box) goto done;
-  uint32_t path = CN_NONE;
-  for (int k = 0; k < 3 && r == CN_OK; k++) {
-    int what = st->paint_order[k];
-    if (what == 0 && st->fill.kind != SVG_PAINT_NONE && !cn__svg_is(n, "line")) { /* a line has no inside */
-      if (st->fill.kind == SVG_PAINT_REF && st->fill.ref && cn__svg_is(st->fill.ref, "pattern")) {
-        bool painted = false;
-        if (path == CN_NONE) r = cn__svg_emit_path(L, n, &p, ctm, &path);
-        if (r == CN_OK)
-          r = cn__svg_fill_pattern(L, n, st->fill.ref, path, st->fill_rule, st->fill_opacity * alpha, ctm, bbox, &painted);
-        if (r != CN_OK || painted) continue; /* else the fallback colour below */
-      }
-      uint32_t paint;
-      r = cn__svg_make_paint(L, n, &st->fill, st, st->fill_opacity * alpha, ctm, bbox, &paint);
-      if (r != CN_OK || paint == CN_NONE) continue;
-      if (path == CN_NONE) r = cn__svg_emit_path(L, n, &p, ctm, &path);
-      if (r == CN_OK) r = cn_scene_fill(L->b, path, paint, st->fill_rule);
-    } else if (what == 1 && st->stroke.kind != SVG_PAINT_NONE) {
-      cn_stroke_desc sd;
-      float dashes[64];
-      if (!cn__svg_make_stroke(L, st, &sd, dashes, 64)) continue;
-      uint32_t paint;
-      r = cn__svg_make_paint(L, n, &st->stroke, st, st->stroke_opacity * alpha, ctm, bbox, &paint);
-      if (r != CN_OK || paint == CN_NONE) continue;
-      if (path == CN_NONE) r = cn__svg_emit_path(L, n, &p, ctm, &path);
-      if (r == CN_OK) r = cn_scene_stroke(L->b, path, paint, &sd);
-    } else if (what == 2) {
-      r = cn__svg_render_markers(L, n, st, &p, ctm);
-    }
-  }
-done:
+  if (st->visible && cn__svg_path_tight_bounds(&p, bbox)) r = paint_geometry(L, n, st, &p, ctm, bbox, alpha, false);
   cn__svg_path_free(&p);
   return r;
 }
@@ -438,6 +450,10 @@ static cn_result content_begin(svg_loader *L, svg_frame *f) {
     f->phase = SVG_PHASE_AFTER_CONTENT;
     return cn__svg_render_image(L, f->node, &f->st, f->m);
   }
+  if (strcmp(name, "text") == 0) { /* laid out and drawn at once (svg_text.c) */
+    f->phase = SVG_PHASE_AFTER_CONTENT;
+    return cn__svg_render_text(L, f->node, &f->st, f->m);
+  }
   return render_shape_frame(L, f);
 }
 
@@ -452,11 +468,10 @@ static bool element_rendered(svg_loader *L, xmlNode *n) {
   }
   const char *name = (const char *)n->name;
   if (is_definition(name)) return false;
-  if (strcmp(name, "text") == 0) return cn__svg_skip(L, CN_SVG_SKIP_TEXT), false;
   if (strcmp(name, "foreignObject") == 0) return cn__svg_skip(L, CN_SVG_SKIP_FOREIGN), false;
   bool known = strcmp(name, "g") == 0 || strcmp(name, "a") == 0 || strcmp(name, "svg") == 0 ||
                strcmp(name, "use") == 0 || strcmp(name, "switch") == 0 || strcmp(name, "image") == 0 ||
-               cn__svg_is_shape(n);
+               strcmp(name, "text") == 0 || cn__svg_is_shape(n);
   if (!known) return cn__svg_skip(L, CN_SVG_SKIP_UNKNOWN), false;
   return cn__svg_conditions_pass(n);
 }

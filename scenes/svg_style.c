@@ -28,7 +28,10 @@ void cn__svg_style_initial(svg_style *s) {
   s->color = (svg_color){0, 0, 0, 1};
   s->visible = true;
   s->paint_order[0] = 0, s->paint_order[1] = 1, s->paint_order[2] = 2;
-  s->font_size = 16;
+  s->font_size = 12; /* as resvg and librsvg (browsers: 16) */
+  s->font_weight = 400;
+  s->font_stretch = 5;
+  s->kerning = true;
   s->opacity = 1;
   s->blend = CN_BLEND_NORMAL;
   s->stop_color = (svg_color){0, 0, 0, 1};
@@ -52,6 +55,10 @@ static void reset_uninherited(svg_style *s) {
   s->mask_alpha = false;
   s->transform = NULL;
   s->transform_len = 0;
+  s->alignment_baseline = SVG_BASELINE_AUTO;
+  s->decoration = 0;
+  s->baseline_shift_kind = 0;
+  s->bidi_override = false;
 }
 
 typedef struct cascade {
@@ -142,6 +149,94 @@ static xmlNode *parse_ref(cascade *c, const svg_decl *d, bool *missing) {
 static const char *const blend_names[CN_BLEND_MODE_COUNT] = {
     "normal", "multiply", "screen", "overlay", "darken", "lighten", "color-dodge", "color-burn",
     "hard-light", "soft-light", "difference", "exclusion", "hue", "saturation", "color", "luminosity"};
+
+static bool parse_weight(const svg_decl *d, uint16_t parent, uint16_t *out) {
+  if (eq(d, "normal")) return *out = 400, true;
+  if (eq(d, "bold")) return *out = 700, true;
+  if (eq(d, "bolder")) return *out = (uint16_t)(parent + (parent == 400 ? 300 : 100) > 900 ? 900 : parent + (parent == 400 ? 300 : 100)), true;
+  if (eq(d, "lighter")) {
+    int w = parent - (parent == 400 ? 200 : 100);
+    return *out = (uint16_t)(w < 100 ? 100 : w), true;
+  }
+  if (d->value_len == 3 && d->value[1] == '0' && d->value[2] == '0' && d->value[0] >= '1' && d->value[0] <= '9')
+    return *out = (uint16_t)((d->value[0] - '0') * 100), true;
+  return false;
+}
+
+static bool parse_stretch(const svg_decl *d, uint8_t parent, uint8_t *out) {
+  static const char *const names[10] = {"", "ultra-condensed", "extra-condensed", "condensed", "semi-condensed",
+                                        "normal", "semi-expanded", "expanded", "extra-expanded", "ultra-expanded"};
+  for (uint8_t i = 1; i < 10; i++)
+    if (eq(d, names[i])) return *out = i, true;
+  if (eq(d, "narrower")) return *out = 3, true; /* as resvg: condensed */
+  if (eq(d, "wider")) return *out = 7, true;
+  (void)parent;
+  char buf[32];
+  if (d->value_len < sizeof buf && d->value_len && d->value[d->value_len - 1] == '%') {
+    memcpy(buf, d->value, d->value_len - 1);
+    buf[d->value_len - 1] = 0;
+    double v;
+    if (cn__svg_parse_number_attr(buf, &v)) {
+      static const double pct[10] = {0, 50, 62.5, 75, 87.5, 100, 112.5, 125, 150, 200};
+      uint8_t best = 5;
+      for (uint8_t i = 1; i < 10; i++)
+        if (fabs(pct[i] - v) < fabs(pct[best] - v)) best = i;
+      return *out = best, true;
+    }
+  }
+  return false;
+}
+
+/* A baseline keyword (SVG_BASELINE_*), -1 when unknown. */
+static int parse_baseline(const svg_decl *d) {
+  static const char *const names[] = {"auto", "baseline", "alphabetic", "ideographic", "hanging", "mathematical",
+                                      "central", "middle", "text-after-edge", "text-before-edge", "no-change"};
+  for (int i = 0; i < (int)CN_ARRAY_LEN(names); i++)
+    if (eq(d, names[i])) return i;
+  if (eq(d, "after-edge")) return SVG_BASELINE_TEXT_AFTER_EDGE;
+  if (eq(d, "before-edge")) return SVG_BASELINE_TEXT_BEFORE_EDGE;
+  if (eq(d, "use-script") || eq(d, "reset-size")) return SVG_BASELINE_AUTO;
+  return -1;
+}
+
+static void apply(void *user, const svg_decl *d);
+
+/* The font shorthand: [style] [variant] [weight] [stretch] size[/line-height] family-list. */
+static void apply_font_shorthand(cascade *c, const svg_decl *d) {
+  const char *v = d->value, *e = d->value + d->value_len;
+  svg_style *s = c->s;
+  uint8_t style = 0, stretch = 5;
+  uint16_t weight = 400;
+  bool caps = false;
+  for (;;) {
+    while (v < e && (*v == ' ' || *v == '\t' || *v == '\n')) v++;
+    const char *w = v;
+    while (v < e && *v != ' ' && *v != '\t' && *v != '\n') v++;
+    if (w == v) return; /* no size: invalid */
+    svg_decl t = {d->name, w, d->name_len, (uint32_t)(v - w), d->important};
+    if (eq(&t, "normal")) continue;
+    if (eq(&t, "italic")) { style = 1; continue; }
+    if (eq(&t, "oblique")) { style = 2; continue; }
+    if (eq(&t, "small-caps")) { caps = true; continue; }
+    if (parse_weight(&t, c->parent->font_weight, &weight)) continue;
+    if (parse_stretch(&t, c->parent->font_stretch, &stretch)) continue;
+    /* the size, then the family list */
+    const char *slash = memchr(w, '/', (size_t)(v - w));
+    svg_decl sz = {"font-size", w, 9, (uint32_t)((slash ? slash : v) - w), d->important};
+    double before = s->font_size;
+    apply(c, &sz);
+    if (s->font_size == before && !eq(&sz, "medium")) {
+      svg_length l;
+      if (!parse_len(&sz, &l)) return;
+    }
+    while (v < e && (*v == ' ' || *v == '\t' || *v == '\n')) v++;
+    if (v == e) return;
+    s->font_family = v, s->font_family_len = (uint32_t)(e - v);
+    s->font_style = style, s->font_weight = weight, s->font_stretch = stretch, s->small_caps = caps;
+    s->kerning = true; /* the shorthand resets font-kerning */
+    return;
+  }
+}
 
 /* Applies one declaration to c->s. */
 static void apply(void *user, const svg_decl *d) {
@@ -287,8 +382,106 @@ static void apply(void *user, const svg_decl *d) {
     for (uint8_t k = 0; k < 3; k++)
       if (!used[k]) order[n++] = k;
     memcpy(s->paint_order, order, 3);
+  } else if (name_is(d, "font-family")) {
+    if (inherit) s->font_family = p->font_family, s->font_family_len = p->font_family_len;
+    else if (d->value_len) s->font_family = d->value, s->font_family_len = d->value_len;
+  } else if (name_is(d, "font-weight")) {
+    INHERIT(font_weight);
+    parse_weight(d, p->font_weight, &s->font_weight);
+  } else if (name_is(d, "font-style")) {
+    INHERIT(font_style);
+    if (eq(d, "normal")) s->font_style = 0;
+    else if (eq(d, "italic")) s->font_style = 1;
+    else if (eq(d, "oblique")) s->font_style = 2;
+  } else if (name_is(d, "font-stretch")) {
+    INHERIT(font_stretch);
+    parse_stretch(d, p->font_stretch, &s->font_stretch);
+  } else if (name_is(d, "font-variant")) {
+    INHERIT(small_caps);
+    if (eq(d, "small-caps")) s->small_caps = true;
+    else if (eq(d, "normal")) s->small_caps = false;
+  } else if (name_is(d, "font-variation-settings")) {
+    if (inherit) s->font_variations = p->font_variations, s->font_variations_len = p->font_variations_len;
+    else if (eq(d, "normal")) s->font_variations = NULL, s->font_variations_len = 0;
+    else s->font_variations = d->value, s->font_variations_len = d->value_len;
+  } else if (name_is(d, "font-kerning")) {
+    if (!c->in_css) return; /* CSS only, as resvg and browsers: not a presentation attribute */
+    INHERIT(kerning);
+    if (eq(d, "none")) s->kerning = false;
+    else if (eq(d, "auto") || eq(d, "normal")) s->kerning = true;
+  } else if (name_is(d, "kerning")) {
+    INHERIT(kerning);
+    svg_length l;
+    if (eq(d, "auto")) s->kerning = true;
+    else if (parse_len(d, &l)) s->kerning = l.v != 0;
+  } else if (name_is(d, "text-anchor")) {
+    INHERIT(text_anchor);
+    if (eq(d, "start")) s->text_anchor = 0;
+    else if (eq(d, "middle")) s->text_anchor = 1;
+    else if (eq(d, "end")) s->text_anchor = 2;
+  } else if (name_is(d, "dominant-baseline")) {
+    INHERIT(dominant_baseline);
+    int b = parse_baseline(d);
+    if (b == SVG_BASELINE_NO_CHANGE) s->dominant_baseline = p->dominant_baseline;
+    else if (b >= 0 && b != SVG_BASELINE_BASELINE) s->dominant_baseline = (uint8_t)b;
+  } else if (name_is(d, "alignment-baseline")) {
+    INHERIT(alignment_baseline);
+    int b = parse_baseline(d);
+    if (b >= 0 && b != SVG_BASELINE_NO_CHANGE) s->alignment_baseline = (uint8_t)b;
+  } else if (name_is(d, "writing-mode")) {
+    INHERIT(vertical);
+    s->vertical = eq(d, "tb") || eq(d, "tb-rl") || eq(d, "vertical-rl") || eq(d, "vertical-lr");
+  } else if (name_is(d, "direction")) {
+    INHERIT(rtl);
+    if (eq(d, "rtl")) s->rtl = true;
+    else if (eq(d, "ltr")) s->rtl = false;
+  } else if (name_is(d, "unicode-bidi")) {
+    INHERIT(bidi_override);
+    s->bidi_override = eq(d, "bidi-override");
+  } else if (name_is(d, "letter-spacing") || name_is(d, "word-spacing")) {
+    svg_length *f = name_is(d, "letter-spacing") ? &s->letter_spacing : &s->word_spacing;
+    if (inherit) *f = name_is(d, "letter-spacing") ? p->letter_spacing : p->word_spacing;
+    else if (eq(d, "normal")) *f = (svg_length){0, SVG_UNIT_NONE};
+    else parse_len(d, f);
+  } else if (name_is(d, "text-decoration")) {
+    INHERIT(decoration);
+    uint8_t bits = 0;
+    const char *v = d->value, *e = d->value + d->value_len;
+    while (v < e) {
+      while (v < e && (*v == ' ' || *v == '\t' || *v == '\n')) v++;
+      const char *w = v;
+      while (v < e && *v != ' ' && *v != '\t' && *v != '\n') v++;
+      size_t wl = (size_t)(v - w);
+      if (wl == 9 && !strncmp(w, "underline", 9)) bits |= 1;
+      else if (wl == 8 && !strncmp(w, "overline", 8)) bits |= 2;
+      else if (wl == 12 && !strncmp(w, "line-through", 12)) bits |= 4;
+    }
+    s->decoration = bits;
+  } else if (name_is(d, "baseline-shift")) {
+    if (inherit) {
+      s->baseline_shift_kind = p->baseline_shift_kind, s->baseline_shift = p->baseline_shift;
+      return;
+    }
+    svg_length l;
+    if (eq(d, "baseline")) s->baseline_shift_kind = 0;
+    else if (eq(d, "sub")) s->baseline_shift_kind = 1;
+    else if (eq(d, "super")) s->baseline_shift_kind = 2;
+    else if (parse_len(d, &l)) s->baseline_shift_kind = 3, s->baseline_shift = l;
+  } else if (name_is(d, "font")) {
+    if (c->in_css) apply_font_shorthand(c, d); /* CSS only, as resvg: not a presentation attribute */
   } else if (name_is(d, "font-size")) {
     INHERIT(font_size);
+    /* keywords: steps of 1.2 from the parent's size (as resvg; medium is the parent's) */
+    static const struct {
+      const char *k;
+      int step;
+    } kw[] = {{"xx-small", -3}, {"x-small", -2}, {"small", -1}, {"medium", 0}, {"large", 1}, {"x-large", 2},
+              {"xx-large", 3}, {"smaller", -1}, {"larger", 1}};
+    for (size_t i = 0; i < CN_ARRAY_LEN(kw); i++)
+      if (eq(d, kw[i].k)) {
+        s->font_size = p->font_size * pow(1.2, kw[i].step);
+        return;
+      }
     svg_length l;
     if (parse_len(d, &l) && l.v > 0) {
       if (l.unit == SVG_UNIT_PERCENT || l.unit == SVG_UNIT_EM) s->font_size = p->font_size * l.v / (l.unit == SVG_UNIT_PERCENT ? 100 : 1);
@@ -303,11 +496,14 @@ static bool is_property(const char *name) {
       "fill", "stroke", "fill-opacity", "stroke-opacity", "opacity", "fill-rule", "clip-rule", "stroke-width",
       "stroke-dashoffset", "stroke-miterlimit", "stroke-linejoin", "stroke-linecap", "stroke-dasharray", "color",
       "display", "visibility", "clip-path", "mask", "marker-start", "marker-mid", "marker-end", "filter",
-      "overflow", "stop-color", "stop-opacity", "mask-type", "paint-order", "font-size", "image-rendering"};
+      "overflow", "stop-color", "stop-opacity", "mask-type", "paint-order", "font-size", "image-rendering",
+      "font-family", "font-weight", "font-style", "font-stretch", "font-variant", "font-variation-settings",
+      "font-kerning", "kerning", "text-anchor", "dominant-baseline", "alignment-baseline", "writing-mode",
+      "direction", "unicode-bidi", "letter-spacing", "word-spacing", "text-decoration", "baseline-shift"};
   /* mix-blend-mode, isolation and transform are CSS only (style="" or sheets);
    * the transform attribute is read as such */
   /* most attributes (d, x, id, ...) are not properties: filter on the first letter */
-  if (!strchr("fsocdvmitp", name[0])) return false;
+  if (!strchr("fsocdvmitpklwaub", name[0])) return false;
   for (size_t i = 0; i < CN_ARRAY_LEN(props); i++)
     if (props[i][0] == name[0] && strcmp(name, props[i]) == 0) return true;
   return false;
@@ -343,6 +539,7 @@ void cn__svg_style_compute(svg_loader *L, xmlNode *node, const svg_style *parent
   run_pass(&c);
   c.important_pass = true;
   run_pass(&c);
+  out->decoration_all = (uint8_t)(parent->decoration_all | out->decoration);
   /* currentColor in fill/stroke stays a keyword: it inherits as such and is
    * resolved against the colour of the element that is painted */
 }

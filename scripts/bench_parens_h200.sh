@@ -1,37 +1,38 @@
 #!/bin/bash
 # bench_parens_h200.sh: one `device` tool call's worth of parentheses-matching
-# measurements on the H200 (docs/PERF.md): lowmark shape sweep, lowmark's passes
-# timed by difference, the full `canopy bench parens`, and adversarial inputs
-# compared byte for byte across the four variants. Run in the lead's checkout
-# root with `.gpu` and `.gl` carried (docs/GPU.md): B names the Release binary
-# (default .gpu/parens3/canopy); results land in $OUT. SW: lowmark forms swept
-# (wg,k:STAGE:REWALK), STOPSW: shapes whose passes are timed by difference (from
-# 2^STOPMIN), with the fastest form's STAGE and REWALK.
-B=${B:-.gpu/parens3/canopy}
+# and scan measurements on the H200 (docs/PERF.md): the driver's kernel
+# statistics (`canopy info --kernels`), the full `canopy bench parens` (every
+# variant 2^10 .. 2^28, the depth inputs, each pass timed apart, kernel
+# statistics), `canopy bench scan` with a block-shape sweep, a lowmark shape
+# sweep at 2^26, and adversarial inputs at 2^24 compared byte for byte across
+# the variants. Run in the checkout root with `.gl` and the binary's folder
+# carried (docs/GPU.md): B names the Release binary; results land in $OUT.
+# NOSWEEP=1 skips the lowmark sweep; SCAN_SHAPES sets the scan sweep,
+# SINGLE_SHAPES single's (wg,k: one k for every n, against the default).
+B=${B:-.gpu-parens/canopy}
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; mkdir -p /tmp/libs; for f in .gl/extra/*.deb; do dpkg -x $f /tmp/libs; done
-export LD_LIBRARY_PATH=/tmp/libs/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+export LD_LIBRARY_PATH=/tmp/libs/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 $B info > $OUT/info.txt 2>&1 || { cat $OUT/info.txt; exit 1; }
 head -8 $OUT/info.txt
-SW=${SW:-"128,16:0:0 128,16:0:1 256,16:0:1 128,32:0:1 64,32:0:1 128,32:1:0"}
-for e in $SW; do # shape:STAGE:REWALK of lowmark's matching kernel (parens_lm_match.comp)
-  IFS=: read -r s st rw <<< "$e"
-  echo "== LOWMARK=$s STAGE=$st REWALK=$rw" >> $OUT/sweep.txt
-  CANOPY_PARENS_LOWMARK_STAGE=$st CANOPY_PARENS_LOWMARK_REWALK=$rw CANOPY_BENCH_PARENS_VARIANTS=${SWV:-lowmark} CANOPY_PARENS_LOWMARK=$s $B bench parens --min-log2 ${SWMIN:-20} --max-log2 26 2>&1 | grep -E "^2\^|partition of lowmark|differs|rror" >> $OUT/sweep.txt
+$B info --kernels > $OUT/kernels.txt 2>&1; echo "info --kernels rc=$?"; cat $OUT/kernels.txt
+CANOPY_BENCH_SCAN_SHAPES="${SCAN_SHAPES-256,32 512,16 512,32 1024,16 128,32 1024,8}" $B bench scan --min-log2 ${SCANMIN:-10} --out $OUT/scan.txt > /dev/null 2> $OUT/scan.err
+echo "scan rc=$?"; cat $OUT/scan.err; grep -E "^2\^(1[0246]|2[0-8]) |at 2|checked|scan_" $OUT/scan.txt
+$B bench parens --out $OUT/parens.txt > /dev/null 2> $OUT/parens.err; echo "parens rc=$?"
+cat $OUT/parens.err; sed -n '/^n /,$p' $OUT/parens.txt | grep -vE "^2\^(1[13579]|2[13579]) "
+# single's elements per invocation: the default (4, 8 or 16 by n) against 16 throughout
+for s in ${SINGLE_SHAPES-1024,16 1024,8}; do
+  echo "== SINGLE=$s" >> $OUT/single.txt
+  CANOPY_BENCH_PARENS_VARIANTS=single,simple CANOPY_PARENS_SINGLE=$s $B bench parens --min-log2 10 --max-log2 14 2>&1 | grep -E "^2\^1[0-4] |^  single|rror" >> $OUT/single.txt
 done
-cat $OUT/sweep.txt
-# The full bench and the adversarial runs use the sweep's fastest lowmark shape at 2^26.
-best=$(awk '/^== LOWMARK=.* REWALK=/ { split($2, a, "="); split($3, b, "="); split($4, c, "="); s = a[2]; st = b[2]; rw = c[2]; next }
-  /^== / { s = "" } s != "" && /^2\^26 +lowmark/ { if (bt == "" || $3 + 0 < bt) { bt = $3 + 0; bs = s; bst = st; brw = rw } }
-  END { if (bs != "") print bs, bst, brw }' $OUT/sweep.txt)
-if [ -n "$best" ]; then
-  read -r CANOPY_PARENS_LOWMARK CANOPY_PARENS_LOWMARK_STAGE CANOPY_PARENS_LOWMARK_REWALK <<< "$best"
-  export CANOPY_PARENS_LOWMARK CANOPY_PARENS_LOWMARK_STAGE CANOPY_PARENS_LOWMARK_REWALK
-  echo "fastest lowmark form at 2^26: CANOPY_PARENS_LOWMARK=$CANOPY_PARENS_LOWMARK CANOPY_PARENS_LOWMARK_STAGE=$CANOPY_PARENS_LOWMARK_STAGE CANOPY_PARENS_LOWMARK_REWALK=$CANOPY_PARENS_LOWMARK_REWALK" | tee -a $OUT/sweep.txt
+cat $OUT/single.txt
+if [ -z "$NOSWEEP" ]; then
+  for s in 128,32 256,16 64,32; do
+    echo "== LOWMARK=$s" >> $OUT/sweep.txt
+    CANOPY_BENCH_PARENS_VARIANTS=lowmark CANOPY_PARENS_LOWMARK=$s $B bench parens --min-log2 26 --max-log2 26 2>&1 | grep -E "^2\^26|^  lowmark|rror" >> $OUT/sweep.txt
+  done
+  cat $OUT/sweep.txt
 fi
-[ -z "$NOFULL" ] && {
-$B bench parens $MAIN --out $OUT/parens.txt > /dev/null 2> $OUT/parens.err; echo "main rc=$?"
-cat $OUT/parens.err; grep -E "^2\^(2[0-8]) |fastest|at 2|faster|checked" $OUT/parens.txt
-# Adversarial inputs on the GPU: the four variants must agree byte for byte.
+# Adversarial inputs on the GPU: the variants must agree byte for byte.
 if command -v python3 >/dev/null; then
 python3 - <<'PY'
 import random
@@ -52,12 +53,3 @@ for f in nested closeopen saw stairs; do
   cmp -s /tmp/$f.simple /tmp/$f.efficient && cmp -s /tmp/$f.simple /tmp/$f.lookback && cmp -s /tmp/$f.simple /tmp/$f.lowmark && echo "adversarial $f: variants agree" || echo "adversarial $f: DIFFER"
 done | tee -a $OUT/parens.txt
 fi
-}
-# lowmark's passes, timed by difference (at the end: the least needed part of the call)
-for s in ${STOPSW:-128,16}; do
-  for st in reduce tree window; do
-    echo "== LOWMARK=$s STOP=$st" >> $OUT/passes.txt
-    CANOPY_PARENS_LOWMARK=$s CANOPY_PARENS_LOWMARK_STOP=$st CANOPY_BENCH_PARENS_VARIANTS=lowmark $B bench parens --min-log2 ${STOPMIN:-22} --max-log2 26 2>&1 | grep -E "^2\^|rror" >> $OUT/passes.txt
-  done
-done
-cat $OUT/passes.txt

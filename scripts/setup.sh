@@ -8,6 +8,7 @@ packages=(
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   libglfw3-dev libcglm-dev libxml2-dev libpng-dev libstb-dev
   libjpeg-dev libgif-dev libwebp-dev zlib1g-dev
+  libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev
   xvfb xauth clang libclang-rt-14-dev librsvg2-bin
 )
 

@@ -13,7 +13,9 @@
 //                       resolving outside references, stages outputs in shared
 //                       memory and writes them coalesced
 // A kernel defines PARENS_WIN_CAP (entries of sh_win) before including this,
-// or PARENS_NO_PARTITION for the types and bic() alone.
+// or PARENS_NO_PARTITION for the types and bic() alone, or PARENS_SINGLE for
+// one workgroup owning the whole input (parens_single: no stack before the
+// partition, no shared staging of input or outputs).
 #include "common.glsl"
 
 #ifndef PARENS_COHERENT
@@ -45,10 +47,12 @@ uint parens_tree_off(uint leaves, uint l) { return 2u * leaves - ((2u * leaves) 
 
 #ifndef PARENS_NO_PARTITION
 shared uint sh_scalars[8];        // broadcast slots of kernels that need them
+#ifndef PARENS_SINGLE
 shared uint sh_buf[P + P / 32u]; // input words, later the staged outputs (padded)
+shared int sh_win[PARENS_WIN_CAP]; // stack before the partition, top first
+#endif
 shared uvec2 sh_tree[2 * WG];   // chunk tree, heap layout (parens_tree_off)
 shared uint sh_mask[WG];        // unmatched '(' of each chunk, bit j = element j
-shared int sh_win[PARENS_WIN_CAP]; // stack before the partition, top first
 
 // Chunk state of this invocation, filled by parens_load.
 struct ParensChunk {
@@ -58,13 +62,26 @@ struct ParensChunk {
   uint a;      // unmatched ')'
 };
 
-// Reads the partition's bytes (coalesced, through sh_buf) and analyses chunk t.
+// Input word i of the partition starting at `part` (0 past the input).
+uint parens_word(uint part, uint i) {
+#ifdef PARENS_SINGLE
+  uint nwords = (pc.n + 3u) / 4u;
+  return part / 4u + i < nwords ? pc.src.v[part / 4u + i] : 0u;
+#else
+  return sh_buf[i];
+#endif
+}
+
+// Reads the partition's bytes (coalesced, through sh_buf; PARENS_SINGLE:
+// each invocation its own words) and analyses chunk t.
 ParensChunk parens_load(uint part) {
   uint t = gl_LocalInvocationID.x;
+#ifndef PARENS_SINGLE
   uint words = P / 4u;
   uint first = part / 4u, nwords = (pc.n + 3u) / 4u;
   for (uint i = t; i < words; i += WG) sh_buf[i] = first + i < nwords ? pc.src.v[first + i] : 0u;
   barrier();
+#endif
   ParensChunk c;
   uint base = part + t * K;
   c.count = base < pc.n ? min(K, pc.n - base) : 0u;
@@ -72,7 +89,7 @@ ParensChunk parens_load(uint part) {
   if (K % 4u == 0u) {
     // Four elements per word: gather the low bit of each byte into 4 bits.
     for (uint w = 0; w < K / 4u; w++) {
-      uint m = sh_buf[t * (K / 4u) + w] & 0x01010101u;
+      uint m = parens_word(part, t * (K / 4u) + w) & 0x01010101u;
       m |= m >> 7;
       m |= m >> 14;
       c.closes |= (m & 0xFu) << (4u * w);
@@ -80,7 +97,7 @@ ParensChunk parens_load(uint part) {
   } else {
     for (uint j = 0; j < K; j++) {
       uint e = t * K + j;
-      c.closes |= ((sh_buf[e >> 2] >> ((e & 3u) * 8u)) & 1u) << j;
+      c.closes |= ((parens_word(part, e >> 2) >> ((e & 3u) * 8u)) & 1u) << j;
     }
   }
   c.mask = 0u;
@@ -93,7 +110,9 @@ ParensChunk parens_load(uint part) {
       c.mask |= 1u << j;
     }
   }
+#ifndef PARENS_SINGLE
   barrier(); // sh_buf is reused for outputs
+#endif
   return c;
 }
 
@@ -151,7 +170,11 @@ int parens_find_local(uint part, uint t, uint d) {
     }
     j++;
   }
+#ifdef PARENS_SINGLE
+  if (!hit) return -1; // nothing before the partition: the stack is empty
+#else
   if (!hit) return sh_win[d - acc.y + acc.x];
+#endif
   while (j > 0u) {
     j--;
     uvec2 q = bic(sh_tree[parens_tree_off(WG, j) + (i >> j) - 1u], acc);
@@ -182,8 +205,12 @@ void parens_emit(uint part, ParensChunk c) {
       }
       o = cached;
     }
+#ifdef PARENS_SINGLE
+    if (j < c.count) pc.dst.v[base + j] = o;
+#else
     uint e = t * K + j;
     sh_buf[e + (e >> 5)] = uint(o); // one pad word per 32: no bank conflicts
+#endif
     if ((c.closes >> j & 1u) != 0u) {
       if (mask != 0u) mask ^= 1u << findMSB(mask);
       else a++;
@@ -191,9 +218,11 @@ void parens_emit(uint part, ParensChunk c) {
       mask |= 1u << j;
     }
   }
+#ifndef PARENS_SINGLE
   barrier();
   uint end = min(P, pc.n - part);
   for (uint i = t; i < end; i += WG) pc.dst.v[part + i] = int(sh_buf[i + (i >> 5)]);
+#endif
 }
 
 // Writes the partition's unmatched '(' (its stack slice, bottom first) to

@@ -9,8 +9,9 @@
 // memory to speak of), and the matching pass reads a finished window instead
 // of holding its workgroup through the chain. Few invocations per partition
 // (16: a random input needs a few dozen entries) let many partitions' chains
-// be in flight at once. Each fills a contiguous run of depths: one search for
-// its first depth, then down r's slice, and a search continued from r when
+// be in flight at once. Lane t fills depths t, t + 16, ...: one search for its
+// first depth, then down r's slice 16 entries at a time (the lanes together
+// read and write consecutive entries), and a search continued below r when
 // the slice runs out.
 #define PARENS_NO_PARTITION
 #include "parens.glsl"
@@ -23,14 +24,13 @@ void main() {
   uint t = gl_LocalInvocationID.x % WIN_LANES;
   if (q >= pc.n1) return;
   uint need = min(pc.tree.v[q].x + 1u, P);
-  uint per = (need + WIN_LANES - 1u) / WIN_LANES;
-  uint d = t * per, end = min(d + per, need);
+  uint d = t;
   uint i = q;
   uvec2 acc = uvec2(0u);
   int r = -1, slot = -1;
-  for (; d < end; d++) {
+  for (; d < need; d += WIN_LANES) {
     if (slot < 0) {
-      if (r >= 0) { // r's slice is used up: continue below it
+      if (r >= 0) { // past r's slice: continue below it
         acc = bic(pc.tree.v[uint(r)], acc);
         i = uint(r);
       }
@@ -39,7 +39,7 @@ void main() {
       slot = int(pc.tree.v[uint(r)].y) - 1 - int(acc.x + d - acc.y);
     }
     pc.win.v[q * P + d] = pc.slices.v[uint(r) * P + uint(slot)];
-    slot--;
+    slot -= int(WIN_LANES);
   }
-  for (; d < end; d++) pc.win.v[q * P + d] = -1; // below the bottom of the stack
+  for (; d < need; d += WIN_LANES) pc.win.v[q * P + d] = -1; // below the bottom of the stack
 }

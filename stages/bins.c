@@ -73,11 +73,17 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
   return CN_OK;
 }
 
-uint64_t cn_bins_scratch_bytes(cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
+static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid *g);
+
+uint64_t cn_bins_scratch_bytes(cn_context *ctx, const cn_bins_args *a) {
+  return ctx && a ? cn__bins_scratch(ctx, a->n, &a->grid) : 0;
+}
+
+static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
   cn__bins_shape s;
   if (cn__bins_shape_of(ctx, n, g, &s) != CN_OK) return 0;
   uint64_t m = (s.matrix * 4 + 255) & ~255ull;
-  return m + cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, s.matrix);
+  return m + cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = s.matrix});
 }
 
 cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_args *a) {
@@ -113,7 +119,9 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
   cn_dispatch(ctx, cmd, count, &pc, sizeof pc, CN_MAX(groups, 1));
   cn_cmd_barrier(ctx, cmd);
   if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins count");
-  CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, matrix, matrix, scan, s.matrix, true));
+  CN_TRY(cn_scan_record(ctx, cmd,
+                        &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = matrix, .dst = matrix, .scratch = scan,
+                                        .n = s.matrix, .exclusive = true}));
   cn_cmd_barrier(ctx, cmd);
   if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins scan");
   cn_dispatch(ctx, cmd, fill, &pc, sizeof pc, groups); /* also writes bin_offsets when there are elements */
@@ -192,7 +200,7 @@ cn_result cn_bins_run(cn_context *ctx, const cn_box *boxes, uint64_t n, const cn
   uint64_t cap = CN_MAX(4 * n, 1024);
   cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(n, 1) * 16, &in);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, (nbins + 1) * 4, &offs);
-  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(cn_bins_scratch_bytes(ctx, n, g), 16), &scratch);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, CN_MAX(cn__bins_scratch(ctx, n, g), 16), &scratch);
   if (r == CN_OK && n) r = cn_buffer_upload(ctx, &in, 0, boxes, n * 16);
   uint32_t *off = malloc((nbins + 1) * 4);
   if (r == CN_OK && !off) r = cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of host memory");

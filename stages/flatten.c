@@ -33,10 +33,23 @@ static uint64_t fl_work_bytes(const cn_flatten_args *a) {
   return (w + 255) & ~255ull;
 }
 
+/* Scans of the work buffer: in place, one scratch region shared by all. */
+static uint64_t fl_scan_scratch(cn_context *ctx, cn_scan_op op, uint64_t n) {
+  return cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = op, .n = n});
+}
+
+static cn_result fl_scan(cn_context *ctx, VkCommandBuffer cmd, cn_scan_op op, VkDeviceAddress data,
+                         VkDeviceAddress scratch, uint64_t n, bool exclusive) {
+  return cn_scan_record(ctx, cmd,
+                        &(cn_scan_args){.op = op, .src = data, .dst = data, .scratch = scratch, .n = n,
+                                        .exclusive = exclusive});
+}
+
 static uint64_t fl_scan_bytes(cn_context *ctx, const cn_flatten_args *a) {
   uint64_t E = a->element_count, P = a->pair_count, S = a->segment_count;
-  return CN_MAX(cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, P + 1),
-                CN_MAX(cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, E + 1), cn_scan_scratch_bytes(ctx, CN_SCAN_U32_MAX, S)));
+  uint64_t m = CN_MAX(fl_scan_scratch(ctx, CN_SCAN_U32_ADD, P + 1),
+                      CN_MAX(fl_scan_scratch(ctx, CN_SCAN_U32_ADD, E + 1), fl_scan_scratch(ctx, CN_SCAN_U32_MAX, S)));
+  return a->dashed ? CN_MAX(m, fl_scan_scratch(ctx, CN_SCAN_F32_SEG_ADD, P)) : m;
 }
 
 uint64_t cn_flatten_scratch_bytes(cn_context *ctx, const cn_flatten_args *a) {
@@ -87,11 +100,9 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
   pc.mode = CN_FL_MODE_SUB_START;
   cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
   cn_cmd_barrier(ctx, cmd);
-  CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, w + CN_FL_OFF_PAIR_BASE * 4, w + CN_FL_OFF_PAIR_BASE * 4,
-                        scan_scratch, (uint64_t)E + 1, true));
+  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + CN_FL_OFF_PAIR_BASE * 4, scan_scratch, (uint64_t)E + 1, true));
   cn_cmd_barrier(ctx, cmd);
-  CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_U32_MAX, w + off_sub_first, w + off_sub_first, scan_scratch, S,
-                        false));
+  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_MAX, w + off_sub_first, scan_scratch, S, false));
   cn_cmd_barrier(ctx, cmd);
   pc.mode = CN_FL_MODE_SUB_LINK;
   cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
@@ -100,7 +111,7 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
     pc.mode = CN_FL_MODE_DASH_LEN;
     cn_dispatch(ctx, cmd, k_pairs, &pc, sizeof pc, CN_DIV_UP((uint64_t)P, FL_WG));
     cn_cmd_barrier(ctx, cmd);
-    CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_F32_SEG_ADD, w + off_dash, w + off_dash, scan_scratch, P, true));
+    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_F32_SEG_ADD, w + off_dash, scan_scratch, P, true));
     cn_cmd_barrier(ctx, cmd);
   }
   if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: setup");
@@ -112,8 +123,7 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
   if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: count");
 
   /* scan */
-  CN_TRY(cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, w + off_pair_lines, w + off_pair_lines, scan_scratch,
-                        (uint64_t)P + 1, true));
+  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + off_pair_lines, scan_scratch, (uint64_t)P + 1, true));
   cn_cmd_barrier(ctx, cmd);
   if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: scan");
 

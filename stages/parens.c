@@ -18,16 +18,17 @@ enum {
   PARENS_LOWMARK_K = 16,      /* lowmark: one uvec4 of input bytes per invocation (16 or 32, parens_lm.glsl) */
   PARENS_WINDOW_WG = 64,      /* lowmark: parens_lm_window workgroup */
   PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES) */
-  PARENS_LOWMARK_STAGE = 0,   /* lowmark: match stages outputs through shared memory (STAGE); 0 measured faster at 128 x 16 */
-  PARENS_LOWMARK_REWALK = 0,  /* lowmark: match walks twice instead of holding outputs (REWALK); not yet measured */
+  PARENS_SINGLE_K = 16,       /* single: elements per invocation at its largest n (fewer below) */
+  PARENS_SINGLE_MIN_K = 4,    /* single: the fewest elements per invocation it picks */
+  PARENS_SINGLE_MIN_WG = 32,  /* single: smallest workgroup */
 };
 
 typedef struct cn__parens_shape {
   uint32_t wg, k, window; /* invocations, elements each, look-back window entries */
 } cn__parens_shape;
 
-static const char *const cn__variant_names[CN_PARENS_VARIANT_COUNT] = {"auto", "simple", "efficient", "lookback",
-                                                                             "lowmark"};
+static const char *const cn__variant_names[CN_PARENS_VARIANT_COUNT] = {"auto",     "simple",  "efficient",
+                                                                             "lookback", "lowmark", "single"};
 
 const char *cn_parens_variant_name(cn_parens_variant v) {
   return (unsigned)v < CN_PARENS_VARIANT_COUNT ? cn__variant_names[v] : "?";
@@ -42,17 +43,22 @@ bool cn_parens_variant_parse(const char *name, cn_parens_variant *out) {
   return false;
 }
 
-uint32_t cn_parens_tree_levels_per_pass(void) {
-  /* Test knob: CANOPY_PARENS_TREE_LEVELS=1..8 makes passes smaller, so tests
-   * reach many tree passes with few elements. */
-  const char *e = getenv("CANOPY_PARENS_TREE_LEVELS");
-  int v = e ? atoi(e) : 0;
-  return v >= 1 && v <= PARENS_TREE_LEVELS ? (uint32_t)v : PARENS_TREE_LEVELS;
+static const cn_parens_tuning cn__parens_no_tuning;
+
+/* The arguments' tuning, else the context's (cn_tuning.parens), else the defaults. */
+static const cn_parens_tuning *cn__tuning(const cn_context *ctx, const cn_parens_args *a) {
+  if (a->tuning) return a->tuning;
+  return ctx->tuning.parens ? ctx->tuning.parens : &cn__parens_no_tuning;
+}
+
+static uint32_t cn__parens_tree_levels(const cn_parens_tuning *t) {
+  return t->tree_levels >= 1 && t->tree_levels <= PARENS_TREE_LEVELS ? t->tree_levels : PARENS_TREE_LEVELS;
 }
 
 /* Shared memory of the partition kernels (parens.glsl) for a shape. */
 static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window) {
   uint64_t p = (uint64_t)wg * k;
+  if (v == CN_PARENS_SINGLE) return 4 * (uint64_t)wg * 5 + 64; /* sh_tree, sh_mask, sh_scalars */
   if (v == CN_PARENS_LOWMARK) { /* parens_lm_match, words per chunk: sh_sg, sh_psv, log2(wg) of sh_min, k + 1 each of sh_pos and sh_ans */
     uint64_t log = 0;
     while ((1ull << log) < wg) log++;
@@ -70,22 +76,6 @@ static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn
          cn__parens_shared_bytes(v, s.wg, s.k, s.window) <= ctx->caps.max_shared_memory;
 }
 
-/* Benchmark knob: CANOPY_PARENS_<VARIANT>=wg,k[,window] replaces the shape
- * chosen below when it is valid and fits the device (ignored otherwise). */
-static bool cn__parens_shape_env(const cn_context *ctx, cn_parens_variant v, cn__parens_shape *out) {
-  static const char *const names[CN_PARENS_VARIANT_COUNT] = {NULL, "CANOPY_PARENS_SIMPLE", "CANOPY_PARENS_EFFICIENT",
-                                                             "CANOPY_PARENS_LOOKBACK", "CANOPY_PARENS_LOWMARK"};
-  const char *e = names[v] ? getenv(names[v]) : NULL;
-  if (!e || !*e) return false;
-  unsigned wg = 0, k = 0, window = 0;
-  int got = sscanf(e, "%u,%u,%u", &wg, &k, &window);
-  if (got < 2) return false;
-  cn__parens_shape s = {wg, k, got == 3 ? window : CN_MAX(1u, wg * k / PARENS_WINDOW_DIVISOR)};
-  if (!cn__parens_shape_fits(ctx, v, s)) return false;
-  *out = s;
-  return true;
-}
-
 /* Default shapes, the fastest of a sweep on the H200 (docs/PERF.md); smaller
  * devices halve the workgroup until the shared memory fits. */
 static const cn__parens_shape cn__parens_default_shapes[CN_PARENS_VARIANT_COUNT] = {
@@ -93,11 +83,22 @@ static const cn__parens_shape cn__parens_default_shapes[CN_PARENS_VARIANT_COUNT]
     [CN_PARENS_EFFICIENT] = {.wg = 128, .k = 4},
     [CN_PARENS_LOOKBACK] = {.wg = 256, .k = 8},
     [CN_PARENS_LOWMARK] = {.wg = 128, .k = PARENS_LOWMARK_K},
+    [CN_PARENS_SINGLE] = {.wg = 1024, .k = PARENS_SINGLE_K},
 };
 
-static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_variant v) {
+/* The shape of variant v (not AUTO): the tuning's when it sets one (*ok false
+ * when the device cannot run it), else the default shape, halved until its
+ * shared memory fits. */
+static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t,
+                                            bool *ok) {
+  *ok = true;
+  const cn_parens_shape *ts = &t->shape[v];
+  if (ts->wg || ts->k || ts->window) {
+    cn__parens_shape s = {ts->wg, ts->k, ts->window ? ts->window : CN_MAX(1u, ts->wg * ts->k / PARENS_WINDOW_DIVISOR)};
+    *ok = cn__parens_shape_fits(ctx, v, s);
+    return s;
+  }
   cn__parens_shape s = cn__parens_default_shapes[v];
-  if (cn__parens_shape_env(ctx, v, &s)) return s;
   uint32_t wg = cn_floor_pow2(CN_MIN(s.wg, ctx->caps.max_workgroup_invocations));
   for (;;) {
     s.wg = wg;
@@ -110,21 +111,31 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
   return s;
 }
 
+uint64_t cn_parens_single_max(cn_context *ctx) {
+  bool ok;
+  cn__parens_shape s = cn__parens_shape_of(ctx, CN_PARENS_SINGLE, &cn__parens_no_tuning, &ok);
+  return ok ? (uint64_t)s.wg * s.k : 0;
+}
+
 cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
-  (void)ctx;
-  /* From the H200 run of 2026-11-21 17:45 UTC (docs/PERF.md): below 2^15
-   * every variant is dispatch-bound (15-60 us) and simple has the shortest
-   * critical path; lowmark is fastest from 2^15 (17.1 vs 17.9 us) up, by
-   * 3.3x over efficient at 2^26. cn_parens_record() falls back to efficient
-   * when lowmark's 16-byte alignment is not met. */
+  /* From the H200 runs of 2026-11-23 (docs/PERF.md): single (one dispatch,
+   * 4 elements per invocation up to 2^12) is fastest to 2^11 and level with
+   * simple at 2^12 (14.9 us); at 2^13 and 2^14 its longer walk per invocation
+   * makes it slower (25, 45 us) than simple's three dispatches (15, 16 us);
+   * lowmark is fastest from 2^15 up, by 3.3x over efficient at 2^26.
+   * cn_parens_record() falls back to efficient when lowmark's 16-byte
+   * alignment is not met. */
+  if (n <= CN_MIN(cn_parens_single_max(ctx), (uint64_t)1 << 12)) return CN_PARENS_SINGLE;
   return n < (1u << 15) ? CN_PARENS_SIMPLE : CN_PARENS_LOWMARK;
 }
 
-uint64_t cn_parens_partition_size(cn_context *ctx, cn_parens_variant v) {
-  if (v == CN_PARENS_AUTO) v = cn_parens_choose(ctx, CN_PARENS_MAX_N);
+uint64_t cn_parens_partition_size(cn_context *ctx, const cn_parens_args *a) {
+  cn_parens_variant v = a->variant;
+  if (v == CN_PARENS_AUTO) v = cn_parens_choose(ctx, a->n ? a->n : CN_PARENS_MAX_N);
   if ((unsigned)v >= CN_PARENS_VARIANT_COUNT) return 0;
-  cn__parens_shape s = cn__parens_shape_of(ctx, v);
-  return (uint64_t)s.wg * s.k;
+  bool ok;
+  cn__parens_shape s = cn__parens_shape_of(ctx, v, cn__tuning(ctx, a), &ok);
+  return ok ? (uint64_t)s.wg * s.k : 0;
 }
 
 /* Scratch layout: offsets in bytes, each 16-byte aligned. */
@@ -142,6 +153,7 @@ static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_sh
   l.n1p = 1;
   while (l.n1p < l.n1) l.n1p *= 2;
   uint64_t at = 0;
+  if (v == CN_PARENS_SINGLE) return l; /* no scratch */
   if (v == CN_PARENS_LOOKBACK) {
     l.flags = at;
     at += cn__align16(4 * (1 + l.n1));
@@ -161,32 +173,37 @@ static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_sh
   return l;
 }
 
-uint64_t cn_parens_scratch_bytes(cn_context *ctx, cn_parens_variant v, uint64_t n) {
-  if (n == 0 || (unsigned)v >= CN_PARENS_VARIANT_COUNT) return 0;
-  if (v != CN_PARENS_AUTO) return cn__parens_layout_of(v, cn__parens_shape_of(ctx, v), n).total;
-  v = cn_parens_choose(ctx, n);
-  uint64_t bytes = cn__parens_layout_of(v, cn__parens_shape_of(ctx, v), n).total;
-  if (v == CN_PARENS_LOWMARK) { /* cn_parens_record() falls back to efficient for unaligned buffers */
-    uint64_t e = cn__parens_layout_of(CN_PARENS_EFFICIENT, cn__parens_shape_of(ctx, CN_PARENS_EFFICIENT), n).total;
-    bytes = CN_MAX(bytes, e);
-  }
+/* Scratch of variant v (not AUTO); 0 when its shape is not valid. */
+static uint64_t cn__parens_scratch_of(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t, uint64_t n) {
+  bool ok;
+  cn__parens_shape s = cn__parens_shape_of(ctx, v, t, &ok);
+  return ok ? cn__parens_layout_of(v, s, n).total : 0;
+}
+
+uint64_t cn_parens_scratch_bytes(cn_context *ctx, const cn_parens_args *a) {
+  cn_parens_variant v = a->variant;
+  const cn_parens_tuning *t = cn__tuning(ctx, a);
+  if (a->n == 0 || (unsigned)v >= CN_PARENS_VARIANT_COUNT) return 0;
+  if (v != CN_PARENS_AUTO) return cn__parens_scratch_of(ctx, v, t, a->n);
+  v = cn_parens_choose(ctx, a->n);
+  uint64_t bytes = cn__parens_scratch_of(ctx, v, t, a->n);
+  if (v == CN_PARENS_LOWMARK) /* cn_parens_record() falls back to efficient for unaligned buffers */
+    bytes = CN_MAX(bytes, cn__parens_scratch_of(ctx, CN_PARENS_EFFICIENT, t, a->n));
   return bytes;
 }
 
-/* A 0/1 benchmark knob of lowmark's matching kernel: the environment
- * variable `name` when it is "0" or "1", else `fallback`. */
-static uint32_t cn__parens_lowmark_flag(const char *name, uint32_t fallback) {
-  const char *e = getenv(name);
-  if (e && (strcmp(e, "0") == 0 || strcmp(e, "1") == 0)) return (uint32_t)(e[0] - '0');
-  return fallback;
+/* With a timer: a barrier, then the mark for the pass that just ended. */
+static void cn__parens_pass(cn_context *ctx, VkCommandBuffer cmd, cn_timer *timer, const char *label) {
+  if (!timer) return;
+  cn_cmd_barrier(ctx, cmd);
+  cn_timer_mark(ctx, timer, cmd, label);
 }
 
 static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v,
-                                             cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc) {
-  /* lowmark's matching form (parens_lm_match.comp): bit 0 STAGE, bit 1 REWALK, from
-   * CANOPY_PARENS_LOWMARK_STAGE / _REWALK */
-  uint32_t form = cn__parens_lowmark_flag("CANOPY_PARENS_LOWMARK_STAGE", PARENS_LOWMARK_STAGE) |
-                  cn__parens_lowmark_flag("CANOPY_PARENS_LOWMARK_REWALK", PARENS_LOWMARK_REWALK) << 1;
+                                             cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc,
+                                             const cn_parens_tuning *tu, cn_timer *timer) {
+  /* lowmark's matching form (parens_lm_match.comp): bit 0 STAGE, bit 1 REWALK */
+  uint32_t form = (tu->lowmark_stage ? 1u : 0u) | (tu->lowmark_rewalk ? 2u : 0u);
   uint32_t spec[4] = {s.wg, s.k, s.window, v == CN_PARENS_LOWMARK ? form : 0};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
@@ -197,39 +214,51 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
   if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 3, &window));
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, lm ? 4 : 3, &match));
-  /* Benchmark knob: CANOPY_PARENS_LOWMARK_STOP=reduce|tree|window records
-   * lowmark only up to and including that pass, so a benchmark can time each
-   * pass by difference (out[] is then left unwritten). */
-  const char *stop = lm ? getenv("CANOPY_PARENS_LOWMARK_STOP") : NULL;
-  if (stop && !*stop) stop = NULL;
   cn_dispatch(ctx, cmd, reduce, &pc, sizeof pc, l->n1);
   cn_cmd_barrier(ctx, cmd);
-  if (stop && strcmp(stop, "reduce") == 0) return CN_OK;
+  if (timer) cn_timer_mark(ctx, timer, cmd, "parens reduce");
   uint32_t levels = 0;
   while ((1ull << levels) < l->n1p) levels++;
-  uint32_t per_pass = cn_parens_tree_levels_per_pass();
+  uint32_t per_pass = cn__parens_tree_levels(tu);
   for (uint32_t j0 = 0; j0 < levels; j0 += per_pass) {
     pc.level = j0;
     pc.levels = CN_MIN(per_pass, levels - j0);
     cn_dispatch(ctx, cmd, tree, &pc, sizeof pc, CN_DIV_UP(l->n1p >> j0, (uint64_t)PARENS_TREE_WG));
     cn_cmd_barrier(ctx, cmd);
+    if (timer) cn_timer_mark(ctx, timer, cmd, "parens tree");
   }
-  if (stop && strcmp(stop, "tree") == 0) return CN_OK;
   if (lm) {
     cn_dispatch(ctx, cmd, window, &pc, sizeof pc, CN_DIV_UP(l->n1, PARENS_WINDOW_WG / PARENS_WINDOW_LANES));
     cn_cmd_barrier(ctx, cmd);
+    if (timer) cn_timer_mark(ctx, timer, cmd, "parens window");
   }
-  if (stop && strcmp(stop, "window") == 0) return CN_OK;
   cn_dispatch(ctx, cmd, match, &pc, sizeof pc, l->n1);
+  cn__parens_pass(ctx, cmd, timer, "parens match");
+  return CN_OK;
+}
+
+static cn_result cn__parens_record_single(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s, bool tuned,
+                                          uint64_t n, cn_parens_push pc, cn_timer *timer) {
+  /* Elements per invocation: the tuning's, else the fewest of 4, 8, 16 that
+   * the largest workgroup covers n with (a shorter serial walk per
+   * invocation); then the smallest power-of-two workgroup that covers n. */
+  uint32_t k = s.k;
+  if (!tuned)
+    for (k = PARENS_SINGLE_MIN_K; k < s.k && (uint64_t)s.wg * k < n;) k *= 2;
+  uint32_t wg = PARENS_SINGLE_MIN_WG;
+  while ((uint64_t)wg * k < n && wg < s.wg) wg *= 2;
+  uint32_t spec[2] = {wg, k};
+  VkPipeline single;
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_SINGLE, spec, 2, &single));
+  cn_dispatch(ctx, cmd, single, &pc, sizeof pc, 1);
+  cn__parens_pass(ctx, cmd, timer, "parens single");
   return CN_OK;
 }
 
 static cn_result cn__parens_record_lookback(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s,
-                                            const cn__parens_layout *l, cn_parens_push pc) {
-  /* Test knob: CANOPY_PARENS_SPIN_BUDGET (flag loads per partition before it
-   * computes a waited-for predecessor itself); small values exercise that path. */
-  const char *e = getenv("CANOPY_PARENS_SPIN_BUDGET");
-  uint32_t spin = e && *e ? (uint32_t)strtoul(e, NULL, 10) : PARENS_SPIN_BUDGET;
+                                            const cn__parens_layout *l, cn_parens_push pc,
+                                            const cn_parens_tuning *tu, cn_timer *timer) {
+  uint32_t spin = tu->spin_budget ? tu->spin_budget : PARENS_SPIN_BUDGET;
   uint32_t spec[4] = {s.wg, s.k, s.window, spin};
   uint32_t clear_spec[3] = {PARENS_CLEAR_WG, 1, 1};
   VkPipeline clear, lookback;
@@ -239,59 +268,86 @@ static cn_result cn__parens_record_lookback(cn_context *ctx, VkCommandBuffer cmd
   cpc.n = (uint32_t)(1 + l->n1);
   cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(1 + l->n1, (uint64_t)PARENS_CLEAR_WG));
   cn_cmd_barrier(ctx, cmd);
+  if (timer) cn_timer_mark(ctx, timer, cmd, "parens clear");
   cn_dispatch(ctx, cmd, lookback, &pc, sizeof pc, l->n1);
+  cn__parens_pass(ctx, cmd, timer, "parens lookback");
   return CN_OK;
 }
 
-cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v, VkDeviceAddress in,
-                           VkDeviceAddress out, VkDeviceAddress scratch, uint64_t n) {
+cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens_args *a) {
+  if (!a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching: NULL arguments");
+  cn_parens_variant v = a->variant;
+  uint64_t n = a->n;
+  const cn_parens_tuning *tu = cn__tuning(ctx, a);
   if ((unsigned)v >= CN_PARENS_VARIANT_COUNT)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching: unknown variant %d", (int)v);
   if (n > CN_PARENS_MAX_N)
     return cn_fail(CN_ERROR_LIMIT, "parentheses matching of %llu elements: at most %llu", (unsigned long long)n,
                    CN_PARENS_MAX_N);
+  uint64_t single_max = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_SINGLE, .tuning = tu});
+  if (v == CN_PARENS_SINGLE && n > single_max)
+    return cn_fail(CN_ERROR_LIMIT, "parentheses matching (single) of %llu elements: at most %llu here",
+                   (unsigned long long)n, (unsigned long long)single_max);
   if (n == 0) return CN_OK;
-  if (in % 4 || out % 4 || scratch % 16)
+  if (a->in % 4 || a->out % 4 || a->scratch % 16)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT,
                    "parentheses matching: in and out must be 4-byte aligned, scratch 16-byte aligned");
   if (v == CN_PARENS_AUTO) {
     v = cn_parens_choose(ctx, n);
-    if (v == CN_PARENS_LOWMARK && (in % 16 || out % 16)) v = CN_PARENS_EFFICIENT;
-  } else if (v == CN_PARENS_LOWMARK && (in % 16 || out % 16)) {
+    if (v == CN_PARENS_LOWMARK && (a->in % 16 || a->out % 16)) v = CN_PARENS_EFFICIENT;
+  } else if (v == CN_PARENS_LOWMARK && (a->in % 16 || a->out % 16)) {
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching (lowmark): in and out must be 16-byte aligned");
   }
-  cn__parens_shape s = cn__parens_shape_of(ctx, v);
+  bool ok;
+  cn__parens_shape s = cn__parens_shape_of(ctx, v, tu, &ok);
+  if (!ok)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT,
+                   "parentheses matching (%s): shape wg %u, k %u, window %u does not fit this device or variant",
+                   cn_parens_variant_name(v), s.wg, s.k, s.window);
   cn__parens_layout l = cn__parens_layout_of(v, s, n);
-  cn_parens_push pc = {.src = in,
-                       .dst = out,
-                       .slices = scratch + l.slices,
-                       .tree = scratch + l.tree,
-                       .flags = scratch + l.flags,
-                       .win = scratch + l.win,
+  cn_parens_push pc = {.src = a->in,
+                       .dst = a->out,
+                       .slices = a->scratch + l.slices,
+                       .tree = a->scratch + l.tree,
+                       .flags = a->scratch + l.flags,
+                       .win = a->scratch + l.win,
                        .n = (uint32_t)n,
                        .n1 = (uint32_t)l.n1,
                        .n1p = (uint32_t)l.n1p};
-  if (v == CN_PARENS_LOOKBACK) return cn__parens_record_lookback(ctx, cmd, s, &l, pc);
-  return cn__parens_record_multipass(ctx, cmd, v, s, &l, pc);
+  if (v == CN_PARENS_SINGLE) {
+    const cn_parens_shape *ts = &tu->shape[CN_PARENS_SINGLE];
+    return cn__parens_record_single(ctx, cmd, s, ts->wg || ts->k, n, pc, a->timer);
+  }
+  if (v == CN_PARENS_LOOKBACK) return cn__parens_record_lookback(ctx, cmd, s, &l, pc, tu, a->timer);
+  return cn__parens_record_multipass(ctx, cmd, v, s, &l, pc, tu, a->timer);
 }
 
-cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const uint8_t *in, int32_t *out, uint64_t n) {
+cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *tuning, const uint8_t *in,
+                    int32_t *out, uint64_t n) {
   if ((unsigned)v >= CN_PARENS_VARIANT_COUNT)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching: unknown variant %d", (int)v);
   if (n > CN_PARENS_MAX_N)
     return cn_fail(CN_ERROR_LIMIT, "parentheses matching of %llu elements: at most %llu", (unsigned long long)n,
                    CN_PARENS_MAX_N);
+  uint64_t single_max = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_SINGLE, .tuning = tuning});
+  if (v == CN_PARENS_SINGLE && n > single_max)
+    return cn_fail(CN_ERROR_LIMIT, "parentheses matching (single) of %llu elements: at most %llu here",
+                   (unsigned long long)n, (unsigned long long)single_max);
   if (n == 0) return CN_OK;
   if (!in || !out) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_parens: NULL array");
+  cn_parens_args a = {.variant = v, .n = n, .tuning = tuning};
   cn_buffer bin = {0}, bout = {0}, bscratch = {0};
   cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn__align16(n), &bin);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, 4 * n, &bout);
-  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_parens_scratch_bytes(ctx, v, n), &bscratch);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_parens_scratch_bytes(ctx, &a), &bscratch);
   if (r == CN_OK) r = cn_buffer_upload(ctx, &bin, 0, in, n);
   VkCommandBuffer cmd = VK_NULL_HANDLE;
   if (r == CN_OK) r = cn_cmd_begin(ctx, &cmd);
   if (r == CN_OK) {
-    r = cn_parens_record(ctx, cmd, v, bin.address, bout.address, bscratch.address, n);
+    a.in = bin.address;
+    a.out = bout.address;
+    a.scratch = bscratch.address;
+    r = cn_parens_record(ctx, cmd, &a);
     cn_cmd_barrier(ctx, cmd);
     cn_result s = cn_cmd_submit(ctx, cmd);
     if (r == CN_OK) r = s;

@@ -11,7 +11,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-uint64_t cn_pathbox_scratch_bytes(uint32_t path_count) { return (uint64_t)CN_MAX(path_count, 1) * 16; }
+uint64_t cn_pathbox_scratch_bytes(cn_context *ctx, const cn_pathbox_args *a) {
+  (void)ctx;
+  return a ? (uint64_t)CN_MAX(a->path_count, 1) * 16 : 0;
+}
 
 cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *a) {
   if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: NULL argument");

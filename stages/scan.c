@@ -1,32 +1,76 @@
-/* scan.c: host side of the generic monoid scan (see cn_scan.h, shaders/scan.glsl). */
+/* scan.c: host side of the generic monoid scan (see cn_scan.h, shaders/scan_lb.glsl
+ * and, for the two-pass form, shaders/scan.glsl). */
 #include "cn_scan.h"
 #include "internal.h"
 #include "kernels.gen.h"
 
 #include <stdlib.h>
 
+enum {
+  SCAN_WG = 256,              /* one-pass: invocations per block */
+  SCAN_ITEMS = 16,            /* one-pass: elements per invocation (a multiple of 4) */
+  SCAN_SPIN_BUDGET = 16384,   /* one-pass: flag loads per block (see cn_scan.h) */
+  SCAN_CLEAR_WG = 256,        /* scan_clear's workgroup */
+  SCAN_TWO_PASS_ITEMS = 8,    /* two-pass: elements per invocation */
+};
+
 typedef struct cn__scan_monoid {
-  int reduce, apply;   /* kernels */
+  int single, single64, reduce, apply; /* kernels: one-pass (fenced, 64-bit atomics); two-pass */
   uint32_t elem_bytes;
 } cn__scan_monoid;
 
 static const cn__scan_monoid cn__monoids[CN_SCAN_OP_COUNT] = {
-    [CN_SCAN_U32_ADD] = {CN_KERNEL_SCAN_U32_ADD_REDUCE, CN_KERNEL_SCAN_U32_ADD_APPLY, 4},
-    [CN_SCAN_U32_MAX] = {CN_KERNEL_SCAN_U32_MAX_REDUCE, CN_KERNEL_SCAN_U32_MAX_APPLY, 4},
-    [CN_SCAN_F32_SEG_ADD] = {CN_KERNEL_SCAN_F32_SEG_REDUCE, CN_KERNEL_SCAN_F32_SEG_APPLY, 4},
+    [CN_SCAN_U32_ADD] = {CN_KERNEL_SCAN_U32_ADD, CN_KERNEL_SCAN_U32_ADD_A64, CN_KERNEL_SCAN_U32_ADD_REDUCE,
+                         CN_KERNEL_SCAN_U32_ADD_APPLY, 4},
+    [CN_SCAN_U32_MAX] = {CN_KERNEL_SCAN_U32_MAX, CN_KERNEL_SCAN_U32_MAX_A64, CN_KERNEL_SCAN_U32_MAX_REDUCE,
+                         CN_KERNEL_SCAN_U32_MAX_APPLY, 4},
+    [CN_SCAN_F32_SEG_ADD] = {CN_KERNEL_SCAN_F32_SEG, CN_KERNEL_SCAN_F32_SEG_A64, CN_KERNEL_SCAN_F32_SEG_REDUCE,
+                             CN_KERNEL_SCAN_F32_SEG_APPLY, 4},
 };
 
-/* Tuning: 256 invocations of 8 items; shared memory is WG * elem_bytes. */
+/* Whether the one-pass look-back packs flag and value in 64-bit atomics. */
+static bool cn__scan_a64(const cn_context *ctx, const cn_scan_tuning *tu) {
+  return ctx->caps.buffer_int64_atomics && !tu->fenced;
+}
+
+static const cn_scan_tuning cn__scan_no_tuning;
+
+/* The arguments' tuning, else the context's (cn_tuning.scan), else the defaults. */
+static const cn_scan_tuning *cn__scan_tuning(const cn_context *ctx, const cn_scan_args *a) {
+  if (a->tuning) return a->tuning;
+  return ctx->tuning.scan ? ctx->tuning.scan : &cn__scan_no_tuning;
+}
+
+/* One-pass block shape: the tuning's, else SCAN_WG (or the device's largest
+ * power of two below it) x SCAN_ITEMS; false when the tuning's does not fit. */
+static bool cn__scan_block(const cn_context *ctx, const cn_scan_tuning *tu, uint32_t *wg, uint32_t *items) {
+  *wg = tu->wg ? tu->wg : cn_floor_pow2(CN_MIN((uint32_t)SCAN_WG, ctx->caps.max_workgroup_invocations));
+  *items = tu->items ? tu->items : SCAN_ITEMS;
+  return (*wg & (*wg - 1)) == 0 && *wg >= ctx->caps.max_subgroup_size && *wg <= ctx->caps.max_workgroup_invocations &&
+         *wg * 4 <= ctx->caps.max_shared_memory && *items >= 4 && *items <= 32 && *items % 4 == 0;
+}
+
+/* Two-pass: 256 invocations of 8 items; shared memory is WG * elem_bytes. */
 static void cn__scan_shape(const cn_context *ctx, const cn__scan_monoid *m, uint32_t *wg, uint32_t *items) {
   uint32_t w = CN_MIN(256u, ctx->caps.max_workgroup_invocations);
   while (w > 32 && w * m->elem_bytes > ctx->caps.max_shared_memory / 2) w /= 2;
   *wg = cn_floor_pow2(w);
-  *items = 8;
+  *items = SCAN_TWO_PASS_ITEMS;
 }
 
-uint64_t cn_scan_scratch_bytes(cn_context *ctx, cn_scan_op op, uint64_t n) {
-  if ((unsigned)op >= CN_SCAN_OP_COUNT) return 0;
-  const cn__scan_monoid *m = &cn__monoids[op];
+uint64_t cn_scan_scratch_bytes(cn_context *ctx, const cn_scan_args *a) {
+  if (!a || (unsigned)a->op >= CN_SCAN_OP_COUNT) return 0;
+  const cn__scan_monoid *m = &cn__monoids[a->op];
+  const cn_scan_tuning *tu = cn__scan_tuning(ctx, a);
+  uint64_t n = a->n;
+  if (!tu->two_pass) {
+    uint32_t wg, items;
+    if (!cn__scan_block(ctx, tu, &wg, &items)) return 0;
+    uint64_t block = (uint64_t)wg * items;
+    uint64_t blocks = CN_DIV_UP(n, block);
+    if (blocks <= 1) return 0;
+    return cn__scan_a64(ctx, tu) ? 8 * (1 + blocks) : 4 * (1 + 3 * blocks);
+  }
   uint32_t wg, items;
   cn__scan_shape(ctx, m, &wg, &items);
   uint64_t block = (uint64_t)wg * items, total = 0;
@@ -55,33 +99,75 @@ static cn_result cn__scan_level(cn_context *ctx, VkCommandBuffer cmd, const cn__
   return CN_OK;
 }
 
-cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, cn_scan_op op, VkDeviceAddress src,
-                         VkDeviceAddress dst, VkDeviceAddress scratch, uint64_t n, bool exclusive) {
-  if ((unsigned)op >= CN_SCAN_OP_COUNT) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "unknown scan op %d", (int)op);
-  if (n >= (1ull << 32)) return cn_fail(CN_ERROR_LIMIT, "scan of %llu elements: at most 2^32-1", (unsigned long long)n);
-  if (n == 0) return CN_OK;
-  const cn__scan_monoid *m = &cn__monoids[op];
+static cn_result cn__scan_two_pass(cn_context *ctx, VkCommandBuffer cmd, const cn__scan_monoid *m,
+                                   const cn_scan_args *a) {
   uint32_t wg, items;
   cn__scan_shape(ctx, m, &wg, &items);
   uint32_t spec[2] = {wg, items};
   VkPipeline reduce, apply;
   CN_TRY(cn_pipeline_get(ctx, m->reduce, spec, 2, &reduce));
   CN_TRY(cn_pipeline_get(ctx, m->apply, spec, 2, &apply));
-  return cn__scan_level(ctx, cmd, m, reduce, apply, (uint64_t)wg * items, src, dst, scratch, n, exclusive);
+  return cn__scan_level(ctx, cmd, m, reduce, apply, (uint64_t)wg * items, a->src, a->dst, a->scratch, a->n,
+                        a->exclusive);
 }
 
-cn_result cn_scan_u32(cn_context *ctx, const uint32_t *in, uint32_t *out, uint64_t n, bool exclusive) {
+cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_args *a) {
+  if (!a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: NULL arguments");
+  if ((unsigned)a->op >= CN_SCAN_OP_COUNT) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "unknown scan op %d", (int)a->op);
+  if (a->n > CN_SCAN_MAX_N)
+    return cn_fail(CN_ERROR_LIMIT, "scan of %llu elements: at most %llu", (unsigned long long)a->n, CN_SCAN_MAX_N);
+  if (a->n == 0) return CN_OK;
+  if (a->src % 4 || a->dst % 4 || a->scratch % 8)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: src and dst must be 4-byte aligned, scratch 8-byte aligned");
+  const cn__scan_monoid *m = &cn__monoids[a->op];
+  const cn_scan_tuning *tu = cn__scan_tuning(ctx, a);
+  if (tu->two_pass) return cn__scan_two_pass(ctx, cmd, m, a);
+
+  uint32_t wg, items;
+  if (!cn__scan_block(ctx, tu, &wg, &items))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: block shape %u x %u does not fit this device", wg, items);
+  uint64_t blocks = CN_DIV_UP(a->n, (uint64_t)wg * items);
+  uint32_t spec[4] = {wg, items, a->src % 16 == 0 && a->dst % 16 == 0,
+                      tu->spin_budget ? tu->spin_budget : SCAN_SPIN_BUDGET};
+  VkPipeline scan;
+  bool a64 = cn__scan_a64(ctx, tu);
+  CN_TRY(cn_pipeline_get(ctx, a64 ? m->single64 : m->single, spec, 4, &scan));
+  cn_scan_push pc = {.src = a->src,
+                     .dst = a->dst,
+                     .partial = a->scratch,
+                     .n = (uint32_t)a->n,
+                     .exclusive = a->exclusive,
+                     .has_partial = blocks > 1};
+  if (blocks > 1) {
+    VkPipeline clear;
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_SCAN_CLEAR, NULL, 0, &clear));
+    uint64_t words = a64 ? 2 * (1 + blocks) : 1 + blocks; /* the counter and the flags */
+    cn_scan_push cpc = {.dst = a->scratch, .n = (uint32_t)words};
+    cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(words, (uint64_t)SCAN_CLEAR_WG));
+    cn_cmd_barrier(ctx, cmd);
+  }
+  cn_dispatch(ctx, cmd, scan, &pc, sizeof pc, blocks);
+  return CN_OK;
+}
+
+cn_result cn_scan_u32(cn_context *ctx, const cn_scan_tuning *tuning, const uint32_t *in, uint32_t *out, uint64_t n,
+                      bool exclusive) {
   if (n == 0) return CN_OK;
   if (!in || !out) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scan_u32: NULL array");
+  if (n > CN_SCAN_MAX_N)
+    return cn_fail(CN_ERROR_LIMIT, "scan of %llu elements: at most %llu", (unsigned long long)n, CN_SCAN_MAX_N);
+  cn_scan_args a = {.op = CN_SCAN_U32_ADD, .n = n, .exclusive = exclusive, .tuning = tuning};
   cn_buffer data = {0}, scratch = {0};
   uint64_t bytes = n * 4;
   cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, bytes, &data);
-  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, n), &scratch);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_scan_scratch_bytes(ctx, &a), &scratch);
   if (r == CN_OK) r = cn_buffer_upload(ctx, &data, 0, in, bytes);
   VkCommandBuffer cmd = VK_NULL_HANDLE;
   if (r == CN_OK) r = cn_cmd_begin(ctx, &cmd);
   if (r == CN_OK) {
-    r = cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, data.address, data.address, scratch.address, n, exclusive);
+    a.src = a.dst = data.address;
+    a.scratch = scratch.address;
+    r = cn_scan_record(ctx, cmd, &a);
     cn_cmd_barrier(ctx, cmd);
     cn_result s = cn_cmd_submit(ctx, cmd);
     if (r == CN_OK) r = s;

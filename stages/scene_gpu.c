@@ -214,9 +214,6 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (uint64_t)n * sizeof(cn_box), &g->path_boxes));
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (uint64_t)n * sizeof(cn_box), &g->boxes));
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, sizeof(cn_bbox_status), &g->status));
-    CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE,
-                             CN_MAX(cn_scene_stage_scratch_bytes(ctx, n, gb, s->path_count, f->bin_size ? &g->grid : NULL), 16),
-                             &g->scratch));
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, ((uint64_t)g->nbins + 1) * 4, &g->bin_offsets));
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX(g->cap.bin_entries, 4) * 4, &g->bin_elems));
     VkDeviceAddress transforms = CN__SG_ADDR(g, transforms);
@@ -248,6 +245,8 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
         .scratch = g->scratch.address,
         .timer = f->timer,
     };
+    CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX(cn_scene_stage_scratch_bytes(ctx, &a), 16), &g->scratch));
+    a.scratch = g->scratch.address;
     CN_TRY(cn_scene_stage_record(ctx, cmd, &a));
     cn_cmd_barrier(ctx, cmd);
     g->staged = true;

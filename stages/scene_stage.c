@@ -49,12 +49,15 @@ cn_result cn_scene_stage_cpu(const cn_scene_data *s, const cn_box *path_boxes, c
   return r;
 }
 
-uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, uint64_t n, uint64_t group_bound, uint32_t path_count,
-                                      const cn_bins_grid *grid) {
+uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, const cn_scene_stage_args *a) {
+  if (!ctx || !a) return 0;
   /* The stages run one after the other: they share one scratch area. */
-  uint64_t s = cn_pathbox_scratch_bytes(path_count);
-  s = CN_MAX(s, cn_bbox_scratch_bytes(ctx, n, group_bound));
-  if (grid && grid->nbx && grid->nby) s = CN_MAX(s, cn_bins_scratch_bytes(ctx, n, grid));
+  cn_pathbox_args pa = {.path_count = a->path_count};
+  cn_bbox_args ba = {.n = a->element_count, .group_bound = a->group_bound};
+  cn_bins_args na = {.n = a->element_count, .grid = a->grid};
+  uint64_t s = cn_pathbox_scratch_bytes(ctx, &pa);
+  s = CN_MAX(s, cn_bbox_scratch_bytes(ctx, &ba));
+  if (a->bin_offsets && a->grid.nbx && a->grid.nby) s = CN_MAX(s, cn_bins_scratch_bytes(ctx, &na));
   return s;
 }
 

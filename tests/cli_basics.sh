@@ -23,6 +23,10 @@ contains unknown-command "$err" "unknown command 'frobnicate'"
 "$canopy" --frob >"$out" 2>"$err"; expect unknown-option 2 $?
 contains unknown-option "$err" "unknown option '--frob'"
 "$canopy" info --bogus >"$out" 2>"$err"; expect info-unknown-option 2 $?
+"$canopy" info --kernels >"$out" 2>"$err"; expect info-kernels 0 $?
+contains info-kernels-single "$out" "^  parens_single *\[[0-9]*,16\]"
+contains info-kernels-scan "$out" "^  scan_u32_add[_a64]* *\[256,16,"
+contains info-kernels-na "$out" "n/a"
 "$canopy" info >"$out" 2>"$err"; expect info 0 $?
 contains info-lists-lavapipe "$out" "llvmpipe"
 contains info-marks-chosen "$out" "^ \* [0-9]*: "

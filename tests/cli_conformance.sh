@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # cli_conformance.sh: the resvg conformance suite through `canopy conformance`
-# must pass at least the committed rate (docs/CONFORMANCE.md). The suite is
+# must pass at least the committed rates, overall and per category
+# (docs/CONFORMANCE.md). The suite is
 # read from $CANOPY_SHARED/conformance/resvg, else ../shared beside the
 # repository, else /work/shared; without it the test says so and passes.
 # Sanitizer builds skip it (the plain build runs it; on lavapipe it takes
@@ -9,7 +10,12 @@
 set -u
 canopy=$1
 src=$2
-MIN_RATE=96.0 # the committed overall pass rate (docs/CONFORMANCE.md); raise it, never lower it
+# The committed pass rates (docs/CONFORMANCE.md): per category, and overall.
+# Raise them with the figures, never lower them. The overall rate includes
+# the images category (structure/image, painting/image-rendering); the floors
+# of the five other categories keep their combined rate at 96.6% or more.
+MIN_RATE=92.2
+MIN_CATEGORIES=(structure=97.9 shapes=100 painting=97.2 masking=100 paint-servers=88.4 images=29.5)
 suite=""
 for d in "${CANOPY_SHARED:-}" "$src/../shared" /work/shared; do
   if [ -n "$d" ] && [ -f "$d/conformance/resvg/FEATURES.tsv" ]; then suite="$d/conformance/resvg"; break; fi
@@ -22,7 +28,9 @@ if ldd "$canopy" 2>/dev/null | grep -q libasan || [ -n "${CANOPY_SANITIZE_BUILD:
   echo "cli_conformance: sanitizer build: the plain build runs the suite"
   exit 0
 fi
-"$canopy" conformance --suite "$suite" --min-rate "$MIN_RATE" 2>/dev/null
+floors=()
+for c in "${MIN_CATEGORIES[@]}"; do floors+=(--min-category "$c"); done
+"$canopy" conformance --suite "$suite" --min-rate "$MIN_RATE" "${floors[@]}" 2>/dev/null
 rc=$?
-[ $rc -eq 0 ] || echo "cli_conformance: FAIL (exit $rc): the pass rate fell below $MIN_RATE%"
+[ $rc -eq 0 ] || echo "cli_conformance: FAIL (exit $rc): a pass rate fell below its floor ($MIN_RATE% overall; ${MIN_CATEGORIES[*]})"
 exit $rc

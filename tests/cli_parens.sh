@@ -81,6 +81,15 @@ contains help "$dir/out" "usage: canopy parens"
 contains bench-file "$dir/bench.txt" "of copy"
 contains bench-rows "$dir/bench.txt" "^2^12 *lookback"
 contains bench-checked "$dir/bench.txt" "checked against the CPU reference"
+contains bench-single "$dir/bench.txt" "^2^10 *single"
+contains bench-passes "$dir/bench.txt" "^  lowmark  *reduce [0-9.]* tree [0-9.]* window [0-9.]* match"
+contains bench-kernel-stats "$dir/bench.txt" "^  parens_lm_match .* n/a"
+CANOPY_PARENS_LOWMARK=48,16 "$canopy" bench parens --quick --max-log2 10 --runs 1 >"$dir/out" 2>"$dir/err"; expect bench-bad-shape 1 $?
+contains bench-bad-shape "$dir/err" "wg 48"
+"$canopy" bench scan --quick --min-log2 12 --max-log2 14 --runs 3 --warmup 1 --out "$dir/scan.txt" >"$dir/out" 2>"$dir/err"; expect bench-scan 0 $?
+contains bench-scan-rows "$dir/scan.txt" "^2^14 *one-pass"
+contains bench-scan-two "$dir/scan.txt" "^2^13 *two-pass"
+contains bench-scan-checked "$dir/scan.txt" "checked against the CPU scan"
 "$canopy" bench 2>"$dir/err"; expect bench-no-target 2 $?
 "$canopy" bench frob 2>"$dir/err"; expect bench-bad-target 2 $?
 "$canopy" bench parens --runs x 2>"$dir/err"; expect bench-bad-runs 2 $?

@@ -106,7 +106,7 @@ match "clipped circles vs rsvg-convert" "$dir/clipped.png" "$dir/clipped.ref.png
 
 # --- dense scenes: at most two passes -----------------------------------------
 # 30 000 one-pixel rects on a 16x16 canvas (one tile with 30 000 commands),
-# 20 000 rects on 200x200, a <use> fan-out of 10 000, and 40 overlapping
+# 10 000 rects on 200x200, a <use> fan-out of 10 000, and 40 overlapping
 # 1000-segment strokes (sized for a CPU rasterizer; the H200 runs larger ones).
 python3 - "$dir" <<'PY'
 import sys
@@ -115,7 +115,7 @@ def svg(name, w, h, body):
     open('%s/%s.svg' % (d, name), 'w').write(
         '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d">%s</svg>' % (w, h, body))
 svg('tiny', 16, 16, ''.join('<rect x="%d" y="%d" width="1" height="1" fill="#%06x"/>' % (i % 16, (i // 16) % 16, i * 2654435761 % 0xffffff) for i in range(30000)))
-svg('rects', 200, 200, ''.join('<rect x="%d" y="%d" width="1" height="1" fill="#%06x"/>' % (i % 200, (i * 7) % 200, i * 40503 % 0xffffff) for i in range(20000)))
+svg('rects', 200, 200, ''.join('<rect x="%d" y="%d" width="1" height="1" fill="#%06x"/>' % (i % 200, (i * 7) % 200, i * 40503 % 0xffffff) for i in range(10000)))
 uses = '<defs><rect id="r" width="3" height="3" fill="#336699"/></defs>' + ''.join(
     '<use href="#r" x="%d" y="%d"/>' % (i % 97, (i * 13) % 89) for i in range(10000))
 svg('fanout', 100, 100, uses)

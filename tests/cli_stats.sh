@@ -27,7 +27,7 @@ contains no-file "$err" "no SVG file given"
 # a known file: exact counts
 cat >"$tmp/ok.svg" <<EOF
 $svg width="100" height="50">
-  <text>skipped</text>
+  <text font-family="Noto Mono" y="20">drawn</text>
   <clipPath id="c"><rect width="10" height="10"/></clipPath>
   <mask id="m"><rect width="100" height="100" fill="white"/></mask>
   <g opacity="0.5" clip-path="url(#c)">
@@ -37,17 +37,27 @@ $svg width="100" height="50">
   <circle cx="5" cy="5" r="5" mask="url(#m)"/>
 </svg>
 EOF
-"$canopy" stats "$tmp/ok.svg" >"$out" 2>"$err"; expect ok 0 $?
+fonts="$src/tests/data/fonts"
+"$canopy" stats --font-dir "$fonts" "$tmp/ok.svg" >"$out" 2>"$err"; expect ok 0 $?
 contains ok-size "$out" "^size: *100 x 50 px$"
-contains ok-fills "$out" "^fills: *3$"
+contains ok-fills "$out" "^fills: *4$"
+contains ok-glyphs "$out" "^glyphs: *5$"
 contains ok-strokes "$out" "^strokes: *2$"
 contains ok-clips "$out" "^clips: *2$"
 contains ok-masks "$out" "^masks: *1$"
 contains ok-blends "$out" "^blend groups: *2$"
 contains ok-depth "$out" "^max depth: *2$"
 contains ok-segments "$out" "^segments: *"
-contains ok-skipped "$out" "^skipped: *text=1$"
-"$canopy" stats --width 200 "$tmp/ok.svg" >"$out" 2>"$err"; expect width 0 $?
+contains ok-skipped "$out" "^skipped: *none$"
+# a family that is not there: a warning naming the font used, counted as a font fallback
+sed 's/Noto Mono/Nope/' "$tmp/ok.svg" >"$tmp/nope.svg"
+"$canopy" stats --font-dir "$fonts" "$tmp/nope.svg" >"$out" 2>"$err"; expect nope 0 $?
+contains nope-warning "$err" "warning: .*line 2: font family 'Nope' not found; Noto Mono used"
+contains nope-skipped "$out" "^skipped: *font=1$"
+"$canopy" stats --font-dir /nonexistent/fonts "$tmp/ok.svg" >"$out" 2>"$err"; expect bad-font-dir 1 $?
+contains bad-font-dir "$err" "font directory /nonexistent/fonts cannot be read"
+"$canopy" stats --font-dir >"$out" 2>"$err"; expect font-dir-no-value 2 $?
+"$canopy" stats --font-dir "$fonts" --width 200 "$tmp/ok.svg" >"$out" 2>"$err"; expect width 0 $?
 contains width "$out" "^size: *200 x 100 px$"
 
 # --dump: the encoded scene as text
@@ -112,6 +122,33 @@ contains stdout-full "$err" "error writing standard output: No space left on dev
 # options: --opt=value and -- before operands
 "$canopy" stats --width=20 -- "$tmp/cycle.svg" >"$out" 2>"$err"; expect opt-equals 0 $?
 contains opt-equals "$out" "^size: *20 x 20 px$"
+
+# images and files outside the document's tree: a warning per reference and one line per kind;
+# --resource-root allows another tree
+mkdir -p "$tmp/doc" "$tmp/res"
+printf 'GIF89a' >"$tmp/doc/bad.gif"
+cat >"$tmp/res/lib.svg" <<EOF
+$svg width="10" height="10"><rect id="r" width="5" height="5"/></svg>
+EOF
+cat >"$tmp/doc/img.svg" <<EOF
+$svg width="10" height="10">
+<image width="5" height="5" href="https://example.com/a.png"/>
+<image width="5" height="5" href="bad.gif"/>
+<use href="../res/lib.svg#r"/>
+</svg>
+EOF
+"$canopy" stats "$tmp/doc/img.svg" >"$out" 2>"$err"; expect images 0 $?
+contains image-https "$err" "warning: .*line 2: <image> https://example.com/a.png: the https: scheme is refused"
+contains image-bad "$err" "warning: .*line 3: <image> not drawn: GIF image"
+contains image-escape "$err" "warning: .*line 4: <use> ../res/lib.svg: '..' leads outside the document's tree; refused"
+contains image-kind-refused "$err" "not drawn: 2 x refused-ref"
+contains image-kind-image "$err" "not drawn: 1 x image"
+contains image-skipped "$out" "^skipped: *image=1 refused-ref=2$"
+"$canopy" stats --resource-root "$tmp/res" "$tmp/doc/img.svg" >"$out" 2>"$err"; expect images-root 0 $?
+contains image-root-skipped "$out" "^skipped: *image=1 refused-ref=1$"
+contains image-root-fills "$out" "^fills: *1$"
+"$canopy" stats --strict "$tmp/doc/img.svg" >"$out" 2>"$err"; expect images-strict 1 $?
+"$canopy" stats --resource-root >"$out" 2>"$err"; expect resource-root-usage 2 $?
 
 # real files load
 "$canopy" stats "$src/tests/data/scenes-real/flag-icons/ni.svg" >"$out" 2>"$err"; expect ni 0 $?

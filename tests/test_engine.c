@@ -321,10 +321,12 @@ TEST(adopt_host_device) {
     const uint32_t count = 5000;
     cn_buffer data, scratch;
     CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, count * 4, &data));
-    CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_scan_scratch_bytes(ctx, CN_SCAN_U32_ADD, count) + 16, &scratch));
+    CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = count}) + 16, &scratch));
     CHECK_OK(cn_iota_record(ctx, cmd, data.address, count, 1));
     cn_cmd_barrier(ctx, cmd);
-    CHECK_OK(cn_scan_record(ctx, cmd, CN_SCAN_U32_ADD, data.address, data.address, scratch.address, count, false));
+    CHECK_OK(cn_scan_record(ctx, cmd,
+                            &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = data.address, .dst = data.address,
+                                            .scratch = scratch.address, .n = count}));
     cn_cmd_barrier(ctx, cmd);
     vkEndCommandBuffer(cmd);
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd};

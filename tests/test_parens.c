@@ -1,7 +1,6 @@
 /* test_parens.c: parentheses matching, every GPU variant against the CPU
  * reference: random, nested, one-sided and adversarial inputs at sizes built
  * from each variant's partition size and tree levels. */
-#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test.h"
 
 #include <time.h>
@@ -9,6 +8,13 @@
 static const cn_parens_variant variants[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOOKBACK,
                                              CN_PARENS_LOWMARK, CN_PARENS_AUTO};
 #define NVARIANTS (sizeof variants / sizeof variants[0])
+
+/* The tuning check() runs with; tests set fields and reset it. */
+static cn_parens_tuning tuning;
+
+static uint64_t partition_size(cn_context *ctx, cn_parens_variant v) {
+  return cn_parens_partition_size(ctx, &(cn_parens_args){.variant = v, .tuning = &tuning});
+}
 
 enum pattern {
   PAT_RANDOM,        /* fair coin */
@@ -81,13 +87,13 @@ static int check(cn_parens_variant v, uint64_t n, int pat) {
   if (!ctx) return 1;
   const char *only = getenv("PARENS_TEST_VARIANT"); /* debugging: run one variant */
   if (only && strcmp(only, cn_parens_variant_name(v)) != 0) return 0;
-  uint64_t part = cn_parens_partition_size(ctx, v);
+  uint64_t part = partition_size(ctx, v);
   uint8_t *in = malloc(n ? n : 1);
   int32_t *want = malloc((n ? n : 1) * 4), *got = malloc((n ? n : 1) * 4);
   fill(in, n, pat, part);
   cn_parens_cpu(in, want, n);
   for (uint64_t i = 0; i < n; i++) got[i] = -7;
-  cn_result r = cn_parens(ctx, v, in, got, n);
+  cn_result r = cn_parens(ctx, v, &tuning, in, got, n);
   int bad = 0;
   if (r != CN_OK) {
     fprintf(stderr, "  %s n=%llu %s: %s: %s\n", cn_parens_variant_name(v), (unsigned long long)n, pattern_names[pat],
@@ -142,6 +148,7 @@ TEST(parens_variant_names) {
   CHECK(cn_parens_variant_parse("lookback", &v) && v == CN_PARENS_LOOKBACK);
   CHECK(cn_parens_variant_parse("lowmark", &v) && v == CN_PARENS_LOWMARK);
   CHECK(cn_parens_variant_parse("auto", &v) && v == CN_PARENS_AUTO);
+  CHECK(cn_parens_variant_parse("single", &v) && v == CN_PARENS_SINGLE);
   CHECK(!cn_parens_variant_parse("fast", &v));
   CHECK(strcmp(cn_parens_variant_name(CN_PARENS_EFFICIENT), "efficient") == 0);
 }
@@ -151,29 +158,76 @@ TEST(parens_bad_arguments) {
   if (!ctx) return;
   uint8_t in[4] = {'(', ')', '(', ')'};
   int32_t out[4];
-  CHECK(cn_parens(ctx, (cn_parens_variant)99, in, out, 4) == CN_ERROR_INVALID_ARGUMENT);
-  CHECK(cn_parens(ctx, CN_PARENS_SIMPLE, in, out, CN_PARENS_MAX_N + 1) == CN_ERROR_LIMIT);
+  CHECK(cn_parens(ctx, (cn_parens_variant)99, NULL, in, out, 4) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK(cn_parens(ctx, CN_PARENS_SIMPLE, NULL, in, out, CN_PARENS_MAX_N + 1) == CN_ERROR_LIMIT);
   CHECK_STR_CONTAINS(cn_last_error(), "at most");
-  CHECK(cn_parens(ctx, CN_PARENS_SIMPLE, NULL, out, 4) == CN_ERROR_INVALID_ARGUMENT);
-  CHECK(cn_parens_record(ctx, VK_NULL_HANDLE, CN_PARENS_SIMPLE, 2, 0, 0, 4) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK(cn_parens(ctx, CN_PARENS_SIMPLE, NULL, NULL, out, 4) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK(cn_parens_record(ctx, VK_NULL_HANDLE, NULL) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK(cn_parens_record(ctx, VK_NULL_HANDLE, &(cn_parens_args){.variant = CN_PARENS_SIMPLE, .in = 2, .n = 4}) ==
+        CN_ERROR_INVALID_ARGUMENT);
   /* lowmark loads and stores 16 bytes at a time: it needs 16-byte aligned in and out. */
-  CHECK(cn_parens_record(ctx, VK_NULL_HANDLE, CN_PARENS_LOWMARK, 4, 16, 16, 4) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK(cn_parens_record(ctx, VK_NULL_HANDLE,
+                         &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .in = 4, .out = 16, .scratch = 16, .n = 4}) ==
+        CN_ERROR_INVALID_ARGUMENT);
   CHECK_STR_CONTAINS(cn_last_error(), "16-byte");
-  CHECK(cn_parens_record(ctx, VK_NULL_HANDLE, CN_PARENS_LOWMARK, 16, 8, 16, 4) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK(cn_parens_record(ctx, VK_NULL_HANDLE,
+                         &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .in = 16, .out = 8, .scratch = 16, .n = 4}) ==
+        CN_ERROR_INVALID_ARGUMENT);
+  /* single: one workgroup, so a limit on n. */
+  uint64_t smax = cn_parens_single_max(ctx);
+  CHECK(smax >= 1024);
+  CHECK(cn_parens(ctx, CN_PARENS_SINGLE, NULL, in, out, smax + 1) == CN_ERROR_LIMIT);
+  CHECK_STR_CONTAINS(cn_last_error(), "single");
+  /* A tuned shape the device cannot run is an error naming it, not a silent default. */
+  cn_parens_tuning bad = {0};
+  bad.shape[CN_PARENS_EFFICIENT] = (cn_parens_shape){.wg = 48, .k = 4};
+  CHECK(cn_parens(ctx, CN_PARENS_EFFICIENT, &bad, in, out, 4) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(cn_last_error(), "wg 48");
+  CHECK(cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_EFFICIENT, .n = 4, .tuning = &bad}) == 0);
   /* auto falls back to a variant without that need, so its scratch covers both. */
   uint64_t big = 1u << 24;
-  CHECK(cn_parens_scratch_bytes(ctx, CN_PARENS_AUTO, big) >= cn_parens_scratch_bytes(ctx, CN_PARENS_EFFICIENT, big));
-  CHECK(cn_parens_scratch_bytes(ctx, CN_PARENS_AUTO, big) >= cn_parens_scratch_bytes(ctx, CN_PARENS_LOWMARK, big));
-  CHECK_OK(cn_parens(ctx, CN_PARENS_SIMPLE, in, out, 0));
-  CHECK(cn_parens_scratch_bytes(ctx, CN_PARENS_EFFICIENT, 0) == 0);
+  uint64_t sauto = cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_AUTO, .n = big});
+  CHECK(sauto >= cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_EFFICIENT, .n = big}));
+  CHECK(sauto >= cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = big}));
+  CHECK_OK(cn_parens(ctx, CN_PARENS_SIMPLE, NULL, in, out, 0));
+  CHECK(cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_EFFICIENT, .n = 0}) == 0);
 }
+
+/* The one-dispatch path: every size class of its workgroup (32 .. the largest
+ * power of two invocations x 16 elements) at and around its boundary, chunk
+ * boundaries, up to the largest n; auto runs it up to there and a
+ * multi-partition variant from one more element. */
+TEST(parens_single_sizes) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  uint64_t smax = cn_parens_single_max(ctx);
+  CHECK_EQ_U64(partition_size(ctx, CN_PARENS_SINGLE), smax);
+  CHECK(cn_parens_choose(ctx, 1u << 12) == CN_PARENS_SINGLE);
+  CHECK(cn_parens_choose(ctx, (1u << 12) + 1) != CN_PARENS_SINGLE);
+  CHECK(cn_parens_choose(ctx, smax + 1) != CN_PARENS_SINGLE);
+  uint64_t small[] = {1, 2, 3, 15, 16, 17, 31, 33, 511, 513};
+  for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+    for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_SINGLE, small[i], pat);
+  for (uint64_t w = 32 * 16; w <= smax; w *= 2) {
+    check(CN_PARENS_SINGLE, w - 1, PAT_RANDOM);
+    check(CN_PARENS_SINGLE, w, PAT_SAWTOOTH);
+    check(CN_PARENS_SINGLE, w + 1 <= smax ? w + 1 : w, PAT_STAIRS);
+  }
+  for (int pat = 0; pat < PAT_COUNT; pat++) {
+    check(CN_PARENS_SINGLE, smax, pat);
+    check(CN_PARENS_SINGLE, smax - 1, pat);
+    check(CN_PARENS_AUTO, smax, pat);
+    check(CN_PARENS_AUTO, smax + 1, pat);
+  }
+}
+
 
 /* Sizes 0, 1, 2, around chunks and ±1 around 1, 2, 3 partitions. */
 TEST(parens_small_boundaries) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   for (size_t vi = 0; vi < NVARIANTS; vi++) {
-    uint64_t p = cn_parens_partition_size(ctx, variants[vi]);
+    uint64_t p = partition_size(ctx, variants[vi]);
     uint64_t sizes[] = {0, 1, 2, 3, 15, 16, 17, 33, p - 1, p, p + 1, 2 * p - 1, 2 * p, 2 * p + 1, 3 * p + 1};
     for (size_t i = 0; i < (sizeof sizes / sizeof sizes[0]); i++)
       for (int pat = 0; pat < PAT_COUNT; pat++) check(variants[vi], sizes[i], pat);
@@ -181,14 +235,14 @@ TEST(parens_small_boundaries) {
 }
 
 /* ±1 around the partition tree's levels (powers of two partitions) and the
- * tree's passes (every cn_parens_tree_levels_per_pass() levels), for the
+ * tree's passes (every 8 levels by default), for the
  * multi-pass variants; partition counts that cross several windows for lookback. */
 TEST(parens_level_boundaries) {
   cn_context *ctx = test_context();
   if (!ctx) return;
-  uint64_t pass = 1ull << cn_parens_tree_levels_per_pass();
+  uint64_t pass = 1ull << 8;
   for (size_t vi = 0; vi + 1 < NVARIANTS; vi++) { /* AUTO runs one of these */
-    uint64_t p = cn_parens_partition_size(ctx, variants[vi]);
+    uint64_t p = partition_size(ctx, variants[vi]);
     uint64_t sizes[] = {4 * p - 1, 4 * p + 1, 37 * p + 5};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
       check(variants[vi], sizes[i], PAT_RANDOM);
@@ -201,25 +255,23 @@ TEST(parens_level_boundaries) {
   }
 }
 
-/* Many tree passes with few elements: 2 tree levels per pass (the test knob),
- * so passes begin at P * 4^i partitions; ±1 around each for i = 1..4. */
+/* Many tree passes with few elements: 2 tree levels per pass (tuning), so
+ * passes begin at P * 4^i partitions; ±1 around each for i = 1..4. */
 TEST(parens_many_tree_passes) {
   cn_context *ctx = test_context();
   if (!ctx) return;
-  setenv("CANOPY_PARENS_TREE_LEVELS", "2", 1);
-  CHECK_EQ_U64(cn_parens_tree_levels_per_pass(), 2);
+  tuning = (cn_parens_tuning){.tree_levels = 2};
   const cn_parens_variant tree_variants[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOWMARK};
   for (int vi = 0; vi < 3; vi++) {
     cn_parens_variant v = tree_variants[vi];
-    uint64_t p = cn_parens_partition_size(ctx, v);
+    uint64_t p = partition_size(ctx, v);
     for (uint64_t parts = 4; parts <= 256; parts *= 4) {
       check(v, parts * p - 1, PAT_SAWTOOTH);
       check(v, parts * p + 1, PAT_RANDOM);
       check(v, parts * p + 1, PAT_STAIRS);
     }
   }
-  unsetenv("CANOPY_PARENS_TREE_LEVELS");
-  CHECK_EQ_U64(cn_parens_tree_levels_per_pass(), 8);
+  tuning = (cn_parens_tuning){0};
 }
 
 /* Deep one-sided inputs: stacks far deeper than a partition or a window, long
@@ -228,27 +280,26 @@ TEST(parens_deep_stacks) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   for (size_t vi = 0; vi < NVARIANTS; vi++) {
-    uint64_t p = cn_parens_partition_size(ctx, variants[vi]);
+    uint64_t p = partition_size(ctx, variants[vi]);
     int pats[] = {PAT_NESTED, PAT_ALL_OPEN, PAT_ALL_CLOSE, PAT_STAIRS, PAT_SAWTOOTH, PAT_OPEN_HEAVY, PAT_CLOSE_HEAVY};
     for (size_t i = 0; i < (sizeof pats / sizeof pats[0]); i++) check(variants[vi], 67 * p + 3, pats[i]);
   }
 }
 
-/* The look-back's forward-progress path: with a spin budget of 0 or 1 flag
+/* The look-back's forward-progress path: with a spin budget of 1 or 2 flag
  * loads, a partition computes the predecessors it would wait for itself. */
 TEST(parens_lookback_redo) {
   cn_context *ctx = test_context();
   if (!ctx) return;
-  uint64_t p = cn_parens_partition_size(ctx, CN_PARENS_LOOKBACK);
-  const char *budgets[] = {"0", "1"};
-  for (int b = 0; b < 2; b++) {
-    setenv("CANOPY_PARENS_SPIN_BUDGET", budgets[b], 1);
+  uint64_t p = partition_size(ctx, CN_PARENS_LOOKBACK);
+  for (uint32_t b = 1; b <= 2; b++) {
+    tuning = (cn_parens_tuning){.spin_budget = b};
     check(CN_PARENS_LOOKBACK, 9 * p + 7, PAT_RANDOM);
     check(CN_PARENS_LOOKBACK, 9 * p + 7, PAT_STAIRS);
     check(CN_PARENS_LOOKBACK, 9 * p + 7, PAT_SAWTOOTH);
     check(CN_PARENS_LOOKBACK, 5 * p, PAT_NESTED);
   }
-  unsetenv("CANOPY_PARENS_SPIN_BUDGET");
+  tuning = (cn_parens_tuning){0};
 }
 
 /* Buffers at 4-byte but not 16-byte offsets: auto, which picks lowmark for
@@ -260,16 +311,20 @@ TEST(parens_auto_unaligned) {
   CHECK(cn_parens_choose(ctx, n) == CN_PARENS_LOWMARK);
   uint8_t *in = malloc(n);
   int32_t *want = malloc(n * 4), *got = malloc(n * 4);
-  fill(in, n, PAT_SAWTOOTH, cn_parens_partition_size(ctx, CN_PARENS_LOWMARK));
+  fill(in, n, PAT_SAWTOOTH, partition_size(ctx, CN_PARENS_LOWMARK));
   cn_parens_cpu(in, want, n);
   cn_buffer bin = {0}, bout = {0}, bscratch = {0};
   CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, n + 32, &bin));
   CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, 4 * n + 32, &bout));
-  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_parens_scratch_bytes(ctx, CN_PARENS_AUTO, n), &bscratch));
+  cn_parens_args a = {.variant = CN_PARENS_AUTO, .n = n};
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_parens_scratch_bytes(ctx, &a), &bscratch));
   CHECK_OK(cn_buffer_upload(ctx, &bin, 4, in, n));
   VkCommandBuffer cmd;
   CHECK_OK(cn_cmd_begin(ctx, &cmd));
-  CHECK_OK(cn_parens_record(ctx, cmd, CN_PARENS_AUTO, bin.address + 4, bout.address + 4, bscratch.address, n));
+  a.in = bin.address + 4;
+  a.out = bout.address + 4;
+  a.scratch = bscratch.address;
+  CHECK_OK(cn_parens_record(ctx, cmd, &a));
   cn_cmd_barrier(ctx, cmd);
   CHECK_OK(cn_cmd_submit(ctx, cmd));
   CHECK_OK(cn_buffer_download(ctx, &bout, 4, got, 4 * n));
@@ -282,32 +337,27 @@ TEST(parens_auto_unaligned) {
   free(got);
 }
 
-/* lowmark's other shapes (CANOPY_PARENS_LOWMARK=wg,k; k = 16 or 32): the
- * smallest workgroup, 32 elements per invocation, a larger workgroup; and the
- * matching kernel's other forms: outputs staged through shared memory
- * (CANOPY_PARENS_LOWMARK_STAGE=1) and the second walk (CANOPY_PARENS_LOWMARK_REWALK=1). */
+/* lowmark's other shapes (k = 16 or 32): the smallest workgroup, 32 elements
+ * per invocation, a larger workgroup; and the matching kernel's other forms:
+ * outputs staged through shared memory and the second walk. */
 TEST(parens_lowmark_shapes) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   static const struct {
-    const char *shape, *stage, *rewalk;
-  } runs[] = {{"32,16", "1", "0"}, {"64,32", "1", "0"}, {"128,16", "1", "0"},
-              {"64,32", "0", "0"}, {"128,16", "0", "1"}, {"64,32", "0", "1"}};
+    uint32_t wg, k;
+    bool stage, rewalk;
+  } runs[] = {{32, 16, true, false},  {64, 32, true, false},  {128, 16, true, false},
+              {64, 32, false, false}, {128, 16, false, true}, {64, 32, false, true}};
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-    setenv("CANOPY_PARENS_LOWMARK", runs[i].shape, 1);
-    setenv("CANOPY_PARENS_LOWMARK_STAGE", runs[i].stage, 1);
-    setenv("CANOPY_PARENS_LOWMARK_REWALK", runs[i].rewalk, 1);
-    unsigned wg = 0, k = 0;
-    sscanf(runs[i].shape, "%u,%u", &wg, &k);
-    uint64_t p = cn_parens_partition_size(ctx, CN_PARENS_LOWMARK);
-    CHECK_EQ_U64(p, (uint64_t)wg * k);
+    tuning = (cn_parens_tuning){.lowmark_stage = runs[i].stage, .lowmark_rewalk = runs[i].rewalk};
+    tuning.shape[CN_PARENS_LOWMARK] = (cn_parens_shape){.wg = runs[i].wg, .k = runs[i].k};
+    uint64_t p = partition_size(ctx, CN_PARENS_LOWMARK);
+    CHECK_EQ_U64(p, (uint64_t)runs[i].wg * runs[i].k);
     uint64_t sizes[] = {1, 31, 33, p - 1, p + 1, 9 * p + 17};
     for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++)
       for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_LOWMARK, sizes[j], pat);
   }
-  unsetenv("CANOPY_PARENS_LOWMARK");
-  unsetenv("CANOPY_PARENS_LOWMARK_STAGE");
-  unsetenv("CANOPY_PARENS_LOWMARK_REWALK");
+  tuning = (cn_parens_tuning){0};
 }
 
 TEST(parens_random_sizes) {
@@ -324,7 +374,7 @@ TEST(parens_large) {
   for (size_t vi = 0; vi + 1 < NVARIANTS; vi++) check(variants[vi], n, pats[vi]);
 }
 
-TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_small_boundaries),
+TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_single_sizes), T(parens_small_boundaries),
           T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_lookback_redo),
           T(parens_auto_unaligned), T(parens_lowmark_shapes), T(parens_random_sizes),
           T(parens_large))

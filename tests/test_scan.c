@@ -1,5 +1,14 @@
-/* test_scan.c: the GPU scan against the CPU scan, at edge and large sizes. */
+/* test_scan.c: the GPU scan against the CPU scan: block boundaries, large n,
+ * the look-back's fallback path, the two-pass form, every monoid. */
 #include "test.h"
+
+/* Elements per block of the one-pass scan (256 x 16; smaller devices a
+ * smaller workgroup, then the sizes below still cross several blocks). */
+#define BLOCK 4096u
+/* The two-pass form's block (256 x 8). */
+#define BLOCK2 2048u
+
+static cn_scan_tuning tuning;
 
 static void check_scan(uint64_t n, bool exclusive, int pattern) {
   cn_context *ctx = test_context();
@@ -14,13 +23,14 @@ static void check_scan(uint64_t n, bool exclusive, int pattern) {
     got[i] = 0xDEADBEEF;
   }
   cn_scan_u32_cpu(in, want, n, exclusive);
-  CHECK_OK(cn_scan_u32(ctx, in, got, n, exclusive));
+  CHECK_OK(cn_scan_u32(ctx, &tuning, in, got, n, exclusive));
   uint64_t bad = 0, first_bad = 0;
   for (uint64_t i = 0; i < n; i++)
     if (got[i] != want[i] && bad++ == 0) first_bad = i;
   if (bad) {
-    fprintf(stderr, "  n=%llu %s: %llu wrong, first at %llu: got %u want %u\n", (unsigned long long)n,
-            exclusive ? "exclusive" : "inclusive", (unsigned long long)bad, (unsigned long long)first_bad,
+    fprintf(stderr, "  n=%llu %s%s%s: %llu wrong, first at %llu: got %u want %u\n", (unsigned long long)n,
+            exclusive ? "exclusive" : "inclusive", tuning.two_pass ? " two-pass" : "",
+            tuning.spin_budget ? " small spin budget" : "", (unsigned long long)bad, (unsigned long long)first_bad,
             got[first_bad], want[first_bad]);
     test_failures++;
   }
@@ -45,11 +55,29 @@ TEST(scan_empty_and_one) {
   check_scan(1, true, 0);
 }
 
-/* Every block boundary +-1 for the first three levels (block = 2048 here). */
+TEST(scan_bad_arguments) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  CHECK(cn_scan_record(ctx, VK_NULL_HANDLE, NULL) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK(cn_scan_record(ctx, VK_NULL_HANDLE, &(cn_scan_args){.op = CN_SCAN_OP_COUNT, .n = 4}) ==
+        CN_ERROR_INVALID_ARGUMENT);
+  CHECK(cn_scan_record(ctx, VK_NULL_HANDLE, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = CN_SCAN_MAX_N + 1}) ==
+        CN_ERROR_LIMIT);
+  CHECK(cn_scan_record(ctx, VK_NULL_HANDLE, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = 2, .n = 4}) ==
+        CN_ERROR_INVALID_ARGUMENT);
+  /* One block needs no scratch; more need 8 bytes per block and 8 (fenced:
+   * 3 words per block and one). */
+  CHECK_EQ_U64(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 100}), 0);
+  CHECK(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 1u << 20}) >= 8 * (1 + 256));
+  CHECK(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 1u << 20,
+                                                   .tuning = &(cn_scan_tuning){.fenced = true}}) >= 4 * (1 + 3 * 256));
+}
+
+/* Within a block (one dispatch, subgroup rows) and every block boundary +-1
+ * of the first few blocks; sizes not a multiple of 4 (the last quad partial). */
 TEST(scan_block_boundaries) {
-  const uint64_t block = 2048;
-  const uint64_t sizes[] = {block - 1, block, block + 1, 2 * block - 1, 2 * block, 2 * block + 1,
-                            block * block - 1, block * block, block * block + 1};
+  const uint64_t sizes[] = {3, 5, 127, 129, 1023, 1025, BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK - 1, 2 * BLOCK,
+                            2 * BLOCK + 1, 3 * BLOCK + 2, 7 * BLOCK + 3};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     check_scan(sizes[i], false, 0);
     check_scan(sizes[i], true, 2);
@@ -60,10 +88,126 @@ TEST(scan_small_random_sizes) {
   for (int i = 0; i < 12; i++) check_scan(1 + test_rand_below(20000), i & 1, i % 3);
 }
 
-/* Three levels (> 2048^2 = 4.2M elements). */
+/* Thousands of blocks, so look-back chains cross many predecessors. */
 TEST(scan_large) {
   check_scan((1u << 22) + 12345, false, 1);
+  check_scan((1u << 22) + 3, true, 0);
 }
 
-TEST_MAIN(T(scan_cpu_reference), T(scan_empty_and_one), T(scan_block_boundaries), T(scan_small_random_sizes),
-          T(scan_large))
+/* The fallback of the look-back: with a spin budget of 1 or 2 flag loads a
+ * block folds the predecessors it would wait for from their input (in place:
+ * src == dst, so a predecessor that has published meanwhile wins); with flag
+ * and value in one 64-bit word (where the device has 64-bit atomics) and
+ * apart with fences. */
+TEST(scan_lookback_fallback) {
+  for (int fenced = 0; fenced < 2; fenced++)
+    for (uint32_t b = 1; b <= 2; b++) {
+      tuning = (cn_scan_tuning){.spin_budget = b, .fenced = fenced};
+      check_scan(37 * BLOCK + 5, false, 0);
+      check_scan(37 * BLOCK + 5, true, 2);
+      check_scan(BLOCK + 1, true, 1);
+    }
+  tuning = (cn_scan_tuning){0};
+}
+
+/* The look-back with fences (flag and value apart) at sizes of many blocks;
+ * other block shapes of the default look-back. */
+TEST(scan_fenced_and_shapes) {
+  tuning = (cn_scan_tuning){.fenced = true};
+  check_scan(BLOCK + 1, false, 0);
+  check_scan((1u << 20) + 7, true, 0);
+  static const uint32_t shapes[][2] = {{64, 32}, {512, 8}, {1024, 16}};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    tuning = (cn_scan_tuning){.wg = shapes[i][0], .items = shapes[i][1]};
+    uint64_t blk = (uint64_t)shapes[i][0] * shapes[i][1];
+    check_scan(blk - 1, false, 0);
+    check_scan(3 * blk + 1, true, 2);
+    check_scan(40 * blk + 3, false, 0);
+  }
+  tuning = (cn_scan_tuning){0};
+}
+
+/* The two-pass form at its levels' boundaries (block, block^2) +-1. */
+TEST(scan_two_pass) {
+  tuning = (cn_scan_tuning){.two_pass = true};
+  const uint64_t sizes[] = {BLOCK2 - 1, BLOCK2, BLOCK2 + 1, 2 * BLOCK2 + 1, (uint64_t)BLOCK2 * BLOCK2 - 1,
+                            (uint64_t)BLOCK2 * BLOCK2 + 1};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    check_scan(sizes[i], false, 0);
+    check_scan(sizes[i], true, 2);
+  }
+  tuning = (cn_scan_tuning){0};
+}
+
+/* u32 max and the segmented float sum through cn_scan_record, at an odd
+ * offset of 4 bytes (no 16-byte loads) and at 16-byte alignment. */
+static float seg_val(uint32_t w) {
+  union {
+    uint32_t u;
+    float f;
+  } x = {w & 0x7FFFFFFFu};
+  return x.f;
+}
+
+TEST(scan_other_monoids) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const uint64_t n = 5 * BLOCK + 77;
+  uint32_t *in = malloc(n * 4), *got = malloc(n * 4), *want = malloc(n * 4);
+  for (int op = CN_SCAN_U32_MAX; op <= CN_SCAN_F32_SEG_ADD; op++)
+    for (int off = 0; off <= 4; off += 4) {
+      for (uint64_t i = 0; i < n; i++) {
+        if (op == CN_SCAN_U32_MAX) {
+          in[i] = (uint32_t)test_rand_below(1u << 30);
+        } else {
+          union {
+            float f;
+            uint32_t u;
+          } v = {(float)test_rand_below(8)}; /* small integers: sums are exact in any order */
+          in[i] = v.u | (test_rand_below(64) == 0 ? 0x80000000u : 0u);
+        }
+      }
+      /* Exclusive reference. */
+      uint32_t acc = 0;
+      for (uint64_t i = 0; i < n; i++) {
+        want[i] = acc;
+        if (op == CN_SCAN_U32_MAX) {
+          acc = acc > in[i] ? acc : in[i];
+        } else if (in[i] & 0x80000000u) {
+          acc = in[i];
+        } else {
+          union {
+            float f;
+            uint32_t u;
+          } s = {seg_val(acc) + seg_val(in[i])};
+          acc = (acc & 0x80000000u) | (s.u & 0x7FFFFFFFu);
+        }
+      }
+      cn_scan_args a = {.op = (cn_scan_op)op, .n = n, .exclusive = true};
+      cn_buffer data = {0}, scratch = {0};
+      CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, n * 4 + 16, &data));
+      CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_scan_scratch_bytes(ctx, &a), &scratch));
+      CHECK_OK(cn_buffer_upload(ctx, &data, (VkDeviceSize)off, in, n * 4));
+      a.src = a.dst = data.address + (VkDeviceSize)off;
+      a.scratch = scratch.address;
+      VkCommandBuffer cmd;
+      CHECK_OK(cn_cmd_begin(ctx, &cmd));
+      CHECK_OK(cn_scan_record(ctx, cmd, &a));
+      cn_cmd_barrier(ctx, cmd);
+      CHECK_OK(cn_cmd_submit(ctx, cmd));
+      CHECK_OK(cn_buffer_download(ctx, &data, (VkDeviceSize)off, got, n * 4));
+      uint64_t bad = 0;
+      for (uint64_t i = 0; i < n; i++) bad += got[i] != want[i];
+      if (bad) fprintf(stderr, "  op %d offset %d: %llu wrong\n", op, off, (unsigned long long)bad);
+      CHECK(bad == 0);
+      cn_buffer_destroy(ctx, &scratch);
+      cn_buffer_destroy(ctx, &data);
+    }
+  free(in);
+  free(got);
+  free(want);
+}
+
+TEST_MAIN(T(scan_cpu_reference), T(scan_empty_and_one), T(scan_bad_arguments), T(scan_block_boundaries),
+          T(scan_small_random_sizes), T(scan_large), T(scan_lookback_fallback), T(scan_fenced_and_shapes), T(scan_two_pass),
+          T(scan_other_monoids))

@@ -385,6 +385,33 @@ TEST(bombs_and_bad_images_in_documents) {
   free(png);
 }
 
+/* anne.svg ends with <use xlink:href="batikLogo.svg#Batik_Tag_Box"/>: the tag box draws. */
+TEST(batik_anne_uses_the_logo_file) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s", __FILE__); /* .../tests/test_svg_image.c */
+  char *slash = strrchr(path, '/');
+  if (!slash) return;
+  snprintf(slash, sizeof path - (size_t)(slash - path), "/data/scenes-real/batik/anne.svg");
+  if (!builder) CHECK_OK(cn_scene_builder_create(&builder));
+  cn_result r = cn_svg_load_file(builder, path, NULL, &scene, &stats);
+  CHECK_OK(r);
+  if (r != CN_OK) return;
+  CHECK_EQ_U64(stats.warning_count, 0);
+  for (int k = 0; k < CN_SVG_SKIP_COUNT; k++) CHECK_EQ_U64(stats.skipped[k], 0);
+  /* the drawing's 131 elements, then the tag box: its black frame (a stroke, untransformed) and
+   * the squiggle (a use with a size: a viewport clip around three fills) */
+  CHECK_EQ_U64(scene.element_count, 137);
+  if (scene.element_count != 137) return;
+  static const uint32_t tags[6] = {CN_TAG_STROKE, CN_TAG_BEGIN_CLIP, CN_TAG_FILL, CN_TAG_FILL, CN_TAG_FILL,
+                                   CN_TAG_END_CLIP};
+  for (int i = 0; i < 6; i++) CHECK_EQ_U64(scene.elements[131 + i].tag, tags[i]);
+  const cn_element *frame = &scene.elements[131];
+  const cn_transform *t = &scene.transforms[scene.paths[frame->path].transform];
+  CHECK(t->a == 1 && t->d == 1 && t->e == 0 && t->f == 0);
+  const cn_paint *p = &scene.paints[frame->paint];
+  CHECK(p->kind == CN_PAINT_SOLID && p->r == 0 && p->g == 0 && p->b == 0 && p->a == 1);
+}
+
 TEST(zz_cleanup) {
   cn_scene_builder_destroy(builder);
   builder = NULL;
@@ -392,4 +419,5 @@ TEST(zz_cleanup) {
 }
 
 TEST_MAIN(T(confinement_cases), T(data_url_image_drawn_on_gpu), T(aspect_ratio_and_sizes),
-          T(external_use_svg_images_and_cycles), T(bombs_and_bad_images_in_documents), T(zz_cleanup))
+          T(external_use_svg_images_and_cycles), T(bombs_and_bad_images_in_documents),
+          T(batik_anne_uses_the_logo_file), T(zz_cleanup))

@@ -53,11 +53,12 @@ static void vw__builder_free(void *b) { cn_scene_builder_destroy(b); }
 
 /* Parses the SVG file at path (cn_svg_load_file) into a scene whose arrays
  * the builder *owner holds. */
-static bool vw__load_svg(const char *path, cn_scene_data *scene, void **owner, void (**owner_free)(void *),
-                         char *err, size_t errcap, cn_svg_stats *stats) {
+static bool vw__load_svg(const vw_doc *doc, const char *path, cn_scene_data *scene, void **owner,
+                         void (**owner_free)(void *), char *err, size_t errcap, cn_svg_stats *stats) {
   cn_scene_builder *b = NULL;
+  cn_svg_options opt = {.font_dirs = doc->font_dirs, .font_dir_count = doc->font_dir_count};
   cn_result r = cn_scene_builder_create(&b);
-  if (r == CN_OK) r = cn_svg_load_file(b, path, NULL, scene, stats);
+  if (r == CN_OK) r = cn_svg_load_file(b, path, &opt, scene, stats);
   if (r != CN_OK) {
     snprintf(err, errcap, "%s: %s", path, cn_last_error());
     cn_scene_builder_destroy(b);
@@ -92,7 +93,7 @@ bool vw_doc_load(vw_doc *doc, const char *path) {
   cn_svg_stats stats;
   memset(&stats, 0, sizeof stats);
   if (!regular) snprintf(err, sizeof err, "%s: not a regular file", path);
-  if (!regular || !vw__load_svg(path, &scene, &owner, &owner_free, err, sizeof err, &stats)) {
+  if (!regular || !vw__load_svg(doc, path, &scene, &owner, &owner_free, err, sizeof err, &stats)) {
     snprintf(doc->error, sizeof doc->error, "%s", err);
     /* Watch the failed file too (when it is the one shown, or nothing is), so
      * fixing it reloads it. */

@@ -84,6 +84,11 @@ typedef struct vw_map {
   float k, ox, oy;
 } vw_map;
 
+typedef struct vw_view vw_view;
+/* The map from a framebuffer under view `now` to a picture made under view
+ * `shown` (view.c). */
+vw_map vw_view_map(const vw_view *shown, const vw_view *now);
+
 bool vw_draw_create(vw_draw *d, vw_host *h, char *err, size_t errcap);
 void vw_draw_destroy(vw_draw *d, vw_host *h, cn_context *cn);
 /* Copies the mesh into the vertex buffer (grown as needed). */

@@ -419,8 +419,8 @@ static bool vw__run(vw_app *app) {
   }
   app->have_analysis = true;
   bool lost = false;
-  const float view[6] = {(float)app->view.scale, 0.0f, 0.0f, (float)app->view.scale, (float)app->view.tx,
-                         (float)app->view.ty};
+  float view[6];
+  vw_view_affine(&app->view, view);
   app->render_error[0] = 0;
   if (!vw_gpu_render(&app->gpu, &app->host, s, app->doc.generation, view, app->fb_w, app->fb_h, &app->analysis,
                      &lost, app->render_error, sizeof app->render_error)) {
@@ -576,8 +576,7 @@ static bool vw__frame(vw_app *app, bool capture) {
   /* Until canopy has run for this view, the last results are shown moved there. */
   vw_map map = {1.0f, 0.0f, 0.0f};
   if (app->have_analysis && app->run_view.scale > 0) {
-    double k = app->run_view.scale / app->view.scale;
-    map = (vw_map){(float)k, (float)(app->run_view.tx - app->view.tx * k), (float)(app->run_view.ty - app->view.ty * k)};
+    map = vw_view_map(&app->run_view, &app->view);
   }
   vw__build_mesh(app, map);
   char err[512];
@@ -743,6 +742,8 @@ static void vw__usage(FILE *f) {
           "                      (waits until the file changes on disk and is reloaded); keys also\n"
           "                      [ ] pgup pgdn; frames are at\n"
           "                      least one more than the events\n"
+          "  --font-dir DIR      text uses only the fonts in DIR (repeatable); generic families as Noto\n"
+          "                      Sans/Serif/Mono, Yellowtail, Sedgwick Ave Display (default: system fonts)\n"
           "  --print-boxes       with --frames: print each element's box in window pixels after the\n"
           "                      last frame (index, kind, depth, x0 y0 x1 y1; tab-separated)\n"
           "  --print-hud         with --frames: print the HUD panel's rectangle and text scale after the\n"
@@ -788,6 +789,12 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--vsync") || !strcmp(a, "--no-vsync")) {
       vsync = !strcmp(a, "--vsync");
       vsync_set = true;
+    } else if (!strcmp(a, "--font-dir")) {
+      static const char *font_dirs[16];
+      if (i + 1 >= argc) return vw__usage_error("%s needs a directory", a);
+      if (app->doc.font_dir_count == 16) return vw__usage_error("%s: at most 16 directories", a);
+      font_dirs[app->doc.font_dir_count++] = argv[++i];
+      app->doc.font_dirs = font_dirs;
     } else if (!strcmp(a, "--demo")) {
       demo = true;
     } else if (!strcmp(a, "--hud") || !strcmp(a, "--no-hud")) {

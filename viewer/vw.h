@@ -70,6 +70,8 @@ static inline void vw_view_apply(const vw_view *v, double x, double y, double *o
  * src->transform_count entries; *out aliases every other array of src. */
 void vw_view_scene(const vw_view *v, const cn_scene_data *src, uint32_t w, uint32_t h,
                    cn_transform *transforms, cn_scene_data *out);
+/* The view as an affine transform a b c d e f (SVG order), for the renderer. */
+void vw_view_affine(const vw_view *v, float out[6]);
 
 /* ------------------------------------------------------------- document */
 
@@ -84,6 +86,8 @@ typedef struct vw_doc {
   char error[1024];      /* the last load's error ("" when it worked) */
   char skipped[200];     /* content the loader did not draw, per kind ("" when none) */
   uint32_t generation;   /* bumped on every successful (re)load */
+  const char *const *font_dirs; /* --font-dir: text uses only these fonts (none: the system's) */
+  uint32_t font_dir_count;
 } vw_doc;
 
 /* Loads path into doc. On success the previous scene is freed and replaced;

@@ -142,6 +142,11 @@ typedef struct cn_context_desc {
    * when pipelines were built. Its directory must exist. NULL: no cache file.
    * canopy never picks the path itself: tools pass the user's cache directory. */
   const char *pipeline_cache_path;
+  /* Ask the driver for each kernel's statistics (registers, spills, shared
+   * memory, ...) as it is built, through VK_KHR_pipeline_executable_properties
+   * where the device offers it (cn_context_kernel_info()). Off by default:
+   * capturing may slow pipeline creation. */
+  bool kernel_statistics;
   /* Kernel shapes (NULL: chosen per device). */
   const cn_tuning *tuning;
   /* A budget for the memory canopy allocates on the device (all its buffers
@@ -208,6 +213,7 @@ typedef struct cn_device_caps {
   uint64_t max_allocation_size;
   uint64_t device_local_bytes;     /* the largest device-local heap */
   bool shader_int64;
+  bool buffer_int64_atomics;       /* 64-bit atomics on buffers (shaderBufferInt64Atomics), enabled */
   /* Loop trips an invocation may run in total over all its loops before the
    * driver ends them early; 0: no such limit. llvmpipe (lavapipe) stops every
    * loop of an invocation after 65 535 trips (its loop limiter), which kernels
@@ -222,6 +228,29 @@ CN_API uint32_t cn_context_validation_count(const cn_context *ctx);
 CN_API bool cn_context_validation_enabled(const cn_context *ctx);
 
 CN_API VkDevice cn_context_device(const cn_context *ctx);
+
+/* One statistic the driver reports for a built kernel, as text (an integer,
+ * a float or a bool; the name and its meaning are the driver's). */
+typedef struct cn_kernel_stat {
+  char name[48];
+  char value[24];
+} cn_kernel_stat;
+
+/* A kernel the context has built: one per (kernel, specialization constants). */
+typedef struct cn_kernel_info {
+  const char *kernel;  /* the kernel's name (its shaders/<name>.comp) */
+  uint32_t spec[4];    /* specialization constants 0 .. nspec-1 */
+  uint32_t nspec;
+  uint32_t nstats;     /* 0: no statistics (not requested, or not offered by the driver) */
+  cn_kernel_stat stats[16];
+} cn_kernel_info;
+
+/* Whether this context captures kernel statistics: requested with
+ * cn_context_desc.kernel_statistics and offered by the driver. */
+CN_API bool cn_context_kernel_statistics(const cn_context *ctx);
+/* Kernels built so far, in build order; fills *out for index i < count. */
+CN_API uint32_t cn_context_kernel_count(const cn_context *ctx);
+CN_API cn_result cn_context_kernel_info(const cn_context *ctx, uint32_t i, cn_kernel_info *out);
 
 /* Devices canopy can see, in the order CANOPY_DEVICE indexes them. Fills at
  * most cap entries of out (may be NULL); *count gets the total. The chosen

@@ -76,7 +76,7 @@ typedef struct cn_bbox_args {
   VkDeviceAddress boxes;    /* n cn_box: draw boxes; at BEGIN_CLIP the clip path's box; others ignored */
   VkDeviceAddress result;   /* out: n cn_box (16-byte aligned) */
   VkDeviceAddress status;   /* out: cn_bbox_status */
-  VkDeviceAddress scratch;  /* cn_bbox_scratch_bytes(ctx, n, group_bound) bytes, 16-byte aligned */
+  VkDeviceAddress scratch;  /* cn_bbox_scratch_bytes() bytes, 16-byte aligned */
   uint64_t n;
   uint64_t group_bound;     /* >= number of BEGIN/END elements (n if unknown; exact is fastest) */
   float viewport[4];        /* x0 y0 x1 y1; -inf -inf inf inf for unbounded */
@@ -85,7 +85,7 @@ typedef struct cn_bbox_args {
 } cn_bbox_args;
 
 /* Scratch bytes cn_bbox_record() needs. */
-CN_API uint64_t cn_bbox_scratch_bytes(cn_context *ctx, uint64_t n, uint64_t group_bound);
+CN_API uint64_t cn_bbox_scratch_bytes(cn_context *ctx, const cn_bbox_args *args);
 
 /* Records the stage into cmd (a barrier first is the caller's; none at the
  * end: add one before reading result or status). Fails with

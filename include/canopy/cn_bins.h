@@ -71,7 +71,7 @@ typedef struct cn_bins_args {
   cn_timer *timer;             /* optional: marks "bins count", "bins scan", "bins fill" */
 } cn_bins_args;
 
-CN_API uint64_t cn_bins_scratch_bytes(cn_context *ctx, uint64_t n, const cn_bins_grid *grid);
+CN_API uint64_t cn_bins_scratch_bytes(cn_context *ctx, const cn_bins_args *args);
 
 /* Records binning into cmd (no barrier at the end). CN_ERROR_LIMIT beyond the limits. */
 CN_API cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_args *args);

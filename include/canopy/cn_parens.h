@@ -22,7 +22,7 @@
  *
  * Shapes (workgroup x elements per invocation = partition P), defaults from
  * an H200 sweep (docs/PERF.md), halved on devices with less shared memory;
- * CANOPY_PARENS_<VARIANT>=wg,k[,window] overrides them for benchmarking.
+ * cn_parens_tuning replaces them for benchmarking and tests.
  *
  * Variants:
  *   SIMPLE     the paper's algorithm with one element per invocation (k = 1,
@@ -85,16 +85,25 @@
  *                 (each computed once by binary lifting over min tables);
  *                 with no such chunk the partition's window holds it. Then
  *                 the recorded depths are patched and the outputs leave as
- *                 16-byte stores. Benchmark knobs: CANOPY_PARENS_LOWMARK_STAGE=1
- *                 stages them through shared memory for contiguous stores;
- *                 CANOPY_PARENS_LOWMARK_REWALK=1 walks the chunk a second time
- *                 after the queries instead of holding its outputs in registers.
+ *                 16-byte stores. Tuning: lowmark_stage stages them through
+ *                 shared memory for contiguous stores; lowmark_rewalk walks
+ *                 the chunk a second time after the queries instead of
+ *                 holding its outputs in registers.
  *              Needs in and out 16-byte aligned (CN_ERROR_INVALID_ARGUMENT
  *              otherwise) and full subgroups (chunk order follows subgroup
  *              id and lane).
- *   AUTO       the variant measured fastest for n on the H200: simple below
- *              2^15 elements, lowmark from there; efficient instead of
- *              lowmark when in or out is not 16-byte aligned.
+ *   SINGLE     small inputs in one dispatch: one workgroup of up to 1024
+ *              invocations x 16 elements (n <= cn_parens_single_max()); 4 or
+ *              8 elements per invocation where those cover n, and the
+ *              smallest power-of-two workgroup that covers n; the
+ *              EFFICIENT partition walk with no stack before the partition:
+ *              chunk bitmasks, a bicyclic tree over the chunks in shared
+ *              memory, each element's match by a tree search; no scratch, no
+ *              barrier between passes.
+ *   AUTO       the variant measured fastest for n on the H200 (docs/PERF.md):
+ *              single up to 2^12 elements, simple below 2^15, lowmark from
+ *              there; efficient instead of lowmark when in or out is not
+ *              16-byte aligned.
  *
  * Memory ordering of LOOKBACK. Flag accesses are relaxed atomics by one
  * invocation; ordering comes from workgroup-uniform control barriers with
@@ -134,13 +143,53 @@ typedef enum cn_parens_variant {
   CN_PARENS_EFFICIENT,
   CN_PARENS_LOOKBACK,
   CN_PARENS_LOWMARK,
+  CN_PARENS_SINGLE,
   CN_PARENS_VARIANT_COUNT
 } cn_parens_variant;
 
 /* Largest n the GPU variants accept. */
 #define CN_PARENS_MAX_N 0x7fffffffull
 
-/* "auto", "simple", "efficient", "lookback", "lowmark"; "?" for a bad value. */
+/* A variant's shape: invocations per workgroup (a power of two, 32 ..
+ * the device's limit), elements per invocation (1, 2 or a multiple of 4, at
+ * most 32; lowmark 16 or 32; single: the largest workgroup and its elements
+ * per invocation, used for every n) and, for lookback, the stack entries
+ * each partition publishes (1 .. wg * k). All zero: the variant's default. */
+typedef struct cn_parens_shape {
+  uint32_t wg, k, window;
+} cn_parens_shape;
+
+/* Tuning of the matching (benchmarks and tests); a zeroed struct, or a NULL
+ * pointer, means the defaults. */
+typedef struct cn_parens_tuning {
+  /* Per variant (indexed by cn_parens_variant): a shape replacing the default;
+   * one the device cannot run fails with CN_ERROR_INVALID_ARGUMENT. */
+  cn_parens_shape shape[CN_PARENS_VARIANT_COUNT];
+  /* Multi-pass variants: partition-tree levels per dispatch, 1..8 (0: 8). Fewer
+   * levels reach many tree dispatches with few elements (tests). */
+  uint32_t tree_levels;
+  /* lookback: flag loads per partition before it computes a predecessor it
+   * waits for itself (0: 16384). Small values exercise that path (tests). */
+  uint32_t spin_budget;
+  /* lowmark's matching kernel: stage outputs through shared memory for
+   * contiguous stores; walk the chunk twice instead of holding its outputs. */
+  bool lowmark_stage, lowmark_rewalk;
+} cn_parens_tuning;
+
+/* One matching: what cn_parens_record() records (see the header comment for
+ * the buffers and their alignment). */
+typedef struct cn_parens_args {
+  cn_parens_variant variant;
+  VkDeviceAddress in, out, scratch;
+  uint64_t n;
+  const cn_parens_tuning *tuning; /* NULL: the context's (cn_tuning.parens), else the defaults */
+  /* Optional: a timestamp after each pass, labelled "parens <pass>" (reduce,
+   * tree, window, match, clear, lookback, single), so one recording times
+   * its passes. Each mark adds a barrier before it. */
+  cn_timer *timer;
+} cn_parens_args;
+
+/* "auto", "simple", "efficient", "lookback", "lowmark", "single"; "?" for a bad value. */
 CN_API const char *cn_parens_variant_name(cn_parens_variant v);
 /* Parses a name of cn_parens_variant_name(); false if unknown. */
 CN_API bool cn_parens_variant_parse(const char *name, cn_parens_variant *out);
@@ -148,28 +197,31 @@ CN_API bool cn_parens_variant_parse(const char *name, cn_parens_variant *out);
 /* The variant AUTO runs for n elements on this context. */
 CN_API cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n);
 
-/* Elements per partition (workgroup) of variant v on this device (AUTO: of
- * the variant chosen for a large n). Tests build boundary sizes from it. */
-CN_API uint64_t cn_parens_partition_size(cn_context *ctx, cn_parens_variant v);
+/* Largest n of the SINGLE variant on this device (16 * the largest workgroup
+ * whose shared memory fits: 2^14 on the H200 and on lavapipe). */
+CN_API uint64_t cn_parens_single_max(cn_context *ctx);
 
-/* Multi-pass variants: the partition tree gains one dispatch per this many
- * tree levels, i.e. at P * 2^(levels * i) elements (i = 1, 2, ...). 8, or
- * 1..8 from the environment variable CANOPY_PARENS_TREE_LEVELS (a test knob). */
-CN_API uint32_t cn_parens_tree_levels_per_pass(void);
+/* Elements per partition (workgroup) of a->variant with a->tuning on this
+ * device (AUTO: of the variant chosen for a->n, or for a large n when a->n is
+ * 0; SINGLE: its largest n); 0 for a bad variant or shape. Tests build
+ * boundary sizes from it. */
+CN_API uint64_t cn_parens_partition_size(cn_context *ctx, const cn_parens_args *a);
 
-/* Bytes of scratch cn_parens_record() needs (0 for n == 0 or a bad variant). */
-CN_API uint64_t cn_parens_scratch_bytes(cn_context *ctx, cn_parens_variant v, uint64_t n);
+/* Bytes of scratch cn_parens_record() needs for a->variant, a->n and a->tuning
+ * (0 for n == 0, a bad variant or shape). */
+CN_API uint64_t cn_parens_scratch_bytes(cn_context *ctx, const cn_parens_args *a);
 
-/* Records the matching of n elements into cmd (see the header comment for
- * buffers and alignment); no trailing barrier: add cn_cmd_barrier() before
- * reading out. n == 0 records nothing. Fails with CN_ERROR_INVALID_ARGUMENT
- * (bad variant, misaligned address), CN_ERROR_LIMIT (n too large), or a
+/* Records the matching of a->n elements into cmd; no trailing barrier: add
+ * cn_cmd_barrier() before reading out. n == 0 records nothing. Fails with
+ * CN_ERROR_INVALID_ARGUMENT (bad variant or shape, misaligned address),
+ * CN_ERROR_LIMIT (n too large, for SINGLE above cn_parens_single_max()), or a
  * pipeline error. */
-CN_API cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v, VkDeviceAddress in,
-                           VkDeviceAddress out, VkDeviceAddress scratch, uint64_t n);
+CN_API cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens_args *a);
 
-/* Standalone convenience: uploads in[0..n), matches, reads back out[0..n). */
-CN_API cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const uint8_t *in, int32_t *out, uint64_t n);
+/* Standalone convenience: uploads in[0..n), matches with variant v (tuning
+ * may be NULL), reads back out[0..n). */
+CN_API cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *tuning, const uint8_t *in,
+                    int32_t *out, uint64_t n);
 
 /* CPU reference: a sequential, branchless explicit stack (n + 1 int32 of
  * host memory, no recursion); if that allocation fails, the stack kept in

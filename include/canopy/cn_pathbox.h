@@ -44,13 +44,13 @@ typedef struct cn_timer cn_timer;
 typedef struct cn_pathbox_args {
   VkDeviceAddress elements, paths, segments, transforms, strokes; /* the scene arrays */
   uint32_t element_count, path_count, segment_count, transform_count, stroke_count;
-  VkDeviceAddress scratch; /* cn_pathbox_scratch_bytes(path_count) bytes, 16-byte aligned */
+  VkDeviceAddress scratch; /* cn_pathbox_scratch_bytes() bytes, 16-byte aligned */
   VkDeviceAddress boxes;   /* out: element_count cn_box */
   VkDeviceAddress tags;    /* out (optional, 0 for none): element_count uint32 tags */
   cn_timer *timer;         /* optional: marks "path boxes" */
 } cn_pathbox_args;
 
-CN_API uint64_t cn_pathbox_scratch_bytes(uint32_t path_count);
+CN_API uint64_t cn_pathbox_scratch_bytes(cn_context *ctx, const cn_pathbox_args *args);
 
 /* Records the path-box kernels into cmd (no barrier at the end). */
 CN_API cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *args);

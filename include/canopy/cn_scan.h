@@ -1,16 +1,33 @@
 /* cn_scan.h: generic prefix scan of a monoid on the GPU (stages/scan.c).
  *
- * Inputs:  src, n elements of the monoid's element type (a device address).
+ * Inputs:  src, n elements of the monoid's element type (32-bit words; a
+ *          device address, 4-byte aligned; 16-byte aligned src and dst read
+ *          and write 16 bytes at a time).
  * Outputs: dst, n elements: the inclusive (dst[i] = src[0] + ... + src[i]) or
  *          exclusive (dst[i] = src[0] + ... + src[i-1], dst[0] = identity) scan.
  *          src and dst may be the same buffer.
- * Scratch: cn_scan_scratch_bytes() bytes, for the per-block partial sums of
- *          every level.
- * Limits:  n < 2^32; no limit from workgroup sizes: levels are added as n
- *          needs (each level divides n by the block size, 2048 by default).
+ * Scratch: cn_scan_scratch_bytes() bytes: 8 bytes per block and 8 more (12
+ *          and 4 without 64-bit buffer atomics); none for one block.
+ * Limits:  n <= CN_SCAN_MAX_N, else CN_ERROR_LIMIT.
  *
- * A new monoid is one more pair of kernels (shaders/scan_<name>_{reduce,apply}.comp,
- * a few #defines over shaders/scan.glsl) and one more row in scan.c's table.
+ * Algorithm: one pass with decoupled look-back (shaders/scan_lb.glsl): blocks
+ * of 256 x 16 elements; each invocation folds four elements at a time,
+ * subgroup scans join the lanes, shared memory the subgroups; each block
+ * publishes its total, folds its predecessors' published totals back to the
+ * first one that has published its inclusive prefix, then publishes its own.
+ * Where the device has 64-bit buffer atomics, a block's flag and value travel
+ * in one word (no memory fences; cn_device_caps.buffer_int64_atomics), else
+ * apart, ordered by fences. n up to one block is one dispatch; more is two (a
+ * kernel zeroing the look-back's flags, then the scan). Correct whatever the order blocks run
+ * in: a block that waits too long for a predecessor folds its input itself
+ * (forward progress on llvmpipe, as parentheses matching's look-back).
+ * tuning.two_pass selects the older reduce-then-scan (shaders/scan.glsl: a
+ * reduce pass per block, the partial sums scanned recursively, an apply pass),
+ * kept for comparison.
+ *
+ * A new monoid is one more kernel (shaders/scan_<name>.comp, a few #defines
+ * over shaders/scan_lb.glsl; with two_pass, scan_<name>_{reduce,apply}.comp
+ * over shaders/scan.glsl) and one more row in scan.c's table.
  */
 #ifndef CN_SCAN_H
 #define CN_SCAN_H
@@ -29,17 +46,45 @@ typedef enum cn_scan_op {
   CN_SCAN_OP_COUNT
 } cn_scan_op;
 
-/* Bytes of scratch that cn_scan_record() needs for n elements. */
-CN_API uint64_t cn_scan_scratch_bytes(cn_context *ctx, cn_scan_op op, uint64_t n);
+/* Largest n of a scan. */
+#define CN_SCAN_MAX_N 0xFFFF0000ull
 
-/* Records the scan into cmd. Buffers are given by device address (so callers
- * can scan a part of a larger buffer). Ends with no barrier: the caller adds
- * one (cn_cmd_barrier) before reading dst. */
-CN_API cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, cn_scan_op op, VkDeviceAddress src,
-                         VkDeviceAddress dst, VkDeviceAddress scratch, uint64_t n, bool exclusive);
+/* Tuning (benchmarks, tests); NULL or zeroed: the defaults. */
+typedef struct cn_scan_tuning {
+  bool two_pass;        /* reduce-then-scan instead of the one-pass look-back */
+  /* One-pass block shape: invocations (a power of two, at least the subgroup
+   * size) and elements per invocation (4 .. 32, a multiple of 4); 0: 256 and
+   * 16. A shape the device cannot run fails with CN_ERROR_INVALID_ARGUMENT. */
+  uint32_t wg, items;
+  /* One-pass: the look-back with memory fences (flag and value apart) even
+   * where the device has 64-bit buffer atomics (flag and value in one word). */
+  bool fenced;
+  uint32_t spin_budget; /* look-back: flag loads per block before it folds a
+                           predecessor's input itself (0: 16384); small values
+                           exercise that path */
+} cn_scan_tuning;
 
-/* Convenience (standalone contexts): uploads in[], scans, reads back out[]. */
-CN_API cn_result cn_scan_u32(cn_context *ctx, const uint32_t *in, uint32_t *out, uint64_t n, bool exclusive);
+/* One scan: what cn_scan_record() records. Buffers are given by device
+ * address (so callers can scan a part of a larger buffer). */
+typedef struct cn_scan_args {
+  cn_scan_op op;
+  VkDeviceAddress src, dst, scratch;
+  uint64_t n;
+  bool exclusive;
+  const cn_scan_tuning *tuning; /* NULL: the context's (cn_tuning.scan), else the defaults */
+} cn_scan_args;
+
+/* Bytes of scratch that cn_scan_record() needs for a->op, a->n, a->tuning. */
+CN_API uint64_t cn_scan_scratch_bytes(cn_context *ctx, const cn_scan_args *a);
+
+/* Records the scan into cmd. Ends with no barrier: the caller adds one
+ * (cn_cmd_barrier) before reading dst. */
+CN_API cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_args *a);
+
+/* Convenience (standalone contexts): uploads in[], scans (u32 add; tuning may
+ * be NULL), reads back out[]. */
+CN_API cn_result cn_scan_u32(cn_context *ctx, const cn_scan_tuning *tuning, const uint32_t *in, uint32_t *out, uint64_t n,
+                      bool exclusive);
 
 /* CPU reference: the same result, sequentially. in and out may be the same. */
 CN_API void cn_scan_u32_cpu(const uint32_t *in, uint32_t *out, uint64_t n, bool exclusive);

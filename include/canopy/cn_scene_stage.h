@@ -45,8 +45,9 @@ typedef struct cn_scene_stage_args {
   cn_timer *timer;             /* optional: every stage's marks */
 } cn_scene_stage_args;
 
-CN_API uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, uint64_t element_count, uint64_t group_bound,
-                                      uint32_t path_count, const cn_bins_grid *grid);
+/* Scratch for args (element_count, group_bound, path_count, and grid when
+ * bin_offsets is not 0). */
+CN_API uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, const cn_scene_stage_args *args);
 
 /* Records path boxes, bbox and bins (barriers between; none at the end). */
 CN_API cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scene_stage_args *args);

@@ -13,10 +13,13 @@
  * <style> sheets), clipping, masking, blend group, gradient and marker
  * features of SVG 1.1/2 listed in docs/SVG.md (pattern fills are expanded
  * into clipped tiles of geometry), raster images (PNG, JPEG, GIF, WebP:
- * cn_image.h) and SVG images from data: URLs and files, and use elements
- * referencing other files. Text, filters and foreignObject are skipped and
- * counted in stats.skipped; so are images and references that cannot be
- * drawn (each with a warning).
+ * cn_image.h) and SVG images from data: URLs and files, use elements
+ * referencing other files, and text (text, tspan, tref, textPath: fonts
+ * matched with fontconfig, outlines from FreeType, shaping with HarfBuzz,
+ * bidi with FriBidi; glyphs become paths of the scene). Filters and
+ * foreignObject are skipped and counted in stats.skipped; so are images and
+ * references that cannot be drawn, text features not drawn and font
+ * fallbacks (each with a warning).
  *
  * Errors (the call fails, cn_last_error() says what and on which line):
  *   CN_ERROR_IO          the file cannot be read
@@ -75,6 +78,20 @@ typedef struct cn_svg_options {
   uint64_t max_bytes;
   /* Output limits (0: the builder's defaults, see cn_scene_limits). */
   uint32_t max_elements, max_segments;
+  /* Fonts for text. font_dir_count > 0: only the fonts in these directories
+   * (and their subdirectories) are used, none of the system's; the generic
+   * families map to generic_families[] (sans-serif, serif, monospace,
+   * cursive, fantasy; a NULL entry: CN_SVG_DEFAULT_GENERIC_FAMILIES) and text
+   * without font-family uses the sans-serif one. font_dir_count 0: the
+   * system's fontconfig configuration, generic families included. A
+   * directory that cannot be read fails the load (CN_ERROR_IO) once the
+   * document has text. */
+  const char *const *font_dirs;
+  uint32_t font_dir_count;
+  const char *generic_families[5];
+  /* Most glyphs one document may lay out (0: CN_SVG_DEFAULT_MAX_GLYPHS);
+   * more fails the load with CN_ERROR_LIMIT. */
+  uint32_t max_glyphs;
   /* External files: <image href="pic.png">, <use href="other.svg#id"> and
    * SVG images are read relative to the document (cn_svg_load_file: its
    * directory; cn_svg_load_memory: base_dir, without which every relative
@@ -88,9 +105,16 @@ typedef struct cn_svg_options {
   uint32_t resource_root_count;
 } cn_svg_options;
 
+/* The generic families used with font_dirs, as resvg's test harness sets them. */
+#define CN_SVG_DEFAULT_GENERIC_FAMILIES {"Noto Sans", "Noto Serif", "Noto Mono", "Yellowtail", "Sedgwick Ave Display"}
+/* Default glyph limit per document. */
+#define CN_SVG_DEFAULT_MAX_GLYPHS (1u << 20)
+/* Characters of one text element beyond this fail the load (CN_ERROR_LIMIT). */
+#define CN_SVG_MAX_TEXT_CHARS (1u << 20)
+
 /* Kinds of skipped content (stats.skipped[kind]). */
 typedef enum cn_svg_skip {
-  CN_SVG_SKIP_TEXT,         /* text, tspan, textPath */
+  CN_SVG_SKIP_TEXT,         /* text features not drawn (vertical writing, colour glyph layers, ...) */
   CN_SVG_SKIP_FILTER,       /* elements with a filter (not rendered) */
   CN_SVG_SKIP_IMAGE,        /* images not drawn: unreadable, unsupported format, over the limits */
   CN_SVG_SKIP_PATTERN,      /* patterns not expanded (strokes, > 4096 tiles): the fallback colour is used */
@@ -99,6 +123,8 @@ typedef enum cn_svg_skip {
   CN_SVG_SKIP_MISSING_REF,  /* references to missing or unsuitable elements */
   CN_SVG_SKIP_CYCLE,        /* reference cycles */
   CN_SVG_SKIP_REFUSED,      /* external references refused (network, outside the allowed tree) */
+  CN_SVG_SKIP_FONT,         /* font fallbacks: a family not found, a character no font has
+                               (drawn as the font's missing glyph), a font file that fails to load */
   CN_SVG_SKIP_COUNT
 } cn_svg_skip;
 
@@ -121,6 +147,7 @@ typedef struct cn_svg_stats {
   uint32_t masks;            /* mask groups (BEGIN_BLEND with CN_BLEND_MASK_*) */
   uint32_t blend_groups;     /* other BEGIN_BLEND groups */
   uint32_t max_depth;        /* deepest group nesting in the stream */
+  uint32_t glyphs;           /* glyphs laid out (text) */
   uint32_t skipped[CN_SVG_SKIP_COUNT];
   uint32_t warning_count;    /* all warnings; the first CN_SVG_MAX_WARNINGS are kept */
   char warnings[CN_SVG_MAX_WARNINGS][192];

@@ -18,7 +18,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static cn_scene_builder *b;
   if (!b && cn_scene_builder_create(&b) != CN_OK) abort();
   /* smaller output limits than the defaults keep each run quick */
-  cn_svg_options opt = {.max_segments = 1u << 20, .max_elements = 1u << 20};
+  static const char *const fonts[1] = {CANOPY_FUZZ_FONTS};
+  cn_svg_options opt = {.max_segments = 1u << 20, .max_elements = 1u << 20, .font_dirs = fonts, .font_dir_count = 1,
+                        .max_glyphs = 1u << 16};
   cn_scene_data scene;
   cn_svg_stats stats;
   cn_result r = cn_svg_load_memory(b, data, size, &opt, &scene, &stats);

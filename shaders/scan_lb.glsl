@@ -1,0 +1,318 @@
+// scan_lb.glsl: a generic monoid scan in one pass with decoupled look-back,
+// instantiated once per monoid (scan_<name>.comp; see stages/cn_scan.h).
+//
+// A kernel file defines, then includes this file:
+//   SCAN_IDENTITY     the identity element (elements are 32-bit words: uint)
+//   SCAN_COMBINE(a,b) the associative operation (a before b)
+//   SCAN_SG_INCLUSIVE(x) optional: a subgroup inclusive scan builtin
+//                     (subgroupInclusiveAdd, ...); default: shuffles
+//
+// Blocks of WG * ITEMS elements; a block's subgroup s owns the contiguous
+// SG * ITEMS elements from s * SG * ITEMS, read in rows of SG * 4: lane l
+// of row r holds the four elements at (r * SG + l) * 4 (one 16-byte load where
+// the buffers are 16-byte aligned, VEC4). Per row: the four elements'
+// running fold in registers, a subgroup scan of the lanes' totals and a carry
+// between rows; the subgroups' totals are folded in shared memory.
+//
+// Look-back (blocks > 1, pc.has_partial = 1): a block takes its id from a
+// counter (state word 0; ids follow the order blocks start in), publishes its
+// total (AGGREGATE), folds its predecessors' published values backwards until
+// one has published its inclusive prefix (PREFIX), publishes its own prefix and
+// writes its outputs. The first subgroup reads a window of as many
+// predecessors as it has lanes at once (one memory fence per window, not per
+// predecessor), so prefixes do not propagate one block at a time. State at pc.partial: word 0 the counter, words 1 + b
+// block b's flag, then one aggregate and one prefix word per block; zeroed
+// before each scan (scan_clear). Memory ordering and forward progress follow
+// parens_lookback.comp: flags are relaxed atomics of one invocation, ordered
+// by workgroup-uniform control barriers with device-scope acquire-release
+// semantics; a wait has a budget of flag loads (llvmpipe ends loops that run
+// too long), and when it runs out the block folds the missing predecessor's
+// input itself, then looks at its flag once more and prefers what it has
+// published by then (its outputs may overwrite its input when src == dst).
+// With SCAN_ATOMIC64 (devices with 64-bit buffer atomics) a block's flag and
+// value share one 64-bit word (state: the counter, then one word per block
+// from byte 8), read and written by relaxed atomics: no fences, and the first
+// subgroup alone walks back.
+#include "common.glsl"
+#extension GL_EXT_control_flow_attributes : require
+
+layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 256;
+layout(constant_id = CN_SPEC_ITEMS) const uint ITEMS = 16; // a multiple of 4, at most 32
+layout(constant_id = 2) const uint VEC4 = 0;                // src and dst 16-byte aligned
+layout(constant_id = 3) const uint SPIN_BUDGET = 16384u;    // flag loads per block
+layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
+
+#define SCAN_T uint
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer ScanBuf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScanBuf4 { uvec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer ScanState { uint v[]; };
+#ifdef SCAN_ATOMIC64
+#extension GL_EXT_shader_atomic_int64 : require
+// Block b's state: (flag << 32) | value at byte 8 + 8 b of the state.
+layout(buffer_reference, std430, buffer_reference_align = 8) coherent buffer ScanState64 { uint64_t v[]; };
+uint64_t scan_pack(uint flag, uint value) { return (uint64_t(flag) << 32) | uint64_t(value); }
+#endif
+
+#define CN_USE_SCAN_PUSH
+#include "cn_shared.h"
+
+const uint ROWS = ITEMS / 4u;
+const uint FLAG_AGGREGATE = 1u, FLAG_PREFIX = 2u;
+
+shared uint sh_sg[WG_SIZE]; // one total per subgroup
+shared uint sh_bcast[4];    // invocation 0 to all: block id, flag state
+
+#ifndef SCAN_SG_INCLUSIVE
+uint scan_sg_inclusive(uint x) {
+  uint l = gl_SubgroupInvocationID;
+  for (uint d = 1u; d < gl_SubgroupSize; d <<= 1) {
+    uint y = subgroupShuffle(x, l >= d ? l - d : 0u);
+    if (l >= d) x = SCAN_COMBINE(y, x);
+  }
+  return x;
+}
+#define SCAN_SG_INCLUSIVE(x) scan_sg_inclusive(x)
+#endif
+
+void fence_barrier() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
+                 gl_SemanticsAcquireRelease);
+}
+
+// The four elements of row r of this invocation in block b (identity past n).
+uvec4 scan_load(uint b, uint r) {
+  uint e = b * WG_SIZE * ITEMS + gl_SubgroupID * gl_SubgroupSize * ITEMS + (r * gl_SubgroupSize + gl_SubgroupInvocationID) * 4u;
+  if (VEC4 != 0u && e + 4u <= pc.n) return ScanBuf4(pc.src).v[e / 4u];
+  uvec4 x = uvec4(SCAN_IDENTITY);
+  for (uint i = 0u; i < 4u; i++)
+    if (e + i < pc.n) x[i] = pc.src.v[e + i];
+  return x;
+}
+
+// Fold of the subgroups' totals: `before` those before this subgroup, the
+// result all of them. Every invocation calls it (barriers).
+uint scan_fold_subgroups(uint mine, out uint before) {
+  if (subgroupElect()) sh_sg[gl_SubgroupID] = mine;
+  barrier();
+  uint all = SCAN_IDENTITY;
+  before = SCAN_IDENTITY;
+  for (uint s = 0u; s < gl_NumSubgroups; s++) {
+    if (s == gl_SubgroupID) before = all;
+    all = SCAN_COMBINE(all, sh_sg[s]);
+  }
+  barrier(); // sh_sg is reused
+  return all;
+}
+
+// Total of block b (the look-back's fallback): every invocation calls it.
+uint scan_block_total(uint b) {
+  uint acc = SCAN_IDENTITY;
+  for (uint r = 0u; r < ROWS; r++) {
+    uvec4 x = scan_load(b, r);
+    uint t = SCAN_COMBINE(SCAN_COMBINE(x.x, x.y), SCAN_COMBINE(x.z, x.w));
+    uint incl = SCAN_SG_INCLUSIVE(t);
+    acc = SCAN_COMBINE(acc, subgroupShuffle(incl, gl_SubgroupSize - 1u));
+  }
+  uint before;
+  return scan_fold_subgroups(acc, before);
+}
+
+#ifdef SCAN_ATOMIC64
+// Total of block b by the calling subgroup alone (the look-back's fallback):
+// rows of SG * 4 elements in order, each lane's four, then the lanes in order.
+uint scan_block_total_sg(uint b) {
+  uint acc = SCAN_IDENTITY, lane = gl_SubgroupInvocationID;
+  uint first = b * WG_SIZE * ITEMS, rows = WG_SIZE * ITEMS / (gl_SubgroupSize * 4u);
+  for (uint r = 0u; r < rows; r++) {
+    uint e = first + (r * gl_SubgroupSize + lane) * 4u;
+    uint x = SCAN_IDENTITY;
+    for (uint i = 0u; i < 4u; i++)
+      if (e + i < pc.n) x = SCAN_COMBINE(x, pc.src.v[e + i]);
+    uint incl = SCAN_SG_INCLUSIVE(x);
+    acc = SCAN_COMBINE(acc, subgroupShuffle(incl, gl_SubgroupSize - 1u));
+  }
+  return acc;
+}
+#endif
+
+void main() {
+  uint t = gl_LocalInvocationID.x;
+  bool lookback = pc.has_partial != 0u;
+  uint nb = (pc.n + WG_SIZE * ITEMS - 1u) / (WG_SIZE * ITEMS);
+  ScanState st = ScanState(pc.partial);
+  uint agg_at = 1u + nb, pre_at = 1u + 2u * nb; // state words of aggregates, prefixes
+  uint b = 0u;
+  if (lookback) {
+    if (t == 0u) sh_bcast[0] = atomicAdd(st.v[0], 1u);
+    barrier();
+    b = sh_bcast[0];
+  }
+
+  // 1. Rows: each element's fold within its invocation's four, each lane's
+  // prefix within its subgroup's segment.
+  uvec4 run[ROWS];
+  uint lane_pre[ROWS];
+  uint carry = SCAN_IDENTITY;
+  uint l = gl_SubgroupInvocationID;
+  [[unroll]] for (uint r = 0u; r < ROWS; r++) {
+    uvec4 x = scan_load(b, r);
+    x.y = SCAN_COMBINE(x.x, x.y);
+    x.z = SCAN_COMBINE(x.y, x.z);
+    x.w = SCAN_COMBINE(x.z, x.w);
+    run[r] = x;
+    uint incl = SCAN_SG_INCLUSIVE(x.w);
+    uint excl = subgroupShuffle(incl, l == 0u ? 0u : l - 1u);
+    lane_pre[r] = l == 0u ? carry : SCAN_COMBINE(carry, excl);
+    carry = SCAN_COMBINE(carry, subgroupShuffle(incl, gl_SubgroupSize - 1u));
+  }
+  uint sg_before;
+  uint total = scan_fold_subgroups(carry, sg_before);
+
+  // 2. Look-back: the fold of every block before this one.
+  uint prefix = SCAN_IDENTITY;
+#ifdef SCAN_ATOMIC64
+  if (lookback) {
+    // Flag and value in one 64-bit word: no fences. The first subgroup alone
+    // walks back; the workgroup waits at the barrier below.
+    ScanState64 s64 = ScanState64(uint64_t(pc.partial) + 8ul);
+    if (t == 0u) atomicStore(s64.v[b], scan_pack(b == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, total), gl_ScopeDevice,
+                             gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    if (gl_SubgroupID == 0u && b != 0u) {
+      uint r = b, budget = SPIN_BUDGET, lane = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
+      uint acc = SCAN_IDENTITY;
+      while (r != 0u) { // uniform in the subgroup
+        uint64_t w = scan_pack(FLAG_PREFIX, SCAN_IDENTITY); // lanes past block 0 never end a window first
+        if (lane < r) {
+          for (;;) {
+            w = atomicLoad(s64.v[r - 1u - lane], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+            if ((w >> 32) != 0ul || budget == 0u) break;
+            budget--;
+          }
+        }
+        uint f = uint(w >> 32);
+        uvec4 stop = subgroupBallot(f != FLAG_AGGREGATE);
+        uint m = any(notEqual(stop, uvec4(0u))) ? subgroupBallotFindLSB(stop) : sg;
+        uint fm = subgroupShuffle(f, m < sg ? m : 0u);
+        if (m == sg) fm = FLAG_AGGREGATE;
+        uint cnt = fm == FLAG_PREFIX ? m + 1u : m;
+        uint x = lane < cnt ? uint(w) : SCAN_IDENTITY;
+        for (uint d = 1u; d < sg; d <<= 1) { // lane 0: fold of lanes cnt-1 .. 0, oldest first
+          uint y = subgroupShuffle(x, min(lane + d, sg - 1u));
+          if (lane + d < sg) x = SCAN_COMBINE(y, x);
+        }
+        acc = SCAN_COMBINE(subgroupBroadcast(x, 0u), acc);
+        if (fm == FLAG_PREFIX) {
+          r = 0u;
+        } else if (m < sg) { // block r - 1 - m published nothing in time: fold its input here
+          uint q = r - 1u - m;
+          uint v = scan_block_total_sg(q);
+          uint64_t wq = atomicLoad(s64.v[q], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+          uint fq = uint(wq >> 32);
+          if (fq != 0u) v = uint(wq); // published meanwhile: that value, not a fold of input it may overwrite
+          acc = SCAN_COMBINE(v, acc);
+          r = fq == FLAG_PREFIX ? 0u : q;
+        } else {
+          r -= sg;
+        }
+      }
+      if (lane == 0u) {
+        sh_bcast[3] = acc;
+        atomicStore(s64.v[b], scan_pack(FLAG_PREFIX, SCAN_COMBINE(acc, total)), gl_ScopeDevice,
+                    gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+      }
+    }
+    barrier();
+    if (b != 0u) prefix = sh_bcast[3];
+  }
+#else
+  if (lookback) {
+    if (t == 0u) {
+      st.v[agg_at + b] = total;
+      if (b == 0u) st.v[pre_at] = total;
+    }
+    fence_barrier(); // release: the values before the flag
+    if (t == 0u)
+      atomicStore(st.v[1u + b], b == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                  gl_SemanticsRelaxed);
+    // Windows of SG predecessors at once, one per lane of the first
+    // subgroup (lane l: block r - 1 - l): the nearest lane whose block has
+    // published its prefix (or has published nothing within the budget)
+    // ends the window; the lanes before it give aggregates.
+    uint r = b, budget = SPIN_BUDGET, lane = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
+    while (r != 0u) { // uniform: r comes from shared memory
+      uint f = FLAG_PREFIX; // lanes past block 0 stand for nothing and never end a window first
+      if (gl_SubgroupID == 0u) {
+        if (lane < r) {
+          for (;;) {
+            f = atomicLoad(st.v[r - lane], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+            if (f != 0u || budget == 0u) break;
+            budget--;
+          }
+        }
+        uvec4 stop = subgroupBallot(f != FLAG_AGGREGATE);
+        uint m = any(notEqual(stop, uvec4(0u))) ? subgroupBallotFindLSB(stop) : sg;
+        uint fm = subgroupShuffle(f, m < sg ? m : 0u);
+        if (lane == 0u) {
+          sh_bcast[1] = m;
+          sh_bcast[2] = m < sg ? fm : FLAG_AGGREGATE;
+        }
+      }
+      fence_barrier(); // acquire what the window's blocks published
+      uint m = sh_bcast[1], fm = sh_bcast[2];
+      uint cnt = fm == FLAG_PREFIX ? m + 1u : m; // lanes folded from the window
+      if (gl_SubgroupID == 0u) {
+        uint x = SCAN_IDENTITY;
+        if (lane < cnt) x = lane == m ? st.v[pre_at + r - 1u - lane] : st.v[agg_at + r - 1u - lane];
+        for (uint d = 1u; d < sg; d <<= 1) { // lane 0: fold of lanes cnt-1 .. 0, oldest first
+          uint y = subgroupShuffle(x, min(lane + d, sg - 1u));
+          if (lane + d < sg) x = SCAN_COMBINE(y, x);
+        }
+        if (lane == 0u) sh_bcast[3] = x;
+      }
+      barrier();
+      prefix = SCAN_COMBINE(sh_bcast[3], prefix);
+      if (fm == FLAG_PREFIX) {
+        r = 0u;
+      } else if (m < sg) { // block r - 1 - m published nothing in time: fold its input here
+        uint q = r - 1u - m;
+        uint v = scan_block_total(q);
+        if (t == 0u) sh_bcast[1] = atomicLoad(st.v[1u + q], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+        fence_barrier();
+        uint fq = sh_bcast[1];
+        if (fq == FLAG_PREFIX) v = st.v[pre_at + q];
+        else if (fq == FLAG_AGGREGATE) v = st.v[agg_at + q];
+        prefix = SCAN_COMBINE(v, prefix);
+        r = fq == FLAG_PREFIX ? 0u : q;
+      } else {
+        r -= sg;
+      }
+      barrier(); // sh_bcast is rewritten in the next round
+    }
+    if (b != 0u) {
+      if (t == 0u) st.v[pre_at + b] = SCAN_COMBINE(prefix, total);
+      fence_barrier();
+      if (t == 0u)
+        atomicStore(st.v[1u + b], FLAG_PREFIX, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    }
+  }
+
+#endif
+
+  // 3. Outputs.
+  uint base = SCAN_COMBINE(prefix, sg_before);
+  uint first = b * WG_SIZE * ITEMS + gl_SubgroupID * gl_SubgroupSize * ITEMS;
+  [[unroll]] for (uint r = 0u; r < ROWS; r++) {
+    uint p = SCAN_COMBINE(base, lane_pre[r]);
+    uvec4 x = run[r];
+    uvec4 o = pc.exclusive != 0u ? uvec4(p, SCAN_COMBINE(p, x.x), SCAN_COMBINE(p, x.y), SCAN_COMBINE(p, x.z))
+                                 : uvec4(SCAN_COMBINE(p, x.x), SCAN_COMBINE(p, x.y), SCAN_COMBINE(p, x.z),
+                                         SCAN_COMBINE(p, x.w));
+    uint e = first + (r * gl_SubgroupSize + l) * 4u;
+    if (VEC4 != 0u && e + 4u <= pc.n) {
+      ScanBuf4(pc.dst).v[e / 4u] = o;
+    } else {
+      for (uint i = 0u; i < 4u; i++)
+        if (e + i < pc.n) pc.dst.v[e + i] = o[i];
+    }
+  }
+}

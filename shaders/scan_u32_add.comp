@@ -1,0 +1,6 @@
+#version 460
+// scan_u32_add: the one-pass u32 sum scan (see scan_lb.glsl).
+#define SCAN_IDENTITY 0u
+#define SCAN_COMBINE(a, b) ((a) + (b))
+#define SCAN_SG_INCLUSIVE(x) subgroupInclusiveAdd(x)
+#include "scan_lb.glsl"
