@@ -14,6 +14,7 @@ typedef struct bench_opts {
   int runs, warmup;    /* timed runs (median), untimed runs before them */
   int min_log2, max_log2; /* size range where the target has one (0: its default) */
   const char *command; /* the command line, for the report */
+  const char *scenes;  /* the real-scenes directory (--scenes, else the default; see cli.h) */
 } bench_opts;
 
 /* The report: printed to stdout and, with --out, to a file. */

@@ -1,6 +1,6 @@
 /* bench_flatten.c: `canopy bench flatten`: the flatten stage on synthetic
  * scenes (closed curved paths, some stroked, some dashed, two zooms) and on
- * the real scenes of tests/data/scenes-real at 3840x2160: GPU time per pass
+ * the real scenes of --scenes (tests/data/scenes-real) at 3840x2160: GPU time per pass
  * (timestamps, median of runs after warm-up), lines made, the CPU reference's
  * time on the same scene. */
 #include "bench.h"
@@ -194,14 +194,16 @@ int bench_flatten(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   for (int k = 0; k < (o->quick ? 1 : 3) && rc == CLI_OK; k++) {
     for (int v = 0; v < 3 && rc == CLI_OK; v++) {
       float frac = v == 0 ? 0 : 0.3f, scale = v == 2 ? 4 : 1;
+      cli_progress("bench flatten", k * 3 + v + 1, (o->quick ? 1 : 3) * 3, "synthetic %u", sizes[k]);
       synth s;
       if (!flat_synth_build(&s, sizes[k], 12, 3840 / scale, 2160 / scale, frac)) {
         flat_synth_free(&s);
         fprintf(stderr, "canopy bench flatten: out of host memory\n");
         return CLI_FAIL;
       }
+      static const cn_paint paint = {.kind = CN_PAINT_SOLID, .r = 0, .g = 0, .b = 0, .a = 1}; /* the elements' paint 0 */
       cn_scene_data d = {{0, 0, 3840, 2160}, s.elements, s.ne, s.paths, sizes[k], s.segments, s.ns, s.transforms, 1,
-                         NULL, 0, NULL, 0, s.strokes, s.nst, s.dashes, 2, NULL, 0, NULL, 0, NULL, 0};
+                         &paint, 1, NULL, 0, s.strokes, s.nst, s.dashes, 2, NULL, 0, NULL, 0, NULL, 0};
       cn_flatten_desc desc = {.view = {scale, 0, 0, scale, 0, 0}};
       flat_result f;
       cn_result r = flat_bench_scene(ctx, o, &d, &desc, sizes[k] <= 10000 || !o->quick, &f);
@@ -216,8 +218,9 @@ int bench_flatten(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     }
   }
   for (size_t i = 0; i < sizeof real_scenes / sizeof real_scenes[0] && rc == CLI_OK; i++) {
-    char path[512];
-    snprintf(path, sizeof path, "tests/data/scenes-real/%s", real_scenes[i]);
+    char path[4200];
+    snprintf(path, sizeof path, "%.4000s/%s", o->scenes, real_scenes[i]);
+    cli_progress("bench flatten", (int)i + 1, (int)(sizeof real_scenes / sizeof real_scenes[0]), "%s", real_scenes[i]);
     cn_scene_builder *b = NULL;
     cn_scene_data d;
     cn_svg_stats st;

@@ -304,6 +304,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   int faster_from = -1; /* smallest log2 n from which the best GPU variant beats the CPU at every size */
   const char *best_name[64] = {0};
   for (int lg = lo; lg <= hi && rc == CLI_OK; lg++) {
+    cli_progress("bench parens", lg - lo + 1, hi - lo + 1, "n = 2^%d", lg);
     uint64_t n = 1ull << lg;
     parens_job job = {.a = {.in = bin.address, .out = bout.address, .scratch = bscratch.address, .n = n,
                             .tuning = &tuning}};

@@ -1,9 +1,8 @@
 /* bench_render.c: `canopy bench render`: GPU time per stage of whole-scene
  * rendering (flatten, tiling, coarse, fine) for every SVG of a directory of
- * real-world scenes (default ../shared/scenes-real) fitted into 3840x2160, and
+ * real-world scenes (--scenes, default tests/data/scenes-real) fitted into 3840x2160, and
  * for a synthetic scene of 100 000 paths inside nested clips and blend groups.
- * Scenes: $CANOPY_SCENES, else tests/data/scenes-real (from the repository
- * root), else ../shared/scenes-real.
+ * Scenes: every SVG one folder deep under the --scenes directory.
  * --quick: 480x270 and 10 000 synthetic paths (lavapipe). Buffers are grown
  * by untimed frames first; each timed frame is one submission; per-stage
  * medians over --runs frames. */
@@ -211,13 +210,7 @@ static int br_cmp_str(const void *a, const void *b) { return strcmp(*(char *cons
 int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   uint32_t w = o->quick ? 480 : 3840, h = o->quick ? 270 : 2160;
   uint32_t synth_n = o->quick ? 10000 : 100000;
-  /* the scenes: $CANOPY_SCENES, else the repository's copy (run from its root), else ../shared */
-  const char *root = getenv("CANOPY_SCENES");
-  if (!root) {
-    DIR *probe = opendir("tests/data/scenes-real");
-    root = probe ? "tests/data/scenes-real" : "../shared/scenes-real";
-    if (probe) closedir(probe);
-  }
+  const char *root = o->scenes; /* checked by cmd_bench.c */
   bench_printf(rep, "target %ux%u, white background, default tolerance; scenes from %s\n\n", w, h, root);
 
   /* the SVG files, two directory levels deep, sorted */
@@ -245,7 +238,8 @@ int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     }
     closedir(d);
   } else {
-    bench_printf(rep, "(no scene directory %s: set CANOPY_SCENES)\n\n", root);
+    fprintf(stderr, "canopy bench render: cannot read %s\n", root);
+    return CLI_FAIL;
   }
   qsort(files, (size_t)nfiles, sizeof *files, br_cmp_str);
 
@@ -261,6 +255,7 @@ int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     cn_scene_data scene;
     cn_result lr = cn_svg_load_file(b, files[i], &opt, &scene, NULL);
     const char *name = strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i];
+    cli_progress("bench render", i + 1, nfiles + 1, "%s", name);
     if (lr != CN_OK) {
       bench_printf(rep, "| %s | load failed: %s |\n", name, cn_last_error());
       continue;
@@ -284,6 +279,7 @@ int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   for (int i = 0; i < nfiles; i++) free(files[i]);
 
   br_synth s;
+  cli_progress("bench render", nfiles + 1, nfiles + 1, "synthetic %u paths", synth_n);
   st = br_synth_make(&s, synth_n, (float)w, (float)h);
   if (st == CN_OK) {
     cn_scene_data scene = {.viewport = {0, 0, (float)w, (float)h},

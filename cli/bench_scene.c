@@ -310,6 +310,7 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
    * ways: 2^24 after 2^23, and 2^23 .. 2^10 after 2^24); for headline figures
    * run one size per process (--min-log2 e --max-log2 e). docs/PERF.md. */
   for (int e = lo; e <= hi && rc == CLI_OK; e++) {
+    cli_progress("bench scene", e - lo + 1, hi - lo + 1, "synthetic 2^%d", e);
     uint64_t n = 1ull << e;
     uint32_t *tags = malloc(n * 4);
     cn_box *boxes = malloc(n * 16);
@@ -326,21 +327,8 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     rc = r == CN_OK ? run_job(ctx, o, rep, name, &j, tags, boxes) : cli_fail("bench", "grid", r);
     free(tags), free(boxes);
   }
-  /* Real scenes: the SVGs of tests/data/scenes-real, as loaded at their own size. */
-  /* tests/data/scenes-real under the current directory (a checkout's root), else the source tree's. */
-  char dir[1024] = "tests/data/scenes-real";
-  DIR *probe = opendir(dir);
-  if (probe) {
-    closedir(probe);
-  } else {
-    snprintf(dir, sizeof dir, "%s", __FILE__); /* <source>/cli/bench_scene.c */
-    for (int k = 0; k < 2; k++) {
-      char *slash = strrchr(dir, '/');
-      if (slash) *slash = 0;
-    }
-    size_t dl = strlen(dir);
-    snprintf(dir + dl, sizeof dir - dl, "/tests/data/scenes-real");
-  }
+  /* Real scenes: the SVGs one folder deep under --scenes, as loaded at their own size. */
+  const char *dir = o->scenes;
   const char *sub[] = {"batik", "flag-icons", "inkscape", "pathfinder"};
   cn_scene_builder *b = NULL;
   if (rc == CLI_OK && cn_scene_builder_create(&b) == CN_OK) {
@@ -356,6 +344,7 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
         char path[2400];
         snprintf(path, sizeof path, "%s/%s", sd, ent->d_name);
         cn_scene_data scene;
+        cli_progress("bench scene", (int)s + 1, (int)(sizeof sub / sizeof sub[0]), "%s/%s", sub[s], ent->d_name);
         if (cn_svg_load_file(b, path, NULL, &scene, NULL) != CN_OK) continue;
         scene_job j = {.n = scene.element_count, .scene = &scene};
         memcpy(j.viewport, scene.viewport, sizeof j.viewport);

@@ -28,7 +28,7 @@ int cli_bbox_svg(const char *svg, const char *out_path, bool cpu, const cn_svg_o
   r = cn_svg_load_file(b, svg, opt, &scene, NULL);
   if (r != CN_OK) {
     cn_scene_builder_destroy(b);
-    return cli_fail("bbox", "cannot load the SVG", r);
+    return cli_fail_file("bbox", svg, r);
   }
   cn_scene_stage_result res;
   cn_scene_stage_desc desc = {0};
@@ -46,14 +46,15 @@ int cli_bbox_svg(const char *svg, const char *out_path, bool cpu, const cn_svg_o
       if (r != CN_OK) rc = cli_fail("bbox", "GPU scene stage failed", r);
     }
   }
-  FILE *f = NULL;
-  if (rc == CLI_OK) rc = cli_open_out("bbox", out_path, &f);
+  cli_out o;
+  if (rc == CLI_OK) rc = cli_out_open("bbox", out_path, &o);
   if (rc == CLI_OK) {
+    FILE *f = o.f;
     for (uint64_t i = 0; i < res.n; i++) {
       fprintf(f, "%llu %s ", (unsigned long long)i, tag_name(res.tags[i]));
       cli_write_box(f, res.boxes[i]);
     }
-    rc = cli_close_out("bbox", out_path, f);
+    rc = cli_out_commit("bbox", &o);
     uint64_t groups = 0;
     for (uint64_t i = 0; i < res.n; i++) groups += res.tags[i] >= CN_TAG_BEGIN_CLIP;
     fprintf(stderr, "%s: %llu elements (%llu BEGIN/END), %ux%u bins of 256 px, %llu bin entries\n", svg,

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 enum { BENCH_MAX_WARM = 4000 };
@@ -138,37 +139,22 @@ cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn
 }
 
 static void print_help(FILE *f) {
+  char dir[4096];
+  const char *scenes = cli_default_scenes_dir(dir, sizeof dir);
   fprintf(f,
-          "usage: canopy bench <target> [--quick] [--out FILE] [--runs N] [--warmup N]\n"
-          "                    [--min-log2 A] [--max-log2 B]\n\n"
+          "usage: canopy bench <target> [--quick] [-o FILE] [--runs N] [--warmup N]\n"
+          "                    [--min-log2 A] [--max-log2 B] [--scenes DIR]\n\n"
           "GPU benchmarks: GPU timestamps, median of --runs (default 10) after --warmup (default 3)\n"
-          "runs; a table on stdout, also written to FILE with --out. --quick: a small run.\n\ntargets:\n");
+          "runs; a table on stdout, also written to FILE with --out (-o; written whole at the end).\n"
+          "--quick: a small run. Progress on stderr, a line per item when not a terminal.\n"
+          "--scenes DIR: the real scenes (folders of SVGs) of render, scene and flatten; default\n"
+          "%s%s.\n\ntargets:\n",
+          scenes ? "" : "(not found; looked in) ", dir);
   for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
     fprintf(f, "  %-8s %s\n", targets[i].name, targets[i].summary);
 }
 
-static bool parse_int(const char *s, int lo, int hi, int *out) {
-  char *end;
-  long v = strtol(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || v < lo || v > hi) return false;
-  *out = (int)v;
-  return true;
-}
-
 int cli_bench(int argc, char **argv) {
-  if (argc < 2) {
-    print_help(stderr);
-    return CLI_USAGE;
-  }
-  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-    print_help(stdout);
-    return CLI_OK;
-  }
-  const bench_target *target = NULL;
-  for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
-    if (strcmp(argv[1], targets[i].name) == 0) target = &targets[i];
-  if (!target) return cli_usage_error("bench", "unknown target '%s'", argv[1]);
-
   bench_opts o = {.runs = 10, .warmup = 3};
   bool runs_set = false;
   char command[1024] = "canopy bench";
@@ -177,37 +163,45 @@ int cli_bench(int argc, char **argv) {
     snprintf(command + len, sizeof command - len, " %s", argv[i]);
   }
   o.command = command;
-  for (int i = 2; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      print_help(stdout);
-      return CLI_OK;
-    } else if (strcmp(a, "--quick") == 0) {
-      o.quick = true;
-      continue;
-    }
-    if (strcmp(a, "--out") && strcmp(a, "--runs") && strcmp(a, "--warmup") && strcmp(a, "--min-log2") &&
-        strcmp(a, "--max-log2"))
-      return cli_usage_error("bench", "unknown option '%s'", a);
-    if (i + 1 >= argc) return cli_usage_error("bench", "%s needs a value", a);
-    const char *v = argv[++i];
-    bool ok = true;
-    if (strcmp(a, "--out") == 0) o.out = v;
-    else if (strcmp(a, "--runs") == 0) ok = parse_int(v, 1, 200, &o.runs), runs_set = true;
-    else if (strcmp(a, "--warmup") == 0) ok = parse_int(v, 0, 50, &o.warmup);
-    else if (strcmp(a, "--min-log2") == 0) ok = parse_int(v, 1, 40, &o.min_log2);
-    else ok = parse_int(v, 1, 40, &o.max_log2);
-    if (!ok) return cli_usage_error("bench", "bad value '%s' for %s", v, a);
+  const cli_opt opts[] = {
+      {.name = "quick", .kind = CLI_OPT_FLAG, .dst = &o.quick},
+      {.name = "out", .short_name = 'o', .kind = CLI_OPT_STRING, .dst = &o.out, .metavar = "a file name"},
+      {.name = "runs", .kind = CLI_OPT_INT, .dst = &o.runs, .lo = 1, .hi = 200, .seen = &runs_set},
+      {.name = "warmup", .kind = CLI_OPT_INT, .dst = &o.warmup, .lo = 0, .hi = 50},
+      {.name = "min-log2", .kind = CLI_OPT_INT, .dst = &o.min_log2, .lo = 1, .hi = 40},
+      {.name = "max-log2", .kind = CLI_OPT_INT, .dst = &o.max_log2, .lo = 1, .hi = 40},
+      {.name = "scenes", .kind = CLI_OPT_STRING, .dst = &o.scenes, .metavar = "a directory"},
+      {0}};
+  int nops = 0;
+  CLI_PARSE("bench", argc, argv, opts, print_help, &nops);
+  if (nops == 0) {
+    print_help(stderr);
+    return CLI_USAGE;
   }
+  if (nops > 1) return cli_usage_error("bench", "one target at a time ('%s' and '%s' given)", argv[1], argv[2]);
+  const bench_target *target = NULL;
+  for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+    if (strcmp(argv[1], targets[i].name) == 0) target = &targets[i];
+  if (!target) return cli_usage_error("bench", "unknown target '%s'", argv[1]);
   if (o.quick && !runs_set) o.runs = 5;
+  char dir[4096];
+  if (strcmp(target->name, "parens") != 0) {
+    if (!o.scenes && !(o.scenes = cli_default_scenes_dir(dir, sizeof dir)))
+      return cli_error("bench",
+                       "no real-scenes directory found (looked in %s): pass --scenes DIR (the repository's "
+                       "tests/data/scenes-real)",
+                       dir);
+    struct stat st;
+    if (stat(o.scenes, &st) != 0 || !S_ISDIR(st.st_mode))
+      return cli_error("bench", "--scenes %s: not a directory", o.scenes);
+  }
 
   bench_report report = {0};
+  cli_out out = {0};
   if (o.out) {
-    report.file = fopen(o.out, "w");
-    if (!report.file) {
-      fprintf(stderr, "canopy bench: cannot create %s\n", o.out);
-      return CLI_FAIL;
-    }
+    int orc = cli_out_open("bench", o.out, &out);
+    if (orc != CLI_OK) return orc;
+    report.file = out.f;
   }
   /* Kernel statistics (registers, spills, ...) where the driver offers them:
    * targets print them for the kernels they ran. */
@@ -217,10 +211,11 @@ int cli_bench(int argc, char **argv) {
     bench_header(&report, ctx, &o);
     rc = target->run(ctx, &o, &report);
   }
+  cli_progress_end();
   cn_context_destroy(ctx);
-  if (report.file && fclose(report.file) != 0 && rc == CLI_OK) {
-    fprintf(stderr, "canopy bench: cannot write %s\n", o.out);
-    rc = CLI_FAIL;
+  if (report.file) {
+    if (rc == CLI_OK) rc = cli_out_commit("bench", &out);
+    else cli_out_abort(&out);
   }
   return rc;
 }

@@ -7,52 +7,38 @@
 #include <canopy/cn_bins.h>
 #include <canopy/cn_element_text.h>
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: canopy bins --in STREAM.txt [--bin-size B] [--out BINS.txt] [--cpu]\n\n"
+          "usage: canopy bins --in STREAM.txt [--bin-size B] [-o BINS.txt] [--cpu]\n\n"
           "Runs the scene stage (clip/blend boxes, then binning) on an element stream whose first line\n"
           "is 'viewport x0 y0 x1 y1' (see `canopy bbox --help` for the format). Bins are squares of B\n"
           "pixels (default 256) anchored at the viewport's (x0, y0); an element is listed in every bin\n"
           "its non-empty result box overlaps with positive area. Writes one line per non-empty bin,\n"
           "row-major: 'bx by: i i i ...' with the elements' indices in stream order.\n"
-          "--cpu uses the CPU reference instead of the GPU. --out defaults to standard output.\n");
+          "--cpu uses the CPU reference instead of the GPU. --out (-o) defaults to standard output.\n");
 }
 
 int cli_bins(int argc, char **argv) {
   const char *in = NULL, *out_path = NULL;
-  unsigned long bin_size = 256;
+  int bin_size = 256;
   bool cpu = false;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      usage(stdout);
-      return CLI_OK;
-    } else if (strcmp(a, "--in") == 0 || strcmp(a, "--out") == 0) {
-      if (i + 1 >= argc) return cli_usage_error("bins", "%s needs a file name", a);
-      *(strcmp(a, "--in") == 0 ? &in : &out_path) = argv[++i];
-    } else if (strcmp(a, "--bin-size") == 0) {
-      if (i + 1 >= argc) return cli_usage_error("bins", "--bin-size needs a number of pixels");
-      char *end;
-      errno = 0;
-      bin_size = strtoul(argv[++i], &end, 10);
-      if (*end || end == argv[i] || errno || bin_size == 0 || bin_size > 65536 || argv[i][0] == '-')
-        return cli_usage_error("bins", "--bin-size '%s': want a whole number of pixels, 1 to 65536", argv[i]);
-    } else if (strcmp(a, "--cpu") == 0) {
-      cpu = true;
-    } else {
-      return cli_usage_error("bins", "unknown option '%s'", a);
-    }
-  }
+  const cli_opt opts[] = {{.name = "in", .kind = CLI_OPT_STRING, .dst = &in, .metavar = "a file name"},
+                          {.name = "out", .short_name = 'o', .kind = CLI_OPT_STRING, .dst = &out_path, .metavar = "a file name"},
+                          {.name = "bin-size", .kind = CLI_OPT_INT, .dst = &bin_size, .lo = 1, .hi = 65536, .metavar = "a number of pixels"},
+                          {.name = "cpu", .kind = CLI_OPT_FLAG, .dst = &cpu},
+                          {0}};
+  int nops = 0;
+  CLI_PARSE("bins", argc, argv, opts, usage, &nops);
+  if (nops) return cli_usage_error("bins", "unexpected argument '%s' (the stream is --in FILE)", argv[1]);
   if (!in) return cli_usage_error("bins", "--in STREAM.txt is required");
 
   cn_element_text s;
   cn_result r = cn_element_text_load(in, &s);
-  if (r != CN_OK) return cli_fail("bins", "bad element stream", r);
+  if (r != CN_OK) return cli_fail_file("bins", in, r);
   int rc = CLI_OK;
   cn_bins_grid g;
   if (!s.has_viewport) {
@@ -81,9 +67,10 @@ int cli_bins(int argc, char **argv) {
       if (r != CN_OK) rc = cli_fail("bins", "GPU scene stage failed", r);
     }
   }
-  FILE *f = NULL;
-  if (rc == CLI_OK) rc = cli_open_out("bins", out_path, &f);
+  cli_out o;
+  if (rc == CLI_OK) rc = cli_out_open("bins", out_path, &o);
   if (rc == CLI_OK) {
+    FILE *f = o.f;
     for (uint32_t by = 0; by < g.nby; by++)
       for (uint32_t bx = 0; bx < g.nbx; bx++) {
         uint64_t b = (uint64_t)by * g.nbx + bx;
@@ -92,7 +79,7 @@ int cli_bins(int argc, char **argv) {
         for (uint32_t k = off[b]; k < off[b + 1]; k++) fprintf(f, " %u", el[k]);
         fputc('\n', f);
       }
-    rc = cli_close_out("bins", out_path, f);
+    rc = cli_out_commit("bins", &o);
   }
   cn_context_destroy(ctx);
   free(off);

@@ -59,7 +59,7 @@ static void usage(FILE *f) {
           "usage: canopy conformance [--renderer canopy|rsvg] [--suite DIR] [--font-dir DIR] [--min-rate PCT]\n"
           "                          [--min-category NAME=PCT]... [--category NAME] [--border PX]\n"
           "                          [--by subcategory] [--markdown] [--failures FILE] [--list-skipped]\n\n"
-          "Renders every test of the resvg suite in DIR (default ../shared/conformance/resvg) at its\n"
+          "Renders every test of the resvg suite in DIR at its\n"
           "reference PNG's size, with canopy (default) or rsvg-convert, and compares: both images\n"
           "premultiplied RGBA8; a test passes when at most 1%% of its pixels differ by more than 24\n"
           "in any channel. Tests tagged filter, raster-or-nested-image, external-file or\n"
@@ -75,6 +75,11 @@ static void usage(FILE *f) {
           "--border PX: a diagnostic: pixels within PX of the picture's edge are not compared.\n"
           "--failures FILE: write the failing tests, one per line, with their bad-pixel fraction.\n"
           "exit: 0 done (and at or above --min-rate), 1 below it or the suite unreadable, 2 usage.\n");
+  char dir[4096];
+  const char *suite = cli_default_suite_dir(dir, sizeof dir);
+  fprintf(f, "default DIR: %s%s (found from the binary's place: share/canopy/conformance/resvg beside\n"
+             "or above it, else ../shared/conformance/resvg beside the source tree)\n",
+          suite ? "" : "none found; looked in ", dir);
 }
 
 static bool excluded(const char *name, const char *tags, const char **why) {
@@ -204,86 +209,67 @@ static void print_table(const char *title, const conf_cat *cats, int ncats, int 
 }
 
 int cli_conformance(int argc, char **argv) {
-  const char *suite = "../shared/conformance/resvg", *failures_path = NULL, *font_dir = NULL, *only = NULL;
-  bool rsvg = false, md = false, list_skipped = false, by_sub = false;
+  const char *suite = NULL, *failures_path = NULL, *renderer = "canopy", *by = NULL, *font_dir = NULL, *only = NULL;
+  int border = 0;
+  bool md = false, list_skipped = false;
   float min_rate = -1;
-  uint32_t border = 0;
+  cli_strings min_cats = {0};
+  const cli_opt opts[] = {
+      {.name = "renderer", .kind = CLI_OPT_STRING, .dst = &renderer, .metavar = "canopy or rsvg"},
+      {.name = "suite", .kind = CLI_OPT_STRING, .dst = &suite, .metavar = "a directory"},
+      {.name = "min-rate", .kind = CLI_OPT_FLOAT, .dst = &min_rate, .lo = 0, .hi = 100, .metavar = "a percentage"},
+      {.name = "min-category", .kind = CLI_OPT_STRINGS, .dst = &min_cats, .metavar = "NAME=PCT"},
+      {.name = "font-dir", .kind = CLI_OPT_STRING, .dst = &font_dir, .metavar = "a directory"},
+      {.name = "category", .kind = CLI_OPT_STRING, .dst = &only, .metavar = "a name"},
+      {.name = "border", .kind = CLI_OPT_INT, .dst = &border, .lo = 0, .hi = 64, .metavar = "a pixel count"},
+      {.name = "by", .kind = CLI_OPT_STRING, .dst = &by, .metavar = "'subcategory'"},
+      {.name = "markdown", .kind = CLI_OPT_FLAG, .dst = &md},
+      {.name = "list-skipped", .kind = CLI_OPT_FLAG, .dst = &list_skipped},
+      {.name = "failures", .kind = CLI_OPT_STRING, .dst = &failures_path, .metavar = "a file name"},
+      {0}};
+  int nops = 0;
+  CLI_PARSE("conformance", argc, argv, opts, usage, &nops);
+  if (nops) return cli_usage_error("conformance", "unexpected argument '%s'", argv[1]);
+  bool rsvg = strcmp(renderer, "rsvg") == 0;
+  if (!rsvg && strcmp(renderer, "canopy") != 0)
+    return cli_usage_error("conformance", "--renderer: '%s' is neither canopy nor rsvg", renderer);
+  if (by && strcmp(by, "subcategory") != 0) return cli_usage_error("conformance", "--by takes 'subcategory'");
+  bool by_sub = by != NULL;
   /* --min-category NAME=PCT: a floor per category */
-  char min_cat_name[16][64];
-  float min_cat_rate[16];
+  char min_cat_name[CLI_MAX_REPEAT][64];
+  float min_cat_rate[CLI_MAX_REPEAT];
   int nmin_cat = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      usage(stdout);
-      return CLI_OK;
-    } else if (strcmp(a, "--renderer") == 0) {
-      if (i + 1 >= argc) return cli_usage_error("conformance", "--renderer needs canopy or rsvg");
-      const char *v = argv[++i];
-      if (strcmp(v, "rsvg") == 0) rsvg = true;
-      else if (strcmp(v, "canopy") == 0) rsvg = false;
-      else return cli_usage_error("conformance", "--renderer: '%s' is neither canopy nor rsvg", v);
-    } else if (strcmp(a, "--suite") == 0) {
-      if (i + 1 >= argc) return cli_usage_error("conformance", "--suite needs a directory");
-      suite = argv[++i];
-    } else if (strcmp(a, "--font-dir") == 0) {
-      if (i + 1 >= argc) return cli_usage_error("conformance", "--font-dir needs a directory");
-      font_dir = argv[++i];
-    } else if (strcmp(a, "--category") == 0) {
-      if (i + 1 >= argc) return cli_usage_error("conformance", "--category needs a name");
-      only = argv[++i];
-    } else if (strcmp(a, "--min-rate") == 0) {
-      if (i + 1 >= argc) return cli_usage_error("conformance", "--min-rate needs a percentage");
-      char *end;
-      double v = strtod(argv[++i], &end);
-      if (end == argv[i] || *end || !(v >= 0 && v <= 100))
-        return cli_usage_error("conformance", "--min-rate: '%s' is not a percentage 0..100", argv[i]);
-      min_rate = (float)v;
-    } else if (strcmp(a, "--border") == 0) {
-      if (i + 1 >= argc) return cli_usage_error("conformance", "--border needs a pixel count");
-      char *end;
-      long v = strtol(argv[++i], &end, 10);
-      if (end == argv[i] || *end || v < 0 || v > 64)
-        return cli_usage_error("conformance", "--border: '%s' is not a pixel count 0..64", argv[i]);
-      border = (uint32_t)v;
-    } else if (strcmp(a, "--min-category") == 0) {
-      if (i + 1 >= argc) return cli_usage_error("conformance", "--min-category needs NAME=PCT");
-      const char *v = argv[++i], *eq = strchr(v, '=');
-      char *end;
-      double pct = eq ? strtod(eq + 1, &end) : -1;
-      if (!eq || eq == v || eq - v >= 64 || end == eq + 1 || *end || !(pct >= 0 && pct <= 100) || nmin_cat == 16)
-        return cli_usage_error("conformance", "--min-category: '%s' is not NAME=PCT (at most 16)", v);
-      snprintf(min_cat_name[nmin_cat], sizeof min_cat_name[0], "%.*s", (int)(eq - v), v);
-      min_cat_rate[nmin_cat++] = (float)pct;
-    } else if (strcmp(a, "--by") == 0) {
-      if (i + 1 >= argc || strcmp(argv[i + 1], "subcategory") != 0)
-        return cli_usage_error("conformance", "--by takes 'subcategory'");
-      i++;
-      by_sub = true;
-    } else if (strcmp(a, "--markdown") == 0) {
-      md = true;
-    } else if (strcmp(a, "--list-skipped") == 0) {
-      list_skipped = true;
-    } else if (strcmp(a, "--failures") == 0) {
-      if (i + 1 >= argc) return cli_usage_error("conformance", "--failures needs a file name");
-      failures_path = argv[++i];
-    } else {
-      return cli_usage_error("conformance", "unknown argument '%s'", a);
-    }
+  for (uint32_t k = 0; k < min_cats.n; k++) {
+    const char *v = min_cats.v[k], *eq = strchr(v, '=');
+    char *end;
+    double pct = eq ? strtod(eq + 1, &end) : -1;
+    if (!eq || eq == v || eq - v >= 64 || end == eq + 1 || *end || !(pct >= 0 && pct <= 100))
+      return cli_usage_error("conformance", "--min-category: '%s' is not NAME=PCT", v);
+    snprintf(min_cat_name[nmin_cat], sizeof min_cat_name[0], "%.*s", (int)(eq - v), v);
+    min_cat_rate[nmin_cat++] = (float)pct;
   }
+  char dir[4096];
+  if (!suite && !(suite = cli_default_suite_dir(dir, sizeof dir)))
+    return cli_error("conformance",
+                     "the resvg test suite is not installed (looked in %s).\n"
+                     "It is a folder of SVG + PNG pairs from resvg's crates/resvg/tests/tests with a FEATURES.tsv\n"
+                     "(docs/CONFORMANCE.md says how to get it); give its place with --suite DIR.",
+                     dir);
 
   char path[4096];
   snprintf(path, sizeof path, "%.4000s/FEATURES.tsv", suite);
   FILE *tsv = fopen(path, "r");
-  if (!tsv) {
-    fprintf(stderr, "canopy conformance: cannot open %s: %s\n", path, strerror(errno));
-    return CLI_FAIL;
-  }
+  if (!tsv)
+    return cli_error("conformance", "%s is not the resvg suite: cannot open %s: %s (see docs/CONFORMANCE.md)", suite,
+                     path, strerror(errno));
   FILE *ff = NULL;
-  if (failures_path && !(ff = fopen(failures_path, "w"))) {
-    fprintf(stderr, "canopy conformance: cannot write %s: %s\n", failures_path, strerror(errno));
-    fclose(tsv);
-    return CLI_FAIL;
+  cli_out failures;
+  if (failures_path) {
+    if (cli_out_open("conformance", failures_path, &failures) != CLI_OK) {
+      fclose(tsv);
+      return CLI_FAIL;
+    }
+    ff = failures.f;
   }
   /* the list of tests */
   static char tests[CONF_MAX_TESTS][256];
@@ -392,11 +378,11 @@ int cli_conformance(int argc, char **argv) {
     scored++;
     if (ok) cats[ci].passed++, passed++;
     else if (ff) fprintf(ff, "%s\t%.4f\t%s\n", name, frac, why);
-    fprintf(stderr, "\r[%d/%d] %d passed  %-60.60s", t + 1, ntests, passed, name);
-    fflush(stderr);
+    cli_progress("conformance", t + 1, ntests, "%d passed  %s%s", passed, name, ok ? "" : "  FAIL");
   }
-  fprintf(stderr, "\r%-90s\r", "");
-  if (ff) fclose(ff);
+  cli_progress_end();
+  if (ff && rc == CLI_OK) rc = cli_out_commit("conformance", &failures);
+  else if (ff) cli_out_abort(&failures);
   if (S.tmp_png[0]) remove(S.tmp_png);
   if (fc_conf[0]) remove(fc_conf);
   cn_scene_builder_destroy(S.builder);

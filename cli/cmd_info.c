@@ -57,19 +57,21 @@ static int info_kernels(void) {
   return CLI_OK;
 }
 
-int cli_info(int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      printf("usage: canopy info [--kernels]\n\nLists the Vulkan devices, marks with * the one canopy chooses\n"
+static void usage(FILE *f) {
+  fprintf(f, "usage: canopy info [--kernels]\n\nLists the Vulkan devices, marks with * the one canopy chooses\n"
              "(CANOPY_DEVICE=<index|name> overrides), and prints its limits.\n"
              "--kernels: builds the parentheses-matching and scan kernels (running each once on a\n"
              "small input) and prints the driver's statistics of each: registers, spills, shared\n"
              "memory, ... as the driver names them (n/a where it does not offer them).\n");
-      return CLI_OK;
-    }
-    if (strcmp(argv[i], "--kernels") == 0) return info_kernels();
-    return cli_usage_error("info", "unknown option '%s'", argv[i]);
-  }
+}
+
+int cli_info(int argc, char **argv) {
+  bool kernels = false;
+  const cli_opt opts[] = {{.name = "kernels", .kind = CLI_OPT_FLAG, .dst = &kernels}, {0}};
+  int nops = 0;
+  CLI_PARSE("info", argc, argv, opts, usage, &nops);
+  if (nops) return cli_usage_error("info", "unexpected argument '%s'", argv[1]);
+  if (kernels) return info_kernels();
   cn_device_caps devs[16];
   uint32_t n = 0, chosen = UINT32_MAX;
   cn_result r = cn_device_list(getenv("CANOPY_DEVICE"), devs, 16, &n, &chosen);

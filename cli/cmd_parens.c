@@ -9,18 +9,19 @@
 #include <string.h>
 
 static const char *const usage =
-    "usage: canopy parens [--variant auto|simple|efficient|lookback|lowmark|single] --in FILE --out FILE\n\n"
+    "usage: canopy parens [--variant auto|simple|efficient|lookback|lowmark|single] --in FILE -o FILE\n\n"
     "Reads FILE of ASCII '(' and ')' bytes (one trailing newline allowed) and writes, for\n"
     "each element i, the index on top of the stack just before it (-1 if empty) as a\n"
     "little-endian int32: '(' pushes its index, ')' pops. Unbalanced input is fine.\n"
-    "--variant picks the GPU algorithm (default auto).\n";
+    "--variant picks the GPU algorithm (default auto). --in - reads standard input; --out (-o)\n"
+    "- writes standard output; a file is written whole or not at all.\n";
+
+static void usage_print(FILE *f) { fputs(usage, f); }
 
 static int write_output(const char *path, const int32_t *out, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f) {
-    fprintf(stderr, "canopy parens: cannot create %s: %s\n", path, strerror(errno));
-    return CLI_FAIL;
-  }
+  cli_out o;
+  int rc = cli_out_open("parens", path, &o);
+  if (rc != CLI_OK) return rc;
   uint8_t buf[4096];
   size_t fill = 0;
   bool ok = true;
@@ -28,58 +29,48 @@ static int write_output(const char *path, const int32_t *out, size_t n) {
     uint32_t v = (uint32_t)out[i];
     for (int b = 0; b < 4; b++) buf[fill++] = (uint8_t)(v >> (8 * b));
     if (fill == sizeof buf || i + 1 == n) {
-      ok = fwrite(buf, 1, fill, f) == fill;
+      ok = fwrite(buf, 1, fill, o.f) == fill;
       fill = 0;
     }
   }
-  if (fclose(f) != 0) ok = false;
   if (!ok) {
-    fprintf(stderr, "canopy parens: cannot write %s\n", path);
-    return CLI_FAIL;
+    int e = errno;
+    cli_out_abort(&o);
+    return cli_error("parens", "cannot write %s: %s", cli_out_name(path), strerror(e));
   }
-  return CLI_OK;
+  return cli_out_commit("parens", &o);
 }
 
 int cli_parens(int argc, char **argv) {
-  const char *in_path = NULL, *out_path = NULL;
+  const char *in_path = NULL, *out_path = NULL, *variant_name = NULL;
   cn_parens_variant variant = CN_PARENS_AUTO;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      fputs(usage, stdout);
-      return CLI_OK;
-    }
-    bool takes = strcmp(a, "--in") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--variant") == 0;
-    if (!takes) return cli_usage_error("parens", "unknown option '%s'", a);
-    if (i + 1 >= argc) return cli_usage_error("parens", "%s needs a value", a);
-    const char *v = argv[++i];
-    if (strcmp(a, "--in") == 0) in_path = v;
-    else if (strcmp(a, "--out") == 0) out_path = v;
-    else if (!cn_parens_variant_parse(v, &variant))
-      return cli_usage_error("parens", "unknown variant '%s' (auto, simple, efficient, lookback, lowmark, single)", v);
-  }
+  const cli_opt opts[] = {{.name = "in", .kind = CLI_OPT_STRING, .dst = &in_path, .metavar = "a file name"},
+                          {.name = "out", .short_name = 'o', .kind = CLI_OPT_STRING, .dst = &out_path, .metavar = "a file name"},
+                          {.name = "variant", .kind = CLI_OPT_STRING, .dst = &variant_name, .metavar = "a variant name"},
+                          {0}};
+  int nops = 0;
+  CLI_PARSE("parens", argc, argv, opts, usage_print, &nops);
+  if (nops) return cli_usage_error("parens", "unexpected argument '%s' (the input is --in FILE)", argv[1]);
+  if (variant_name && !cn_parens_variant_parse(variant_name, &variant))
+    return cli_usage_error("parens", "unknown variant '%s' (auto, simple, efficient, lookback, lowmark, single)", variant_name);
   if (!in_path) return cli_usage_error("parens", "--in FILE is required");
   if (!out_path) return cli_usage_error("parens", "--out FILE is required");
 
   uint8_t *in = NULL;
   size_t n = 0;
-  FILE *f = fopen(in_path, "rb");
-  if (!f) {
-    fprintf(stderr, "canopy parens: cannot open %s: %s\n", in_path, strerror(errno));
-    return CLI_FAIL;
-  }
+  bool std_in = strcmp(in_path, "-") == 0;
+  FILE *f = std_in ? stdin : fopen(in_path, "rb");
+  if (!f) return cli_error("parens", "cannot open %s: %s", in_path, strerror(errno));
   char err[512];
-  int rc = cli_parens_read(f, in_path, CN_PARENS_MAX_N, &in, &n, err, sizeof err) ? CLI_FAIL : CLI_OK;
-  fclose(f);
-  if (rc != CLI_OK) {
-    fprintf(stderr, "canopy parens: %s\n", err);
-    return rc;
-  }
+  int rc = cli_parens_read(f, std_in ? "standard input" : in_path, CN_PARENS_MAX_N, &in, &n, err, sizeof err)
+               ? CLI_FAIL
+               : CLI_OK;
+  if (!std_in) fclose(f);
+  if (rc != CLI_OK) return cli_error("parens", "%s", err);
   int32_t *out = n ? malloc(n * sizeof *out) : NULL;
   if (n && !out) {
-    fprintf(stderr, "canopy parens: out of memory for %zu outputs\n", n);
     free(in);
-    return CLI_FAIL;
+    return cli_error("parens", "out of memory for %zu outputs", n);
   }
   if (n > 0) {
     cn_context *ctx = NULL;

@@ -9,14 +9,14 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: canopy stats [--strict] [--width W] [--height H] [--scale S] [--time N] [--dump]\n"
+          "usage: canopy stats [--strict] [-w W] [-h H] [-z S] [--time N] [--dump] [--verbose]\n"
           "                    [--resource-root DIR]... [--font-dir DIR]...\n"
           "                    FILE.svg\n\n"
           "Loads FILE.svg into a scene and prints its counts: paths, fills, strokes, clips, masks,\n"
           "blend groups, segments, the deepest group nesting, and the elements skipped by kind\n"
           "(filters, images, font fallbacks, ...). Warnings (missing references, reference cycles: the\n"
           "element is skipped as SVG says) are printed to stderr; --strict makes them errors.\n"
-          "--width/--height/--scale set the output size the scene is fitted to.\n"
+          "-w/--width, -h/--height, -z/--scale set the output size the scene is fitted to.\n"
           "--resource-root DIR (repeatable): images and <use> of other files may also come from\n"
           "DIR's tree (by default only from FILE.svg's own directory tree; URLs are never fetched).\n"
           CLI_FONT_DIR_HELP
@@ -25,14 +25,6 @@ static void usage(FILE *f) {
           "--time N loads the file N more times and prints the median and the fastest load time\n"
           "(file already in memory: parsing and encoding only).\n"
           "exit: 0 loaded, 1 the file could not be loaded (the message names the line), 2 usage.\n");
-}
-
-static bool parse_float(const char *s, float *out) {
-  char *end;
-  double v = strtod(s, &end);
-  if (end == s || *end || !(v >= 0) || v > 1e6) return false;
-  *out = (float)v;
-  return true;
 }
 
 /* The scene as text (docs/SCENE.md names the fields). */
@@ -115,46 +107,28 @@ static int time_loads(cn_scene_builder *b, const char *file, const cn_svg_option
 
 int cli_stats(int argc, char **argv) {
   cn_svg_options opt = {0};
-  const char *roots[16];
-  const char *file = NULL;
   int repeat = 0;
   bool dump = false;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      usage(stdout);
-      return CLI_OK;
-    } else if (strcmp(a, "--dump") == 0) {
-      dump = true;
-    } else if (strcmp(a, "--strict") == 0) {
-      opt.strict = true;
-    } else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0 || strcmp(a, "--scale") == 0) {
-      float *dst = a[2] == 'w' ? &opt.width : a[2] == 'h' ? &opt.height : &opt.scale;
-      if (i + 1 >= argc) return cli_usage_error("stats", "%s needs a value", a);
-      if (!parse_float(argv[++i], dst)) return cli_usage_error("stats", "%s: '%s' is not a number in 0..1e6", a, argv[i]);
-    } else if (strcmp(a, "--time") == 0) {
-      if (i + 1 >= argc) return cli_usage_error("stats", "--time needs a count");
-      char *end;
-      long v = strtol(argv[++i], &end, 10);
-      if (*end || v < 1 || v > 1000) return cli_usage_error("stats", "--time: '%s' is not a count in 1..1000", argv[i]);
-      repeat = (int)v;
-    } else if (strcmp(a, "--font-dir") == 0) {
-      int rc = cli_font_dir_arg("stats", argc, argv, &i, &opt);
-      if (rc != CLI_OK) return rc;
-    } else if (strcmp(a, "--resource-root") == 0) {
-      if (i + 1 >= argc) return cli_usage_error("stats", "--resource-root needs a directory");
-      if (opt.resource_root_count == 16) return cli_usage_error("stats", "--resource-root: at most 16");
-      roots[opt.resource_root_count++] = argv[++i];
-      opt.resource_roots = roots;
-    } else if (a[0] == '-' && a[1]) {
-      return cli_usage_error("stats", "unknown option '%s'", a);
-    } else if (file) {
-      return cli_usage_error("stats", "more than one file given");
-    } else {
-      file = a;
-    }
-  }
-  if (!file) return cli_usage_error("stats", "no SVG file given");
+  cli_strings roots = {0}, fonts = {0};
+  const cli_opt opts[] = {
+      {.name = "resource-root", .kind = CLI_OPT_STRINGS, .dst = &roots, .metavar = "a directory"},
+      {.name = "font-dir", .kind = CLI_OPT_STRINGS, .dst = &fonts, .metavar = "a directory"},
+      {.name = "dump", .kind = CLI_OPT_FLAG, .dst = &dump},
+      {.name = "strict", .kind = CLI_OPT_FLAG, .dst = &opt.strict},
+      {.name = "width", .short_name = 'w', .kind = CLI_OPT_FLOAT, .dst = &opt.width, .lo = 0, .hi = 1e6},
+      {.name = "height", .short_name = 'h', .kind = CLI_OPT_FLOAT, .dst = &opt.height, .lo = 0, .hi = 1e6},
+      {.name = "scale", .short_name = 'z', .kind = CLI_OPT_FLOAT, .dst = &opt.scale, .lo = 0, .hi = 1e6},
+      {.name = "time", .kind = CLI_OPT_INT, .dst = &repeat, .lo = 1, .hi = 1000, .metavar = "a count"},
+      {0}};
+  int nops = 0;
+  CLI_PARSE("stats", argc, argv, opts, usage, &nops);
+  if (nops == 0) return cli_usage_error("stats", "no SVG file given");
+  if (nops > 1) return cli_usage_error("stats", "more than one file given");
+  const char *file = argv[1];
+  opt.resource_roots = roots.v;
+  opt.resource_root_count = roots.n;
+  opt.font_dirs = fonts.v;
+  opt.font_dir_count = fonts.n;
   cn_scene_builder *b = NULL;
   cn_result r = cn_scene_builder_create(&b);
   if (r != CN_OK) return cli_fail("stats", "cannot create a scene builder", r);
@@ -162,9 +136,7 @@ int cli_stats(int argc, char **argv) {
   cn_svg_stats st;
   r = cn_svg_load_file(b, file, &opt, &scene, &st);
   if (r != CN_OK) {
-    char what[1100];
-    snprintf(what, sizeof what, "cannot load %s", file);
-    int rc = cli_fail("stats", what, r);
+    int rc = cli_fail_file("stats", file, r);
     cn_scene_builder_destroy(b);
     return rc;
   }

@@ -2,6 +2,7 @@
  * one function per subcommand (cli/cmd_*.c). */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +29,14 @@ static void print_help(FILE *f) {
     fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
   fprintf(f,
           "\n`canopy <command> --help` describes a command.\n"
+          "Every command takes --help, and --verbose (-v) for error messages with the library's\n"
+          "source locations. Options take their value as --name VALUE or --name=VALUE; `--` ends\n"
+          "the options; `-` names standard input or output where a command reads or writes files.\n\n"
           "environment: CANOPY_DEVICE=<index|name> picks a device; CANOPY_VALIDATION=1 turns the\n"
           "Vulkan validation layer on; CANOPY_BBOX_SHAPE=wg,items,clip_wg and CANOPY_BINS_ROUNDS=r\n"
-          "try other kernel shapes (benchmarks; results do not change).\n"
+          "try other kernel shapes (benchmarks; results do not change); compiled GPU pipelines are kept in\n"
+          "$XDG_CACHE_HOME/canopy/pipelines.bin (else ~/.cache/canopy/pipelines.bin) to start\n"
+          "faster: CANOPY_PIPELINE_CACHE=FILE puts it elsewhere, CANOPY_PIPELINE_CACHE=0 turns it off.\n"
           "exit codes: 0 success, 1 failure, 2 usage error.\n");
 }
 
@@ -44,14 +50,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   return CLI_USAGE;
 }
 
-int cli_fail(const char *cmd, const char *what, cn_result r) {
-  const char *msg = cn_last_error();
-  fprintf(stderr, "canopy %s: %s: %s%s%s\n", cmd, what, cn_result_name(r), *msg ? ": " : "", msg);
-  return CLI_FAIL;
-}
-
 /* The CLI's environment knobs (the library reads none): the device, the
- * validation layer, and research shapes for benchmarks and tests. */
+ * validation layer, the pipeline cache file, and research shapes for
+ * benchmarks and tests. */
 static bool cli_env_flag(const char *name) {
   const char *v = getenv(name);
   return v && *v && strcmp(v, "0") != 0;
@@ -67,13 +68,28 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   if (shape && sscanf(shape, "%u,%u,%u", &wg, &items, &clip) == 3)
     cli_tuning.bbox_wg = wg, cli_tuning.bbox_items = items, cli_tuning.bbox_clip_wg = clip;
   if (rounds) cli_tuning.bins_rounds = (uint32_t)strtoul(rounds, NULL, 10);
+  char cache[4096];
   cn_context_desc d = {.validation = cli_env_flag("CANOPY_VALIDATION"),
                        .device = getenv("CANOPY_DEVICE"),
                        .tuning = &cli_tuning,
-                       .kernel_statistics = kernel_statistics};
+                       .kernel_statistics = kernel_statistics,
+                       .pipeline_cache_path = cli_pipeline_cache_path(cache, sizeof cache)};
   cn_result r = cn_context_create(&d, out);
   if (r != CN_OK) return cli_fail(cmd, "cannot create a Vulkan context", r);
   return CLI_OK;
+}
+
+/* Runs the command, then checks that what it printed reached standard output
+ * (a full disk, a closed pipe): the exit code says so. */
+static int run(const cli_command *c, int argc, char **argv) {
+  int rc = c->run(argc, argv);
+  errno = 0;
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    int e = errno;
+    fprintf(stderr, "canopy %s: error writing standard output%s%s\n", c->name, e ? ": " : "", e ? strerror(e) : "");
+    if (rc == CLI_OK) rc = CLI_FAIL;
+  }
+  return rc;
 }
 
 int main(int argc, char **argv) {
@@ -92,6 +108,6 @@ int main(int argc, char **argv) {
   }
   if (arg[0] == '-') return cli_usage_error(NULL, "unknown option '%s'", arg);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    if (strcmp(arg, commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    if (strcmp(arg, commands[i].name) == 0) return run(&commands[i], argc - 1, argv + 1);
   return cli_usage_error(NULL, "unknown command '%s'", arg);
 }

@@ -431,6 +431,7 @@ cn_result cn_context_create(const cn_context_desc *desc, cn_context **out) {
     r = cn__create_device(ctx, &infos[chosen], d.kernel_statistics);
   }
   if (r == CN_OK) r = cn__init_common(ctx);
+  if (r == CN_OK) r = cn__pipeline_cache_open(ctx, d.pipeline_cache_path);
   free(infos);
   free(pds);
   if (r != CN_OK) {
@@ -472,6 +473,7 @@ cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out) 
   ctx->max_device_bytes = desc->max_device_bytes;
   ctx->caps = info.caps;
   ctx->timeout_ns = (uint64_t)300e9;
+  ctx->pipeline_cache = desc->pipeline_cache;
   if (desc->tuning) ctx->tuning = *desc->tuning;
   /* The host decides whether subgroup size control was enabled; do not rely on it. */
   ctx->caps.subgroup_size_control = false;
@@ -489,6 +491,9 @@ void cn_context_destroy(cn_context *ctx) {
   if (!ctx) return;
   if (ctx->device) {
     if (ctx->owns_device) vkDeviceWaitIdle(ctx->device);
+    /* Best effort: a cache that cannot be saved costs the next run time only. */
+    if (ctx->owns_pipeline_cache) (void)cn__pipeline_cache_save(ctx);
+    if (ctx->owns_pipeline_cache && ctx->pipeline_cache) vkDestroyPipelineCache(ctx->device, ctx->pipeline_cache, NULL);
     for (uint32_t i = 0; i < ctx->npipelines; i++) vkDestroyPipeline(ctx->device, ctx->pipelines[i].pipeline, NULL);
     for (uint32_t i = 0; i < ctx->npipelines; i++) free(ctx->pipelines[i].stats);
     if (ctx->layout) vkDestroyPipelineLayout(ctx->device, ctx->layout, NULL);
@@ -497,6 +502,7 @@ void cn_context_destroy(cn_context *ctx) {
     if (ctx->owns_device) vkDestroyDevice(ctx->device, NULL);
   }
   free(ctx->pipelines);
+  free(ctx->cache_path);
   if (ctx->owns_device && ctx->instance) {
     if (ctx->messenger) {
       PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(

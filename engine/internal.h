@@ -83,6 +83,10 @@ struct cn_context {
   cn_device_caps caps;
 
   VkPipelineLayout layout; /* one layout for every kernel: push constants only */
+  VkPipelineCache pipeline_cache; /* VK_NULL_HANDLE: none */
+  bool owns_pipeline_cache;       /* created here (standalone): destroy, and save to cache_path */
+  char *cache_path;               /* the cache file of a standalone context, or NULL */
+  uint32_t pipelines_built;       /* built by this context (the cache file is rewritten when > 0) */
   cn_pipeline_entry *pipelines;
   uint32_t npipelines, cap_pipelines;
 
@@ -100,6 +104,14 @@ struct cn_context {
  * (constant_id i = spec[i]), building it on first use. */
 cn_result cn_pipeline_get(cn_context *ctx, int kernel, const uint32_t *spec, uint32_t nspec,
                           VkPipeline *out);
+
+/* The pipeline cache of a standalone context (engine/pipeline.c): creates
+ * ctx->pipeline_cache from the file at path when its header matches the
+ * device (else empty); saving writes it back atomically when pipelines were
+ * built, recording no error (false when it could not). Loading never fails
+ * because of the file. */
+cn_result cn__pipeline_cache_open(cn_context *ctx, const char *path);
+bool cn__pipeline_cache_save(cn_context *ctx);
 
 /* Binds pipeline, pushes size bytes of constants (size <= CN_PUSH_MAX) and
  * dispatches groups workgroups along one linear axis. groups == 0 records nothing. */

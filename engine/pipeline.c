@@ -2,7 +2,8 @@
  *
  * Every kernel uses one pipeline layout (push constants only; buffers are
  * device addresses). Pipelines are built on first use and cached per
- * (kernel, specialization constants). */
+ * (kernel, specialization constants), through a VkPipelineCache when the
+ * context has one (a file between runs for standalone contexts). */
 #include "internal.h"
 #include "kernels.gen.h"
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Reads the driver's statistics of every executable of pipeline (a compute
  * pipeline has one; any more are numbered in the names) into e->stats. A
@@ -32,8 +34,8 @@ static void cn__pipeline_stats(cn_context *ctx, VkPipeline pipeline, cn_pipeline
     if (vr != VK_SUCCESS && vr != VK_INCOMPLETE) continue;
     for (uint32_t i = 0; i < ns && nout < CN_KERNEL_STATS_MAX; i++) {
       cn_kernel_stat *o = &out[nout++];
-      if (nexec > 1) snprintf(o->name, sizeof o->name, "%u:%s", x, st[i].name);
-      else snprintf(o->name, sizeof o->name, "%s", st[i].name);
+      if (nexec > 1) snprintf(o->name, sizeof o->name, "%u:%.36s", x, st[i].name); /* names are cut to fit */
+      else snprintf(o->name, sizeof o->name, "%.47s", st[i].name);
       switch (st[i].format) {
         case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
           snprintf(o->value, sizeof o->value, "%s", st[i].value.b32 ? "true" : "false");
@@ -93,7 +95,7 @@ cn_result cn_pipeline_get(cn_context *ctx, int kernel, const uint32_t *spec, uin
                 .pSpecializationInfo = nspec ? &si : NULL},
       .layout = ctx->layout};
   VkPipeline pipeline;
-  cn_result r = CN_VK(vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &cpci, NULL, &pipeline));
+  cn_result r = CN_VK(vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, 1, &cpci, NULL, &pipeline));
   vkDestroyShaderModule(ctx->device, module, NULL);
   if (r != CN_OK) return cn_fail(r, "building kernel %s: %s", k->name, cn_last_error());
   cn_pipeline_entry *e = &ctx->pipelines[ctx->npipelines++];
@@ -102,6 +104,7 @@ cn_result cn_pipeline_get(cn_context *ctx, int kernel, const uint32_t *spec, uin
   e->nspec = nspec;
   if (nspec) memcpy(e->spec, spec, nspec * sizeof *spec);
   e->pipeline = pipeline;
+  ctx->pipelines_built++;
   if (ctx->kernel_statistics) cn__pipeline_stats(ctx, pipeline, e);
   *out = pipeline;
   return CN_OK;
@@ -135,5 +138,94 @@ void cn_dispatch(cn_context *ctx, VkCommandBuffer cmd, VkPipeline pipeline, cons
   uint32_t rem = (uint32_t)(groups % CN_GROUPS_X);
   if (rows) ctx->cmd_dispatch_base(cmd, 0, 0, 0, CN_GROUPS_X, (uint32_t)rows, 1);
   if (rem) ctx->cmd_dispatch_base(cmd, 0, (uint32_t)rows, 0, rem, 1, 1);
+}
+
+/* ---------------------------------------------------- pipeline cache file */
+
+/* The file is the driver's pipeline cache data, which starts with
+ * VkPipelineCacheHeaderVersionOne: header size, version, vendor ID, device ID,
+ * pipeline cache UUID. A file whose header does not match this device and
+ * driver is ignored (drivers must cope with foreign data, but not all do it
+ * well, and a mismatched file only costs time). */
+static bool cn__cache_header_ok(const cn_context *ctx, const uint8_t *data, size_t size) {
+  VkPhysicalDeviceProperties p;
+  vkGetPhysicalDeviceProperties(ctx->physical_device, &p);
+  if (size < 16 + VK_UUID_SIZE) return false;
+  uint32_t h[4];
+  memcpy(h, data, sizeof h);
+  return h[0] >= 16 + VK_UUID_SIZE && h[0] <= size && h[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE &&
+         h[2] == p.vendorID && h[3] == p.deviceID && memcmp(data + 16, p.pipelineCacheUUID, VK_UUID_SIZE) == 0;
+}
+
+#define CN_CACHE_MAX_BYTES (256u << 20) /* a larger file is not ours: ignored */
+
+cn_result cn__pipeline_cache_open(cn_context *ctx, const char *path) {
+  uint8_t *data = NULL;
+  size_t size = 0;
+  FILE *f = path ? fopen(path, "rb") : NULL;
+  if (f) {
+    if (fseek(f, 0, SEEK_END) == 0) {
+      long n = ftell(f);
+      if (n > 0 && (unsigned long)n <= CN_CACHE_MAX_BYTES && fseek(f, 0, SEEK_SET) == 0 &&
+          (data = malloc((size_t)n)) != NULL) {
+        size = fread(data, 1, (size_t)n, f);
+        if (size != (size_t)n) size = 0;
+      }
+    }
+    fclose(f);
+  }
+  if (!cn__cache_header_ok(ctx, data, size)) size = 0;
+  VkPipelineCacheCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+                                  .initialDataSize = size,
+                                  .pInitialData = size ? data : NULL};
+  VkResult vr = vkCreatePipelineCache(ctx->device, &ci, NULL, &ctx->pipeline_cache);
+  if (vr != VK_SUCCESS && size) { /* the driver refused the data: start empty */
+    ci.initialDataSize = 0;
+    ci.pInitialData = NULL;
+    vr = vkCreatePipelineCache(ctx->device, &ci, NULL, &ctx->pipeline_cache);
+  }
+  free(data);
+  if (vr != VK_SUCCESS) {
+    ctx->pipeline_cache = VK_NULL_HANDLE;
+    return CN_VK(vr);
+  }
+  ctx->owns_pipeline_cache = true;
+  if (path) {
+    ctx->cache_path = malloc(strlen(path) + 1);
+    if (!ctx->cache_path) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of host memory");
+    strcpy(ctx->cache_path, path);
+  }
+  return CN_OK;
+}
+
+bool cn__pipeline_cache_save(cn_context *ctx) {
+  if (!ctx->pipeline_cache || !ctx->cache_path || ctx->pipelines_built == 0) return true;
+  /* Records no error message: this runs inside cn_context_destroy(), after
+   * the failure a caller may still be reporting. */
+  size_t size = 0;
+  if (vkGetPipelineCacheData(ctx->device, ctx->pipeline_cache, &size, NULL) != VK_SUCCESS || size == 0) return false;
+  uint8_t *data = malloc(size);
+  size_t len = strlen(ctx->cache_path);
+  char *tmp = malloc(len + 8);
+  bool ok = data && tmp && vkGetPipelineCacheData(ctx->device, ctx->pipeline_cache, &size, data) == VK_SUCCESS;
+  if (ok) {
+    /* Written next to the file and renamed over it: readers see the old file
+     * or the new one, never a part (several processes may save at once). */
+    memcpy(tmp, ctx->cache_path, len);
+    memcpy(tmp + len, ".XXXXXX", 8);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f && fd >= 0) close(fd);
+    ok = f != NULL;
+    if (f) {
+      ok = fwrite(data, 1, size, f) == size;
+      ok &= fclose(f) == 0;
+      ok = ok && rename(tmp, ctx->cache_path) == 0;
+      if (!ok) unlink(tmp);
+    }
+  }
+  free(tmp);
+  free(data);
+  return ok;
 }
 _Static_assert(CN_MAX_SPEC_CONSTANTS <= sizeof(((cn_kernel_info *)0)->spec) / sizeof(uint32_t), "cn_kernel_info.spec holds every constant");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 static _Thread_local char cn__error[2048];
+static _Thread_local char cn__error_message[2048]; /* the same without source locations */
 
 const char *cn_result_name(cn_result r) {
   static const char *const names[CN_RESULT_COUNT] = {
@@ -29,7 +30,23 @@ const char *cn_result_name(cn_result r) {
 
 const char *cn_last_error(void) { return cn__error; }
 
-void cn_clear_error(void) { cn__error[0] = 0; }
+const char *cn_last_error_message(void) { return cn__error_message; }
+
+void cn_clear_error(void) { cn__error[0] = cn__error_message[0] = 0; }
+
+/* Length of a source location " (name.c:123)" at s, 0 if there is none: a
+ * space, '(', a file name of [A-Za-z0-9_.-] ending in .c or .h, ':', digits, ')'. */
+static size_t cn__location_len(const char *s) {
+  if (s[0] != ' ' || s[1] != '(') return 0;
+  size_t i = 2;
+  while ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+         s[i] == '_' || s[i] == '.' || s[i] == '-')
+    i++;
+  if (i < 5 || s[i - 2] != '.' || (s[i - 1] != 'c' && s[i - 1] != 'h') || s[i] != ':') return 0;
+  size_t d = ++i;
+  while (s[i] >= '0' && s[i] <= '9') i++;
+  return i > d && s[i] == ')' ? i + 1 : 0;
+}
 
 cn_result cn_error_set_at(const char *file, int line, cn_result code, const char *fmt, ...) {
   const char *base = strrchr(file, '/');
@@ -43,6 +60,15 @@ cn_result cn_error_set_at(const char *file, int line, cn_result code, const char
   size_t len = strlen(msg);
   snprintf(msg + len, sizeof msg - len, " (%.40s:%d)", base, line);
   memcpy(cn__error, msg, sizeof cn__error);
+  /* The message for people: every location removed, also those of messages
+   * nested into this one (a caller that formats cn_last_error() into its own). */
+  size_t o = 0;
+  for (size_t i = 0; msg[i];) {
+    size_t skip = cn__location_len(msg + i);
+    if (skip) i += skip;
+    else cn__error_message[o++] = msg[i++];
+  }
+  cn__error_message[o] = 0;
   return code;
 }
 

@@ -641,3 +641,10 @@ uint32_t cn__svg_font_color_layers(svg_font *f, uint32_t gid, svg_color_layer *l
   }
   return n;
 }
+
+bool cn__svg_font_color_unsupported(svg_font *f, uint32_t gid) {
+  if (FT_HAS_SVG(f->face)) return true; /* SVG-in-OpenType: only the outlines are drawn */
+  if (!f->colr) return false;
+  FT_OpaquePaint paint = {NULL, 1};
+  return FT_Get_Color_Glyph_Paint(f->face, gid, FT_COLOR_INCLUDE_ROOT_TRANSFORM, &paint) != 0; /* COLRv1 */
+}

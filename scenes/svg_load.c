@@ -5,6 +5,7 @@
 #include "svg_internal.h"
 #include "svg_text.h"
 
+#include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 #include <math.h>
@@ -596,7 +597,7 @@ cn_result cn_svg_load_file(cn_scene_builder *b, const char *path, const cn_svg_o
                            cn_svg_stats *stats) {
   if (!path) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_svg_load_file: path is NULL");
   FILE *f = fopen(path, "rb");
-  if (!f) return cn_fail(CN_ERROR_IO, "cannot open %s", path);
+  if (!f) return cn_fail(CN_ERROR_IO, "cannot open %s: %s", path, strerror(errno));
   uint64_t max = options && options->max_bytes ? options->max_bytes : CN_SVG_DEFAULT_MAX_BYTES;
   /* a regular file's size is known up front: refuse it before reading */
   struct stat sb;

@@ -150,9 +150,8 @@ static cn_result textpath_setup(text_tree *T, text_elem *e) {
     e->drop = true;
     return CN_OK;
   }
-  /* the path's own transform applies */
-  svg_mat t;
-  cn__svg_parse_transform(cn__svg_attr(target, "transform"), &t);
+  /* the path's own transform applies (with transform-origin and a CSS transform) */
+  svg_mat t = cn__svg_transform_attr(L, target, "transform", &ts, L->vw, L->vh);
   for (size_t i = 0; i + 1 < raw.npts; i += 2) /* npts counts coordinates */
     cn__svg_mat_apply(t, raw.pts[i], raw.pts[i + 1], &raw.pts[i], &raw.pts[i + 1]);
   e->path = raw;

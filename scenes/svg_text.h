@@ -83,6 +83,9 @@ typedef struct svg_color_layer {
   svg_color color;
 } svg_color_layer;
 uint32_t cn__svg_font_color_layers(svg_font *f, uint32_t gid, svg_color_layer *layers, uint32_t cap);
+/* A colour glyph this loader does not draw in colour (COLRv1 paints,
+ * SVG-in-OpenType documents): its outline, if any, is drawn instead. */
+bool cn__svg_font_color_unsupported(svg_font *f, uint32_t gid);
 
 /* --------------------------------------------------------------- text */
 

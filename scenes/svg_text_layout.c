@@ -552,10 +552,8 @@ static cn_result draw_span(svg_loader *L, const text_layout *T, const chunk_out 
         }
         continue;
       }
-      if (!cn__svg_font_outline(g->font, g->gid, m, &p)) {
-        if (FT_HAS_COLOR(g->font->face)) bitmap++; /* a bitmap or SVG colour glyph: no outline */
-        else broken++;
-      }
+      if (cn__svg_font_color_unsupported(g->font, g->gid)) bitmap++; /* drawn as its outline, if any */
+      if (!cn__svg_font_outline(g->font, g->gid, m, &p) && !FT_HAS_COLOR(g->font->face)) broken++;
     }
   }
   if (r == CN_OK && sp->st->visible && p.nops) r = cn__svg_paint_path(L, sp->node, sp->st, &p, T->ctm, bbox, true);
@@ -564,7 +562,7 @@ static cn_result draw_span(svg_loader *L, const text_layout *T, const chunk_out 
     r = cn__svg_warn(L, CN_SVG_SKIP_FONT, sp->node, "%u glyphs of %.60s cannot be loaded (broken font data); not drawn",
                      broken, cn__svg_font_family(L, sp->font));
   if (r == CN_OK && bitmap)
-    r = cn__svg_warn(L, CN_SVG_SKIP_TEXT, sp->node, "%u colour glyphs of %.60s are bitmaps or SVG documents; not drawn",
+    r = cn__svg_warn(L, CN_SVG_SKIP_TEXT, sp->node, "%u colour glyphs of %.60s (bitmaps, SVG documents or COLRv1 paints) are not drawn in colour",
                      bitmap, cn__svg_font_family(L, sp->font));
   CN_TRY(r);
   return draw_decoration(L, T, co, s, 2, span_ts, bbox);

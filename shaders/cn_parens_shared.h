@@ -1,6 +1,6 @@
 /* cn_parens_shared.h: push constants and specialization constants of the
  * parentheses-matching kernels (stages/parens.c, shaders/parens_*.comp),
- * shared by C and GLSL. See stages/cn_parens.h for the algorithm.
+ * shared by C and GLSL. See include/canopy/cn_parens.h for the algorithm.
  *
  * One push-constant block serves every parens kernel; each kernel reads the
  * fields it needs. Scratch regions (all inside the caller's scratch buffer):

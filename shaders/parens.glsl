@@ -1,5 +1,5 @@
 // parens.glsl: the partition-local half of parentheses matching, shared by
-// parens_reduce, parens_match and parens_lookback (see stages/cn_parens.h).
+// parens_reduce, parens_match and parens_lookback (see include/canopy/cn_parens.h).
 //
 // A workgroup owns one partition of P = WG * K elements; invocation t owns the
 // K consecutive elements ("chunk" t) starting at part + t * K.

@@ -1,5 +1,5 @@
 // parens_lm.glsl: the partition-local half of the LOWMARK variant
-// (parens_lm_reduce, parens_lm_match; see stages/cn_parens.h).
+// (parens_lm_reduce, parens_lm_match; see include/canopy/cn_parens.h).
 //
 // Formulation. Let g(k) be the prefix sum of +1 per '(' and -1 per ')' over
 // elements [0, k) (g(0) = 0, no clamping). Then

@@ -1,6 +1,6 @@
 #version 460
 // parens_lm_match: pass 4 of the LOWMARK variant (see parens_lm.glsl and
-// stages/cn_parens.h). Per partition, in three steps with no per-element search:
+// include/canopy/cn_parens.h). Per partition, in three steps with no per-element search:
 //   1. walk: each invocation walks its K (16 or 32) elements in registers
 //      with a bitmask of the chunk's '(' still open. An element with an open
 //      '(' in the chunk gets its index; else it needs the stack entry at

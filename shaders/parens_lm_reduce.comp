@@ -1,6 +1,6 @@
 #version 460
 // parens_lm_reduce: pass 1 of the LOWMARK variant (see parens_lm.glsl and
-// stages/cn_parens.h). Per partition q: its bicyclic value (a, b) = (-low,
+// include/canopy/cn_parens.h). Per partition q: its bicyclic value (a, b) = (-low,
 // sum - low), low being the minimum of g relative to the partition's start, as
 // level 0 of the partition tree; and its stack slice, the b unmatched '(' with
 // slice position = g(k) - low (bottom first): an unmatched '(' of chunk t is

@@ -1,5 +1,5 @@
 #version 460
-// parens_lm_window: pass 3 of the LOWMARK variant (see stages/cn_parens.h).
+// parens_lm_window: pass 3 of the LOWMARK variant (see include/canopy/cn_parens.h).
 // Per partition q (WIN_LANES invocations), the stack before it down to the depth it
 // pops into, top first, at win[q * P ...] (need = min(a_q + 1, P) entries,
 // -1 past the bottom): the searches of the partition tree that the matching

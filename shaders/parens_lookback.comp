@@ -1,6 +1,6 @@
 #version 460
 // parens_lookback: single-pass parentheses matching with decoupled look-back
-// (see stages/cn_parens.h for the algorithm and the memory-ordering argument).
+// (see include/canopy/cn_parens.h for the algorithm and the memory-ordering argument).
 //   1. take a partition id from the atomic counter (flags[0])
 //   2. local: chunk states, workgroup tree, stack slice -> publish AGGREGATE
 //   3. walk back over earlier partitions, filling sh_win (the stack before this

@@ -2,7 +2,7 @@
 // parens_reduce: pass 1 of the multi-pass variants (simple, efficient). Per
 // partition: its bicyclic value (tree level 0) and its stack slice, the indices
 // of its unmatched '(' bottom first (a reverse bicyclic scan over the chunks,
-// then a compaction). See parens.glsl and stages/cn_parens.h.
+// then a compaction). See parens.glsl and include/canopy/cn_parens.h.
 #define PARENS_WIN_CAP 1
 #include "parens.glsl"
 

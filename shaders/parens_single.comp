@@ -1,6 +1,6 @@
 #version 460
 // parens_single: the whole matching of a small input (n <= WG * K) in one
-// workgroup and one dispatch (see stages/cn_parens.h, SINGLE): each
+// workgroup and one dispatch (see include/canopy/cn_parens.h, SINGLE): each
 // invocation analyses its chunk of K elements (bitmask of unmatched '('), the
 // workgroup builds the bicyclic tree over the chunks in shared memory, and
 // each invocation walks its chunk again, answering an element whose chunk

@@ -1,5 +1,5 @@
 // scan_lb.glsl: a generic monoid scan in one pass with decoupled look-back,
-// instantiated once per monoid (scan_<name>.comp; see stages/cn_scan.h).
+// instantiated once per monoid (scan_<name>.comp; see include/canopy/cn_scan.h).
 //
 // A kernel file defines, then includes this file:
 //   SCAN_IDENTITY     the identity element (elements are 32-bit words: uint)

@@ -159,7 +159,7 @@ same svg $dir/out $dir/t.want
 same svg-cpu $dir/out $dir/t.want
 printf '<svg' > $dir/bad.svg
 "$canopy" bbox $dir/bad.svg 2>$dir/err; expect svg-bad 1 $?
-contains svg-bad $dir/err "cannot load the SVG"
+contains svg-bad $dir/err "^canopy bbox: .*bad.svg: line 1: malformed XML"
 
 # usage errors
 "$canopy" bbox 2>$dir/err; expect bbox-no-input 2 $?

@@ -69,8 +69,86 @@ pixel scale "$dir/d.png" 2 2 "20 10 255 0 0 255"
 
 # errors
 "$canopy" render >"$out" 2>"$err"; expect no-args 2 $?
-"$canopy" render "$dir/a.svg" >"$out" 2>"$err"; expect no-output 2 $?
-contains no-output "$err" "no output file"
+printf '<svg xmlns="http://www.w3.org/2000/svg"><rect' >"$dir/bad.svg"
+
+# rsvg-convert conventions: stdout when no -o (not a terminal), - for stdin and stdout,
+# -w/-h/-z/-b/--dpi, --opt=value, --
+"$canopy" render "$dir/a.svg" >"$dir/stdout.png" 2>"$err"; expect no-output-is-stdout 0 $?
+pixel stdout "$dir/stdout.png" 5 5 "40 20 255 0 0 255"
+"$canopy" render - -o "$dir/stdin.png" <"$dir/a.svg" >"$out" 2>"$err"; expect stdin 0 $?
+pixel stdin "$dir/stdin.png" 30 5 "40 20 0 0 255 128"
+cat "$dir/a.svg" | "$canopy" render - -o - 2>"$err" >"$dir/pipe.png"; expect stdin-stdout 0 $?
+pixel stdin-stdout "$dir/pipe.png" 5 5 "40 20 255 0 0 255"
+"$canopy" render -w 80 -b white "$dir/a.svg" -o "$dir/w.png" >"$out" 2>"$err"; expect short-width 0 $?
+pixel short-width "$dir/w.png" 60 10 "80 40 128 128 255 255"
+"$canopy" render --width=80 --background=white "$dir/a.svg" --output="$dir/w2.png" >"$out" 2>"$err"; expect opt-equals 0 $?
+pixel opt-equals "$dir/w2.png" 60 10 "80 40 128 128 255 255"
+"$canopy" render -h 10 "$dir/a.svg" -o "$dir/h.png" >"$out" 2>"$err"; expect short-height 0 $?
+pixel short-height "$dir/h.png" 2 2 "20 10 255 0 0 255"
+"$canopy" render -z 2 "$dir/a.svg" -o "$dir/z.png" >"$out" 2>"$err"; expect zoom 0 $?
+pixel zoom "$dir/z.png" 70 30 "80 40 0 0 255 128"
+"$canopy" render --dpi 48 "$dir/a.svg" -o "$dir/dpi.png" >"$out" 2>"$err"; expect dpi 0 $?
+pixel dpi "$dir/dpi.png" 2 2 "20 10 255 0 0 255"
+"$canopy" render -z0.5 "$dir/a.svg" -o"$dir/z2.png" >"$out" 2>"$err"; expect attached-values 0 $?
+pixel attached-values "$dir/z2.png" 2 2 "20 10 255 0 0 255"
+cp "$dir/a.svg" "$dir/-dash.svg"
+(cd "$dir" && "$canopy" render -o dash.png -- -dash.svg) >"$out" 2>"$err"; expect double-dash 0 $?
+pixel double-dash "$dir/dash.png" 5 5 "40 20 255 0 0 255"
+"$canopy" render "$dir/a.svg" -o "$dir/d.jpg" >"$out" 2>"$err"; expect not-png 2 $?
+contains not-png "$err" "PNG only"
+[ ! -e "$dir/d.jpg" ] && passes=$((passes+1)) || { echo "FAIL not-png: d.jpg written"; fails=$((fails+1)); }
+"$canopy" render "$dir/a.svg" -h >"$out" 2>"$err"; expect h-is-height 2 $?
+contains h-is-height "$err" "needs"
+"$canopy" render -? >"$out" 2>"$err"; expect help-question 0 $?
+contains help-question "$out" "usage: canopy render"
+"$canopy" render "$dir/a.svg" --width=abc -o "$dir/x.png" >"$out" 2>"$err"; expect bad-equals 2 $?
+"$canopy" render "$dir/a.svg" --frob=1 -o "$dir/x.png" >"$out" 2>"$err"; expect unknown-equals 2 $?
+contains unknown-equals "$err" "unknown option '--frob'"
+
+# several inputs and directories into -o DIR (one context); a failing input does not stop the others
+mkdir -p "$dir/in"
+cp "$dir/a.svg" "$dir/in/one.svg"
+sed 's/#ff0000/#00ff00/' "$dir/a.svg" >"$dir/in/two.svg"
+echo 'not svg' >"$dir/in/notes.txt"
+"$canopy" render "$dir/in" -o "$dir/outdir" >"$out" 2>"$err"; expect batch-dir 0 $?
+pixel batch-one "$dir/outdir/one.png" 5 5 "40 20 255 0 0 255"
+pixel batch-two "$dir/outdir/two.png" 5 5 "40 20 0 255 0 255"
+n=$(ls "$dir/outdir" | wc -l)
+[ "$n" -eq 2 ] && passes=$((passes+1)) || { echo "FAIL batch-dir: $n files in outdir, want 2"; ls -a "$dir/outdir"; fails=$((fails+1)); }
+"$canopy" render "$dir/a.svg" "$dir/bad.svg" "$dir/in/two.svg" -o "$dir/out2" >"$out" 2>"$err"; expect batch-partial 1 $?
+contains batch-partial "$err" "bad.svg: line 1"
+contains batch-partial "$err" "1 of 3 inputs failed"
+pixel batch-partial-a "$dir/out2/a.png" 5 5 "40 20 255 0 0 255"
+pixel batch-partial-two "$dir/out2/two.png" 5 5 "40 20 0 255 0 255"
+[ ! -e "$dir/out2/bad.png" ] && passes=$((passes+1)) || { echo "FAIL batch-partial: bad.png written"; fails=$((fails+1)); }
+"$canopy" render "$dir/a.svg" "$dir/in/two.svg" -o "$dir/x.png" >"$out" 2>"$err"; expect batch-needs-dir 2 $?
+contains batch-needs-dir "$err" "need -o DIR"
+"$canopy" render "$dir/a.svg" "$dir/in/two.svg" >"$out" 2>"$err"; expect batch-no-output 2 $?
+"$canopy" render - "$dir/a.svg" -o "$dir/outdir" <"$dir/a.svg" >"$out" 2>"$err"; expect batch-stdin 2 $?
+
+# atomic output: a failed render leaves an existing file as it was, and no temporary file
+printf 'precious' >"$dir/keep.png"
+"$canopy" render "$dir/bad.svg" -o "$dir/keep.png" >"$out" 2>"$err"; expect atomic-failed 1 $?
+[ "$(cat "$dir/keep.png")" = precious ] && passes=$((passes+1)) || { echo "FAIL atomic: keep.png changed"; fails=$((fails+1)); }
+printf '<svg xmlns="http://www.w3.org/2000/svg" width="999999" height="999999"/>' >"$dir/huge.svg"
+"$canopy" render "$dir/huge.svg" -o "$dir/keep.png" >"$out" 2>"$err"; expect atomic-too-large 1 $?
+[ "$(cat "$dir/keep.png")" = precious ] && passes=$((passes+1)) || { echo "FAIL atomic-too-large: keep.png changed"; fails=$((fails+1)); }
+chmod 640 "$dir/keep.png"
+"$canopy" render "$dir/a.svg" -o "$dir/keep.png" >"$out" 2>"$err"; expect atomic-replace 0 $?
+pixel atomic-replace "$dir/keep.png" 5 5 "40 20 255 0 0 255"
+[ "$(stat -c %a "$dir/keep.png")" = 640 ] && passes=$((passes+1)) || { echo "FAIL atomic-replace: mode $(stat -c %a "$dir/keep.png"), want 640"; fails=$((fails+1)); }
+left=$(ls -A "$dir" | grep -c '^\.' || true)
+[ "$left" -eq 0 ] && passes=$((passes+1)) || { echo "FAIL atomic: temporary files left:"; ls -A "$dir"; fails=$((fails+1)); }
+# a full standard output is an error
+"$canopy" render "$dir/a.svg" -o - >/dev/full 2>"$err"; expect stdout-full 1 $?
+contains stdout-full "$err" "standard output"
+
+# messages: file and line for people; the library's source locations only with --verbose
+"$canopy" render "$dir/bad.svg" -o "$dir/x.png" >"$out" 2>"$err"
+contains message-file-line "$err" "bad.svg: line 1: malformed XML"
+if grep -q '\.c:[0-9]' "$err"; then echo "FAIL message: source location without --verbose:"; cat "$err"; fails=$((fails+1)); else passes=$((passes+1)); fi
+"$canopy" render --verbose "$dir/bad.svg" -o "$dir/x.png" >"$out" 2>"$err"
+contains verbose-location "$err" "CN_ERROR_PARSE: .*(svg_load\.c:[0-9]*)"
 "$canopy" render "$dir/a.svg" -o "$dir/x.png" --width -3 >"$out" 2>"$err"; expect bad-width 2 $?
 "$canopy" render "$dir/a.svg" -o "$dir/x.png" --background nocolour >"$out" 2>"$err"; expect bad-colour 2 $?
 contains bad-colour "$err" "not a colour"

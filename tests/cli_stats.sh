@@ -110,7 +110,18 @@ EOF
 contains cycle-warning "$err" "warning: .*line 2: <use> references #a, which contains it (a cycle); skipped"
 contains cycle-skipped "$out" "cycle=1"
 "$canopy" stats --strict "$tmp/cycle.svg" >"$out" 2>"$err"; expect cycle-strict 1 $?
-contains cycle-strict "$err" "CN_ERROR_PARSE: line 2: <use> references #a"
+contains cycle-strict "$err" "^canopy stats: .*cycle.svg: line 2: <use> references #a"
+"$canopy" stats --strict --verbose "$tmp/cycle.svg" >"$out" 2>"$err"; expect cycle-strict-verbose 1 $?
+contains cycle-strict-verbose "$err" "CN_ERROR_PARSE: line 2: <use> references #a.*(svg_[a-z]*\.c:[0-9]*)"
+"$canopy" stats "$tmp/missing.svg" >"$out" 2>"$err"; expect missing 1 $?
+contains missing "$err" "^canopy stats: cannot open .*missing.svg: No such file or directory$"
+
+# what is printed must reach standard output: a full disk is an error
+"$canopy" stats "$tmp/cycle.svg" >/dev/full 2>"$err"; expect stdout-full 1 $?
+contains stdout-full "$err" "error writing standard output: No space left on device"
+# options: --opt=value and -- before operands
+"$canopy" stats --width=20 -- "$tmp/cycle.svg" >"$out" 2>"$err"; expect opt-equals 0 $?
+contains opt-equals "$out" "^size: *20 x 20 px$"
 
 # images and files outside the document's tree: a warning per reference and one line per kind;
 # --resource-root allows another tree

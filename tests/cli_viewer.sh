@@ -73,7 +73,7 @@ contains bad-overlay "$err" "unknown overlay 'nonsense'"
 "$view" --demo --screenshot "$tmp/x.png" >"$out" 2>"$err"; expect screenshot-needs-frames 2 $?
 "$view" --demo --frames 0 >"$out" 2>"$err"; expect frames-zero 2 $?
 "$view" --demo --size 10by10 --frames 1 >"$out" 2>"$err"; expect bad-size 2 $?
-"$view" a.svg b.svg >"$out" 2>"$err"; expect two-files 2 $?
+"$view" --demo --print-hud >"$out" 2>"$err"; expect print-hud-needs-frames 2 $?
 
 # --- interactive mode keeps running until closed (here: until timeout stops it)
 timeout 6 "$view" --demo >"$out" 2>"$err"; expect interactive-keeps-running 124 $?
@@ -87,10 +87,11 @@ contains no-display "$err" "canopy render"
 # screenshot and, for the same view, one per overlay (--overlay-shots), so
 # lavapipe compiles canopy's kernels once.
 demo="--demo --size 400x300"
-mkdir -p "$tmp/shots"
-"$view" $demo --frames 3 --screenshot "$tmp/plain.png" --overlay-shots "$tmp/shots" --print-boxes \
+# (--overlay-shots creates its folder, here two levels of it)
+"$view" $demo --frames 3 --screenshot "$tmp/plain.png" --overlay-shots "$tmp/new/shots" --print-boxes \
   >"$tmp/boxes.tsv" 2>"$err"
 expect demo 0 $?
+mv "$tmp/new/shots" "$tmp/shots"
 lacks demo-validation "$err" "validation"
 size_is demo-size "$tmp/plain.png" "400 300"
 contains demo-boxes "$tmp/boxes.tsv" "^0	fill	0	0.00	0.00	400.00	300.00$"
@@ -160,6 +161,64 @@ contains fifo-reload-keeps-scene "$out" "^0	fill	0	50.00	50.00	80.00	70.00$"
 timeout 60 "$view" "$tmp/live.svg" --frames 1 >"$out" 2>"$err"; expect fifo-open 1 $?
 contains fifo-open-message "$err" "live.svg: not a regular file"
 rm -f "$tmp/live.svg"
+
+# --- several files, or a folder: PgDn/] and PgUp/[ switch scenes (wrapping around)
+rect 20 30 100 40 blue >"$tmp/first.svg"
+"$view" "$tmp/first.svg" "$tmp/other.svg" --frames 1 --input "]" --print-boxes >"$out" 2>"$err"; expect list-next 0 $?
+contains list-next-shows-second "$out" "^0	fill	0	50.00	50.00	80.00	70.00$"
+"$view" "$tmp/first.svg" "$tmp/other.svg" --frames 1 --input "] pgdn" --print-boxes >"$out" 2>"$err"; expect list-wraps 0 $?
+contains list-wraps-to-first "$out" "^0	fill	0	20.00	30.00	120.00	70.00$"
+"$view" "$tmp/first.svg" "$tmp/other.svg" --frames 1 --input "[" --print-boxes >"$out" 2>"$err"; expect list-prev 0 $?
+contains list-prev-wraps-to-last "$out" "^0	fill	0	50.00	50.00	80.00	70.00$"
+mkdir -p "$tmp/folder"
+rect 1 2 3 4 red >"$tmp/folder/a.svg"; rect 5 6 7 8 red >"$tmp/folder/b.svg"; echo notes >"$tmp/folder/c.txt"
+"$view" "$tmp/folder" --frames 1 --input "pgdn" --print-boxes >"$out" 2>"$err"; expect folder 0 $?
+contains folder-second-file "$out" "^0	fill	0	5.00	6.00	12.00	14.00$"
+"$view" "$tmp/folder" --frames 1 --input "pgup pgup" --print-boxes >"$out" 2>"$err"; expect folder-back 0 $?
+contains folder-back-to-first "$out" "^0	fill	0	1.00	2.00	4.00	6.00$"
+mkdir -p "$tmp/empty"
+"$view" "$tmp/empty" --frames 1 >"$out" 2>"$err"; expect empty-folder 1 $?
+contains empty-folder "$err" "no .svg files in"
+"$view" "$tmp/first.svg" --frames 1 --input "]" >"$out" 2>"$err"; expect one-scene-key 0 $?
+contains one-scene-key "$err" "one scene"
+
+# --- V: vsync off (MAILBOX, else IMMEDIATE) and on (FIFO), the swapchain recreated
+"$view" $demo --frames 1 --vsync --input "v" --screenshot "$tmp/novsync.png" >"$out" 2>"$err"; expect vsync-off 0 $?
+contains vsync-off "$err" "vsync off: \(MAILBOX\|IMMEDIATE\|FIFO (no other mode on this display)\)"
+size_is vsync-off-size "$tmp/novsync.png" "400 300"
+"$view" $demo --frames 2 --input "v v" >"$out" 2>"$err"; expect vsync-twice 0 $?
+contains vsync-on "$err" "vsync on: FIFO"
+
+# --- I: the stats panel; the HUD scales with the window and covers at most a third of it
+"$view" --demo --frames 1 --hud --screenshot "$tmp/hud.png" --print-hud >"$tmp/hud1" 2>"$err"; expect hud 0 $?
+"$view" --demo --frames 1 --hud --input "i" --screenshot "$tmp/stats.png" --print-hud >"$tmp/hud2" 2>"$err"
+expect stats-key 0 $?
+tool stats-panel-drawn differ "$tmp/hud.png" "$tmp/stats.png"
+hud_area() { awk '{print ($4 - $2) * ($5 - $3)}' "$1"; }
+[ "$(hud_area "$tmp/hud2")" -gt "$(hud_area "$tmp/hud1")" ] && pass || fail "stats panel: HUD $(cat "$tmp/hud2") not larger than $(cat "$tmp/hud1")"
+# at several window sizes, with everything on: the panel's rectangle and the pixels it changes
+for size in 1280x960 800x600 400x300 200x150; do
+  "$view" --demo --size $size --frames 1 --hud --stats --screenshot "$tmp/h-$size.png" --print-hud >"$tmp/h-$size" 2>"$err"
+  expect "hud-$size" 0 $?
+  "$view" --demo --size $size --frames 1 --no-hud --screenshot "$tmp/n-$size.png" >"$out" 2>"$err"
+  read -r _ x0 y0 x1 y1 scale _ w h <"$tmp/h-$size"
+  awk -v a="$(( (x1 - x0) * (y1 - y0) ))" -v w="$w" -v h="$h" 'BEGIN {exit !(a > 0 && a * 3 <= w * h)}' && pass ||
+    fail "hud-$size: panel $(cat "$tmp/h-$size") covers more than a third"
+  changed=$("$check" differ "$tmp/n-$size.png" "$tmp/h-$size.png" | cut -d' ' -f1)
+  awk -v c="$changed" -v w="$w" -v h="$h" 'BEGIN {exit !(c > 0 && c * 3 <= w * h)}' && pass ||
+    fail "hud-$size: $changed of $w x $h pixels changed by the HUD"
+done
+# text scale follows the window: larger at 1280x960 than at 400x300
+s_big=$(awk '{print $6}' "$tmp/h-1280x960"); s_small=$(awk '{print $6}' "$tmp/h-400x300")
+awk -v a="$s_big" -v b="$s_small" 'BEGIN {exit !(a > b)}' && pass || fail "hud scale: $s_big at 1280x960, $s_small at 400x300"
+
+# --- legends of the colour-coded overlays: the bottom-right corner shows them
+"$view" $demo --frames 1 --overlay depth --screenshot "$tmp/depth.png" >"$out" 2>"$err"; expect legend-depth 0 $?
+px=$("$check" pixel "$tmp/depth.png" 394 294); set -- $px
+[ "${1:-255}" -lt 60 ] && [ "${2:-255}" -lt 60 ] && [ "${3:-255}" -lt 60 ] && pass || fail "depth legend: corner pixel $px is not the legend panel"
+"$view" $demo --frames 1 --overlay bins --screenshot "$tmp/bins.png" >"$out" 2>"$err"; expect legend-bins 0 $?
+px=$("$check" pixel "$tmp/bins.png" 394 294); set -- $px
+[ "${1:-255}" -lt 60 ] && [ "${2:-255}" -lt 60 ] && [ "${3:-255}" -lt 60 ] && pass || fail "bins legend: corner pixel $px is not the legend panel"
 
 # --size: the window and the screenshot
 "$view" --demo --frames 1 --size 160x90 --screenshot "$tmp/small.png" >"$out" 2>"$err"; expect size 0 $?

@@ -3,6 +3,8 @@
 #include "test.h"
 #include "internal.h" /* white-box: CN_VK */
 
+#include <unistd.h>
+
 TEST(result_names) {
   CHECK(strcmp(cn_result_name(CN_OK), "CN_OK") == 0);
   CHECK(strcmp(cn_result_name(CN_ERROR_UNBALANCED), "CN_ERROR_UNBALANCED") == 0);
@@ -21,6 +23,96 @@ TEST(error_message_names_call_result_and_place) {
   CHECK_STR_CONTAINS(cn_last_error(), "fake_vkAllocate failed: VK_ERROR_OUT_OF_HOST_MEMORY (test_engine.c:");
   cn_clear_error();
   CHECK(cn_last_error()[0] == 0);
+}
+
+TEST(error_message_for_people_has_no_locations) {
+  cn_error_set(CN_ERROR_PARSE, "line %d: bad", 3);
+  CHECK_STR_CONTAINS(cn_last_error(), "line 3: bad (test_engine.c:");
+  CHECK(strcmp(cn_last_error_message(), "line 3: bad") == 0);
+  /* A message formatted around an earlier one loses both locations. */
+  cn_error_set(CN_ERROR_IO, "loading a.svg: %s", cn_last_error());
+  CHECK(strcmp(cn_last_error_message(), "loading a.svg: line 3: bad") == 0);
+  /* Parentheses that are not locations stay. */
+  cn_error_set(CN_ERROR_PARSE, "rgb(1,2,3) (x.c) (a.c:) (b.c:1x) (c.cc:1)");
+  CHECK(strcmp(cn_last_error_message(), "rgb(1,2,3) (x.c) (a.c:) (b.c:1x) (c.cc:1)") == 0);
+  cn_clear_error();
+  CHECK(cn_last_error_message()[0] == 0);
+}
+
+/* Writes size bytes to path. */
+static void put_file(const char *path, const void *data, size_t size) {
+  FILE *f = fopen(path, "wb");
+  if (f) fwrite(data, 1, size, f), fclose(f);
+}
+
+/* Runs the copy kernel on ctx (builds one pipeline). */
+static void use_a_pipeline(cn_context *ctx) {
+  cn_buffer a, b;
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, 256, &a));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, 256, &b));
+  VkCommandBuffer cmd;
+  CHECK_OK(cn_cmd_begin(ctx, &cmd));
+  CHECK_OK(cn_copy_record(ctx, cmd, a.address, b.address, 256));
+  CHECK_OK(cn_cmd_submit(ctx, cmd));
+  cn_buffer_destroy(ctx, &a);
+  cn_buffer_destroy(ctx, &b);
+}
+
+/* The file's header is VkPipelineCacheHeaderVersionOne of this device. */
+static bool cache_file_valid(const char *path, uint32_t vendor) {
+  uint32_t h[8] = {0};
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  size_t got = fread(h, 1, sizeof h, f);
+  fclose(f);
+  return got == sizeof h && h[0] >= 32 && h[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE && h[2] == vendor;
+}
+
+TEST(pipeline_cache_file) {
+  char dir[] = "/tmp/canopy-cache-test-XXXXXX";
+  if (!mkdtemp(dir)) { CHECK(!"mkdtemp"); return; }
+  char path[128];
+  snprintf(path, sizeof path, "%s/pipelines.bin", dir);
+  cn_context_desc desc = {.validation = true, .quiet = true, .pipeline_cache_path = path};
+  /* No file: created at destroy, with this device's header. */
+  cn_context *ctx = NULL;
+  CHECK_OK(cn_context_create(&desc, &ctx));
+  if (!ctx) return;
+  uint32_t vendor = cn_context_caps(ctx)->vendor_id;
+  use_a_pipeline(ctx);
+  CHECK_EQ_U64(cn_context_validation_count(ctx), 0);
+  cn_context_destroy(ctx);
+  CHECK(cache_file_valid(path, vendor));
+  /* A valid file is loaded (and written back). */
+  CHECK_OK(cn_context_create(&desc, &ctx));
+  use_a_pipeline(ctx);
+  CHECK_EQ_U64(cn_context_validation_count(ctx), 0);
+  cn_context_destroy(ctx);
+  CHECK(cache_file_valid(path, vendor));
+  /* Damaged, truncated, foreign (another vendor's header) and empty files are
+   * ignored: the context works and writes a good file back. */
+  uint32_t foreign[12] = {48, VK_PIPELINE_CACHE_HEADER_VERSION_ONE, vendor + 1, 7, 1, 2, 3, 4, 5, 6, 7, 8};
+  const char garbage[] = "this is not a pipeline cache, but it is long enough to look like one";
+  struct { const void *data; size_t size; } bad[] = {{garbage, sizeof garbage}, {foreign, 10}, {foreign, sizeof foreign}, {"", 0}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    put_file(path, bad[i].data, bad[i].size);
+    ctx = NULL;
+    CHECK_OK(cn_context_create(&desc, &ctx));
+    if (!ctx) continue;
+    use_a_pipeline(ctx);
+    CHECK_EQ_U64(cn_context_validation_count(ctx), 0);
+    cn_context_destroy(ctx);
+    CHECK(cache_file_valid(path, vendor));
+  }
+  /* A directory that does not exist: the context works, nothing is written. */
+  char missing[160];
+  snprintf(missing, sizeof missing, "%s/no/such/dir/pipelines.bin", dir);
+  desc.pipeline_cache_path = missing;
+  CHECK_OK(cn_context_create(&desc, &ctx));
+  if (ctx) use_a_pipeline(ctx), cn_context_destroy(ctx);
+  CHECK(access(missing, F_OK) != 0);
+  remove(path);
+  rmdir(dir);
 }
 
 TEST(device_selection) {
@@ -203,9 +295,14 @@ TEST(adopt_host_device) {
   VkQueue q;
   vkGetDeviceQueue(dev, 0, 0, &q);
 
+  /* The host's pipeline cache: canopy's pipelines land in it. */
+  VkPipelineCache host_cache;
+  VkPipelineCacheCreateInfo pcci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  if (vkCreatePipelineCache(dev, &pcci, NULL, &host_cache) != VK_SUCCESS) host_cache = VK_NULL_HANDLE;
+  CHECK(host_cache != VK_NULL_HANDLE);
   cn_context *ctx = NULL;
   CHECK_OK(cn_context_adopt(&(cn_context_adopt_desc){.instance = inst, .physical_device = pd, .device = dev,
-                                                      .queue_family = 0, .queue = q},
+                                                      .queue_family = 0, .queue = q, .pipeline_cache = host_cache},
                             &ctx));
   CHECK(cn_context_adopt(&(cn_context_adopt_desc){.instance = inst, .physical_device = pd, .device = dev,
                                                   .queue_family = 99},
@@ -245,11 +342,16 @@ TEST(adopt_host_device) {
     cn_buffer_destroy(ctx, &scratch);
     cn_context_destroy(ctx);
     vkDestroyCommandPool(dev, pool, NULL);
+    size_t cache_bytes = 0;
+    CHECK(vkGetPipelineCacheData(dev, host_cache, &cache_bytes, NULL) == VK_SUCCESS);
+    CHECK(cache_bytes >= 16 + VK_UUID_SIZE); /* at least the header; the rest is the driver's choice */
   }
+  if (host_cache) vkDestroyPipelineCache(dev, host_cache, NULL); /* canopy left the host's cache alive */
   vkDestroyDevice(dev, NULL); /* the host's objects outlive canopy's context */
   vkDestroyInstance(inst, NULL);
 }
 
-TEST_MAIN(T(result_names), T(error_message_names_call_result_and_place), T(device_selection), T(caps_are_queried),
+TEST_MAIN(T(result_names), T(error_message_names_call_result_and_place), T(error_message_for_people_has_no_locations),
+          T(pipeline_cache_file), T(device_selection), T(caps_are_queried),
           T(buffer_roundtrip), T(split_dispatch_covers_every_group), T(copy_kernel), T(timer_spans),
           T(validation_messages_are_counted), T(adopt_host_device))

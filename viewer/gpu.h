@@ -9,7 +9,7 @@
 #include "host.h"
 #include "vw.h"
 
-#define VW_MAX_SPANS 16
+#define VW_MAX_SPANS 48 /* every stage of the renderer (scene stage, flatten, tiles, coarse, fine) and the draw */
 
 typedef struct cn_renderer cn_renderer;
 

@@ -100,6 +100,16 @@ static bool vw__create_instance(vw_host *h, char *err, size_t errcap) {
   return true;
 }
 
+const char *vw_present_mode_name(VkPresentModeKHR mode) {
+  switch (mode) {
+    case VK_PRESENT_MODE_FIFO_KHR: return "FIFO";
+    case VK_PRESENT_MODE_FIFO_RELAXED_KHR: return "FIFO_RELAXED";
+    case VK_PRESENT_MODE_MAILBOX_KHR: return "MAILBOX";
+    case VK_PRESENT_MODE_IMMEDIATE_KHR: return "IMMEDIATE";
+    default: return "other";
+  }
+}
+
 /* A queue family with graphics, compute and presentation to the surface. */
 static uint32_t vw__family(VkPhysicalDevice pd, VkSurfaceKHR surface) {
   uint32_t n = 0;
@@ -244,7 +254,9 @@ static bool vw__create_render_pass(vw_host *h, char *err, size_t errcap) {
 }
 
 bool vw_host_create(vw_host *h, GLFWwindow *window, bool validation, char *err, size_t errcap) {
+  bool vsync = h->vsync; /* the one setting made before */
   memset(h, 0, sizeof *h);
+  h->vsync = vsync;
   h->window = window;
   h->validation = validation;
   bool ok = vw__create_instance(h, err, errcap);
@@ -299,9 +311,18 @@ bool vw_host_swapchain(vw_host *h, char *err, size_t errcap) {
   VW_CHECK(vkGetPhysicalDeviceSurfacePresentModesKHR(h->gpu, h->surface, &nmodes, NULL));
   if (nmodes > 16) nmodes = 16;
   VW_CHECK(vkGetPhysicalDeviceSurfacePresentModesKHR(h->gpu, h->surface, &nmodes, modes));
-  h->present_mode = VK_PRESENT_MODE_FIFO_KHR; /* always there */
-  for (uint32_t i = 0; i < nmodes; i++)
-    if (modes[i] == VK_PRESENT_MODE_MAILBOX_KHR) h->present_mode = VK_PRESENT_MODE_MAILBOX_KHR;
+  /* vsync: FIFO, always there. Without: MAILBOX (no tearing), else IMMEDIATE,
+   * else FIFO after all (the HUD shows which one is in use). */
+  h->present_mode = VK_PRESENT_MODE_FIFO_KHR;
+  if (!h->vsync) {
+    bool mailbox = false, immediate = false;
+    for (uint32_t i = 0; i < nmodes; i++) {
+      mailbox |= modes[i] == VK_PRESENT_MODE_MAILBOX_KHR;
+      immediate |= modes[i] == VK_PRESENT_MODE_IMMEDIATE_KHR;
+    }
+    h->present_mode = mailbox ? VK_PRESENT_MODE_MAILBOX_KHR : immediate ? VK_PRESENT_MODE_IMMEDIATE_KHR
+                                                                       : VK_PRESENT_MODE_FIFO_KHR;
+  }
 
   uint32_t want = caps.minImageCount + 1;
   if (caps.maxImageCount && want > caps.maxImageCount) want = caps.maxImageCount;

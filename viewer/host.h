@@ -29,6 +29,7 @@ typedef struct vw_host {
   VkFormat format;
   bool format_bgr;           /* B8G8R8A8: swap red and blue when reading back */
   VkPresentModeKHR present_mode;
+  bool vsync;                /* FIFO (wait for vertical blank) vs MAILBOX, else IMMEDIATE; set before vw_host_swapchain */
   VkExtent2D extent;
   uint32_t image_count;
   VkImage images[VW_MAX_IMAGES];
@@ -43,6 +44,9 @@ typedef struct vw_host {
   VkFence fence;
   VkSemaphore acquired;
 } vw_host;
+
+/* "FIFO", "MAILBOX", "IMMEDIATE", ...: the present mode's short name. */
+const char *vw_present_mode_name(VkPresentModeKHR mode);
 
 /* Creates everything up to the swapchain for window. On failure err says what
  * failed (the VkResult name and the call) and the host is cleaned up. */

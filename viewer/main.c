@@ -17,6 +17,11 @@
 #include <string.h>
 #include <time.h>
 
+#include <canopy/cn_render.h>
+#include <dirent.h>
+#include <strings.h>
+#include <sys/stat.h>
+
 #include "gpu.h"
 
 #define VW_EXIT_OK 0
@@ -35,6 +40,7 @@
 #define VW_SLOW_RUN_MS 40.0
 #define VW_SETTLE_S 0.25
 #define VW_AWAIT_CHANGE_S 30.0
+#define VW_FRAME_RING 512 /* frame times kept for the last second's statistics */
 
 typedef struct vw_app {
   GLFWwindow *window;
@@ -82,6 +88,14 @@ typedef struct vw_app {
   int ninput;
   cn_buffer readback;
   char render_error[1024];      /* the renderer refused the scene: shown, outlines instead */
+  char **files;                /* the scenes given on the command line (directories expanded) */
+  uint32_t nfiles, cur_file;
+  bool stats;                  /* I: the stats panel */
+  bool announce_present;       /* V: say which present mode the new swapchain got */
+  bool print_hud;              /* --print-hud: the HUD's rectangle after the last frame */
+  vw_hud_layout hud_layout;
+  double frame_t[VW_FRAME_RING], frame_ms_ring[VW_FRAME_RING]; /* when each frame ended, its time */
+  uint32_t frame_next, frame_fill;
   char fatal[1024];
 } vw_app;
 
@@ -99,6 +113,7 @@ static void vw__status(vw_app *app, const char *fmt, ...) {
   va_end(ap);
   app->status_until = vw__now() + 2.5;
   app->redraw = true;
+  if (app->frames) fprintf(stderr, "canopy-view: %s\n", app->status); /* headless: for the tests */
 }
 
 static void vw__fatal(vw_app *app, const char *what, VkResult vr) {
@@ -167,6 +182,27 @@ static void vw__on_key(GLFWwindow *w, int key, int scancode, int action, int mod
       if (app->doc.path[0] && strcmp(app->doc.path, "demo") != 0) vw__open(app, app->doc.path, true);
       return;
     case GLFW_KEY_H: app->hud = !app->hud; app->redraw = true; return;
+    case GLFW_KEY_I:
+      app->stats = !app->stats;
+      app->redraw = true;
+      return;
+    case GLFW_KEY_V:
+      app->host.vsync = !app->host.vsync;
+      app->announce_present = true;
+      app->swapchain_dirty = app->redraw = true;
+      return;
+    case GLFW_KEY_PAGE_DOWN:
+    case GLFW_KEY_RIGHT_BRACKET:
+    case GLFW_KEY_PAGE_UP:
+    case GLFW_KEY_LEFT_BRACKET:
+      if (app->nfiles > 1) {
+        bool next = key == GLFW_KEY_PAGE_DOWN || key == GLFW_KEY_RIGHT_BRACKET;
+        app->cur_file = (app->cur_file + (next ? 1 : app->nfiles - 1)) % app->nfiles;
+        vw__open(app, app->files[app->cur_file], false);
+      } else {
+        vw__status(app, "one scene: give several files or a folder to switch");
+      }
+      return;
     default:
       for (int i = 0; i < VW_OVERLAY_COUNT; i++) {
         if (key == vw_overlays[i].key || key == GLFW_KEY_1 + i) {
@@ -206,6 +242,9 @@ static void vw__on_button(GLFWwindow *w, int button, int action, int mods) {
 
 static void vw__on_enter(GLFWwindow *w, int entered) {
   vw_app *app = glfwGetWindowUserPointer(w);
+  /* Headless runs: where the window system's pointer happens to be plays no
+   * part (the pictures must not depend on it); scripted events place it. */
+  if (app->frames) return;
   app->cursor_inside = entered;
   app->redraw = true;
 }
@@ -231,7 +270,7 @@ static void vw__on_refresh(GLFWwindow *w) {
 /* ------------------------------------------------------ scripted input */
 
 /* One --input token, fed through the same handlers as real events:
- *   a key: a letter, a digit, + - left right up down esc
+ *   a key: a letter, a digit, + - [ ] left right up down esc pgup pgdn
  *   wheel:DY@X,Y   wheel DY notches with the cursor at window point X,Y
  *   drag:X0,Y0,X1,Y1   drag with the left button from one point to another
  *   resize:WxH     resize the window
@@ -244,9 +283,13 @@ static bool vw__input(vw_app *app, const char *t) {
   int w, h, n = 0;
   char tail;
   if (strlen(t) == 1 || !strcmp(t, "left") || !strcmp(t, "right") || !strcmp(t, "up") || !strcmp(t, "down") ||
-      !strcmp(t, "esc")) {
+      !strcmp(t, "esc") || !strcmp(t, "pgup") || !strcmp(t, "pgdn")) {
     int key = -1;
-    if (!strcmp(t, "left")) key = GLFW_KEY_LEFT;
+    if (!strcmp(t, "pgup")) key = GLFW_KEY_PAGE_UP;
+    else if (!strcmp(t, "pgdn")) key = GLFW_KEY_PAGE_DOWN;
+    else if (*t == '[') key = GLFW_KEY_LEFT_BRACKET;
+    else if (*t == ']') key = GLFW_KEY_RIGHT_BRACKET;
+    else if (!strcmp(t, "left")) key = GLFW_KEY_LEFT;
     else if (!strcmp(t, "right")) key = GLFW_KEY_RIGHT;
     else if (!strcmp(t, "up")) key = GLFW_KEY_UP;
     else if (!strcmp(t, "down")) key = GLFW_KEY_DOWN;
@@ -415,29 +458,66 @@ static void vw__build_mesh(vw_app *app, vw_map map) {
   }
   const char *file = app->doc.path[0] ? app->doc.path : "(no file)";
   vw_hud_info info = {.file = file,
+                      .scene_index = app->cur_file + 1,
+                      .scene_count = app->nfiles,
                       .width = app->fb_w,
                       .height = app->fb_h,
                       .zoom = app->view.scale,
                       .analysis = a,
                       .picture = vw_gpu_picture_kind(&app->gpu),
+                      .present_mode = vw_present_mode_name(app->host.present_mode),
+                      .vsync = app->host.present_mode == VK_PRESENT_MODE_FIFO_KHR,
                       .overlays = app->overlays,
-                      .spans = app->gpu.spans,
-                      .gpu_total_ms = app->gpu.total_ms,
                       .frame_ms = app->frame_ms,
+                      .show_stats = app->stats,
+                      .reruns = app->gpu.reruns,
                       .hover = app->hover,
                       .error = app->doc.error[0] ? app->doc.error : app->render_error,
                       .has_scene = app->doc.loaded,
                       .skipped = app->doc.loaded && app->doc.skipped[0] ? app->doc.skipped : NULL,
                       .status = vw__now() < app->status_until ? app->status : NULL,
                       .show_hud = app->hud};
-  /* the renderer's spans (scene stage, flatten, its kernels), then the draw's */
-  info.spans = 0;
-  info.gpu_total_ms = app->gpu.total_ms;
-  for (uint32_t i = 0; i < app->gpu.spans && info.spans < 32; i++, info.spans++) {
-    info.span_label[info.spans] = app->gpu.span_label[i];
-    info.span_ms[info.spans] = app->gpu.span_ms[i];
+  /* Frame times of the last second: min, median, max. */
+  double recent[VW_FRAME_RING], now = vw__now();
+  uint32_t nr = 0;
+  for (uint32_t i = 0; i < app->frame_fill; i++)
+    if (now - app->frame_t[i] <= 1.0) recent[nr++] = app->frame_ms_ring[i];
+  if (nr) {
+    for (uint32_t i = 1; i < nr; i++) /* insertion sort: at most a few hundred */
+      for (uint32_t j = i; j > 0 && recent[j] < recent[j - 1]; j--) {
+        double t = recent[j];
+        recent[j] = recent[j - 1];
+        recent[j - 1] = t;
+      }
+    info.frame_min_ms = recent[0];
+    info.frame_median_ms = nr % 2 ? recent[nr / 2] : 0.5 * (recent[nr / 2 - 1] + recent[nr / 2]);
+    info.frame_max_ms = recent[nr - 1];
+    info.frame_samples = nr;
   }
-  vw_hud_build(m, &info);
+  /* GPU time per stage: the renderer's (its scene stage and flatten, whose
+   * results the overlays read, and its own kernels), then the viewer's draw;
+   * the total is their sum. */
+  info.spans = 0;
+  info.gpu_total_ms = 0;
+  for (uint32_t i = 0; i < app->gpu.spans && info.spans < VW_HUD_MAX_SPANS; i++, info.spans++) {
+    bool draw = app->gpu.span_label[i] && strcmp(app->gpu.span_label[i], "draw") == 0;
+    info.span_group[info.spans] = draw ? "viewer" : "renderer";
+    info.span_label[info.spans] = draw ? "draw (picture, overlays, HUD)" : app->gpu.span_label[i];
+    info.span_ms[info.spans] = app->gpu.span_ms[i];
+    info.gpu_total_ms += app->gpu.span_ms[i];
+  }
+  if (app->gpu.renderer && app->gpu.picture.pixels) {
+    cn_render_stats rs;
+    cn_renderer_stats(app->gpu.renderer, &rs);
+    info.have_buffers = true;
+    const uint32_t used[4] = {rs.used_tiles, rs.used_segs, rs.used_chunks, rs.used_spill};
+    const uint32_t cap[4] = {rs.cap_tiles, rs.cap_segs, rs.cap_chunks, rs.cap_spill};
+    memcpy(info.buf_used, used, sizeof used);
+    memcpy(info.buf_cap, cap, sizeof cap);
+    info.lines = rs.lines;
+  }
+  vw_hud_build(m, &info, &app->hud_layout);
+  if (a) vw_overlay_legend(m, a, app->overlays, app->fb_w, app->fb_h, app->hud_layout.scale, app->hud_layout.bottom_used);
 }
 
 static bool vw__resize(vw_app *app) {
@@ -448,6 +528,12 @@ static bool vw__resize(vw_app *app) {
     return false;
   }
   app->swapchain_dirty = false;
+  if (app->announce_present) {
+    app->announce_present = false;
+    VkPresentModeKHR pm = app->host.present_mode;
+    vw__status(app, "vsync %s: %s%s", app->host.vsync ? "on" : "off", vw_present_mode_name(pm),
+               !app->host.vsync && pm == VK_PRESENT_MODE_FIFO_KHR ? " (no other mode on this display)" : "");
+  }
   if (!app->host.extent.width) return true; /* minimised */
   app->fb_w = app->host.extent.width;
   app->fb_h = app->host.extent.height;
@@ -555,7 +641,12 @@ static bool vw__frame(vw_app *app, bool capture) {
       return false;
     }
   }
-  app->frame_ms = (vw__now() - t0) * 1e3;
+  double t1 = vw__now();
+  app->frame_ms = (t1 - t0) * 1e3;
+  app->frame_t[app->frame_next] = t1;
+  app->frame_ms_ring[app->frame_next] = app->frame_ms;
+  app->frame_next = (app->frame_next + 1) % VW_FRAME_RING;
+  if (app->frame_fill < VW_FRAME_RING) app->frame_fill++;
   app->presented++;
   if (app->deferred) app->redraw = true;
   return true;
@@ -563,29 +654,100 @@ static bool vw__frame(vw_app *app, bool capture) {
 
 /* ------------------------------------------------------------------ main */
 
+static int vw__usage_error(const char *fmt, const char *arg);
+
+static int vw__cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static bool vw__push_file(vw_app *app, const char *path) {
+  char **p = realloc(app->files, (app->nfiles + 1) * sizeof *p);
+  if (!p) return false;
+  app->files = p;
+  if (!(p[app->nfiles] = strdup(path))) return false;
+  app->nfiles++;
+  return true;
+}
+
+/* A file, or a folder's *.svg files in name order. */
+static int vw__add_scene(vw_app *app, const char *arg) {
+  struct stat st;
+  if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    if (!vw__push_file(app, arg)) return vw__usage_error("%s: out of memory", arg);
+    return VW_EXIT_OK;
+  }
+  DIR *d = opendir(arg);
+  if (!d) {
+    fprintf(stderr, "canopy-view: cannot read the folder %s: %s\n", arg, strerror(errno));
+    return VW_EXIT_FAIL;
+  }
+  uint32_t first = app->nfiles;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    size_t n = strlen(e->d_name);
+    if (n < 5 || strcasecmp(e->d_name + n - 4, ".svg") != 0) continue;
+    char path[4200];
+    snprintf(path, sizeof path, "%.4000s/%s", arg, e->d_name);
+    if (!vw__push_file(app, path)) {
+      closedir(d);
+      return vw__usage_error("%s: out of memory", arg);
+    }
+  }
+  closedir(d);
+  if (app->nfiles == first) {
+    fprintf(stderr, "canopy-view: no .svg files in %s\n", arg);
+    return VW_EXIT_FAIL;
+  }
+  qsort(app->files + first, app->nfiles - first, sizeof *app->files, vw__cmp_str);
+  return VW_EXIT_OK;
+}
+
+/* mkdir -p */
+static bool vw__mkdirs(const char *dir) {
+  char p[4096];
+  snprintf(p, sizeof p, "%s", dir);
+  for (char *c = p + 1;; c++) {
+    if (*c == '/' || *c == 0) {
+      char keep = *c;
+      *c = 0;
+      if (mkdir(p, 0777) != 0 && errno != EEXIST) return false;
+      *c = keep;
+      if (!keep) break;
+    }
+  }
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static void vw__usage(FILE *f) {
   fprintf(f,
-          "usage: canopy-view [options] [FILE.svg]\n\n"
+          "usage: canopy-view [options] [FILE.svg|DIR ...]\n\n"
           "Shows FILE.svg (default: the bundled default.svg) run through canopy on the GPU,\n"
-          "with debug overlays. Keys: see viewer/README.md, or the HUD (H).\n\n"
+          "with debug overlays. Several files, or a folder (its *.svg), open as a list:\n"
+          "PgDn/] and PgUp/[ switch scenes. Keys: see viewer/README.md, or the HUD (H).\n\n"
           "options:\n"
           "  --demo              show the scene built into the viewer instead of a file\n"
           "  --size WxH          window size (default: the scene's size, within the screen)\n"
           "  --overlay NAME      turn an overlay on (repeatable): boxes clips blends bins tiles depth segments\n"
           "  --hud / --no-hud    show or hide the HUD (default: shown; hidden for --screenshot/--overlay-shots)\n"
+          "  --stats             open with the stats panel (I) shown\n"
+          "  --vsync / --no-vsync  present with FIFO (wait for the display) or MAILBOX/IMMEDIATE (default:\n"
+          "                      vsync on; off for --frames); V toggles it\n"
           "  --frames N          render N frames, then exit (headless check)\n"
           "  --screenshot OUT.png  with --frames: write the window's last frame to OUT.png\n"
           "  --overlay-shots DIR with --frames: after the frames, also write DIR/none.png, DIR/<overlay>.png\n"
-          "                      for each overlay alone, and DIR/all.png (same view, HUD as set)\n"
+          "                      for each overlay alone, and DIR/all.png (same view, HUD as set); DIR is\n"
+          "                      created if missing\n"
           "  --input EVENTS      with --frames: before each frame after the first, one scripted event\n"
           "                      (space-separated): a key (a letter, a digit, + - left right up down esc),\n"
           "                      wheel:DY@X,Y  drag:X0,Y0,X1,Y1  resize:WxH  drop:PATH  await-change\n"
-          "                      (waits until the file changes on disk and is reloaded); frames are at\n"
+          "                      (waits until the file changes on disk and is reloaded); keys also\n"
+          "                      [ ] pgup pgdn; frames are at\n"
           "                      least one more than the events\n"
           "  --font-dir DIR      text uses only the fonts in DIR (repeatable); generic families as Noto\n"
           "                      Sans/Serif/Mono, Yellowtail, Sedgwick Ave Display (default: system fonts)\n"
           "  --print-boxes       with --frames: print each element's box in window pixels after the\n"
           "                      last frame (index, kind, depth, x0 y0 x1 y1; tab-separated)\n"
+          "  --print-hud         with --frames: print the HUD panel's rectangle and text scale after the\n"
+          "                      last frame: 'hud X0 Y0 X1 Y1 SCALE of W H'\n"
           "  --help              this text\n\n"
           "environment: CANOPY_DEVICE=<index|name> picks the device, CANOPY_VALIDATION=1 turns the\n"
           "validation layer on (any message fails a --frames run), CANOPY_SCENES=<dir> holds default.svg.\n"
@@ -611,7 +773,7 @@ int main(int argc, char **argv) {
   app->hover = -1;
   app->view = (vw_view){1.0, 0.0, 0.0};
   const char *file = NULL;
-  bool demo = false, hud_set = false;
+  bool demo = false, hud_set = false, vsync = true, vsync_set = false;
   int want_w = 0, want_h = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -620,6 +782,13 @@ int main(int argc, char **argv) {
       return VW_EXIT_OK;
     } else if (!strcmp(a, "--print-boxes")) {
       app->print_boxes = true;
+    } else if (!strcmp(a, "--print-hud")) {
+      app->print_hud = true;
+    } else if (!strcmp(a, "--stats")) {
+      app->stats = true;
+    } else if (!strcmp(a, "--vsync") || !strcmp(a, "--no-vsync")) {
+      vsync = !strcmp(a, "--vsync");
+      vsync_set = true;
     } else if (!strcmp(a, "--font-dir")) {
       static const char *font_dirs[16];
       if (i + 1 >= argc) return vw__usage_error("%s needs a directory", a);
@@ -678,18 +847,24 @@ int main(int argc, char **argv) {
       }
     } else if (a[0] == '-' && a[1]) {
       return vw__usage_error("unknown option '%s'", a);
-    } else if (file) {
-      return vw__usage_error("one file at a time ('%s' is the second)", a);
     } else {
-      file = a;
+      int rc = vw__add_scene(app, a);
+      if (rc != VW_EXIT_OK) return rc;
     }
   }
+  if (app->nfiles) file = app->files[0];
   if (app->screenshot && !app->frames) return vw__usage_error("%s needs --frames N", "--screenshot");
   if (app->ninput && !app->frames) return vw__usage_error("%s needs --frames N", "--input");
   if (app->ninput && app->ninput >= app->frames) app->frames = app->ninput + 1;
   if (app->shots_dir && !app->frames) return vw__usage_error("%s needs --frames N", "--overlay-shots");
   if (app->print_boxes && !app->frames) return vw__usage_error("%s needs --frames N", "--print-boxes");
+  if (app->print_hud && !app->frames) return vw__usage_error("%s needs --frames N", "--print-hud");
   if (demo && file) return vw__usage_error("--demo and a file ('%s') exclude each other", file);
+  app->host.vsync = vsync_set ? vsync : !app->frames;
+  if (app->shots_dir && !vw__mkdirs(app->shots_dir)) {
+    fprintf(stderr, "canopy-view: --overlay-shots: cannot create %s: %s\n", app->shots_dir, strerror(errno));
+    return VW_EXIT_FAIL;
+  }
   if ((app->screenshot || app->shots_dir) && !hud_set) app->hud = false;
   bool headless = app->frames > 0;
 
@@ -845,6 +1020,10 @@ int main(int argc, char **argv) {
         printf("%u\t%s\t%u\t%.2f\t%.2f\t%.2f\t%.2f\n", i, vw_tag_name(a->tags[i]), a->depth[i], a->boxes[i].x0,
                a->boxes[i].y0, a->boxes[i].x1, a->boxes[i].y1);
     }
+    if (app->print_hud && code == VW_EXIT_OK) {
+      const vw_hud_layout *L = &app->hud_layout;
+      printf("hud %.0f %.0f %.0f %.0f %.2f of %u %u\n", L->x0, L->y0, L->x1, L->y1, L->scale, app->fb_w, app->fb_h);
+    }
     if (headless && !app->doc.loaded) code = VW_EXIT_FAIL;
     if (headless && (app->doc.error[0] || app->render_error[0])) code = VW_EXIT_FAIL;
     if (app->host.device) vkDeviceWaitIdle(app->host.device);
@@ -863,6 +1042,8 @@ int main(int argc, char **argv) {
   vw_mesh_free(&app->mesh);
   free(app->viewed_xf);
   for (int i = 0; i < app->ninput; i++) free(app->input[i]);
+  for (uint32_t i = 0; i < app->nfiles; i++) free(app->files[i]);
+  free(app->files);
   vw_doc_free(&app->doc);
   return code;
 }

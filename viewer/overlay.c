@@ -31,7 +31,6 @@ int vw_overlay_by_name(const char *name) {
 #define VW_COL_CLIP vw_rgba(255, 140, 0, 240)
 #define VW_COL_BLEND vw_rgba(220, 40, 210, 240)
 #define VW_COL_GRID vw_rgba(40, 40, 60, 70)
-#define VW_COL_BIN_LINE vw_rgba(20, 20, 90, 150)
 #define VW_COL_SEG vw_rgba(0, 160, 60, 255)
 #define VW_COL_SEG_END vw_rgba(200, 0, 40, 255)
 #define VW_COL_HOVER vw_rgba(255, 230, 0, 255)
@@ -135,20 +134,39 @@ static uint32_t vw__heat(float t, unsigned alpha) {
   return vw_rgba((unsigned)(r * 255), (unsigned)(fminf(g, 1.0f) * 255), (unsigned)(b * 255), alpha);
 }
 
-static void vw__bins(vw_mesh *m, const vw_analysis *a, uint32_t w, uint32_t h) {
+static uint32_t vw__bins_max(const vw_analysis *a) {
   uint32_t maxc = 1;
   for (uint32_t i = 0; i < a->bins_x * a->bins_y; i++)
     if (a->bin_counts[i] > maxc) maxc = a->bin_counts[i];
+  return maxc;
+}
+
+/* Text with a one-pixel dark outline: readable over any colour. */
+static void vw__outlined_text(vw_mesh *m, float x, float y, float scale, uint32_t rgba, const char *text) {
+  const uint32_t dark = vw_rgba(0, 0, 0, 220);
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++)
+      if (dx || dy) vw_text(m, x + (float)dx, y + (float)dy, scale, dark, text);
+  vw_text(m, x, y, scale, rgba, text);
+}
+
+/* The heat map must read the same over any scene: the scene is darkened under
+ * the grid first, each used bin gets its heat colour (half opaque) inside a
+ * white-and-black outline, and counts are outlined text. */
+static void vw__bins(vw_mesh *m, const vw_analysis *a, uint32_t w, uint32_t h) {
+  uint32_t maxc = vw__bins_max(a);
   float bs = (float)a->bin_size;
+  vw_mesh_rect(m, 0, 0, (float)w, (float)h, vw_rgba(0, 0, 0, 110));
   for (uint32_t y = 0; y < a->bins_y; y++) {
     for (uint32_t x = 0; x < a->bins_x; x++) {
       uint32_t c = a->bin_counts[y * a->bins_x + x];
       float x0 = x * bs, y0 = y * bs, x1 = fminf(x0 + bs, (float)w), y1 = fminf(y0 + bs, (float)h);
-      if (c) vw_mesh_rect(m, x0, y0, x1, y1, vw__heat((float)c / (float)maxc, 90));
-      vw_mesh_frame(m, x0, y0, x1, y1, 1.0f, VW_COL_BIN_LINE);
+      if (c) vw_mesh_rect(m, x0 + 2, y0 + 2, x1 - 2, y1 - 2, vw__heat((float)c / (float)maxc, 150));
+      vw_mesh_frame(m, x0, y0, x1, y1, 1.0f, vw_rgba(0, 0, 0, 230));
+      vw_mesh_frame(m, x0 + 1, y0 + 1, x1 - 1, y1 - 1, 1.0f, vw_rgba(255, 255, 255, 200));
       char num[16];
       snprintf(num, sizeof num, "%u", c);
-      vw_text(m, x0 + 5, y0 + 5, 2.0f, vw_rgba(10, 10, 40, 230), num);
+      vw__outlined_text(m, x0 + 6, y0 + 6, 2.0f, vw_rgba(255, 255, 255, 255), num);
     }
   }
 }
@@ -267,4 +285,61 @@ int vw_overlay_hit(const vw_analysis *a, double x, double y) {
     if (begin && (group < 0 || a->depth[k] > a->depth[group])) group = (int)k;
   }
   return group;
+}
+
+/* ---------------------------------------------------------------- legends */
+
+#define VW_LEGEND_PANEL vw_rgba(16, 18, 28, 215)
+#define VW_LEGEND_TEXT vw_rgba(235, 238, 245, 255)
+
+/* One legend panel, bottom-right, stacked upwards from *bottom. */
+static void vw__legend_panel(vw_mesh *m, float right, float *bottom, float width, float height) {
+  vw_mesh_rect(m, right - width, *bottom - height, right, *bottom, VW_LEGEND_PANEL);
+}
+
+void vw_overlay_legend(vw_mesh *m, const vw_analysis *a, uint32_t mask, uint32_t w, uint32_t h, float scale,
+                       float bottom_margin) {
+  if (!a || !(mask & ((1u << VW_OVERLAY_DEPTH) | (1u << VW_OVERLAY_BINS)))) return;
+  const float pad = 4.0f * scale, line = 12.0f * scale, sw = 10.0f * scale;
+  float right = (float)w - pad, bottom = (float)h - bottom_margin - pad;
+  if (mask & (1u << VW_OVERLAY_BINS)) {
+    /* a bar from 1 to the largest count, in the heat colours of the cells */
+    uint32_t maxc = vw__bins_max(a);
+    char title[96], lo[16], hi[16];
+    snprintf(title, sizeof title, "bins (%u px): elements per bin", a->bin_size);
+    snprintf(lo, sizeof lo, "1");
+    snprintf(hi, sizeof hi, "%u", maxc);
+    float width = fmaxf(vw_text_width(title, scale), 140.0f * scale) + 2 * pad;
+    float height = 3 * line + 2 * pad;
+    vw__legend_panel(m, right, &bottom, width, height);
+    float x0 = right - width + pad, y0 = bottom - height + pad;
+    vw_text(m, x0, y0, scale, VW_LEGEND_TEXT, title);
+    float bar0 = x0, bar1 = right - pad, by = y0 + line + 2;
+    const int steps = 32;
+    for (int i = 0; i < steps; i++) {
+      float t0 = (float)i / steps, t1 = (float)(i + 1) / steps;
+      vw_mesh_rect(m, bar0 + (bar1 - bar0) * t0, by, bar0 + (bar1 - bar0) * t1, by + line - 4,
+                   vw__heat(t0 + 0.5f / steps, 255));
+    }
+    vw_text(m, bar0, by + line, scale, VW_LEGEND_TEXT, lo);
+    vw_text(m, bar1 - vw_text_width(hi, scale), by + line, scale, VW_LEGEND_TEXT, hi);
+    bottom -= height + pad;
+  }
+  if (mask & (1u << VW_OVERLAY_DEPTH)) {
+    /* one swatch per nesting depth present (the palette repeats every 8) */
+    uint32_t n = a->max_depth + 1 < 8 ? a->max_depth + 1 : 8;
+    const char *title = a->max_depth >= 8 ? "depth (colours repeat every 8)" : "nesting depth";
+    float width = fmaxf(vw_text_width(title, scale), (float)n * (sw + 3 * pad)) + 2 * pad;
+    float height = 3 * line + 2 * pad;
+    vw__legend_panel(m, right, &bottom, width, height);
+    float x = right - width + pad, y0 = bottom - height + pad;
+    vw_text(m, x, y0, scale, VW_LEGEND_TEXT, title);
+    for (uint32_t d = 0; d < n; d++) {
+      float sx = x + (float)d * (sw + 3 * pad);
+      vw_mesh_rect(m, sx, y0 + line + 2, sx + sw, y0 + 2 * line - 2, vw__depth_colour(d, 255));
+      char num[16];
+      snprintf(num, sizeof num, "%u", d);
+      vw_text(m, sx, y0 + 2 * line, scale, VW_LEGEND_TEXT, num);
+    }
+  }
 }

@@ -197,6 +197,11 @@ void vw_outline_build(vw_mesh *m, const vw_analysis *a, const cn_scene_data *s);
 /* The topmost draw element (or, with none, the innermost group) under the
  * window point; -1 if none. */
 int vw_overlay_hit(const vw_analysis *a, double x, double y);
+/* Legends of the overlays that encode values in colour (depth, bins heat),
+ * in panels at the bottom right of a w x h window, above bottom_margin
+ * pixels; scale is the HUD's text scale. */
+void vw_overlay_legend(vw_mesh *m, const vw_analysis *a, uint32_t mask, uint32_t w, uint32_t h, float scale,
+                       float bottom_margin);
 /* Highlights element i's box. */
 void vw_overlay_highlight(vw_mesh *m, const vw_analysis *a, int i);
 
@@ -206,18 +211,34 @@ void vw_overlay_highlight(vw_mesh *m, const vw_analysis *a, int i);
 float vw_text(vw_mesh *m, float x, float y, float scale, uint32_t rgba, const char *text);
 float vw_text_width(const char *text, float scale);
 
+#define VW_HUD_MAX_SPANS 96
+
 typedef struct vw_hud_info {
   const char *file;
+  uint32_t scene_index, scene_count; /* which of the files given (1-based); count 0 or 1: one */
   uint32_t width, height;
   double zoom;
   const vw_analysis *analysis;
   const char *picture;      /* what the picture shows ("renderer", "outlines") */
+  const char *present_mode; /* "FIFO" ... */
+  bool vsync;
   uint32_t overlays;        /* mask */
-  const char *span_label[32];
-  double span_ms[32];
+  /* GPU time of the last frame, one entry per stage, each with the pass it
+   * belongs to ("renderer", "overlays", "viewer"); they sum to gpu_total_ms */
+  const char *span_group[VW_HUD_MAX_SPANS];
+  const char *span_label[VW_HUD_MAX_SPANS];
+  double span_ms[VW_HUD_MAX_SPANS];
   uint32_t spans;
   double gpu_total_ms;
-  double frame_ms;
+  double frame_ms;          /* the last frame */
+  double frame_min_ms, frame_median_ms, frame_max_ms; /* frames of the last second */
+  uint32_t frame_samples;
+  /* the stats panel (I): buffer use of the renderer's last frame and re-runs */
+  bool show_stats;
+  bool have_buffers;
+  uint32_t buf_used[4], buf_cap[4]; /* tiles, segments, chunks, spill */
+  uint32_t lines;
+  uint32_t reruns;
   int hover;                /* element index or -1 */
   const char *error;        /* load error shown in a red box, or NULL */
   bool has_scene;           /* a scene is shown behind the error */
@@ -226,6 +247,17 @@ typedef struct vw_hud_info {
   bool show_hud;
 } vw_hud_info;
 
-void vw_hud_build(vw_mesh *m, const vw_hud_info *info);
+/* What vw_hud_build laid out: the HUD panel's rectangle (0 0 0 0 when
+ * hidden) and the text scale it chose, for tests and the legends. */
+typedef struct vw_hud_layout {
+  float x0, y0, x1, y1;
+  float scale;
+  float bottom_used;        /* pixels used at the bottom of the window (hover, status) */
+} vw_hud_layout;
+
+/* The HUD: a panel at the top left whose text scales with the window and
+ * which never covers more than a third of it (smaller text, then fewer
+ * sections, until it fits); the hover line and status at the bottom. */
+void vw_hud_build(vw_mesh *m, const vw_hud_info *info, vw_hud_layout *layout);
 
 #endif

@@ -76,7 +76,12 @@ CN_API const char *cn_result_name(cn_result r);
  * where. Valid until the next failing call on the same thread; "" if none. */
 CN_API const char *cn_last_error(void);
 
-/* Records "file:line: message" as this thread's last error and returns code:
+/* The same message without the source locations ("(svg_load.c:532)") that
+ * cn_last_error() carries: what failed and why, for the people using a tool
+ * built on canopy. Valid as long as cn_last_error(). */
+CN_API const char *cn_last_error_message(void);
+
+/* Records "message (file:line)" as this thread's last error and returns code:
  * for libraries built on canopy (canopy::svg uses it) and host extensions that
  * report through cn_last_error(). cn_error_set() fills in the caller's place. */
 CN_API cn_result cn_error_set_at(const char *file, int line, cn_result code, const char *fmt, ...)
@@ -130,6 +135,13 @@ typedef struct cn_context_desc {
   bool quiet;
   /* Seconds cn_cmd_submit() waits for the GPU before CN_ERROR_TIMEOUT. 0: 300. */
   double timeout_s;
+  /* A file keeping compiled pipelines between runs (a VkPipelineCache): read
+   * at creation when its header matches this device and driver (vendor,
+   * device, pipeline cache UUID; a stale, foreign or damaged file is ignored),
+   * written back (to a temporary file, then renamed) by cn_context_destroy()
+   * when pipelines were built. Its directory must exist. NULL: no cache file.
+   * canopy never picks the path itself: tools pass the user's cache directory. */
+  const char *pipeline_cache_path;
   /* Ask the driver for each kernel's statistics (registers, spills, shared
    * memory, ...) as it is built, through VK_KHR_pipeline_executable_properties
    * where the device offers it (cn_context_kernel_info()). Off by default:
@@ -159,6 +171,9 @@ typedef struct cn_context_adopt_desc {
   /* The device was created with the features canopy needs (see the header
    * comment). canopy checks the physical device supports them; it cannot see
    * what the host enabled. */
+  /* The host's pipeline cache, used for every pipeline canopy builds (the host
+   * keeps owning it, saving and loading it). VK_NULL_HANDLE: none. */
+  VkPipelineCache pipeline_cache;
   const cn_tuning *tuning; /* kernel shapes (NULL: chosen per device) */
 } cn_context_adopt_desc;
 
