@@ -72,8 +72,9 @@ int main(void) {
   printf("embed: canopy %s on %s\n", cn_version(), cn_context_caps(cn)->name);
 
   cn_buffer data = {0}, scratch = {0};
+  cn_scan_args scan = {.op = CN_SCAN_U32_ADD, .n = N}; /* inclusive */
   r = cn_buffer_create(cn, CN_MEMORY_DEVICE, N * 4, &data);
-  if (r == CN_OK) r = cn_buffer_create(cn, CN_MEMORY_DEVICE, cn_scan_scratch_bytes(cn, CN_SCAN_U32_ADD, N), &scratch);
+  if (r == CN_OK) r = cn_buffer_create(cn, CN_MEMORY_DEVICE, cn_scan_scratch_bytes(cn, &scan), &scratch);
   if (r != CN_OK) return fail("cn_buffer_create", cn_last_error());
 
   /* ---- record into the host's command buffer */
@@ -87,8 +88,9 @@ int main(void) {
   vkBeginCommandBuffer(cmd, &(VkCommandBufferBeginInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO});
   r = cn_iota_record(cn, cmd, data.address, N, 1); /* 1, 2, ..., N */
   cn_cmd_barrier(cn, cmd);
-  if (r == CN_OK)
-    r = cn_scan_record(cn, cmd, CN_SCAN_U32_ADD, data.address, data.address, scratch.address, N, false);
+  scan.src = scan.dst = data.address;
+  scan.scratch = scratch.address;
+  if (r == CN_OK) r = cn_scan_record(cn, cmd, &scan);
   cn_cmd_barrier(cn, cmd);
   vkEndCommandBuffer(cmd);
   if (r != CN_OK) return fail("recording", cn_last_error());
