@@ -313,6 +313,12 @@ FL_FN CN_U32 fl_last_of(CN_U32 first, CN_U32 si) {
  * 1e8 px lose accuracy far away, not the element). */
 #define FL_CLIP_LO (-32768.0f)
 #define FL_CLIP_HI 49152.0f
+/* The GPU kernel is specialized without the cut when the host knows no line
+ * can leave the box (cn_flatten_args.extent); the CPU reference always cuts
+ * (the same lines when none leaves it). */
+#ifndef FL_BOX_CLIP
+#define FL_BOX_CLIP true
+#endif
 FL_FN vec2 fl_clamp_box(vec2 p) {
   return fl_v(fl_fmin(fl_fmax(p.x, FL_CLIP_LO), FL_CLIP_HI), fl_fmin(fl_fmax(p.y, FL_CLIP_LO), FL_CLIP_HI));
 }
@@ -324,6 +330,10 @@ FL_FN float fl_cross_t(float pa, float pb, float c) {
 }
 FL_FN void fl_line(vec2 a, vec2 b) {
   if (fl_eq(a, b)) return;
+  if (!FL_BOX_CLIP) {
+    fl_out(a, b);
+    return;
+  }
   bool inside = a.x >= FL_CLIP_LO && a.x <= FL_CLIP_HI && a.y >= FL_CLIP_LO && a.y <= FL_CLIP_HI &&
                 b.x >= FL_CLIP_LO && b.x <= FL_CLIP_HI && b.y >= FL_CLIP_LO && b.y <= FL_CLIP_HI;
   bool finite = a.x - a.x == 0.0f && a.y - a.y == 0.0f && b.x - b.x == 0.0f && b.y - b.y == 0.0f;

@@ -12,6 +12,10 @@
 #include "flatten_buffers.glsl"
 
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 64;
+// 0: the host knows no line can leave the box of fl_line (cn_flatten_args.extent), so the cut is
+// compiled out; it costs registers in the stroke code.
+layout(constant_id = 1) const uint FL_BOX_CLIP_SPEC = 1;
+#define FL_BOX_CLIP (FL_BOX_CLIP_SPEC != 0u)
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 cn_element fl_elem(uint i) { return pc.elements.v[i]; }

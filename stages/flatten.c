@@ -27,6 +27,16 @@ static cn_result fl_kernel(cn_context *ctx, int kernel, VkPipeline *out) {
   return cn_pipeline_get(ctx, kernel, spec, 1, out);
 }
 
+/* Whether lines may leave the box flatten cuts them to: unless the extent is
+ * known and the view maps it (with a margin) inside [-30000, 30000]^2. */
+static bool fl_needs_box_clip(const cn_flatten_args *a, const float view[6]) {
+  if (!(a->extent > 0) || !isfinite(a->extent)) return true;
+  double e = a->extent;
+  double x = (fabs((double)view[0]) + fabs((double)view[2])) * e + fabs((double)view[4]);
+  double y = (fabs((double)view[1]) + fabs((double)view[3])) * e + fabs((double)view[5]);
+  return !(x < 30000.0 && y < 30000.0);
+}
+
 /* Scratch layout: the work words (header first), then the scans' scratch, 256-aligned. */
 static uint64_t fl_work_bytes(const cn_flatten_args *a) {
   uint64_t w = CN_FL_WORDS((uint64_t)a->element_count, (uint64_t)a->pair_count, (uint64_t)a->segment_count) * 4;
@@ -80,7 +90,8 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
   VkPipeline k_elem, k_sub, k_pairs;
   CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_ELEMENTS, &k_elem));
   CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_SUBPATHS, &k_sub));
-  CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_PAIRS, &k_pairs));
+  uint32_t pair_spec[2] = {FL_WG, fl_needs_box_clip(a, view) ? 1u : 0u}; /* CN_SPEC_FL_BOX_CLIP */
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_PAIRS, pair_spec, 2, &k_pairs));
 
   cn_flatten_push pc = {
       .elements = a->elements, .paths = a->paths, .segments = a->segments, .transforms = a->transforms,

@@ -22,6 +22,30 @@ static bool cn__mask(const cn_scene_data *s, uint32_t blend) {
   return (s->blends[blend].flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA)) != 0;
 }
 
+/* cn_scene_info.extent: control points bound the curves; under a transform
+ * |x'| <= (|a| + |c|) M + |e| (likewise y), taken at the largest transform; a
+ * stroke reaches at most its half width times max(miter limit, sqrt 2) (miter
+ * joins, square caps; round joins and caps reach the half width) further out,
+ * scaled by the same transform. Conservative, one pass over the arrays. */
+static float cn__scene_extent(const cn_scene_data *s) {
+  double m = 0, reach = 0, lin = 1, tr = 0;
+  for (uint32_t i = 0; i < s->segment_count; i++) {
+    const float *v = &s->segments[i].x0;
+    for (int k = 0; k < 8; k++) m = fmax(m, fabs((double)v[k]));
+  }
+  for (uint32_t i = 0; i < s->transform_count; i++) {
+    const cn_transform *t = &s->transforms[i];
+    lin = fmax(lin, fmax(fabs((double)t->a) + fabs((double)t->c), fabs((double)t->b) + fabs((double)t->d)));
+    tr = fmax(tr, fmax(fabs((double)t->e), fabs((double)t->f)));
+  }
+  for (uint32_t i = 0; i < s->stroke_count; i++) {
+    const cn_stroke *st = &s->strokes[i];
+    reach = fmax(reach, 0.5 * fabs((double)st->width) * fmax((double)st->miter_limit, 1.4142135623730951));
+  }
+  double e = lin * (m + reach) + tr;
+  return isfinite(e) && e < 3.0e38 ? (float)e : INFINITY;
+}
+
 cn_result cn__scene_check(const cn_scene_data *s, cn_scene_info *info, uint32_t *pair, uint32_t *flags) {
   if (info) memset(info, 0, sizeof *info);
   if (!s) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: NULL");
@@ -190,6 +214,7 @@ cn_result cn__scene_check(const cn_scene_data *s, cn_scene_info *info, uint32_t 
     info->pair_count = (uint32_t)pairs;
     info->max_depth = max_depth;
     info->dashed = dashed;
+    info->extent = cn__scene_extent(s);
   }
   return r;
 }

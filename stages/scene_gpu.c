@@ -268,6 +268,7 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
         .segment_count = s->segment_count,
         .pair_count = g->info.pair_count,
         .dashed = g->info.dashed,
+        .extent = g->info.extent,
         .tolerance = f->tolerance,
         .cull_boxes = f->cull && g->staged ? g->boxes.address : 0,
         .line_capacity = g->cap.lines,

@@ -3,6 +3,8 @@
  * against the exact curves, GPU against the CPU reference on random paths. */
 #include "flatten_util.h"
 
+#include <math.h>
+
 /* Runs GPU and CPU; checks closure and agreement; returns the GPU lines. */
 static cn_line *run_both(const fu_scene *s, const cn_flatten_desc *desc, uint32_t *n, cn_flatten_elem *elems) {
   cn_context *ctx = test_context();
@@ -210,6 +212,13 @@ TEST(fill_overflow_rerun) {
    * that count fits, with the same lines. */
   cn_scene_info info;
   CHECK_OK(cn_scene_check(&d, &info));
+  /* The scene's extent (identity transform, no stroke): its largest |coordinate|.
+   * cn_flatten_run above used it to build the kernel without the box cut; the
+   * direct recording below (extent 0) cuts, and both give the same lines. */
+  float m = 0;
+  for (uint32_t i = 0; i < s->ns; i++)
+    for (int k = 0; k < 8; k++) m = fmaxf(m, fabsf((&s->segments[i].x0)[k]));
+  CHECK(info.extent == m && m > 0);
   cn_buffer buf = {0}, lines = {0}, elems = {0}, scratch = {0};
   size_t bytes = s->ne * sizeof(cn_element);
   CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, 4096 * 64, &buf));

@@ -684,7 +684,7 @@ static int vw__add_scene(vw_app *app, const char *arg) {
   while ((e = readdir(d)) != NULL) {
     size_t n = strlen(e->d_name);
     if (n < 5 || strcasecmp(e->d_name + n - 4, ".svg") != 0) continue;
-    char path[4200];
+    char path[4352]; /* 4000 + "/" + a 255-byte name + NUL */
     snprintf(path, sizeof path, "%.4000s/%s", arg, e->d_name);
     if (!vw__push_file(app, path)) {
       closedir(d);

@@ -121,6 +121,11 @@ typedef struct cn_flatten_args {
   uint32_t element_count, segment_count;
   uint32_t pair_count; /* cn_scene_info.pair_count */
   bool dashed;         /* cn_scene_info.dashed */
+  /* cn_scene_info.extent, or 0 when unknown. Lines are cut to the box
+   * [-32768, 49152]^2 device pixels (cn_flatten_core.h); when the view maps
+   * the extent well inside it, nothing can leave the box and the kernel is
+   * built without the cut (it costs registers in the stroke code). */
+  float extent;
   float view[6];       /* as cn_flatten_desc */
   float tolerance;     /* 0: 0.25 */
   /* optional: element_count result boxes (cn_bbox.h); an element whose box is
