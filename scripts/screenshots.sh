@@ -18,14 +18,16 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 
 # Each overlay alone on a flag with a clip group, 45 blend groups and two levels of nesting.
-scene=$root/tests/data/scenes-real/flag-icons/ni.svg
+# Paths relative to the repository: the HUD shows the file name as given.
+cd "$root"
+scene=tests/data/scenes-real/flag-icons/ni.svg
 "$view" --size 480x360 --frames 3 --overlay-shots "$tmp/shots" "$scene" >/dev/null
 for name in boxes clips blends bins tiles depth segments; do
   cp "$tmp/shots/$name.png" "$out/overlay-$name.png"
 done
 # The HUD with the stats panel, on the bundled scene.
 "$view" --size 800x600 --frames 3 --hud --stats --screenshot "$out/viewer-stats.png" \
-  "$root/scenes/bundled/default.svg" >/dev/null
+  scenes/bundled/default.svg >/dev/null
 # Smaller files where pngquant is installed (optional: the pictures are the same).
 if command -v pngquant >/dev/null; then
   for f in "$out"/overlay-*.png "$out"/viewer-stats.png; do pngquant --force --skip-if-larger --output "$f" 64 "$f" || true; done
