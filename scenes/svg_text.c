@@ -343,6 +343,18 @@ static uint32_t utf8_next(const char *s, size_t n, size_t *i) {
 }
 
 /* A list of lengths (x, y, dx, dy); false when missing or malformed. */
+/* Makes room for entry count of a per-character list of capacity *cap
+ * (doubling, at most CN_SVG_MAX_TEXT_CHARS); false when it cannot grow. */
+static bool list_room(double **list, uint32_t count, uint32_t *cap) {
+  if (count < *cap) return true;
+  uint32_t n = *cap ? *cap * 2 : 8;
+  if (n > CN_SVG_MAX_TEXT_CHARS) return false;
+  double *nv = realloc(*list, n * sizeof *nv);
+  if (!nv) return false;
+  *list = nv, *cap = n;
+  return true;
+}
+
 static bool length_list(svg_loader *L, const xmlNode *n, const char *attr, int axis, double fs, double **out,
                         uint32_t *count) {
   const char *s = cn__svg_attr(n, attr);
@@ -358,13 +370,7 @@ static bool length_list(svg_loader *L, const xmlNode *n, const char *attr, int a
       *out = NULL, *count = 0;
       return false;
     }
-    if (*count == cap) {
-      cap = cap ? cap * 2 : 8;
-      if (cap > CN_SVG_MAX_TEXT_CHARS) break;
-      double *nv = realloc(*out, cap * sizeof *nv);
-      if (!nv) break;
-      *out = nv;
-    }
+    if (!list_room(out, *count, &cap)) break;
     (*out)[(*count)++] = cn__svg_length_user(l, axis, L->vw, L->vh, fs);
   }
   return *count > 0;
@@ -384,13 +390,7 @@ static bool number_list(const xmlNode *n, const char *attr, double **out, uint32
       *out = NULL, *count = 0;
       return false;
     }
-    if (*count == cap) {
-      cap = cap ? cap * 2 : 8;
-      if (cap > CN_SVG_MAX_TEXT_CHARS) break;
-      double *nv = realloc(*out, cap * sizeof *nv);
-      if (!nv) break;
-      *out = nv;
-    }
+    if (!list_room(out, *count, &cap)) break;
     (*out)[(*count)++] = v;
   }
   return *count > 0;

@@ -57,3 +57,15 @@ int test_main(int argc, char **argv, const test_case *tests, size_t n) {
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
+
+const char *test_src_root(void) {
+  static char root[1024];
+  if (!root[0]) {
+    snprintf(root, sizeof root, "%s", __FILE__);
+    for (int i = 0; i < 2; i++) { /* tests/test.c -> the root */
+      char *sl = strrchr(root, '/');
+      if (sl) *sl = 0;
+    }
+  }
+  return root;
+}

@@ -82,6 +82,8 @@ int test_main(int argc, char **argv, const test_case *tests, size_t n);
 /* The shared context (validation on), made on first use; NULL if it failed
  * (the failure is counted). */
 cn_context *test_context(void);
+/* The source tree's root (for tests/data and ../shared), from test.c's own path. */
+const char *test_src_root(void);
 
 /* Deterministic xorshift random numbers. */
 uint64_t test_rand(void);

@@ -347,19 +347,6 @@ TEST(flatten_bad_input) {
   free(s);
 }
 
-/* The source tree (for tests/data), from this file's path. */
-static const char *src_root(void) {
-  static char root[1024];
-  if (!root[0]) {
-    snprintf(root, sizeof root, "%s", __FILE__);
-    for (int i = 0; i < 2; i++) {
-      char *sl = strrchr(root, '/');
-      if (sl) *sl = 0;
-    }
-  }
-  return root;
-}
-
 typedef struct fl_pt {
   uint32_t e;
   float x, y;
@@ -400,7 +387,7 @@ TEST(flatten_real_scenes) {
   if (!ctx) return;
   for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
     char path[1200];
-    snprintf(path, sizeof path, "%s/tests/data/scenes-real/%s", src_root(), files[f]);
+    snprintf(path, sizeof path, "%s/tests/data/scenes-real/%s", test_src_root(), files[f]);
     cn_scene_builder *b = NULL;
     cn_scene_data d;
     CHECK_OK(cn_scene_builder_create(&b));

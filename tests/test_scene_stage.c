@@ -266,18 +266,6 @@ TEST(scene_errors) {
 
 /* ------------------------------------------------------------------ corpus */
 
-static const char *src_root(void) {
-  static char root[1024];
-  if (!root[0]) {
-    snprintf(root, sizeof root, "%s", __FILE__);
-    for (int i = 0; i < 2; i++) {
-      char *s = strrchr(root, '/');
-      if (s) *s = 0;
-    }
-  }
-  return root;
-}
-
 typedef struct corpus_count {
   uint32_t files, loaded, checked;
 } corpus_count;
@@ -309,13 +297,13 @@ static void walk(const char *dir, int depth, corpus_count *cc) {
 TEST(scene_corpus) {
   char dir[1200];
   corpus_count cc = {0};
-  snprintf(dir, sizeof dir, "%s/tests/data/scenes-real", src_root());
+  snprintf(dir, sizeof dir, "%s/tests/data/scenes-real", test_src_root());
   walk(dir, 0, &cc);
   CHECK(cc.files >= 10);
   fprintf(stderr, "  scenes-real: %u files, %u loaded, %u agree\n", cc.files, cc.loaded, cc.checked);
   const char *shared = getenv("CANOPY_SHARED");
   if (shared) snprintf(dir, sizeof dir, "%s/conformance/resvg", shared);
-  else snprintf(dir, sizeof dir, "%s/../shared/conformance/resvg", src_root());
+  else snprintf(dir, sizeof dir, "%s/../shared/conformance/resvg", test_src_root());
   corpus_count rv = {0};
   walk(dir, 0, &rv);
   fprintf(stderr, "  resvg (%s): %u files, %u loaded, %u agree\n", dir, rv.files, rv.loaded, rv.checked);

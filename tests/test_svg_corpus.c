@@ -17,18 +17,6 @@
 
 static cn_scene_builder *builder;
 
-static const char *src_root(void) {
-  static char root[1024];
-  if (!root[0]) {
-    snprintf(root, sizeof root, "%s", __FILE__); /* .../tests/test_svg_corpus.c */
-    for (int i = 0; i < 2; i++) {
-      char *s = strrchr(root, '/');
-      if (s) *s = 0;
-    }
-  }
-  return root;
-}
-
 typedef struct corpus_result {
   uint32_t files, ok, failed;
 } corpus_result;
@@ -120,7 +108,7 @@ static cn_result any_result(const char *path, cn_result r, corpus_result *res) {
 TEST(scenes_real_all_load) {
   if (!builder) CHECK_OK(cn_scene_builder_create(&builder));
   char dir[1200];
-  snprintf(dir, sizeof dir, "%s/tests/data/scenes-real", src_root());
+  snprintf(dir, sizeof dir, "%s/tests/data/scenes-real", test_src_root());
   corpus_result res = {0};
   walk(dir, 0, must_load, &res);
   printf("  scenes-real: %u files, %u loaded\n", res.files, res.ok);
@@ -134,7 +122,7 @@ TEST(resvg_suite_all_load) {
   const char *shared = getenv("CANOPY_SHARED");
   const char *candidates[3] = {shared, NULL, "/work/shared"};
   char beside[1100];
-  snprintf(beside, sizeof beside, "%s/../shared", src_root());
+  snprintf(beside, sizeof beside, "%s/../shared", test_src_root());
   candidates[1] = beside;
   dir[0] = 0;
   for (int i = 0; i < 3; i++) {
@@ -163,7 +151,7 @@ TEST(resvg_suite_all_load) {
 TEST(crash_corpus_never_crashes) {
   if (!builder) CHECK_OK(cn_scene_builder_create(&builder));
   char dir[1200];
-  snprintf(dir, sizeof dir, "%s/tests/data/svg-crash", src_root());
+  snprintf(dir, sizeof dir, "%s/tests/data/svg-crash", test_src_root());
   corpus_result res = {0};
   walk(dir, 0, any_result, &res);
   printf("  svg-crash: %u files (%u loaded, %u refused with a message)\n", res.files, res.ok, res.failed);

@@ -25,21 +25,9 @@ static cn_scene_builder *builder;
 static cn_scene_data scene;
 static cn_svg_stats stats;
 
-static const char *src_root(void) {
-  static char root[1024];
-  if (!root[0]) {
-    snprintf(root, sizeof root, "%s", __FILE__);
-    for (int i = 0; i < 2; i++) {
-      char *sl = strrchr(root, '/');
-      if (sl) *sl = 0;
-    }
-  }
-  return root;
-}
-
 static const char *font_dir(void) {
   static char d[1100];
-  if (!d[0]) snprintf(d, sizeof d, "%s/tests/data/fonts", src_root());
+  if (!d[0]) snprintf(d, sizeof d, "%s/tests/data/fonts", test_src_root());
   return d;
 }
 
@@ -308,7 +296,7 @@ static const char *suite_dir(void) {
   const char *env = getenv("CANOPY_SHARED");
   char cand[3][1000];
   snprintf(cand[0], sizeof cand[0], "%.900s", env ? env : "");
-  snprintf(cand[1], sizeof cand[1], "%.900s/../shared", src_root());
+  snprintf(cand[1], sizeof cand[1], "%.900s/../shared", test_src_root());
   snprintf(cand[2], sizeof cand[2], "/work/shared");
   for (int i = 0; i < 3; i++) {
     char probe[1100];
