@@ -118,6 +118,14 @@ bool cn__pipeline_cache_save(cn_context *ctx);
 void cn_dispatch(cn_context *ctx, VkCommandBuffer cmd, VkPipeline pipeline,
                  const void *push, uint32_t size, uint64_t groups);
 
+/* The scene stage's single-workgroup path (stages/bbox.c, stages/bins.c):
+ * the element count up to which it runs (cn_tuning.scene_small_max, else
+ * CN_SCENE_SMALL_DEFAULT; 0 when turned off), and whether bbox_small takes a
+ * stream of n elements and group_bound BEGIN/END. */
+#define CN_SCENE_SMALL_DEFAULT 8192u
+uint32_t cn__scene_small_max(const cn_context *ctx);
+bool cn__bbox_small(const cn_context *ctx, uint64_t n, uint64_t group_bound);
+
 /* Highest power of two <= x (x > 0). */
 static inline uint32_t cn_floor_pow2(uint32_t x) {
   uint32_t p = 1;
