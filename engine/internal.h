@@ -120,11 +120,14 @@ void cn_dispatch(cn_context *ctx, VkCommandBuffer cmd, VkPipeline pipeline,
 
 /* The scene stage's single-workgroup path (stages/bbox.c, stages/bins.c):
  * the element count up to which it runs (cn_tuning.scene_small_max, else
- * CN_SCENE_SMALL_DEFAULT; 0 when turned off), and whether bbox_small takes a
- * stream of n elements and group_bound BEGIN/END. */
+ * CN_SCENE_SMALL_DEFAULT; 0 when turned off), whether bbox_small takes a
+ * stream of n elements and group_bound BEGIN/END, and whether bins_small
+ * takes n elements on grid g. */
 #define CN_SCENE_SMALL_DEFAULT 8192u
 uint32_t cn__scene_small_max(const cn_context *ctx);
 bool cn__bbox_small(const cn_context *ctx, uint64_t n, uint64_t group_bound);
+struct cn_bins_grid;
+bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const struct cn_bins_grid *g); /* bins_small */
 
 /* Highest power of two <= x (x > 0). */
 static inline uint32_t cn_floor_pow2(uint32_t x) {

@@ -96,6 +96,12 @@ static bool cn__bins_small(const cn_context *ctx, uint64_t n, const cn__bins_sha
   return false;
 }
 
+bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
+  cn__bins_shape s;
+  uint32_t slice;
+  return cn__bins_shape_of(ctx, n, g, &s) == CN_OK && cn__bins_small(ctx, n, &s, &slice);
+}
+
 static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid *g);
 
 uint64_t cn_bins_scratch_bytes(cn_context *ctx, const cn_bins_args *a) {
