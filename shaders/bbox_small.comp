@@ -16,8 +16,9 @@
 //     which the unclamped g accounts for: everything before is then higher),
 //     found by a climb and a descent of the min tree.
 //  3. clips: per chunk of WG group nodes, pointer jumping in shared memory
-//     (as bbox_clip_local) while links stay in the chunk; a link that leaves
-//     it points at a BEGIN of an earlier chunk whose clip stack box is final.
+//     (as bbox_clip_local) while links stay in the chunk, from each BEGIN's
+//     own clip (written to acc[] in phase 1); a link that leaves the chunk
+//     points at a BEGIN of an earlier chunk whose clip stack box is final.
 //  4. draws: result = box ∩ clip stack box of the innermost group (or the
 //     viewport); gap[c] ∪= result (ordered-int keys) where c = group nodes
 //     before the draw: draws with the same c are consecutive, so a segmented
@@ -194,6 +195,8 @@ void main() {
     cnode[r] = k;
     if (group && k < gb) {
       pc.idx.v[k] = i | (close ? IDX_CLOSE : 0u) | (blend ? IDX_BLEND : 0u);
+      // a BEGIN's own clip (the viewport for a blend), for phase 3
+      if (!close) pc.acc.v[k] = blend ? vp : box_intersect(box_clean(box[r]), vp);
       tree_put(k, uint(int(base.y + ex.y) + int(DEPTH_BIAS)));
       closes += close ? 1u : 0u;
     }
@@ -231,10 +234,9 @@ void main() {
     int link = -1;
     if (k < limit) {
       uint id = pc.idx.v[k];
-      if ((id & IDX_CLOSE) == 0u) {
-        if ((id & IDX_BLEND) == 0u) val = box_intersect(box_clean(pc.boxes.v[id & IDX_ELEM]), vp);
-        link = pc.parens.v[k];
-      }
+      vec4 own = pc.acc.v[k];
+      int up = pc.parens.v[k];
+      if ((id & IDX_CLOSE) == 0u) val = own, link = up;
     }
     uint span = min(WG, limit - p0);
     for (uint step = 1u; step < span; step <<= 1) {
@@ -255,7 +257,16 @@ void main() {
     sync();
   }
 
-  // 4. draws
+  // 4. draws (the innermost groups' clips of every row loaded first: the
+  // loads of all rows are in flight together)
+  int enc[ITEMS];
+  for (uint r = 0u; r < ITEMS; r++) {
+    uint i = r * WG + lane;
+    bool draw = i < pc.n && (tag[r] == CN_TAG_FILL || tag[r] == CN_TAG_STROKE);
+    enc[r] = draw && cnode[r] < limit ? pc.parens.v[cnode[r]] : -1;
+  }
+  vec4 clip[ITEMS];
+  for (uint r = 0u; r < ITEMS; r++) clip[r] = enc[r] >= 0 ? pc.acc.v[enc[r]] : vp;
   for (uint r = 0u; r < ITEMS; r++) {
     uint i = r * WG + lane;
     uint tg = tag[r];
@@ -265,10 +276,8 @@ void main() {
     vec4 res = BOX_EMPTY;
     bool contribute = false;
     if (draw) {
-      int enc = c < limit ? pc.parens.v[c] : -1;
-      vec4 clip = enc >= 0 ? pc.acc.v[enc] : vp;
-      res = box_canon(box_intersect(box_clean(box[r]), clip));
-      contribute = enc >= 0 && !box_is_empty(res);
+      res = box_canon(box_intersect(box_clean(box[r]), clip[r]));
+      contribute = enc[r] >= 0 && !box_is_empty(res);
     }
     if (i < pc.n && !group) pc.result.v[i] = res;
     // gap[c] ∪= res: c is non-decreasing along the lanes, so a segmented
