@@ -18,7 +18,7 @@
 
 /* Stage labels in recording order (cn_timer_mark labels of the stages). */
 /* "bbox small" and "bins small" are the single-workgroup path of small
- * streams (cn_tuning.scene_small_max): one dispatch each in place of the
+ * streams (cn_tuning.bbox_small_max, bins_small_max): one dispatch each in place of the
  * stages before them. */
 static const char *const stage_labels[] = {"path boxes", "bbox compact", "bbox parens", "bbox clip",
                                            "bbox draws", "bbox blend",   "bbox small",  "bins count",

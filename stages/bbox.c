@@ -262,10 +262,10 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
 
 /* ------------------------------------------------------------ small path */
 
-uint32_t cn__scene_small_max(const cn_context *ctx) {
-  uint32_t v = ctx->tuning.scene_small_max;
-  if (v == CN_SCENE_SMALL_OFF) return 0;
-  return v ? v : CN_SCENE_SMALL_DEFAULT;
+uint32_t cn__bbox_small_max(const cn_context *ctx) {
+  uint32_t v = ctx->tuning.bbox_small_max;
+  if (v == CN_SMALL_OFF) return 0;
+  return v ? v : CN_BBOX_SMALL_DEFAULT;
 }
 
 /* bbox_small's shape for n elements and gb group nodes: one workgroup of wg
@@ -274,7 +274,7 @@ uint32_t cn__scene_small_max(const cn_context *ctx) {
 static bool cn__bbox_small_shape(const cn_context *ctx, uint64_t n, uint64_t gb, uint32_t spec[3]) {
   const cn_device_caps *c = &ctx->caps;
   uint32_t wg = cn_floor_pow2(CN_MIN(1024u, c->max_workgroup_invocations));
-  if (n > cn__scene_small_max(ctx) || gb > CN__BBOX_SMALL_TREE || !c->subgroup_size || wg % c->subgroup_size) return false;
+  if (n > cn__bbox_small_max(ctx) || gb > CN__BBOX_SMALL_TREE || !c->subgroup_size || wg % c->subgroup_size) return false;
   uint32_t items = 1;
   while ((uint64_t)wg * items < n) items *= 2;
   if (items > CN__BBOX_SMALL_ITEMS) return false;

@@ -74,13 +74,19 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
 }
 
 /* bins_small: the whole binning in one workgroup and one dispatch, for
- * streams up to cn__scene_small_max elements whose total cannot wrap 32 bits;
+ * streams up to cn__bins_small_max elements whose total cannot wrap 32 bits;
  * on drivers with a loop-trip limit only when its loops stay inside it
  * (slices x rounds x (4 SLICE + 2 (subgroups + 32)) and the setup), with
  * slices of 256 bins when those fit and the usual slice does not. *slice: the
  * slice it takes. */
+uint32_t cn__bins_small_max(const cn_context *ctx) {
+  uint32_t v = ctx->tuning.bins_small_max;
+  if (v == CN_SMALL_OFF) return 0;
+  return v ? v : CN_BINS_SMALL_DEFAULT;
+}
+
 static bool cn__bins_small(const cn_context *ctx, uint64_t n, const cn__bins_shape *s, uint32_t *slice) {
-  if (n > cn__scene_small_max(ctx) || n * s->nbins >= UINT32_MAX) return false;
+  if (n > cn__bins_small_max(ctx) || n * s->nbins >= UINT32_MAX) return false;
   *slice = s->slice;
   uint64_t most = ctx->caps.max_loop_iterations;
   if (!most) return true;

@@ -187,11 +187,11 @@ static stream gen_nested(uint64_t levels, bool clips_only);
  * H200's 4 items per invocation and 1024-wide clip partitions included. */
 TEST(bbox_shapes) {
   const char *shapes[] = {"128,4,1024", "64,8,64", "256,1,128", "32,2,32"};
-  const uint32_t off = CN_SCENE_SMALL_OFF; /* the multi-pass kernels also at small n */
-  const cn_tuning tunings[] = {{.bbox_wg = 128, .bbox_items = 4, .bbox_clip_wg = 1024, .scene_small_max = off},
-                               {.bbox_wg = 64, .bbox_items = 8, .bbox_clip_wg = 64, .scene_small_max = off},
-                               {.bbox_wg = 256, .bbox_items = 1, .bbox_clip_wg = 128, .scene_small_max = off},
-                               {.bbox_wg = 32, .bbox_items = 2, .bbox_clip_wg = 32, .scene_small_max = off}};
+  const uint32_t off = CN_SMALL_OFF; /* the multi-pass kernels also at small n */
+  const cn_tuning tunings[] = {{.bbox_wg = 128, .bbox_items = 4, .bbox_clip_wg = 1024, .bbox_small_max = off},
+                               {.bbox_wg = 64, .bbox_items = 8, .bbox_clip_wg = 64, .bbox_small_max = off},
+                               {.bbox_wg = 256, .bbox_items = 1, .bbox_clip_wg = 128, .bbox_small_max = off},
+                               {.bbox_wg = 32, .bbox_items = 2, .bbox_clip_wg = 32, .bbox_small_max = off}};
   cn_context *ctx = test_context();
   if (!ctx) return;
   for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
@@ -281,7 +281,7 @@ static stream gen_deep(uint64_t L, uint64_t tail) {
 TEST(bbox_small_path) {
   cn_context *ctx = test_context();
   if (!ctx) return;
-  uint64_t max = cn__scene_small_max(ctx);
+  uint64_t max = cn__bbox_small_max(ctx);
   CHECK(max >= 4096);
   check_stream(&(stream){NULL, NULL, 0}, VP_SMALL, "small path: empty");
   CHECK(cn__bbox_small(ctx, 0, 0));
@@ -330,13 +330,13 @@ TEST(bbox_small_path) {
   cn_box *a = malloc(s.n * sizeof *a), *b = malloc(s.n * sizeof *b);
   cn_bbox_status sa, sb;
   CHECK_OK(record_stream(&s, gb, VP_SMALL, a, &sa));
-  cn_context_set_tuning(ctx, &(cn_tuning){.scene_small_max = CN_SCENE_SMALL_OFF});
+  cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = CN_SMALL_OFF});
   CHECK(!cn__bbox_small(ctx, s.n, gb));
   CHECK_OK(record_stream(&s, gb, VP_SMALL, b, &sb));
   CHECK(memcmp(a, b, s.n * sizeof *a) == 0);
   CHECK(memcmp(&sa, &sb, sizeof sa) == 0);
   /* a lower threshold: n at it and one past it */
-  cn_context_set_tuning(ctx, &(cn_tuning){.scene_small_max = 1000});
+  cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = 1000});
   CHECK(cn__bbox_small(ctx, 1000, 100) && !cn__bbox_small(ctx, 1001, 100));
   for (uint64_t n = 1000; n <= 1001; n++) {
     stream t = gen_stream(n, 30, 50, true);

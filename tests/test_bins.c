@@ -117,7 +117,7 @@ TEST(bins_rounds_and_big_elements) {
   const uint32_t rounds[] = {1, 3, 64};
   cn_context *ctx = test_context();
   for (int k = 0; k < 3 && ctx; k++) {
-    cn_context_set_tuning(ctx, &(cn_tuning){.bins_rounds = rounds[k], .scene_small_max = CN_SCENE_SMALL_OFF});
+    cn_context_set_tuning(ctx, &(cn_tuning){.bins_rounds = rounds[k], .bins_small_max = CN_SMALL_OFF});
     check_bins(b, n, vp, 64, names[k]);
   }
   cn_context_set_tuning(ctx, NULL);
@@ -166,7 +166,7 @@ TEST(bins_limits) {
  * (0: the defaults, the single-workgroup path for small streams included). */
 static void set_rounds(uint32_t r) {
   cn_context *ctx = test_context();
-  if (ctx) cn_context_set_tuning(ctx, r ? &(cn_tuning){.bins_rounds = r, .scene_small_max = CN_SCENE_SMALL_OFF} : NULL);
+  if (ctx) cn_context_set_tuning(ctx, r ? &(cn_tuning){.bins_rounds = r, .bins_small_max = CN_SMALL_OFF} : NULL);
 }
 
 TEST(bins_nested_groups) {
@@ -216,7 +216,7 @@ TEST(bins_small_path) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   bool limited = cn_context_caps(ctx)->max_loop_iterations != 0;
-  uint64_t max = cn__scene_small_max(ctx);
+  uint64_t max = cn__bins_small_max(ctx);
   const float vp[4] = {0, 0, 1024, 1000}; /* 16 x 16 bins of 64 */
   cn_bins_grid g;
   CHECK_OK(cn_bins_grid_make(vp, 64, &g));
@@ -233,7 +233,7 @@ TEST(bins_small_path) {
   const float vps[3][4] = {{0, 0, 50, 50}, {-3.5f, 2, 1276.5f, 962}, {0, 0, 700 * 4, 4}};
   const uint32_t bs[3] = {64, 32, 4};
   for (int k = 0; k < 3; k++) {
-    uint64_t n = 700;
+    uint64_t n = max;
     cn_box *b = malloc(n * sizeof *b);
     for (uint64_t i = 0; i < n; i++)
       b[i] = test_rand_below(20) ? rand_box_in(vps[k], 200) : (cn_box){vps[k][0], vps[k][1], vps[k][2], vps[k][3]};
@@ -243,15 +243,22 @@ TEST(bins_small_path) {
     check_bins(b, n, vps[k], bs[k], "small path grids");
     free(b);
   }
-  /* 600 boxes over all 256 bins: 153 600 entries, far past the first capacity (4n) */
-  cn_box *b = malloc(600 * sizeof *b);
-  for (int i = 0; i < 600; i++) b[i] = i % 3 ? (cn_box){0, 0, 1024, 1000} : rand_box_in(vp, 300);
-  CHECK(cn__bins_small_grid(ctx, 600, &g));
-  check_bins(b, 600, vp, 64, "small path overflow");
+  /* boxes over all 256 bins: about 170 n entries, far past the first capacity (4n) */
+  cn_box *b = malloc(max * sizeof *b);
+  for (uint64_t i = 0; i < max; i++) b[i] = i % 3 ? (cn_box){0, 0, 1024, 1000} : rand_box_in(vp, 300);
+  CHECK(cn__bins_small_grid(ctx, max, &g));
+  check_bins(b, max, vp, 64, "small path overflow");
   free(b);
   /* turned off: never */
-  cn_context_set_tuning(ctx, &(cn_tuning){.scene_small_max = CN_SCENE_SMALL_OFF});
+  cn_context_set_tuning(ctx, &(cn_tuning){.bins_small_max = CN_SMALL_OFF});
   CHECK(!cn__bins_small_grid(ctx, 10, &g));
+  /* a higher threshold: 3000 elements in one workgroup (12 rounds) */
+  cn_context_set_tuning(ctx, &(cn_tuning){.bins_small_max = 3000});
+  b = malloc(3000 * sizeof *b);
+  for (int i = 0; i < 3000; i++) b[i] = test_rand_below(10) ? rand_box_in(vp, 150) : (cn_box){0, 0, 0, 0};
+  CHECK(cn__bins_small_grid(ctx, 3000, &g));
+  check_bins(b, 3000, vp, 64, "small path, threshold 3000");
+  free(b);
   cn_context_set_tuning(ctx, NULL);
 }
 

@@ -214,7 +214,7 @@ TEST(scene_random) {
 /* A small scene through cn_scene_gpu (the single-workgroup path), its bin
  * lists far past a first capacity of 16 entries: one re-run at the exact
  * count, and the same results as the CPU reference and as the multi-pass
- * kernels (cn_tuning.scene_small_max off). */
+ * kernels (cn_tuning.bbox_small_max and bins_small_max off). */
 TEST(scene_small_path_rerun) {
   cn_context *ctx = test_context();
   if (!ctx) return;
@@ -231,7 +231,7 @@ TEST(scene_small_path_rerun) {
   uint32_t *offsets[2], *elems[2];
   uint64_t totals[2];
   for (int pass = 0; pass < 2; pass++) {
-    if (pass) cn_context_set_tuning(ctx, &(cn_tuning){.scene_small_max = CN_SCENE_SMALL_OFF});
+    if (pass) cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = CN_SMALL_OFF, .bins_small_max = CN_SMALL_OFF});
     cn_scene_gpu *g = NULL;
     CHECK_OK(cn_scene_gpu_create(ctx, &(cn_scene_gpu_desc){.initial = {.bin_entries = 16}}, &g));
     CHECK_OK(cn_scene_gpu_set_scene(g, &s));
