@@ -249,6 +249,15 @@ TEST(bins_small_path) {
   CHECK(cn__bins_small_grid(ctx, max, &g));
   check_bins(b, max, vp, 64, "small path overflow");
   free(b);
+  /* no bins at all (a flat viewport): only the total, 0 */
+  const float flat[4] = {5, 5, 5, 9};
+  cn_bins_grid gf;
+  CHECK_OK(cn_bins_grid_make(flat, 4, &gf));
+  b = malloc(100 * sizeof *b);
+  for (int i = 0; i < 100; i++) b[i] = (cn_box){5, 5, 6, 6};
+  CHECK(cn__bins_small_grid(ctx, 100, &gf));
+  check_bins(b, 100, flat, 4, "small path, no bins");
+  free(b);
   /* turned off: never */
   cn_context_set_tuning(ctx, &(cn_tuning){.bins_small_max = CN_SMALL_OFF});
   CHECK(!cn__bins_small_grid(ctx, 10, &g));
