@@ -5,8 +5,9 @@
 // kernels (bbox_count .. bbox_groups), phase after phase with workgroup
 // barriers in between instead of dispatches.
 //
-// Invocation t holds elements t, WG + t, 2 WG + t, ... (rows of WG
-// consecutive elements) in registers for the whole kernel.
+// Lane t (subgroup id * subgroup size + invocation) holds elements t, WG + t,
+// 2 WG + t, ... (rows of WG consecutive elements) in registers for the whole
+// kernel.
 //  1. compaction: per row a workgroup scan of (BEGIN/END, depth step) gives
 //     each group node its slot k and the depth g(k) before it (+1 per BEGIN,
 //     -1 per END, not clamped); idx[k] = element | kind bits; g(k) goes to
@@ -52,9 +53,9 @@ const uint IDX_CLOSE = 1u << 30, IDX_BLEND = 1u << 31, IDX_ELEM = IDX_CLOSE - 1u
 // The depth tree stores g + DEPTH_BIAS as 16 bits (|g| <= TREE_CAP < 2^15).
 const uint DEPTH_BIAS = 32768u;
 
-// Phase-shared memory: the 16-bit min tree (2 TREE_CAP entries), then the
-// clip values and links of a chunk (5 WG words), then a chunk's key boxes
-// (4 WG words).
+// One array the phases use in turn: the 16-bit min tree of phase 2 (about
+// 2 TREE_CAP entries), the clip values and links of a chunk in phase 3 (5 WG
+// words), a block's key boxes in phase 5 (4 WG words).
 const uint MEM_WORDS = TREE_CAP + 32u > 5u * WG ? TREE_CAP + 32u : 5u * WG;
 shared uint sh_mem[MEM_WORDS];
 shared uvec2 sh_sg[WG];

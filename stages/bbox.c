@@ -147,6 +147,11 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
   rc->gb = CN_MIN(a->group_bound, a->n);
   rc->l = cn__bbox_layout_of(ctx, &rc->s, rc->n, rc->gb);
   rc->vp = cn_box_clean((cn_box){a->viewport[0], a->viewport[1], a->viewport[2], a->viewport[3]});
+  return CN_OK;
+}
+
+/* The multi-pass kernels' pipelines (built on first use). */
+static cn_result cn__bbox_pipelines(cn_context *ctx, cn__bbox_rec *rc) {
   uint32_t spec[2] = {rc->s.wg, rc->s.items};
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COUNT, spec, 2, &rc->count));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COMPACT, spec, 2, &rc->compact));
@@ -324,6 +329,7 @@ cn_result cn_bbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_arg
   CN_TRY(cn__bbox_prepare(ctx, a, &rc));
   uint32_t spec[3];
   if (cn__bbox_small_shape(ctx, rc.n, rc.gb, spec)) return cn__bbox_record_small(ctx, cmd, a, &rc, spec);
+  CN_TRY(cn__bbox_pipelines(ctx, &rc));
   CN_TRY(cn__bbox_front(ctx, cmd, a, &rc));
   VkDeviceAddress S = a->scratch;
   if (rc.gb)

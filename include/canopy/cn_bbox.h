@@ -95,7 +95,8 @@ typedef struct cn_bbox_args {
   float viewport[4];        /* x0 y0 x1 y1; -inf -inf inf inf for unbounded */
   cn_timer *timer;          /* optional: marks "bbox compact", "bbox parens", "bbox clip", "bbox draws", "bbox blend";
                                small streams one span, "bbox small" */
-  cn_parens_variant parens; /* the matching variant (CN_PARENS_AUTO = 0 by default) */
+  cn_parens_variant parens; /* the matching variant of the multi-pass kernels (CN_PARENS_AUTO = 0 by
+                               default; bbox_small matches on its own) */
 } cn_bbox_args;
 
 /* Scratch bytes cn_bbox_record() needs. */
