@@ -37,12 +37,12 @@ CN_PUSH_BEGIN(cn_pathbox_push)
   CN_PTR(StrokeBuf) strokes;
   CN_PTR(BoxBuf) boxes;     /* out: one cn_box per element */
   CN_PTR(TagBuf) tags;      /* out (when write_tags): one uint32 tag per element */
-  CN_U32 count;             /* segments (pathbox_segments) or elements (pathbox_elements) */
+  CN_U32 count;             /* segments (pathbox_segments, pathbox_small) or elements (pathbox_elements) */
   CN_U32 path_count;
   CN_U32 transform_count;
   CN_U32 stroke_count;
-  CN_U32 write_tags;        /* pathbox_elements: 1 to write tags[] */
-  CN_U32 pad0;
+  CN_U32 write_tags;        /* pathbox_elements, pathbox_small: 1 to write tags[] */
+  CN_U32 element_count;     /* pathbox_small: elements */
 CN_PUSH_END(cn_pathbox_push)
 CN_STATIC_ASSERT_SIZE(cn_pathbox_push, 88);
 #endif

@@ -56,4 +56,75 @@ void curve_extrema(uint n, float a0, float a1, float a2, float a3, inout float l
   }
 }
 
+#ifdef CN_USE_PATHBOX_PUSH
+// The kernels' shared steps (pathbox_segments, pathbox_elements, pathbox_small:
+// the same code, so the single-workgroup kernel gives the same bits). Needs
+// scene_box.glsl.
+
+vec2 pb_xform(cn_transform m, float x, float y) { return vec2(m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f); }
+
+// Segment j's key box (its control points through its path's transform, then
+// endpoints and interior extrema) and its path; false when it is skipped
+// (a NaN, or a path or transform that does not exist). j < segment count.
+bool segment_key(uint j, out uint path, out ivec4 key) {
+  key = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
+  cn_segment s = pc.segments.v[j];
+  path = s.info >> CN_SEG_PATH_SHIFT;
+  bool ok = path < pc.path_count;
+  uint tr = ok ? pc.paths.v[path].transform : 0u;
+  ok = ok && tr < pc.transform_count;
+  if (!ok) return false;
+  cn_transform m = pc.transforms.v[tr];
+  uint kind = s.info & 3u;
+  uint np = kind == CN_SEG_LINE ? 2u : kind == CN_SEG_QUAD ? 3u : 4u;
+  vec2 p0 = pb_xform(m, s.x0, s.y0), p1 = pb_xform(m, s.x1, s.y1);
+  vec2 p2 = np > 2u ? pb_xform(m, s.x2, s.y2) : p1;
+  vec2 p3 = np > 3u ? pb_xform(m, s.x3, s.y3) : p2;
+  vec2 pe = np == 2u ? p1 : np == 3u ? p2 : p3;
+  vec2 lo = min(p0, pe), hi = max(p0, pe);
+  if (np > 2u) {
+    curve_extrema(np, p0.x, p1.x, p2.x, p3.x, lo.x, hi.x);
+    curve_extrema(np, p0.y, p1.y, p2.y, p3.y, lo.y, hi.y);
+  }
+  vec4 b = vec4(lo, hi);
+  ok = !(coord_is_nan(b.x) || coord_is_nan(b.y) || coord_is_nan(b.z) || coord_is_nan(b.w)) &&
+       !(coord_is_nan(p1.x) || coord_is_nan(p1.y) || coord_is_nan(p2.x) || coord_is_nan(p2.y) ||
+         coord_is_nan(p3.x) || coord_is_nan(p3.y));
+  if (ok) key = ivec4(f32_key(b.x), f32_key(b.y), f32_key(b.z), f32_key(b.w));
+  return ok;
+}
+
+// Whether element e takes its box from its path's key box.
+bool element_has_path_box(cn_element e) {
+  bool drawn = e.tag == CN_TAG_FILL || e.tag == CN_TAG_STROKE || e.tag == CN_TAG_BEGIN_CLIP;
+  return drawn && e.path < pc.path_count;
+}
+
+// The box of element e from its path's key box k (element_has_path_box(e)):
+// FILL and BEGIN_CLIP take the path box; STROKE grows it by half the width
+// times the transform's largest singular value times max(1, miter_limit for
+// miter joins, sqrt(2) for square caps) on every side. Canonical.
+vec4 element_box(cn_element e, ivec4 k) {
+  vec4 box = vec4(key_f32(k.x), key_f32(k.y), key_f32(k.z), key_f32(k.w));
+  if (e.tag == CN_TAG_STROKE) {
+    uint tr = pc.paths.v[e.path].transform;
+    if (e.aux < pc.stroke_count && tr < pc.transform_count) {
+      cn_stroke s = pc.strokes.v[e.aux];
+      cn_transform m = pc.transforms.v[tr];
+      float sum = m.a * m.a + m.b * m.b + m.c * m.c + m.d * m.d;
+      float det = m.a * m.d - m.b * m.c;
+      float sigma = sqrt(0.5 * (sum + sqrt(max(sum * sum - 4.0 * det * det, 0.0))));
+      float f = 1.0;
+      if (s.join == CN_JOIN_MITER || s.join == CN_JOIN_MITER_CLIP) f = max(f, s.miter_limit);
+      if (s.cap == CN_CAP_SQUARE) f = max(f, 1.41421356);
+      float ex = 0.5 * abs(s.width) * sigma * f;
+      box += vec4(-ex, -ex, ex, ex);
+    } else {
+      box = BOX_EMPTY;
+    }
+  }
+  return box_canon(box_clean(box));
+}
+#endif
+
 #endif

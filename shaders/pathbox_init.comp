@@ -14,6 +14,7 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer BoxBuf { ve
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
 #define CN_USE_PATHBOX_PUSH
 #include "cn_scene_stage_shared.h"
+#include "scene_box.glsl"
 #include "pathbox.glsl"
 
 void main() {

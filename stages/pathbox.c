@@ -1,5 +1,6 @@
 /* pathbox.c: host side of the path-box stage (see cn_pathbox.h) and its CPU
- * reference. Kernels: shaders/pathbox_{init,segments,elements}.comp, pathbox.glsl. */
+ * reference. Kernels: shaders/pathbox_{init,segments,elements}.comp, and
+ * pathbox_small.comp for small scenes (one dispatch), pathbox.glsl. */
 #include "cn_pathbox.h"
 
 #include "cn_box.h"
@@ -16,13 +17,35 @@ uint64_t cn_pathbox_scratch_bytes(cn_context *ctx, const cn_pathbox_args *a) {
   return a ? (uint64_t)CN_MAX(a->path_count, 1) * 16 : 0;
 }
 
+/* ------------------------------------------------------------ small path */
+
+uint32_t cn__pathbox_small_max(const cn_context *ctx) {
+  uint32_t v = ctx->tuning.pathbox_small_max;
+  if (v == CN_SMALL_OFF) return 0;
+  return v ? v : CN_PATHBOX_SMALL_DEFAULT;
+}
+
+/* pathbox_small's workgroup size for a scene of these counts, 0 when it does
+ * not take it: more segments or elements than the threshold, more paths than
+ * its shared key boxes, a device that cannot run it, or (on drivers with a
+ * loop-trip limit) loops past the limit: per invocation at most 32 trips a
+ * round of segments (ITEMS segments, two extrema loops of two trips each),
+ * one a round of paths and of elements. */
+uint32_t cn__pathbox_small_wg(const cn_context *ctx, uint64_t segments, uint64_t elements, uint64_t paths) {
+  const cn_device_caps *c = &ctx->caps;
+  uint32_t wg = cn_floor_pow2(CN_MIN(1024u, c->max_workgroup_invocations));
+  uint64_t max = cn__pathbox_small_max(ctx);
+  if (segments > max || elements > max || paths > CN__PATHBOX_SMALL_PATHS) return 0;
+  if (!c->subgroup_size || wg % c->subgroup_size || c->max_shared_memory < CN__PATHBOX_SMALL_PATHS * 16) return 0;
+  uint64_t trips = CN_DIV_UP(segments, (uint64_t)wg * CN__PATHBOX_SMALL_ITEMS) * 32 + CN_DIV_UP(paths, wg) +
+                   CN_DIV_UP(elements, wg) + 16;
+  if (c->max_loop_iterations && trips > c->max_loop_iterations) return 0;
+  return wg;
+}
+
 cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *a) {
   if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: NULL argument");
   if (a->element_count && !a->boxes) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: no boxes buffer");
-  VkPipeline init, segs, elems;
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_INIT, NULL, 0, &init));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_SEGMENTS, NULL, 0, &segs));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_ELEMENTS, NULL, 0, &elems));
   cn_pathbox_push pc = {.segments = a->segments,
                         .paths = a->paths,
                         .transforms = a->transforms,
@@ -35,13 +58,27 @@ cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathb
                         .transform_count = a->transform_count,
                         .stroke_count = a->stroke_count,
                         .write_tags = a->tags != 0};
-  cn_dispatch(ctx, cmd, init, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->path_count, 256));
-  cn_cmd_barrier(ctx, cmd);
-  pc.count = a->segment_count;
-  cn_dispatch(ctx, cmd, segs, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->segment_count, 256));
-  cn_cmd_barrier(ctx, cmd);
-  pc.count = a->element_count;
-  cn_dispatch(ctx, cmd, elems, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->element_count, 256));
+  uint32_t wg = cn__pathbox_small_wg(ctx, a->segment_count, a->element_count, a->path_count);
+  if (wg) {
+    uint32_t spec[2] = {wg, CN__PATHBOX_SMALL_ITEMS};
+    VkPipeline small;
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_SMALL, spec, 2, &small));
+    pc.count = a->segment_count;
+    pc.element_count = a->element_count;
+    cn_dispatch(ctx, cmd, small, &pc, sizeof pc, a->element_count || a->segment_count ? 1 : 0);
+  } else {
+    VkPipeline init, segs, elems;
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_INIT, NULL, 0, &init));
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_SEGMENTS, NULL, 0, &segs));
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_ELEMENTS, NULL, 0, &elems));
+    cn_dispatch(ctx, cmd, init, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->path_count, 256));
+    cn_cmd_barrier(ctx, cmd);
+    pc.count = a->segment_count;
+    cn_dispatch(ctx, cmd, segs, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->segment_count, 256));
+    cn_cmd_barrier(ctx, cmd);
+    pc.count = a->element_count;
+    cn_dispatch(ctx, cmd, elems, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->element_count, 256));
+  }
   if (a->timer) {
     cn_cmd_barrier(ctx, cmd);
     cn_timer_mark(ctx, a->timer, cmd, "path boxes");

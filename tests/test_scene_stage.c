@@ -294,6 +294,97 @@ TEST(pathbox_long_paths) {
   check_scene(&s, 128, "long paths");
 }
 
+/* Path boxes of s through the GPU scene stage with the given tuning. */
+static cn_box *gpu_path_boxes(const cn_scene_data *s, const cn_tuning *t) {
+  cn_context *ctx = test_context();
+  cn_context_set_tuning(ctx, t);
+  cn_scene_stage_result g;
+  cn_box *out = NULL;
+  CHECK_OK(cn_scene_stage_run(ctx, s, &(cn_scene_stage_desc){.bin_size = 64}, &g));
+  if (g.path_boxes && (out = malloc((g.n ? g.n : 1) * sizeof *out))) memcpy(out, g.path_boxes, g.n * sizeof *out);
+  cn_scene_stage_result_free(&g);
+  return out;
+}
+
+/* pathbox_small (one workgroup, one dispatch) with the threshold at the
+ * scene's larger count (it runs) and one below (the multi-pass kernels run):
+ * the same bits as the multi-pass kernels, and the whole stage against the
+ * CPU reference. expect: whether it runs at the threshold (false past its
+ * paths). */
+static void check_pathbox_small(const cn_scene_data *s, bool expect, const char *what) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  uint32_t max = CN_MAX(s->segment_count, s->element_count);
+  cn_tuning at = {.pathbox_small_max = max}, below = {.pathbox_small_max = max - 1};
+  cn_context_set_tuning(ctx, &at);
+  bool small = cn__pathbox_small_wg(ctx, s->segment_count, s->element_count, s->path_count) != 0;
+  CHECK(small == expect);
+  cn_context_set_tuning(ctx, &below);
+  CHECK(cn__pathbox_small_wg(ctx, s->segment_count, s->element_count, s->path_count) == 0);
+  cn_box *a = gpu_path_boxes(s, &at), *b = gpu_path_boxes(s, &below),
+         *c = gpu_path_boxes(s, &(cn_tuning){.pathbox_small_max = CN_SMALL_OFF});
+  CHECK(a && b && c);
+  if (a && b && c) {
+    for (uint32_t i = 0; i < s->element_count; i++)
+      if (memcmp(&a[i], &c[i], sizeof *a) != 0 || memcmp(&b[i], &c[i], sizeof *a) != 0) {
+        fprintf(stderr, "  %s: path box of element %u: small %.9g %.9g %.9g %.9g, multi-pass %.9g %.9g %.9g %.9g\n",
+                what, i, a[i].x0, a[i].y0, a[i].x1, a[i].y1, c[i].x0, c[i].y0, c[i].x1, c[i].y1);
+        test_failures++;
+        break;
+      }
+  }
+  free(a), free(b), free(c);
+  cn_context_set_tuning(ctx, &at);
+  check_scene(s, 64, what);
+  cn_context_set_tuning(ctx, NULL);
+}
+
+/* pathbox_small on random scenes (paths of 2 to 7 segments, so subgroups
+ * hold several paths), on long paths (rounds of many segments of one path),
+ * and at its path limit (1024 paths: it runs; 1025: it does not). */
+TEST(pathbox_small_path) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  for (int k = 0; k < 3; k++) {
+    cn_scene_data s;
+    build_random(builder(), k == 0 ? 5 : k == 1 ? 180 : 700, 4, &s);
+    check_pathbox_small(&s, true, "pathbox_small random");
+  }
+  cn_scene_builder *b = builder();
+  CHECK_OK(cn_scene_begin(b, 0, 0, 800, 600));
+  uint32_t paint;
+  CHECK_OK(cn_scene_solid(b, 0, 1, 0, 1, &paint));
+  for (int p = 0; p < 12; p++) {
+    cn_transform t = {frand(0.5f, 2), frand(-0.5f, 0.5f), frand(-0.5f, 0.5f), frand(0.5f, 2), frand(0, 400),
+                      frand(0, 300)};
+    CHECK_OK(cn_scene_set_transform(b, &t));
+    uint32_t path;
+    CHECK_OK(cn_scene_path_begin(b));
+    CHECK_OK(cn_scene_move_to(b, 0, 0));
+    int segs = p % 4 == 1 ? 2 : 500 + (int)test_rand_below(2500);
+    int far = (int)test_rand_below((uint64_t)segs);
+    for (int k = 0; k < segs; k++) {
+      float r = k == far ? 500.0f : 50.0f;
+      CHECK_OK(cn_scene_cubic_to(b, frand(-r, r), frand(-r, r), frand(-r, r), frand(-r, r), frand(-50, 50),
+                                 frand(-50, 50)));
+    }
+    CHECK_OK(cn_scene_close(b));
+    CHECK_OK(cn_scene_path_end(b, &path));
+    CHECK_OK(cn_scene_fill(b, path, paint, CN_RULE_NONZERO));
+    cn_stroke_desc sd = {.width = 3, .miter_limit = 4, .join = CN_JOIN_MITER, .cap = CN_CAP_SQUARE};
+    CHECK_OK(cn_scene_stroke(b, path, paint, &sd));
+  }
+  cn_scene_data s;
+  CHECK_OK(cn_scene_end(b, &s));
+  CHECK(s.segment_count > 4 * 1024); /* more than one round of the workgroup */
+  check_pathbox_small(&s, true, "pathbox_small long paths");
+  for (int paths = 1024; paths <= 1025; paths++) {
+    build_random(builder(), paths, 0, &s);
+    CHECK_EQ_U64(s.path_count, (uint64_t)paths);
+    check_pathbox_small(&s, paths <= 1024, "pathbox_small path limit");
+  }
+}
+
 TEST(scene_errors) {
   cn_context *ctx = test_context();
   if (!ctx) return;
@@ -363,4 +454,4 @@ TEST(scene_corpus) {
   CHECK(rv.loaded == rv.checked);
 }
 
-TEST_MAIN(T(pathbox_hand), T(pathbox_long_paths), T(scene_random), T(scene_small_path_rerun), T(scene_errors), T(scene_corpus))
+TEST_MAIN(T(pathbox_hand), T(pathbox_long_paths), T(pathbox_small_path), T(scene_random), T(scene_small_path_rerun), T(scene_errors), T(scene_corpus))

@@ -109,7 +109,7 @@ typedef struct cn_context cn_context;
  * them itself (the CLI does, see its --help). */
 struct cn_parens_tuning; /* cn_parens.h */
 struct cn_scan_tuning;   /* cn_scan.h */
-#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max: no single-workgroup path */
+#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max, pathbox_small_max: no single-workgroup path */
 typedef struct cn_tuning {
   /* bbox stage: workgroup size and elements per invocation of the compaction
    * and draws kernels, workgroup size of bbox_clip_local (powers of two,
@@ -124,6 +124,11 @@ typedef struct cn_tuning {
    * (cn_bbox.h, cn_bins.h). 0: the defaults (8192 and 512, from the H200
    * measurements in docs/PERF.md); CN_SMALL_OFF: never. */
   uint32_t bbox_small_max, bins_small_max;
+  /* path boxes: scenes of at most pathbox_small_max segments and at most as
+   * many elements (and at most 1024 paths) run them in one workgroup and one
+   * dispatch (pathbox_small, instead of three). 0: the default (8192);
+   * CN_SMALL_OFF: never. */
+  uint32_t pathbox_small_max;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;
