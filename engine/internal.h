@@ -132,13 +132,15 @@ struct cn_bins_grid;
 bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const struct cn_bins_grid *g); /* bins_small */
 /* Path boxes (stages/pathbox.c) in one workgroup and one dispatch
  * (pathbox_small) for scenes of at most cn_tuning.pathbox_small_max segments
- * and elements (else the default) and at most CN__PATHBOX_SMALL_PATHS paths:
- * the threshold (0 when turned off) and the workgroup size it runs with for
- * these counts (0: the multi-pass kernels run). */
+ * and elements (else the default) and at most cn__pathbox_small_paths paths
+ * (the key boxes it holds in shared memory, by the device's limit): the
+ * threshold (0 when turned off) and the workgroup size it runs with for these
+ * counts (0: the multi-pass kernels run). */
 #define CN_PATHBOX_SMALL_DEFAULT 8192u
-#define CN__PATHBOX_SMALL_PATHS 1024u /* shaders/pathbox_small.comp: PATH_CAP */
+#define CN__PATHBOX_SMALL_PATHS 1024u /* paths per 16 KiB of shared memory */
 #define CN__PATHBOX_SMALL_ITEMS 4u    /* segments per invocation and round */
 uint32_t cn__pathbox_small_max(const cn_context *ctx);
+uint32_t cn__pathbox_small_paths(const cn_context *ctx);
 uint32_t cn__pathbox_small_wg(const cn_context *ctx, uint64_t segments, uint64_t elements, uint64_t paths);
 
 /* Highest power of two <= x (x > 0). */

@@ -13,6 +13,7 @@
  * size and 1 = items per invocation). */
 #define CN_SPEC_BINS_SLICE 2 /* bins: bins held in shared memory at once */
 #define CN_SPEC_BBOX_TREE_CAP 2 /* bbox_small: group nodes it can hold */
+#define CN_SPEC_PATHBOX_PATHS 2 /* pathbox_small: paths whose key boxes it holds */
 
 /* The compacted group array stores one byte per BEGIN/END (the input of
  * parentheses matching): bit 0 = close (END), bit 1 = blend (else clip). */

@@ -2,7 +2,8 @@
 // pathbox_small: the whole path-box stage of a small scene in one workgroup and
 // one dispatch (stages/pathbox.c), with the same results, bit for bit, as
 // pathbox_init, pathbox_segments and pathbox_elements (the same steps of
-// pathbox.glsl): the key boxes of the paths (at most PATH_CAP) live in shared
+// pathbox.glsl): the key boxes of the paths (at most PATH_CAP, 16 bytes
+// each) live in shared
 // memory; every lane takes ITEMS segments per round (their loads issued
 // together), the lanes of a subgroup whose segments belong to the subgroup's
 // lowest path fold by subgroup min/max first and one lane does the shared
@@ -29,7 +30,7 @@ layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uin
 #include "scene_box.glsl"
 #include "pathbox.glsl"
 
-const uint PATH_CAP = 1024u; // stages/pathbox.c: CN__PATHBOX_SMALL_PATHS
+layout(constant_id = CN_SPEC_PATHBOX_PATHS) const uint PATH_CAP = 1024;
 shared int sh_x0[PATH_CAP], sh_y0[PATH_CAP], sh_x1[PATH_CAP], sh_y1[PATH_CAP];
 
 void main() {

@@ -27,16 +27,24 @@ uint32_t cn__pathbox_small_max(const cn_context *ctx) {
 
 /* pathbox_small's workgroup size for a scene of these counts, 0 when it does
  * not take it: more segments or elements than the threshold, more paths than
- * its shared key boxes, a device that cannot run it, or (on drivers with a
+ * its shared key boxes (cn__pathbox_small_paths: 2048 where the device has
+ * 32 KiB of shared memory, else 1024, else none), a device that cannot run it, or (on drivers with a
  * loop-trip limit) loops past the limit: per invocation at most 32 trips a
  * round of segments (ITEMS segments, two extrema loops of two trips each),
  * one a round of paths and of elements. */
+uint32_t cn__pathbox_small_paths(const cn_context *ctx) {
+  uint32_t shared = ctx->caps.max_shared_memory;
+  return shared >= 2 * CN__PATHBOX_SMALL_PATHS * 16 ? 2 * CN__PATHBOX_SMALL_PATHS
+         : shared >= CN__PATHBOX_SMALL_PATHS * 16   ? CN__PATHBOX_SMALL_PATHS
+                                                    : 0;
+}
+
 uint32_t cn__pathbox_small_wg(const cn_context *ctx, uint64_t segments, uint64_t elements, uint64_t paths) {
   const cn_device_caps *c = &ctx->caps;
   uint32_t wg = cn_floor_pow2(CN_MIN(1024u, c->max_workgroup_invocations));
   uint64_t max = cn__pathbox_small_max(ctx);
-  if (segments > max || elements > max || paths > CN__PATHBOX_SMALL_PATHS) return 0;
-  if (!c->subgroup_size || wg % c->subgroup_size || c->max_shared_memory < CN__PATHBOX_SMALL_PATHS * 16) return 0;
+  if (segments > max || elements > max || paths > cn__pathbox_small_paths(ctx)) return 0;
+  if (!c->subgroup_size || wg % c->subgroup_size) return 0;
   uint64_t trips = CN_DIV_UP(segments, (uint64_t)wg * CN__PATHBOX_SMALL_ITEMS) * 32 + CN_DIV_UP(paths, wg) +
                    CN_DIV_UP(elements, wg) + 16;
   if (c->max_loop_iterations && trips > c->max_loop_iterations) return 0;
@@ -60,9 +68,9 @@ cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathb
                         .write_tags = a->tags != 0};
   uint32_t wg = cn__pathbox_small_wg(ctx, a->segment_count, a->element_count, a->path_count);
   if (wg) {
-    uint32_t spec[2] = {wg, CN__PATHBOX_SMALL_ITEMS};
+    uint32_t spec[3] = {wg, CN__PATHBOX_SMALL_ITEMS, cn__pathbox_small_paths(ctx)};
     VkPipeline small;
-    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_SMALL, spec, 2, &small));
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_SMALL, spec, 3, &small));
     pc.count = a->segment_count;
     pc.element_count = a->element_count;
     cn_dispatch(ctx, cmd, small, &pc, sizeof pc, a->element_count || a->segment_count ? 1 : 0);

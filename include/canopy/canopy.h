@@ -125,7 +125,8 @@ typedef struct cn_tuning {
    * measurements in docs/PERF.md); CN_SMALL_OFF: never. */
   uint32_t bbox_small_max, bins_small_max;
   /* path boxes: scenes of at most pathbox_small_max segments and at most as
-   * many elements (and at most 1024 paths) run them in one workgroup and one
+   * many elements (and at most 2048 paths, 1024 on devices with less than 32
+   * KiB of shared memory) run them in one workgroup and one
    * dispatch (pathbox_small, instead of three). 0: the default (8192);
    * CN_SMALL_OFF: never. */
   uint32_t pathbox_small_max;
