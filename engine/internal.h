@@ -136,7 +136,7 @@ bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const struct cn_bins
  * (the key boxes it holds in shared memory, by the device's limit): the
  * threshold (0 when turned off) and the workgroup size it runs with for these
  * counts (0: the multi-pass kernels run). */
-#define CN_PATHBOX_SMALL_DEFAULT 8192u
+#define CN_PATHBOX_SMALL_DEFAULT 1024u
 #define CN__PATHBOX_SMALL_PATHS 1024u /* paths per 16 KiB of shared memory */
 #define CN__PATHBOX_SMALL_ITEMS 4u    /* segments per invocation and round */
 uint32_t cn__pathbox_small_max(const cn_context *ctx);

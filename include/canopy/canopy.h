@@ -126,9 +126,10 @@ typedef struct cn_tuning {
   uint32_t bbox_small_max, bins_small_max;
   /* path boxes: scenes of at most pathbox_small_max segments and at most as
    * many elements (and at most 2048 paths, 1024 on devices with less than 32
-   * KiB of shared memory) run them in one workgroup and one
-   * dispatch (pathbox_small, instead of three). 0: the default (8192);
-   * CN_SMALL_OFF: never. */
+   * KiB of shared memory) run them in one workgroup and one dispatch
+   * (pathbox_small, instead of three). 0: the default (1024, from the H200
+   * measurements in docs/PERF.md: one workgroup's arithmetic costs more than
+   * two dispatches from about 2000 segments on); CN_SMALL_OFF: never. */
   uint32_t pathbox_small_max;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */

@@ -23,7 +23,7 @@
  * segment's box into its path (info >> CN_SEG_PATH_SHIFT) with integer
  * atomic min/max on order-preserving keys (exact, any order), pathbox_elements
  * writes the element boxes. Small scenes (at most cn_tuning.pathbox_small_max
- * segments and elements, 8192 by default, and at most 2048 paths, 1024 on
+ * segments and elements, 1024 by default, and at most 2048 paths, 1024 on
  * devices with less than 32 KiB of shared memory) run the
  * same steps in one workgroup and one dispatch (pathbox_small: the paths' key
  * boxes in shared memory), with the same results bit for bit.
