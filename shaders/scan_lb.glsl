@@ -38,8 +38,11 @@
 
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 256;
 layout(constant_id = CN_SPEC_ITEMS) const uint ITEMS = 16; // a multiple of 4, at most 32
-layout(constant_id = 2) const uint VEC4 = 0;                // src and dst 16-byte aligned
+layout(constant_id = 2) const uint SCAN_MODE = 0;           // bits below
 layout(constant_id = 3) const uint SPIN_BUDGET = 16384u;    // flag loads per block
+const uint VEC4 = SCAN_MODE & 1u;                           // src and dst 16-byte aligned
+const uint STATIC_ORDER = (SCAN_MODE >> 1) & 1u;            // block id = workgroup id (no counter)
+const uint BACKOFF = SCAN_MODE >> 8;                        // dependent ALU steps between flag loads (0: none)
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 #define SCAN_T uint
@@ -61,6 +64,15 @@ const uint FLAG_AGGREGATE = 1u, FLAG_PREFIX = 2u;
 
 shared uint sh_sg[WG_SIZE]; // one total per subgroup
 shared uint sh_bcast[4];    // invocation 0 to all: block id, flag state
+
+// A pause between two loads of a flag that is not yet set (BACKOFF steps of
+// a dependent multiply-add on the loaded word; spinning lanes then load less
+// often from the few cache lines every waiting block polls). The result is
+// folded into `sink`, which the kernel keeps live.
+uint scan_backoff(uint x) {
+  [[dont_unroll]] for (uint i = 0u; i < BACKOFF; i++) x = x * 1664525u + 1013904223u;
+  return x;
+}
 
 #ifndef SCAN_SG_INCLUSIVE
 uint scan_sg_inclusive(uint x) {
@@ -142,7 +154,9 @@ void main() {
   ScanState st = ScanState(pc.partial);
   uint agg_at = 1u + nb, pre_at = 1u + 2u * nb; // state words of aggregates, prefixes
   uint b = 0u;
-  if (lookback) {
+  if (lookback && STATIC_ORDER != 0u) {
+    b = cn_group_id();
+  } else if (lookback) {
     if (t == 0u) sh_bcast[0] = atomicAdd(st.v[0], 1u);
     barrier();
     b = sh_bcast[0];
@@ -179,14 +193,15 @@ void main() {
                              gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
     if (gl_SubgroupID == 0u && b != 0u) {
       uint r = b, budget = SPIN_BUDGET, lane = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
-      uint acc = SCAN_IDENTITY;
+      uint acc = SCAN_IDENTITY, sink = 0u;
       while (r != 0u) { // uniform in the subgroup
         uint64_t w = scan_pack(FLAG_PREFIX, SCAN_IDENTITY); // lanes past block 0 never end a window first
         if (lane < r) {
           for (;;) {
             w = atomicLoad(s64.v[r - 1u - lane], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
             if ((w >> 32) != 0ul || budget == 0u) break;
-            budget--;
+            budget = budget > BACKOFF ? budget - 1u - BACKOFF : 0u; // the pause's steps count (llvmpipe's loop limit)
+            if (BACKOFF != 0u) sink ^= scan_backoff(uint(w) + budget);
           }
         }
         uint f = uint(w >> 32);
@@ -215,6 +230,7 @@ void main() {
           r -= sg;
         }
       }
+      if (BACKOFF != 0u && sink == 0x9E3779B9u) sh_bcast[2] = sink; // keeps the pause's work (sh_bcast[2] is unused here)
       if (lane == 0u) {
         sh_bcast[3] = acc;
         atomicStore(s64.v[b], scan_pack(FLAG_PREFIX, SCAN_COMBINE(acc, total)), gl_ScopeDevice,
@@ -246,7 +262,8 @@ void main() {
           for (;;) {
             f = atomicLoad(st.v[r - lane], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
             if (f != 0u || budget == 0u) break;
-            budget--;
+            budget = budget > BACKOFF ? budget - 1u - BACKOFF : 0u; // the pause's steps count (llvmpipe's loop limit)
+            if (BACKOFF != 0u && scan_backoff(budget) == 0x9E3779B9u) budget = 0u; // keeps the pause's work
           }
         }
         uvec4 stop = subgroupBallot(f != FLAG_AGGREGATE);

@@ -21,6 +21,9 @@ enum {
   PARENS_SINGLE_K = 16,       /* single: elements per invocation at its largest n (fewer below) */
   PARENS_SINGLE_MIN_K = 4,    /* single: the fewest elements per invocation it picks */
   PARENS_SINGLE_MIN_WG = 32,  /* single: smallest workgroup */
+  PARENS_SINGLE_DEFAULT_FORM = CN_PARENS_SINGLE_LOWMARK, /* single: form without tuning */
+  PARENS_AUTO_TREE_SINGLE_MAX = 1 << 12, /* auto: the tree form of single up to here (no low-mark form) */
+  PARENS_AUTO_LOWMARK_MIN = 1 << 18,     /* auto: simple below, lowmark from here */
 };
 
 typedef struct cn__parens_shape {
@@ -59,10 +62,10 @@ static uint32_t cn__parens_tree_levels(const cn_parens_tuning *t) {
 static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window) {
   uint64_t p = (uint64_t)wg * k;
   if (v == CN_PARENS_SINGLE) return 4 * (uint64_t)wg * 5 + 64; /* sh_tree, sh_mask, sh_scalars */
-  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match, words per chunk: sh_sg, sh_psv, log2(wg) of sh_min, k + 1 each of sh_pos and sh_ans */
+  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match, words per chunk: sh_sg, sh_psv, sh_mask, log2(wg) of sh_min, k + 1 of sh_ans */
     uint64_t log = 0;
     while ((1ull << log) < wg) log++;
-    return 4 * (uint64_t)wg * (2 + log + 2 * (k + 1)) + 64;
+    return 4 * (uint64_t)wg * (3 + log + k + 1) + 64;
   }
   uint64_t common = (p + p / 32) * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
   uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : 32 * 8; /* parens_match's sh_near */
@@ -119,16 +122,48 @@ uint64_t cn_parens_single_max(cn_context *ctx) {
 
 static uint64_t cn__parens_scratch_of(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t, uint64_t n);
 
+/* Shape of single's low-mark form for n with k elements per invocation (16
+ * or 32): the smallest power-of-two workgroup of at least 32 invocations and
+ * the subgroup size that covers n; false when the device cannot run it. */
+static bool cn__parens_lm_single_wg(const cn_context *ctx, uint64_t n, uint32_t k, uint32_t *wg) {
+  *wg = CN_MAX((uint32_t)PARENS_SINGLE_MIN_WG, ctx->caps.max_subgroup_size);
+  while ((uint64_t)*wg * k < n && *wg <= ctx->caps.max_workgroup_invocations) *wg *= 2;
+  return *wg <= ctx->caps.max_workgroup_invocations &&
+         cn__parens_shared_bytes(CN_PARENS_LOWMARK, *wg, k, 1) <= ctx->caps.max_shared_memory;
+}
+
+/* Elements per invocation of single's low-mark form for n: 16 where that
+ * shape fits the device, else 32; 0 when neither does. */
+static uint32_t cn__parens_lm_single_k(const cn_context *ctx, uint64_t n, uint32_t *wg) {
+  if (cn__parens_lm_single_wg(ctx, n, 16, wg)) return 16;
+  if (cn__parens_lm_single_wg(ctx, n, 32, wg)) return 32;
+  return 0;
+}
+
+/* Largest n of single's low-mark form here (a power of two; 0: none). */
+static uint64_t cn__parens_lm_single_max(const cn_context *ctx) {
+  uint64_t n = 0;
+  if (!ctx) return 0;
+  uint32_t wg;
+  for (uint64_t m = 32; m <= ((uint64_t)1 << 16) && cn__parens_lm_single_k(ctx, m, &wg); m *= 2) n = m;
+  return n;
+}
+
 cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
-  /* From the H200 runs of 2026-11-23 (docs/PERF.md): single (one dispatch,
-   * 4 elements per invocation up to 2^12) is fastest to 2^11 and level with
-   * simple at 2^12 (14.9 us); at 2^13 and 2^14 its longer walk per invocation
-   * makes it slower (25, 45 us) than simple's three dispatches (15, 16 us);
-   * lowmark is fastest from 2^15 up, by 3.3x over efficient at 2^26.
-   * cn_parens_record() falls back to efficient when lowmark's 16-byte
-   * alignment is not met. */
-  if (n <= CN_MIN(cn_parens_single_max(ctx), (uint64_t)1 << 12)) return CN_PARENS_SINGLE;
-  cn_parens_variant v = n < (1u << 15) ? CN_PARENS_SIMPLE : CN_PARENS_LOWMARK;
+  /* From the H200 runs of 2026-11-23 (docs/PERF.md): single's low-mark form
+   * (one dispatch) takes 5.1-5.9 us up to 2^12, the tree form 9.7-15.1 and
+   * simple's three dispatches 12-15; without the low-mark form (shared
+   * memory) the tree form up to 2^12, where it is level with simple. From
+   * 2^13 the multi-partition variants: on the walk that never goes below
+   * depth 0 (every balanced stream, the scene stage's group nodes) lowmark
+   * is 2.8-4.4 us slower than simple and efficient below 2^18 and level on
+   * fair-coin input; from 2^18 lowmark is fastest, by 3.3x over efficient at
+   * 2^26. cn_parens_record() falls back to efficient when lowmark's 16-byte
+   * alignment is not met, and to simple when single's is not above 2^12. */
+  uint64_t smax = cn_parens_single_max(ctx);
+  if (n <= CN_MIN(cn__parens_lm_single_max(ctx), smax) || n <= CN_MIN(smax, PARENS_AUTO_TREE_SINGLE_MAX))
+    return CN_PARENS_SINGLE;
+  cn_parens_variant v = n < PARENS_AUTO_LOWMARK_MIN ? CN_PARENS_SIMPLE : CN_PARENS_LOWMARK;
   /* The scratch must fit one allocation of the device (lowmark keeps a
    * partition's window per partition: 8 bytes an element, 2.15 GB at 2^28,
    * over lavapipe's 2 GiB): else the next variant whose scratch fits. */
@@ -252,7 +287,23 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
 }
 
 static cn_result cn__parens_record_single(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s, bool tuned,
-                                          uint64_t n, cn_parens_push pc, cn_timer *timer) {
+                                          uint64_t n, cn_parens_push pc, const cn_parens_tuning *tu,
+                                          cn_timer *timer) {
+  uint32_t form = tu->single_form ? tu->single_form : PARENS_SINGLE_DEFAULT_FORM;
+  /* The low-mark form: 16 or 32 elements per invocation (a tuned shape's k
+   * when it is 16 or 32, its workgroup then the largest; else the first that
+   * fits), the smallest workgroup that covers n. */
+  uint32_t lm_wg = 0, lm_k = 0;
+  if (tuned && (s.k == 16 || s.k == 32) && cn__parens_lm_single_wg(ctx, n, s.k, &lm_wg) && lm_wg <= s.wg) lm_k = s.k;
+  else if (!tuned) lm_k = cn__parens_lm_single_k(ctx, n, &lm_wg);
+  if (form == CN_PARENS_SINGLE_LOWMARK && lm_k && pc.src % 16 == 0 && pc.dst % 16 == 0) {
+    uint32_t spec[4] = {lm_wg, lm_k, 1, 0};
+    VkPipeline single;
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_SINGLE, spec, 4, &single));
+    cn_dispatch(ctx, cmd, single, &pc, sizeof pc, 1);
+    cn__parens_pass(ctx, cmd, timer, "parens single");
+    return CN_OK;
+  }
   /* Elements per invocation: the tuning's, else the fewest of 4, 8, 16 that
    * the largest workgroup covers n with (a shorter serial walk per
    * invocation); then the smallest power-of-two workgroup that covers n. */
@@ -309,6 +360,9 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens
   if (v == CN_PARENS_AUTO) {
     v = cn_parens_choose(ctx, n);
     if (v == CN_PARENS_LOWMARK && (a->in % 16 || a->out % 16)) v = CN_PARENS_EFFICIENT;
+    /* single's low-mark form needs 16-byte alignment; its tree form is slower
+     * than simple above PARENS_AUTO_TREE_SINGLE_MAX */
+    if (v == CN_PARENS_SINGLE && (a->in % 16 || a->out % 16) && n > PARENS_AUTO_TREE_SINGLE_MAX) v = CN_PARENS_SIMPLE;
   } else if (v == CN_PARENS_LOWMARK && (a->in % 16 || a->out % 16)) {
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching (lowmark): in and out must be 16-byte aligned");
   }
@@ -330,7 +384,7 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens
                        .n1p = (uint32_t)l.n1p};
   if (v == CN_PARENS_SINGLE) {
     const cn_parens_shape *ts = &tu->shape[CN_PARENS_SINGLE];
-    return cn__parens_record_single(ctx, cmd, s, ts->wg || ts->k, n, pc, a->timer);
+    return cn__parens_record_single(ctx, cmd, s, ts->wg || ts->k, n, pc, tu, a->timer);
   }
   if (v == CN_PARENS_LOOKBACK) return cn__parens_record_lookback(ctx, cmd, s, &l, pc, tu, a->timer);
   return cn__parens_record_multipass(ctx, cmd, v, s, &l, pc, tu, a->timer);

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 
 enum {
-  SCAN_WG = 256,              /* one-pass: invocations per block */
+  SCAN_WG = 512,              /* one-pass: invocations per block (several blocks) */
   SCAN_ITEMS = 16,            /* one-pass: elements per invocation (a multiple of 4) */
+  SCAN_ONE_BLOCK_WG = 1024,   /* one-pass: n up to this many invocations x SCAN_ITEMS in one block */
+  SCAN_ONE_BLOCK_ITEMS = 8,   /* one block: elements per invocation while the workgroup covers n with them */
   SCAN_SPIN_BUDGET = 16384,   /* one-pass: flag loads per block (see cn_scan.h) */
   SCAN_CLEAR_WG = 256,        /* scan_clear's workgroup */
   SCAN_TWO_PASS_ITEMS = 8,    /* two-pass: elements per invocation */
@@ -41,11 +43,27 @@ static const cn_scan_tuning *cn__scan_tuning(const cn_context *ctx, const cn_sca
   return ctx->tuning.scan ? ctx->tuning.scan : &cn__scan_no_tuning;
 }
 
-/* One-pass block shape: the tuning's, else SCAN_WG (or the device's largest
- * power of two below it) x SCAN_ITEMS; false when the tuning's does not fit. */
-static bool cn__scan_block(const cn_context *ctx, const cn_scan_tuning *tu, uint32_t *wg, uint32_t *items) {
+/* One-pass block shape: the tuning's; else, for n that one workgroup of up to
+ * SCAN_ONE_BLOCK_WG invocations covers, one block (one dispatch, no clear of
+ * the look-back state): SCAN_ONE_BLOCK_ITEMS elements per invocation while
+ * they cover n, then SCAN_ITEMS, and the smallest power-of-two workgroup
+ * (at least 32 and the subgroup size) that covers n with them; else SCAN_WG
+ * (or the device's largest power of two below it) x SCAN_ITEMS. False when
+ * the tuning's shape does not fit. (H200 measurements in docs/PERF.md: one
+ * block of 512 x 8 scans 2^12 in 3.7 us, 256 x 16 in 4.2; several blocks of
+ * 512 x 16 are 2-4% faster than 256 x 16 from 2^18 up.) */
+static bool cn__scan_block(const cn_context *ctx, const cn_scan_tuning *tu, uint64_t n, uint32_t *wg,
+                           uint32_t *items) {
   *wg = tu->wg ? tu->wg : cn_floor_pow2(CN_MIN((uint32_t)SCAN_WG, ctx->caps.max_workgroup_invocations));
   *items = tu->items ? tu->items : SCAN_ITEMS;
+  if (!tu->wg && !tu->items) {
+    uint32_t most = cn_floor_pow2(CN_MIN((uint32_t)SCAN_ONE_BLOCK_WG, ctx->caps.max_workgroup_invocations));
+    uint32_t least = CN_MAX(32u, ctx->caps.max_subgroup_size);
+    if (most >= least && n <= (uint64_t)most * SCAN_ITEMS && most * 4 <= ctx->caps.max_shared_memory) {
+      *items = n <= (uint64_t)most * SCAN_ONE_BLOCK_ITEMS ? SCAN_ONE_BLOCK_ITEMS : SCAN_ITEMS;
+      for (*wg = least; (uint64_t)*wg * *items < n;) *wg *= 2;
+    }
+  }
   return (*wg & (*wg - 1)) == 0 && *wg >= ctx->caps.max_subgroup_size && *wg <= ctx->caps.max_workgroup_invocations &&
          *wg * 4 <= ctx->caps.max_shared_memory && *items >= 4 && *items <= 32 && *items % 4 == 0;
 }
@@ -65,7 +83,7 @@ uint64_t cn_scan_scratch_bytes(cn_context *ctx, const cn_scan_args *a) {
   uint64_t n = a->n;
   if (!tu->two_pass) {
     uint32_t wg, items;
-    if (!cn__scan_block(ctx, tu, &wg, &items)) return 0;
+    if (!cn__scan_block(ctx, tu, n, &wg, &items)) return 0;
     uint64_t block = (uint64_t)wg * items;
     uint64_t blocks = CN_DIV_UP(n, block);
     if (blocks <= 1) return 0;
@@ -124,11 +142,16 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
   if (tu->two_pass) return cn__scan_two_pass(ctx, cmd, m, a);
 
   uint32_t wg, items;
-  if (!cn__scan_block(ctx, tu, &wg, &items))
+  if (!cn__scan_block(ctx, tu, a->n, &wg, &items))
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: block shape %u x %u does not fit this device", wg, items);
   uint64_t blocks = CN_DIV_UP(a->n, (uint64_t)wg * items);
-  uint32_t spec[4] = {wg, items, a->src % 16 == 0 && a->dst % 16 == 0,
-                      tu->spin_budget ? tu->spin_budget : SCAN_SPIN_BUDGET};
+  if (tu->backoff >= (1u << 24))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: look-back pause of %u steps: at most %u", tu->backoff,
+                   (1u << 24) - 1);
+  /* Constant 2, the mode (scan_lb.glsl): bit 0 16-byte aligned buffers, bit 1
+   * static block order, bits 8.. the look-back pause. */
+  uint32_t mode = (a->src % 16 == 0 && a->dst % 16 == 0) | (tu->static_order ? 2u : 0u) | tu->backoff << 8;
+  uint32_t spec[4] = {wg, items, mode, tu->spin_budget ? tu->spin_budget : SCAN_SPIN_BUDGET};
   VkPipeline scan;
   bool a64 = cn__scan_a64(ctx, tu);
   CN_TRY(cn_pipeline_get(ctx, a64 ? m->single64 : m->single, spec, 4, &scan));
