@@ -10,7 +10,7 @@
  *
  * Environment (this benchmark only; the library takes cn_parens_tuning):
  *   CANOPY_PARENS_<SIMPLE|EFFICIENT|LOOKBACK|LOWMARK|SINGLE>=wg,k[,window]  a shape
- *   CANOPY_PARENS_LOWMARK_STAGE=0|1, CANOPY_PARENS_LOWMARK_REWALK=0|1
+ *   CANOPY_PARENS_LOWMARK_STAGE=0|1, CANOPY_PARENS_LOWMARK_REWALK=0|1, CANOPY_PARENS_LOWMARK_TABLES=0|1
  *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
  *   CANOPY_PARENS_SINGLE_FORM=tree|lowmark
  *   CANOPY_BENCH_PARENS_VARIANTS=name[,name...]  time only those variants */
@@ -63,6 +63,7 @@ static bool bench_tuning_env(cn_parens_tuning *t) {
   if ((e = getenv("CANOPY_PARENS_LOWMARK_REWALK")) && *e) t->lowmark_rewalk = strcmp(e, "1") == 0;
   if ((e = getenv("CANOPY_PARENS_TREE_LEVELS")) && *e) t->tree_levels = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_SPIN_BUDGET")) && *e) t->spin_budget = (uint32_t)strtoul(e, NULL, 10);
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_TABLES")) && *e) t->lowmark_psv_tables = strcmp(e, "1") == 0;
   if ((e = getenv("CANOPY_PARENS_SINGLE_FORM")) && *e)
     t->single_form = strcmp(e, "lowmark") == 0 ? CN_PARENS_SINGLE_LOWMARK : CN_PARENS_SINGLE_TREE;
   return true;

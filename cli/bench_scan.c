@@ -3,9 +3,12 @@
  * with decoupled look-back against the two-pass reduce-then-scan, and a copy
  * kernel moving the same bytes (4n read, 4n written) in the same run. Every
  * result is checked against the CPU scan at sizes <= 2^22 and the largest.
- * CANOPY_BENCH_SCAN_SHAPES="wg,items[,backoff[,static]] ..." adds one-pass
- * rows of those block shapes, look-back pauses (cn_scan_tuning.backoff) and
- * block orders (static: .static_order) (a sweep; this benchmark only). */
+ * CANOPY_BENCH_SCAN_SHAPES="wg,items[,backoff[,static[,entries]]] ..." adds
+ * one-pass rows of those block shapes, look-back pauses (cn_scan_tuning.backoff),
+ * block orders (static: .static_order) and look-back windows (.lookback_entries)
+ * (a sweep; this benchmark only);
+ * with CANOPY_BENCH_SCAN_BASE=0 those rows alone (one-pass, two-pass and
+ * fenced left out). */
 #include "bench.h"
 #include <stdio.h>
 
@@ -37,23 +40,28 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   cn_scan_tuning forms[MAX_FORMS] = {{.two_pass = false}, {.two_pass = true}, {.fenced = true}};
   char form_names[MAX_FORMS][24] = {"one-pass", "two-pass", "1p-fenced"};
   int nforms = caps->buffer_int64_atomics ? 3 : 2; /* the fenced look-back apart only where it is not the default */
-  const char *sw = getenv("CANOPY_BENCH_SCAN_SHAPES");
+  const char *sw = getenv("CANOPY_BENCH_SCAN_SHAPES"), *base = getenv("CANOPY_BENCH_SCAN_BASE");
+  if (sw && *sw && base && strcmp(base, "0") == 0) nforms = 0; /* the listed shapes alone, the first timed first */
   for (const char *p = sw; p && *p && nforms < MAX_FORMS;) {
-    unsigned wg = 0, items = 0, backoff = 0, ordered = 0;
+    unsigned wg = 0, items = 0, backoff = 0, ordered = 0, entries = 0;
     int used = 0, more = 0;
     if (sscanf(p, " %u,%u%n", &wg, &items, &used) != 2) {
-      fprintf(stderr, "canopy bench scan: CANOPY_BENCH_SCAN_SHAPES=%s: expected \"wg,items[,backoff[,static]] ...\"\n",
+      fprintf(stderr, "canopy bench scan: CANOPY_BENCH_SCAN_SHAPES=%s: expected \"wg,items[,backoff[,static[,entries]]] ...\"\n",
               sw);
       return CLI_USAGE;
     }
     p += used;
     if (sscanf(p, ",%u%n", &backoff, &more) == 1) {
       p += more;
-      if (sscanf(p, ",%u%n", &ordered, &more) == 1) p += more;
+      if (sscanf(p, ",%u%n", &ordered, &more) == 1) {
+        p += more;
+        if (sscanf(p, ",%u%n", &entries, &more) == 1) p += more;
+      }
     }
-    forms[nforms] = (cn_scan_tuning){.wg = wg, .items = items, .backoff = backoff, .static_order = ordered != 0};
-    snprintf(form_names[nforms], sizeof form_names[nforms], "1p-%ux%u%s%.0u%s", wg, items, backoff ? "b" : "", backoff,
-             ordered ? "s" : "");
+    forms[nforms] = (cn_scan_tuning){
+        .wg = wg, .items = items, .backoff = backoff, .static_order = ordered != 0, .lookback_entries = entries};
+    snprintf(form_names[nforms], sizeof form_names[nforms], "1p-%ux%u%s%.0u%s%s%.0u", wg, items, backoff ? "b" : "",
+             backoff, ordered ? "s" : "", entries ? "w" : "", entries);
     nforms++;
     while (*p == ' ') p++;
   }
@@ -150,7 +158,7 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     }
   }
   if (rc == CLI_OK && hi >= 26)
-    bench_printf(rep, "\nat 2^26: one-pass %.1f%% of copy bandwidth (target >= 70%%)\n", frac26);
+    bench_printf(rep, "\nat 2^26: %s %.1f%% of copy bandwidth (target >= 70%%)\n", form_names[0], frac26);
   if (rc == CLI_OK) bench_printf(rep, "results checked against the CPU scan at sizes <= 2^22 and 2^%d\n", hi);
   if (rc == CLI_OK) {
     uint32_t nk = cn_context_kernel_count(ctx);

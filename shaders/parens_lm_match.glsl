@@ -36,12 +36,17 @@
 layout(constant_id = CN_SPEC_PARENS_MATCH) const uint MATCH_FORM = 0;
 const uint STAGE = MATCH_FORM & 1u;
 const uint REWALK = MATCH_FORM & 2u;
+// Bit 2 (PSV_TABLES): previous-smaller links by binary lifting over min
+// tables (log2(WG) levels, a barrier each) instead of subgroup shuffles and
+// a search back over the subgroups' minima (one barrier).
+const uint PSV_TABLES = MATCH_FORM & 4u;
 
 // log2(WG): levels of the min tables (WG is a power of two, 32 .. 1024).
 const uint LM_LOG = WG >= 1024u ? 10u : WG >= 512u ? 9u : WG >= 256u ? 8u : WG >= 128u ? 7u : WG >= 64u ? 6u : 5u;
 const uint ROW = LK + 1u; // sh_ans row per chunk: depths 0 .. K (odd stride: no bank conflicts)
+const uint MIN_LEVELS = PSV_TABLES != 0u ? LM_LOG : 1u;
 
-shared int sh_min[LM_LOG * WG]; // level j, chunk x: min of low marks over chunks (x - 2^j, x]; level 0 = low marks
+shared int sh_min[MIN_LEVELS * WG]; // level j, chunk x: min of low marks over chunks (x - 2^j, x]; level 0 = low marks
 shared int sh_psv[WG];          // last chunk before x with a lower low mark, or -1
 shared uint sh_mask[WG];        // chunk x's unmatched '(' (bit j: element j of the chunk)
 shared int sh_ans[WG * ROW];    // chunk t's answers at depths start - d, d = 0 .. K; later the staged outputs
@@ -93,18 +98,42 @@ void main() {
   uint row = t * ROW;
   sh_mask[t] = mask;
   sh_min[t] = low_t;
-  for (uint j = 1u; j < LM_LOG; j++) {
+  if (PSV_TABLES != 0u) {
+    for (uint j = 1u; j < MIN_LEVELS; j++) {
+      barrier();
+      uint h = 1u << (j - 1u);
+      int v = sh_min[(j - 1u) * WG + t];
+      if (t >= h) v = min(v, sh_min[(j - 1u) * WG + t - h]);
+      sh_min[j * WG + t] = v;
+    }
     barrier();
-    uint h = 1u << (j - 1u);
-    int v = sh_min[(j - 1u) * WG + t];
-    if (t >= h) v = min(v, sh_min[(j - 1u) * WG + t - h]);
-    sh_min[j * WG + t] = v;
+    int x = int(t) - 1; // skip back over chunks whose low mark is >= low_t
+    for (int j = int(MIN_LEVELS) - 1; j >= 0; j--)
+      if (x >= 0 && sh_min[uint(j) * WG + uint(x)] >= low_t) x -= 1 << j;
+    sh_psv[t] = max(x, -1);
+  } else {
+    // The nearest earlier lane of this subgroup with a lower low mark (lanes
+    // are consecutive chunks), else the last chunk below low_t in the nearest
+    // earlier subgroup whose minimum is below it.
+    uint lane = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
+    int sg_low = subgroupMin(low_t);
+    if (subgroupElect()) sh_sg[gl_SubgroupID] = sg_low;
+    int x = -1;
+    for (uint k = 1u; k < sg; k++) {
+      int lk = subgroupShuffle(low_t, lane >= k ? lane - k : lane);
+      if (x < 0 && lane >= k && lk < low_t) x = int(t - k);
+    }
+    barrier();
+    if (x < 0) {
+      int s = int(gl_SubgroupID) - 1;
+      while (s >= 0 && sh_sg[s] >= low_t) s--;
+      if (s >= 0) {
+        x = (s + 1) * int(sg) - 1;
+        while (sh_min[x] >= low_t) x--; // ends inside subgroup s: its minimum is below low_t
+      }
+    }
+    sh_psv[t] = x;
   }
-  barrier();
-  int x = int(t) - 1; // skip back over chunks whose low mark is >= low_t
-  for (int j = int(LM_LOG) - 1; j >= 0; j--)
-    if (x >= 0 && sh_min[uint(j) * WG + uint(x)] >= low_t) x -= 1 << j;
-  sh_psv[t] = max(x, -1);
   barrier();
 
   int u = int(t) - 1, lu = u >= 0 ? sh_min[u] : 0; // a chunk and its low mark

@@ -59,24 +59,26 @@ static uint32_t cn__parens_tree_levels(const cn_parens_tuning *t) {
 }
 
 /* Shared memory of the partition kernels (parens.glsl) for a shape. */
-static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window) {
+static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window,
+                                        bool psv_tables) {
   uint64_t p = (uint64_t)wg * k;
   if (v == CN_PARENS_SINGLE) return 4 * (uint64_t)wg * 5 + 64; /* sh_tree, sh_mask, sh_scalars */
-  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match, words per chunk: sh_sg, sh_psv, sh_mask, log2(wg) of sh_min, k + 1 of sh_ans */
+  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match, words per chunk: sh_sg, sh_psv, sh_mask, sh_min (with
+                                   tables log2(wg) levels of it), k + 1 of sh_ans */
     uint64_t log = 0;
     while ((1ull << log) < wg) log++;
-    return 4 * (uint64_t)wg * (3 + log + k + 1) + 64;
+    return 4 * (uint64_t)wg * (3 + (psv_tables ? log : 1) + k + 1) + 64;
   }
   uint64_t common = (p + p / 32) * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
   uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : 32 * 8; /* parens_match's sh_near */
   return common + near + 4 * (v == CN_PARENS_LOOKBACK ? p + window : p) + 64;
 }
 
-static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn__parens_shape s) {
+static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn__parens_shape s, bool psv_tables) {
   if (v == CN_PARENS_LOWMARK && ((s.k != 16 && s.k != 32) || s.wg < ctx->caps.max_subgroup_size)) return false;
   return s.wg >= 32 && s.wg <= ctx->caps.max_workgroup_invocations && (s.wg & (s.wg - 1)) == 0 && s.k >= 1 &&
          s.k <= 32 && (s.k <= 2 || s.k % 4 == 0) && s.window >= 1 && s.window <= s.wg * s.k &&
-         cn__parens_shared_bytes(v, s.wg, s.k, s.window) <= ctx->caps.max_shared_memory;
+         cn__parens_shared_bytes(v, s.wg, s.k, s.window, psv_tables) <= ctx->caps.max_shared_memory;
 }
 
 /* Default shapes, the fastest of a sweep on the H200 (docs/PERF.md); smaller
@@ -98,7 +100,7 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
   const cn_parens_shape *ts = &t->shape[v];
   if (ts->wg || ts->k || ts->window) {
     cn__parens_shape s = {ts->wg, ts->k, ts->window ? ts->window : CN_MAX(1u, ts->wg * ts->k / PARENS_WINDOW_DIVISOR)};
-    *ok = cn__parens_shape_fits(ctx, v, s);
+    *ok = cn__parens_shape_fits(ctx, v, s, t->lowmark_psv_tables);
     return s;
   }
   cn__parens_shape s = cn__parens_default_shapes[v];
@@ -107,7 +109,7 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
     s.wg = wg;
     s.window = CN_MAX(1u, wg * s.k / PARENS_WINDOW_DIVISOR);
     if (wg <= CN_MAX(32u, ctx->caps.max_subgroup_size) ||
-        cn__parens_shared_bytes(v, wg, s.k, s.window) <= ctx->caps.max_shared_memory)
+        cn__parens_shared_bytes(v, wg, s.k, s.window, t->lowmark_psv_tables) <= ctx->caps.max_shared_memory)
       break;
     wg /= 2;
   }
@@ -125,18 +127,19 @@ static uint64_t cn__parens_scratch_of(cn_context *ctx, cn_parens_variant v, cons
 /* Shape of single's low-mark form for n with k elements per invocation (16
  * or 32): the smallest power-of-two workgroup of at least 32 invocations and
  * the subgroup size that covers n; false when the device cannot run it. */
-static bool cn__parens_lm_single_wg(const cn_context *ctx, uint64_t n, uint32_t k, uint32_t *wg) {
+static bool cn__parens_lm_single_wg(const cn_context *ctx, const cn_parens_tuning *t, uint64_t n, uint32_t k,
+                                    uint32_t *wg) {
   *wg = CN_MAX((uint32_t)PARENS_SINGLE_MIN_WG, ctx->caps.max_subgroup_size);
   while ((uint64_t)*wg * k < n && *wg <= ctx->caps.max_workgroup_invocations) *wg *= 2;
   return *wg <= ctx->caps.max_workgroup_invocations &&
-         cn__parens_shared_bytes(CN_PARENS_LOWMARK, *wg, k, 1) <= ctx->caps.max_shared_memory;
+         cn__parens_shared_bytes(CN_PARENS_LOWMARK, *wg, k, 1, t->lowmark_psv_tables) <= ctx->caps.max_shared_memory;
 }
 
 /* Elements per invocation of single's low-mark form for n: 16 where that
  * shape fits the device, else 32; 0 when neither does. */
-static uint32_t cn__parens_lm_single_k(const cn_context *ctx, uint64_t n, uint32_t *wg) {
-  if (cn__parens_lm_single_wg(ctx, n, 16, wg)) return 16;
-  if (cn__parens_lm_single_wg(ctx, n, 32, wg)) return 32;
+static uint32_t cn__parens_lm_single_k(const cn_context *ctx, const cn_parens_tuning *t, uint64_t n, uint32_t *wg) {
+  if (cn__parens_lm_single_wg(ctx, t, n, 16, wg)) return 16;
+  if (cn__parens_lm_single_wg(ctx, t, n, 32, wg)) return 32;
   return 0;
 }
 
@@ -144,8 +147,9 @@ static uint32_t cn__parens_lm_single_k(const cn_context *ctx, uint64_t n, uint32
 static uint64_t cn__parens_lm_single_max(const cn_context *ctx) {
   uint64_t n = 0;
   if (!ctx) return 0;
+  const cn_parens_tuning *t = ctx->tuning.parens ? ctx->tuning.parens : &cn__parens_no_tuning;
   uint32_t wg;
-  for (uint64_t m = 32; m <= ((uint64_t)1 << 16) && cn__parens_lm_single_k(ctx, m, &wg); m *= 2) n = m;
+  for (uint64_t m = 32; m <= ((uint64_t)1 << 16) && cn__parens_lm_single_k(ctx, t, m, &wg); m *= 2) n = m;
   return n;
 }
 
@@ -252,7 +256,7 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
                                              cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc,
                                              const cn_parens_tuning *tu, cn_timer *timer) {
   /* lowmark's matching form (parens_lm_match.comp): bit 0 STAGE, bit 1 REWALK */
-  uint32_t form = (tu->lowmark_stage ? 1u : 0u) | (tu->lowmark_rewalk ? 2u : 0u);
+  uint32_t form = (tu->lowmark_stage ? 1u : 0u) | (tu->lowmark_rewalk ? 2u : 0u) | (tu->lowmark_psv_tables ? 4u : 0u);
   uint32_t spec[4] = {s.wg, s.k, s.window, v == CN_PARENS_LOWMARK ? form : 0};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
@@ -294,10 +298,12 @@ static cn_result cn__parens_record_single(cn_context *ctx, VkCommandBuffer cmd, 
    * when it is 16 or 32, its workgroup then the largest; else the first that
    * fits), the smallest workgroup that covers n. */
   uint32_t lm_wg = 0, lm_k = 0;
-  if (tuned && (s.k == 16 || s.k == 32) && cn__parens_lm_single_wg(ctx, n, s.k, &lm_wg) && lm_wg <= s.wg) lm_k = s.k;
-  else if (!tuned) lm_k = cn__parens_lm_single_k(ctx, n, &lm_wg);
+  if (tuned && (s.k == 16 || s.k == 32) && cn__parens_lm_single_wg(ctx, tu, n, s.k, &lm_wg) && lm_wg <= s.wg)
+    lm_k = s.k;
+  else if (!tuned)
+    lm_k = cn__parens_lm_single_k(ctx, tu, n, &lm_wg);
   if (form == CN_PARENS_SINGLE_LOWMARK && lm_k && pc.src % 16 == 0 && pc.dst % 16 == 0) {
-    uint32_t spec[4] = {lm_wg, lm_k, 1, 0};
+    uint32_t spec[4] = {lm_wg, lm_k, 1, tu->lowmark_psv_tables ? 4u : 0u};
     VkPipeline single;
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_SINGLE, spec, 4, &single));
     cn_dispatch(ctx, cmd, single, &pc, sizeof pc, 1);

@@ -11,6 +11,7 @@ enum {
   SCAN_ITEMS = 16,            /* one-pass: elements per invocation (a multiple of 4) */
   SCAN_ONE_BLOCK_WG = 1024,   /* one-pass: n up to this many invocations x SCAN_ITEMS in one block */
   SCAN_ONE_BLOCK_ITEMS = 8,   /* one block: elements per invocation while the workgroup covers n with them */
+  SCAN_LOOKBACK_ENTRIES = 1,  /* 64-bit look-back: predecessors per lane and step */
   SCAN_SPIN_BUDGET = 16384,   /* one-pass: flag loads per block (see cn_scan.h) */
   SCAN_CLEAR_WG = 256,        /* scan_clear's workgroup */
   SCAN_TWO_PASS_ITEMS = 8,    /* two-pass: elements per invocation */
@@ -148,9 +149,15 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
   if (tu->backoff >= (1u << 24))
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: look-back pause of %u steps: at most %u", tu->backoff,
                    (1u << 24) - 1);
+  uint32_t entries = tu->lookback_entries ? tu->lookback_entries : SCAN_LOOKBACK_ENTRIES, log_entries = 0;
+  if (entries > 8 || (entries & (entries - 1)))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: %u look-back entries per lane: 1, 2, 4 or 8", entries);
+  while ((1u << log_entries) < entries) log_entries++;
   /* Constant 2, the mode (scan_lb.glsl): bit 0 16-byte aligned buffers, bit 1
-   * static block order, bits 8.. the look-back pause. */
-  uint32_t mode = (a->src % 16 == 0 && a->dst % 16 == 0) | (tu->static_order ? 2u : 0u) | tu->backoff << 8;
+   * static block order, bits 2-3 log2 of the look-back entries per lane, bits
+   * 8.. the look-back pause. */
+  uint32_t mode = (a->src % 16 == 0 && a->dst % 16 == 0) | (tu->static_order ? 2u : 0u) | log_entries << 2 |
+                  tu->backoff << 8;
   uint32_t spec[4] = {wg, items, mode, tu->spin_budget ? tu->spin_budget : SCAN_SPIN_BUDGET};
   VkPipeline scan;
   bool a64 = cn__scan_a64(ctx, tu);

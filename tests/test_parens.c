@@ -194,7 +194,7 @@ TEST(parens_bad_arguments) {
 }
 
 /* The one-dispatch path, in both forms (the low-mark form with 16 and with
- * 32 elements per invocation, the tree form): every size class of its
+ * 32 elements per invocation and with min tables, the tree form): every size class of its
  * workgroup at and around its boundary, chunk boundaries, up to the largest
  * n; sizes the low-mark form cannot hold on this device take the tree form.
  * auto runs single up to the largest n it picks it for and a
@@ -212,9 +212,13 @@ TEST(parens_single_sizes) {
   uint32_t wg_max = (uint32_t)(smax / 16);
   static const struct {
     uint32_t form, k; /* k: the tuned elements per invocation, 0 the default */
-  } forms[] = {{CN_PARENS_SINGLE_LOWMARK, 0}, {CN_PARENS_SINGLE_LOWMARK, 32}, {CN_PARENS_SINGLE_TREE, 0}};
+    bool tables;
+  } forms[] = {{CN_PARENS_SINGLE_LOWMARK, 0, false},
+               {CN_PARENS_SINGLE_LOWMARK, 32, false},
+               {CN_PARENS_SINGLE_LOWMARK, 0, true},
+               {CN_PARENS_SINGLE_TREE, 0, false}};
   for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
-    tuning = (cn_parens_tuning){.single_form = forms[f].form};
+    tuning = (cn_parens_tuning){.single_form = forms[f].form, .lowmark_psv_tables = forms[f].tables};
     if (forms[f].k) tuning.shape[CN_PARENS_SINGLE] = (cn_parens_shape){.wg = wg_max, .k = forms[f].k};
     uint64_t fmax = partition_size(ctx, CN_PARENS_SINGLE);
     uint64_t small[] = {1, 2, 3, 15, 16, 17, 31, 33, 511, 513};
@@ -370,18 +374,21 @@ TEST(parens_auto_unaligned) {
 }
 
 /* lowmark's other shapes (k = 16 or 32): the smallest workgroup, 32 elements
- * per invocation, a larger workgroup; and the matching kernel's other forms:
- * outputs staged through shared memory and the second walk. */
+ * per invocation, larger workgroups; and the matching kernel's other forms:
+ * outputs staged through shared memory, the second walk, previous-smaller
+ * links from min tables. */
 TEST(parens_lowmark_shapes) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   static const struct {
     uint32_t wg, k;
-    bool stage, rewalk;
-  } runs[] = {{32, 16, true, false},  {64, 32, true, false},  {128, 16, true, false},
-              {64, 32, false, false}, {128, 16, false, true}, {64, 32, false, true}};
+    bool stage, rewalk, tables;
+  } runs[] = {{32, 16, true, false, false},  {64, 32, true, false, false},  {128, 16, true, false, false},
+              {64, 32, false, false, false}, {128, 16, false, true, false}, {64, 32, false, true, false},
+              {128, 16, false, false, true}, {32, 32, true, false, true},   {256, 16, false, false, false}};
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-    tuning = (cn_parens_tuning){.lowmark_stage = runs[i].stage, .lowmark_rewalk = runs[i].rewalk};
+    tuning = (cn_parens_tuning){
+        .lowmark_stage = runs[i].stage, .lowmark_rewalk = runs[i].rewalk, .lowmark_psv_tables = runs[i].tables};
     tuning.shape[CN_PARENS_LOWMARK] = (cn_parens_shape){.wg = runs[i].wg, .k = runs[i].k};
     uint64_t p = partition_size(ctx, CN_PARENS_LOWMARK);
     CHECK_EQ_U64(p, (uint64_t)runs[i].wg * runs[i].k);

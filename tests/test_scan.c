@@ -136,11 +136,17 @@ TEST(scan_fenced_and_shapes) {
     check_scan(3 * blk + 1, true, 2);
     check_scan(40 * blk + 3, false, 0);
   }
-  /* The look-back's pause between flag loads and the static block order
-   * (block = workgroup id; on llvmpipe blocks then often wait on ones not yet
-   * started: the fallback), alone and together with a tiny spin budget. */
-  static const cn_scan_tuning others[] = {
-      {.backoff = 8}, {.static_order = true}, {.static_order = true, .backoff = 4, .spin_budget = 2}};
+  /* The look-back's pause between flag loads, the static block order (block
+   * = workgroup id; on llvmpipe blocks then often wait on ones not yet
+   * started: the fallback) and windows of 1 .. 8 predecessors per lane, alone
+   * and with a tiny spin budget. */
+  static const cn_scan_tuning others[] = {{.backoff = 8},
+                                          {.static_order = true},
+                                          {.static_order = true, .backoff = 4, .spin_budget = 2},
+                                          {.lookback_entries = 1},
+                                          {.lookback_entries = 2},
+                                          {.lookback_entries = 8, .spin_budget = 2},
+                                          {.wg = 64, .items = 16, .lookback_entries = 4}};
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
     tuning = others[i];
     check_scan(ONE_BLOCK_MAX + 1, false, 0);
@@ -176,8 +182,13 @@ TEST(scan_other_monoids) {
   if (!ctx) return;
   const uint64_t n = 5 * BLOCK + 77;
   uint32_t *in = malloc(n * 4), *got = malloc(n * 4), *want = malloc(n * 4);
+  /* Default shape, and small blocks with a window of 8 predecessors per lane
+   * (the segmented sum is not commutative: the window's fold keeps order). */
+  const cn_scan_tuning shapes[2] = {{0}, {.wg = 64, .items = 16, .lookback_entries = 8}};
   for (int op = CN_SCAN_U32_MAX; op <= CN_SCAN_F32_SEG_ADD; op++)
-    for (int off = 0; off <= 4; off += 4) {
+    for (int run = 0; run < 3; run++) { /* offset 0, offset 4 (not 16-byte aligned), the second shape */
+      int off = run == 1 ? 4 : 0;
+      const cn_scan_tuning *tu = &shapes[run == 2];
       for (uint64_t i = 0; i < n; i++) {
         if (op == CN_SCAN_U32_MAX) {
           in[i] = (uint32_t)test_rand_below(1u << 30);
@@ -205,7 +216,7 @@ TEST(scan_other_monoids) {
           acc = (acc & 0x80000000u) | (s.u & 0x7FFFFFFFu);
         }
       }
-      cn_scan_args a = {.op = (cn_scan_op)op, .n = n, .exclusive = true};
+      cn_scan_args a = {.op = (cn_scan_op)op, .n = n, .exclusive = true, .tuning = tu};
       cn_buffer data = {0}, scratch = {0};
       CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, n * 4 + 16, &data));
       CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_scan_scratch_bytes(ctx, &a), &scratch));
@@ -220,7 +231,7 @@ TEST(scan_other_monoids) {
       CHECK_OK(cn_buffer_download(ctx, &data, (VkDeviceSize)off, got, n * 4));
       uint64_t bad = 0;
       for (uint64_t i = 0; i < n; i++) bad += got[i] != want[i];
-      if (bad) fprintf(stderr, "  op %d offset %d: %llu wrong\n", op, off, (unsigned long long)bad);
+      if (bad) fprintf(stderr, "  op %d run %d: %llu wrong\n", op, run, (unsigned long long)bad);
       CHECK(bad == 0);
       cn_buffer_destroy(ctx, &scratch);
       cn_buffer_destroy(ctx, &data);

@@ -181,6 +181,11 @@ typedef struct cn_parens_tuning {
   /* lowmark's matching kernel: stage outputs through shared memory for
    * contiguous stores; walk the chunk twice instead of holding its outputs. */
   bool lowmark_stage, lowmark_rewalk;
+  /* lowmark's matching kernel (and single's low-mark form): previous-smaller
+   * links by binary lifting over min tables in shared memory (log2(wg)
+   * levels, a barrier each) instead of subgroup shuffles and a search over
+   * the subgroups' minima (one barrier, one level). */
+  bool lowmark_psv_tables;
   /* single's form (see SINGLE above): CN_PARENS_SINGLE_TREE or
    * CN_PARENS_SINGLE_LOWMARK (where it holds n and the buffers are 16-byte
    * aligned, else the tree form); 0: the low-mark form. */

@@ -66,6 +66,9 @@ typedef struct cn_scan_tuning {
                            exercise that path */
   uint32_t backoff;     /* look-back: a pause of this many dependent ALU steps
                            between two loads of an unset flag (0: none) */
+  uint32_t lookback_entries; /* 64-bit look-back: predecessors each lane of the
+                           walking subgroup reads per step, 1, 2, 4 or 8 (a window
+                           of subgroup size x this); 0: the default */
   bool static_order;    /* look-back: block b is workgroup b (no counter handing
                            out block ids in the order blocks start; correct in
                            any order through the spin budget, fast only where
