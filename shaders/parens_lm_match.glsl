@@ -40,6 +40,10 @@ const uint REWALK = MATCH_FORM & 2u;
 // tables (log2(WG) levels, a barrier each) instead of subgroup shuffles and
 // a search back over the subgroups' minima (one barrier).
 const uint PSV_TABLES = MATCH_FORM & 4u;
+// Bit 3 (POS_ROWS): each chunk's unmatched '(' as a row of indices in shared
+// memory (K + 1 words per chunk) instead of its bitmask and a bit select per
+// query.
+const uint POS_ROWS = MATCH_FORM & 8u;
 
 // log2(WG): levels of the min tables (WG is a power of two, 32 .. 1024).
 const uint LM_LOG = WG >= 1024u ? 10u : WG >= 512u ? 9u : WG >= 256u ? 8u : WG >= 128u ? 7u : WG >= 64u ? 6u : 5u;
@@ -48,7 +52,8 @@ const uint MIN_LEVELS = PSV_TABLES != 0u ? LM_LOG : 1u;
 
 shared int sh_min[MIN_LEVELS * WG]; // level j, chunk x: min of low marks over chunks (x - 2^j, x]; level 0 = low marks
 shared int sh_psv[WG];          // last chunk before x with a lower low mark, or -1
-shared uint sh_mask[WG];        // chunk x's unmatched '(' (bit j: element j of the chunk)
+shared uint sh_mask[POS_ROWS != 0u ? 1u : WG];       // chunk x's unmatched '(' (bit j: element j of the chunk)
+shared int sh_pos[POS_ROWS != 0u ? WG * (LK + 1u) : 1u]; // POS_ROWS: chunk x's unmatched '(' (indices), lowest first
 shared int sh_ans[WG * ROW];    // chunk t's answers at depths start - d, d = 0 .. K; later the staged outputs
 
 // Position of the k-th lowest set bit of m (k = 0: the lowest; m has more
@@ -96,7 +101,10 @@ void main() {
 
   // 2. Min tables, links, queries.
   uint row = t * ROW;
-  sh_mask[t] = mask;
+  if (POS_ROWS != 0u)
+    for (uint m = mask, k = 0u; m != 0u; m &= m - 1u, k++) sh_pos[row + k] = int(base) + findLSB(m);
+  else
+    sh_mask[t] = mask;
   sh_min[t] = low_t;
   if (PSV_TABLES != 0u) {
     for (uint j = 1u; j < MIN_LEVELS; j++) {
@@ -144,7 +152,8 @@ void main() {
       lu = u >= 0 ? sh_min[u] : 0;
     }
     int a;
-    if (u >= 0) a = int(part + uint(u) * LK + lm_select_low(sh_mask[u], uint(v - 1 - lu)));
+    if (u >= 0 && POS_ROWS != 0u) a = sh_pos[uint(u) * ROW + uint(v - 1 - lu)];
+    else if (u >= 0) a = int(part + uint(u) * LK + lm_select_low(sh_mask[u], uint(v - 1 - lu)));
 #ifdef PARENS_LM_SINGLE
     else a = -1;
 #else

@@ -59,26 +59,32 @@ static uint32_t cn__parens_tree_levels(const cn_parens_tuning *t) {
 }
 
 /* Shared memory of the partition kernels (parens.glsl) for a shape. */
+/* lowmark's matching forms (parens_lm_match.glsl, MATCH_FORM): bit 0
+ * STAGE, bit 1 REWALK, bit 2 PSV_TABLES, bit 3 POS_ROWS. */
+enum { LM_STAGE = 1, LM_REWALK = 2, LM_PSV_TABLES = 4, LM_POS_ROWS = 8 };
+
 static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window,
-                                        bool psv_tables) {
+                                        uint32_t lm_form) {
   uint64_t p = (uint64_t)wg * k;
   if (v == CN_PARENS_SINGLE) return 4 * (uint64_t)wg * 5 + 64; /* sh_tree, sh_mask, sh_scalars */
-  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match, words per chunk: sh_sg, sh_psv, sh_mask, sh_min (with
-                                   tables log2(wg) levels of it), k + 1 of sh_ans */
+  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match, words per chunk: sh_sg, sh_psv, sh_mask (rows: k + 1 of
+                                   sh_pos), sh_min (tables: log2(wg) levels of it), k + 1 of sh_ans */
     uint64_t log = 0;
     while ((1ull << log) < wg) log++;
-    return 4 * (uint64_t)wg * (3 + (psv_tables ? log : 1) + k + 1) + 64;
+    return 4 * (uint64_t)wg *
+               (2 + (lm_form & LM_POS_ROWS ? k + 1 : 1) + (lm_form & LM_PSV_TABLES ? log : 1) + k + 1) +
+           64;
   }
   uint64_t common = (p + p / 32) * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
   uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : 32 * 8; /* parens_match's sh_near */
   return common + near + 4 * (v == CN_PARENS_LOOKBACK ? p + window : p) + 64;
 }
 
-static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn__parens_shape s, bool psv_tables) {
+static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn__parens_shape s, uint32_t lm_form) {
   if (v == CN_PARENS_LOWMARK && ((s.k != 16 && s.k != 32) || s.wg < ctx->caps.max_subgroup_size)) return false;
   return s.wg >= 32 && s.wg <= ctx->caps.max_workgroup_invocations && (s.wg & (s.wg - 1)) == 0 && s.k >= 1 &&
          s.k <= 32 && (s.k <= 2 || s.k % 4 == 0) && s.window >= 1 && s.window <= s.wg * s.k &&
-         cn__parens_shared_bytes(v, s.wg, s.k, s.window, psv_tables) <= ctx->caps.max_shared_memory;
+         cn__parens_shared_bytes(v, s.wg, s.k, s.window, lm_form) <= ctx->caps.max_shared_memory;
 }
 
 /* Default shapes, the fastest of a sweep on the H200 (docs/PERF.md); smaller
@@ -100,7 +106,7 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
   const cn_parens_shape *ts = &t->shape[v];
   if (ts->wg || ts->k || ts->window) {
     cn__parens_shape s = {ts->wg, ts->k, ts->window ? ts->window : CN_MAX(1u, ts->wg * ts->k / PARENS_WINDOW_DIVISOR)};
-    *ok = cn__parens_shape_fits(ctx, v, s, t->lowmark_psv_tables);
+    *ok = cn__parens_shape_fits(ctx, v, s, t->lowmark_psv_tables ? LM_PSV_TABLES : 0);
     return s;
   }
   cn__parens_shape s = cn__parens_default_shapes[v];
@@ -109,7 +115,8 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
     s.wg = wg;
     s.window = CN_MAX(1u, wg * s.k / PARENS_WINDOW_DIVISOR);
     if (wg <= CN_MAX(32u, ctx->caps.max_subgroup_size) ||
-        cn__parens_shared_bytes(v, wg, s.k, s.window, t->lowmark_psv_tables) <= ctx->caps.max_shared_memory)
+        cn__parens_shared_bytes(v, wg, s.k, s.window, t->lowmark_psv_tables ? LM_PSV_TABLES : 0) <=
+            ctx->caps.max_shared_memory)
       break;
     wg /= 2;
   }
@@ -124,22 +131,33 @@ uint64_t cn_parens_single_max(cn_context *ctx) {
 
 static uint64_t cn__parens_scratch_of(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t, uint64_t n);
 
-/* Shape of single's low-mark form for n with k elements per invocation (16
- * or 32): the smallest power-of-two workgroup of at least 32 invocations and
- * the subgroup size that covers n; false when the device cannot run it. */
-static bool cn__parens_lm_single_wg(const cn_context *ctx, const cn_parens_tuning *t, uint64_t n, uint32_t k,
-                                    uint32_t *wg) {
+/* Workgroup of single's low-mark form for n with k elements per invocation
+ * (16 or 32) and matching form lm_form: the smallest power of two of at
+ * least 32 invocations and the subgroup size that covers n; false when the
+ * device cannot run it. */
+static bool cn__parens_lm_single_wg(const cn_context *ctx, uint64_t n, uint32_t k, uint32_t lm_form, uint32_t *wg) {
   *wg = CN_MAX((uint32_t)PARENS_SINGLE_MIN_WG, ctx->caps.max_subgroup_size);
   while ((uint64_t)*wg * k < n && *wg <= ctx->caps.max_workgroup_invocations) *wg *= 2;
   return *wg <= ctx->caps.max_workgroup_invocations &&
-         cn__parens_shared_bytes(CN_PARENS_LOWMARK, *wg, k, 1, t->lowmark_psv_tables) <= ctx->caps.max_shared_memory;
+         cn__parens_shared_bytes(CN_PARENS_LOWMARK, *wg, k, 1, lm_form) <= ctx->caps.max_shared_memory;
 }
 
-/* Elements per invocation of single's low-mark form for n: 16 where that
- * shape fits the device, else 32; 0 when neither does. */
-static uint32_t cn__parens_lm_single_k(const cn_context *ctx, const cn_parens_tuning *t, uint64_t n, uint32_t *wg) {
-  if (cn__parens_lm_single_wg(ctx, t, n, 16, wg)) return 16;
-  if (cn__parens_lm_single_wg(ctx, t, n, 32, wg)) return 32;
+/* single's low-mark form for n: elements per invocation (the tuned k when it
+ * is 16 or 32, else 16, then 32), its matching form and workgroup; 0 when
+ * none fits. The H200 runs (docs/PERF.md): min tables and index rows, the
+ * fastest where they fit (5.1-5.9 us up to 2^12), else subgroup links and
+ * masks (512 x 16 at 2^13: 8.7 us; 256 x 32: 9.5). */
+static uint32_t cn__parens_lm_single_pick(const cn_context *ctx, uint64_t n, uint32_t tuned_k, uint32_t *wg,
+                                          uint32_t *lm_form) {
+  static const uint32_t forms[2] = {LM_PSV_TABLES | LM_POS_ROWS, 0};
+  for (uint32_t k = 16; k <= 32; k *= 2) {
+    if (tuned_k && k != tuned_k) continue;
+    for (int f = 0; f < 2; f++)
+      if (cn__parens_lm_single_wg(ctx, n, k, forms[f], wg)) {
+        *lm_form = forms[f];
+        return k;
+      }
+  }
   return 0;
 }
 
@@ -147,9 +165,8 @@ static uint32_t cn__parens_lm_single_k(const cn_context *ctx, const cn_parens_tu
 static uint64_t cn__parens_lm_single_max(const cn_context *ctx) {
   uint64_t n = 0;
   if (!ctx) return 0;
-  const cn_parens_tuning *t = ctx->tuning.parens ? ctx->tuning.parens : &cn__parens_no_tuning;
-  uint32_t wg;
-  for (uint64_t m = 32; m <= ((uint64_t)1 << 16) && cn__parens_lm_single_k(ctx, t, m, &wg); m *= 2) n = m;
+  uint32_t wg, form;
+  for (uint64_t m = 32; m <= ((uint64_t)1 << 16) && cn__parens_lm_single_pick(ctx, m, 0, &wg, &form); m *= 2) n = m;
   return n;
 }
 
@@ -256,7 +273,8 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
                                              cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc,
                                              const cn_parens_tuning *tu, cn_timer *timer) {
   /* lowmark's matching form (parens_lm_match.comp): bit 0 STAGE, bit 1 REWALK */
-  uint32_t form = (tu->lowmark_stage ? 1u : 0u) | (tu->lowmark_rewalk ? 2u : 0u) | (tu->lowmark_psv_tables ? 4u : 0u);
+  uint32_t form = (tu->lowmark_stage ? LM_STAGE : 0u) | (tu->lowmark_rewalk ? LM_REWALK : 0u) |
+                  (tu->lowmark_psv_tables ? LM_PSV_TABLES : 0u);
   uint32_t spec[4] = {s.wg, s.k, s.window, v == CN_PARENS_LOWMARK ? form : 0};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
@@ -294,16 +312,17 @@ static cn_result cn__parens_record_single(cn_context *ctx, VkCommandBuffer cmd, 
                                           uint64_t n, cn_parens_push pc, const cn_parens_tuning *tu,
                                           cn_timer *timer) {
   uint32_t form = tu->single_form ? tu->single_form : PARENS_SINGLE_DEFAULT_FORM;
-  /* The low-mark form: 16 or 32 elements per invocation (a tuned shape's k
-   * when it is 16 or 32, its workgroup then the largest; else the first that
-   * fits), the smallest workgroup that covers n. */
-  uint32_t lm_wg = 0, lm_k = 0;
-  if (tuned && (s.k == 16 || s.k == 32) && cn__parens_lm_single_wg(ctx, tu, n, s.k, &lm_wg) && lm_wg <= s.wg)
-    lm_k = s.k;
-  else if (!tuned)
-    lm_k = cn__parens_lm_single_k(ctx, tu, n, &lm_wg);
+  /* The low-mark form (a tuned shape's k when it is 16 or 32, its workgroup
+   * then the largest; else 16 or 32 elements per invocation by n). */
+  uint32_t lm_wg = 0, lm_k = 0, lm_form = 0;
+  if (tuned && (s.k == 16 || s.k == 32)) {
+    lm_k = cn__parens_lm_single_pick(ctx, n, s.k, &lm_wg, &lm_form);
+    if (lm_wg > s.wg) lm_k = 0;
+  } else if (!tuned) {
+    lm_k = cn__parens_lm_single_pick(ctx, n, 0, &lm_wg, &lm_form);
+  }
   if (form == CN_PARENS_SINGLE_LOWMARK && lm_k && pc.src % 16 == 0 && pc.dst % 16 == 0) {
-    uint32_t spec[4] = {lm_wg, lm_k, 1, tu->lowmark_psv_tables ? 4u : 0u};
+    uint32_t spec[4] = {lm_wg, lm_k, 1, lm_form};
     VkPipeline single;
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_SINGLE, spec, 4, &single));
     cn_dispatch(ctx, cmd, single, &pc, sizeof pc, 1);

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 
 enum {
-  SCAN_WG = 512,              /* one-pass: invocations per block (several blocks) */
+  SCAN_WG = 256,              /* one-pass: invocations per block (several blocks) */
+  SCAN_WG_LARGE = 512,        /* the same from SCAN_LARGE_FROM elements */
+  SCAN_LARGE_FROM = 1 << 19,
   SCAN_ITEMS = 16,            /* one-pass: elements per invocation (a multiple of 4) */
   SCAN_ONE_BLOCK_WG = 1024,   /* one-pass: n up to this many invocations x SCAN_ITEMS in one block */
   SCAN_ONE_BLOCK_ITEMS = 8,   /* one block: elements per invocation while the workgroup covers n with them */
@@ -49,13 +51,17 @@ static const cn_scan_tuning *cn__scan_tuning(const cn_context *ctx, const cn_sca
  * the look-back state): SCAN_ONE_BLOCK_ITEMS elements per invocation while
  * they cover n, then SCAN_ITEMS, and the smallest power-of-two workgroup
  * (at least 32 and the subgroup size) that covers n with them; else SCAN_WG
- * (or the device's largest power of two below it) x SCAN_ITEMS. False when
+ * (SCAN_WG_LARGE from SCAN_LARGE_FROM elements; or the device's largest power
+ * of two below it) x SCAN_ITEMS. False when
  * the tuning's shape does not fit. (H200 measurements in docs/PERF.md: one
- * block of 512 x 8 scans 2^12 in 3.7 us, 256 x 16 in 4.2; several blocks of
- * 512 x 16 are 2-4% faster than 256 x 16 from 2^18 up.) */
+ * block scans 2^12 in 3.6 us, where 256 x 16 took 4.2, and 2^13 in 4.9
+ * against 7.4 for two blocks and their clear; several blocks of 512 x 16 are
+ * faster than 256 x 16 from 2^19 up (2^26: 224 against 234 us), slower below
+ * (2^16: 8.1 against 7.6 us), so 256 x 16 blocks below 2^19.) */
 static bool cn__scan_block(const cn_context *ctx, const cn_scan_tuning *tu, uint64_t n, uint32_t *wg,
                            uint32_t *items) {
-  *wg = tu->wg ? tu->wg : cn_floor_pow2(CN_MIN((uint32_t)SCAN_WG, ctx->caps.max_workgroup_invocations));
+  uint32_t wg_default = n >= SCAN_LARGE_FROM ? SCAN_WG_LARGE : SCAN_WG;
+  *wg = tu->wg ? tu->wg : cn_floor_pow2(CN_MIN(wg_default, ctx->caps.max_workgroup_invocations));
   *items = tu->items ? tu->items : SCAN_ITEMS;
   if (!tu->wg && !tu->items) {
     uint32_t most = cn_floor_pow2(CN_MIN((uint32_t)SCAN_ONE_BLOCK_WG, ctx->caps.max_workgroup_invocations));

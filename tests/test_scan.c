@@ -2,11 +2,13 @@
  * the look-back's fallback path, the two-pass form, every monoid. */
 #include "test.h"
 
-/* Elements per block of the one-pass scan (512 x 16; smaller devices a
- * smaller workgroup, then the sizes below still cross several blocks), and
- * the largest n it scans as one block (1024 x 16; 8 elements per invocation
- * up to 1024 x 8). */
-#define BLOCK 8192u
+/* Elements per block of the one-pass scan (256 x 16; smaller devices a
+ * smaller workgroup, then the sizes below still cross several blocks), from
+ * LARGE_FROM elements (512 x 16), and the largest n it scans as one block
+ * (1024 x 16; 8 elements per invocation up to 1024 x 8). */
+#define BLOCK 4096u
+#define BLOCK_LARGE 8192u
+#define LARGE_FROM (1u << 19)
 #define ONE_BLOCK_MAX 16384u
 /* The two-pass form's block (256 x 8). */
 #define BLOCK2 2048u
@@ -76,10 +78,10 @@ TEST(scan_bad_arguments) {
   CHECK_EQ_U64(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 100}), 0);
   CHECK_EQ_U64(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = ONE_BLOCK_MAX}), 0);
   CHECK(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 1u << 20}) >=
-        8 * (1 + (1u << 20) / BLOCK));
+        8 * (1 + (1u << 20) / BLOCK_LARGE));
   CHECK(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 1u << 20,
                                                    .tuning = &(cn_scan_tuning){.fenced = true}}) >=
-        4 * (1 + 3 * (1u << 20) / BLOCK));
+        4 * (1 + 3 * (1u << 20) / BLOCK_LARGE));
 }
 
 /* Within one block (one dispatch, subgroup rows) at every workgroup size of
@@ -89,7 +91,8 @@ TEST(scan_bad_arguments) {
 TEST(scan_block_boundaries) {
   const uint64_t sizes[] = {3, 5, 127, 129, 255, 257, 1023, 1025, 4095, 4097, ONE_BLOCK_MAX / 2 - 1,
                             ONE_BLOCK_MAX / 2 + 1, ONE_BLOCK_MAX - 1, ONE_BLOCK_MAX, ONE_BLOCK_MAX + 1,
-                            3 * BLOCK - 1, 3 * BLOCK, 3 * BLOCK + 1, 4 * BLOCK + 2, 7 * BLOCK + 3};
+                            5 * BLOCK - 1, 5 * BLOCK, 5 * BLOCK + 1, 6 * BLOCK + 2, 7 * BLOCK + 3,
+                            LARGE_FROM - 1, LARGE_FROM, LARGE_FROM + 1, LARGE_FROM + BLOCK_LARGE + 1};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     check_scan(sizes[i], false, 0);
     check_scan(sizes[i], true, 2);

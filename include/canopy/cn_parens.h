@@ -98,9 +98,11 @@
  *              the low-mark form (the default) is LOWMARK's matching kernel
  *              over the whole input with an empty stack before it: 16
  *              elements per invocation, else 32, in the smallest
- *              power-of-two workgroup that covers n, where the device's
- *              shared memory holds that workgroup (on a 48 KiB device: n <=
- *              8192) and in and out are 16-byte aligned; otherwise the tree
+ *              power-of-two workgroup that covers n, with min tables and
+ *              index rows in shared memory where they fit, else subgroup
+ *              links and bitmasks; where the device's shared memory holds
+ *              that workgroup (on a 48 KiB device: n <= 8192) and in and
+ *              out are 16-byte aligned; otherwise the tree
  *              form: the EFFICIENT partition walk with no stack before the
  *              partition (chunk bitmasks, a bicyclic tree over the chunks in
  *              shared memory, each element's match by a tree search), 4, 8
@@ -181,10 +183,10 @@ typedef struct cn_parens_tuning {
   /* lowmark's matching kernel: stage outputs through shared memory for
    * contiguous stores; walk the chunk twice instead of holding its outputs. */
   bool lowmark_stage, lowmark_rewalk;
-  /* lowmark's matching kernel (and single's low-mark form): previous-smaller
-   * links by binary lifting over min tables in shared memory (log2(wg)
-   * levels, a barrier each) instead of subgroup shuffles and a search over
-   * the subgroups' minima (one barrier, one level). */
+  /* lowmark's matching kernel: previous-smaller links by binary lifting
+   * over min tables in shared memory (log2(wg) levels, a barrier each)
+   * instead of subgroup shuffles and a search over the subgroups' minima
+   * (one barrier, one level). (single's low-mark form picks its own.) */
   bool lowmark_psv_tables;
   /* single's form (see SINGLE above): CN_PARENS_SINGLE_TREE or
    * CN_PARENS_SINGLE_LOWMARK (where it holds n and the buffers are 16-byte

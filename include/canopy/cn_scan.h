@@ -11,7 +11,8 @@
  * Limits:  n <= CN_SCAN_MAX_N, else CN_ERROR_LIMIT.
  *
  * Algorithm: one pass with decoupled look-back (shaders/scan_lb.glsl): blocks
- * of 512 x 16 elements, and n up to 1024 x 16 in one block (1024 x 8 and
+ * of 256 x 16 elements (512 x 16 from 2^19 elements), and n up to 1024 x 16
+ * in one block (1024 x 8 and
  * smaller workgroups of 8 elements each while those cover n); each
  * invocation folds four elements at a time,
  * subgroup scans join the lanes, shared memory the subgroups; each block
