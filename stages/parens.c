@@ -58,11 +58,12 @@ static uint32_t cn__parens_tree_levels(const cn_parens_tuning *t) {
   return t->tree_levels >= 1 && t->tree_levels <= PARENS_TREE_LEVELS ? t->tree_levels : PARENS_TREE_LEVELS;
 }
 
-/* Shared memory of the partition kernels (parens.glsl) for a shape. */
 /* lowmark's matching forms (parens_lm_match.glsl, MATCH_FORM): bit 0
  * STAGE, bit 1 REWALK, bit 2 PSV_TABLES, bit 3 POS_ROWS. */
 enum { LM_STAGE = 1, LM_REWALK = 2, LM_PSV_TABLES = 4, LM_POS_ROWS = 8 };
 
+/* Shared memory of the partition kernels (parens.glsl, parens_lm_match.glsl
+ * in form lm_form; lowmark's reduce kernel needs less) for a shape. */
 static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window,
                                         uint32_t lm_form) {
   uint64_t p = (uint64_t)wg * k;
@@ -172,10 +173,10 @@ static uint64_t cn__parens_lm_single_max(const cn_context *ctx) {
 
 cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
   /* From the H200 runs of 2026-11-23 (docs/PERF.md): single's low-mark form
-   * (one dispatch) takes 5.1-5.9 us up to 2^12, the tree form 9.7-15.1 and
-   * simple's three dispatches 12-15; without the low-mark form (shared
-   * memory) the tree form up to 2^12, where it is level with simple. From
-   * 2^13 the multi-partition variants: on the walk that never goes below
+   * (one dispatch) takes 5.1-5.9 us up to 2^12 and 8.6 at 2^13, the tree
+   * form 9.7-24.6 and simple's three dispatches 12-15; without the low-mark
+   * form (shared memory) the tree form up to 2^12, where it is level with
+   * simple. Above, the multi-partition variants: on the walk that never goes below
    * depth 0 (every balanced stream, the scene stage's group nodes) lowmark
    * is 2.8-4.4 us slower than simple and efficient below 2^18 and level on
    * fair-coin input; from 2^18 lowmark is fastest, by 3.3x over efficient at
@@ -272,7 +273,7 @@ static void cn__parens_pass(cn_context *ctx, VkCommandBuffer cmd, cn_timer *time
 static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v,
                                              cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc,
                                              const cn_parens_tuning *tu, cn_timer *timer) {
-  /* lowmark's matching form (parens_lm_match.comp): bit 0 STAGE, bit 1 REWALK */
+  /* lowmark's matching form (LM_*; the index rows only in single's form) */
   uint32_t form = (tu->lowmark_stage ? LM_STAGE : 0u) | (tu->lowmark_rewalk ? LM_REWALK : 0u) |
                   (tu->lowmark_psv_tables ? LM_PSV_TABLES : 0u);
   uint32_t spec[4] = {s.wg, s.k, s.window, v == CN_PARENS_LOWMARK ? form : 0};
