@@ -1,10 +1,11 @@
-/* analysis.c: what the overlays and the hover show, in window pixels: each
- * element's nesting depth and the counts (computed here from the tags), and
- * its result box, the elements per bin and the flattened segments. Those come
+/* analysis.c: what the host knows of the viewed scene, in window pixels:
+ * each element's nesting depth and the counts (computed here from the tags,
+ * once per scene), and its result box and the elements per bin. Those come
  * from the renderer's own buffers (gpu.c copies them in the frame's
  * submission), or, when canopy cannot render the scene, from the library's
- * CPU references (cn_scene_stage_cpu, cn_flatten_cpu) on the viewed scene.
- * At most VW_MAX_LINES segments are kept.
+ * CPU references (cn_scene_stage_cpu, cn_flatten_cpu) on the viewed scene,
+ * with their flattened segments (at most VW_MAX_LINES), which the viewer then
+ * uploads for the overlays.
  */
 #include "vw.h"
 

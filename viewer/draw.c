@@ -1,11 +1,14 @@
 /* draw.c: the viewer's graphics pipelines and the render pass of a frame.
  *
- * Two pipelines share one layout (push constants only, vw_push.h): "picture"
- * draws a full-screen triangle that composites the renderer's premultiplied
- * RGBA8 pixels (read by device address) over the background, and "geometry"
- * draws straight-alpha triangles (outlines, overlays, HUD) pulled by device
- * address from a host-visible buffer. SPIR-V is compiled by glslc at build
- * time and embedded (viewer/CMakeLists.txt).
+ * Three pipelines share one layout (push constants only, vw_push.h):
+ * "picture" draws a full-screen triangle that composites the renderer's
+ * premultiplied RGBA8 pixels (read by device address) over the background;
+ * "geometry" draws straight-alpha triangles (outlines, HUD, legends) pulled by
+ * device address from a host-visible buffer; "overlay" draws the debug
+ * overlays with no vertex data at all: instanced quads whose vertex shader
+ * (overlay.vert) reads the renderer's result boxes, tags, bin offsets and
+ * lines by device address. SPIR-V is compiled by glslc at build time and
+ * embedded (viewer/CMakeLists.txt).
  */
 #include "host.h"
 
@@ -15,9 +18,9 @@
 #include "vw_push.h"
 
 extern const unsigned char cn_spv_vw_geometry_vert[], cn_spv_vw_geometry_frag[];
-extern const unsigned char cn_spv_vw_picture_vert[], cn_spv_vw_picture_frag[];
+extern const unsigned char cn_spv_vw_picture_vert[], cn_spv_vw_picture_frag[], cn_spv_vw_overlay_vert[];
 extern const unsigned cn_spv_vw_geometry_vert_size, cn_spv_vw_geometry_frag_size;
-extern const unsigned cn_spv_vw_picture_vert_size, cn_spv_vw_picture_frag_size;
+extern const unsigned cn_spv_vw_picture_vert_size, cn_spv_vw_picture_frag_size, cn_spv_vw_overlay_vert_size;
 
 static VkShaderModule vw__module(VkDevice dev, const unsigned char *code, unsigned size) {
   VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
@@ -85,7 +88,7 @@ static VkResult vw__pipeline(vw_draw *d, vw_host *h, VkShaderModule vs, VkShader
   return vkCreateGraphicsPipelines(h->device, VK_NULL_HANDLE, 1, &ci, NULL, out);
 }
 
-bool vw_draw_create(vw_draw *d, vw_host *h, char *err, size_t errcap) {
+bool vw_draw_create(vw_draw *d, vw_host *h, cn_context *cn, char *err, size_t errcap) {
   memset(d, 0, sizeof *d);
   VkPushConstantRange range = {.stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
                                .offset = 0,
@@ -102,25 +105,45 @@ bool vw_draw_create(vw_draw *d, vw_host *h, char *err, size_t errcap) {
   VkShaderModule gf = vw__module(h->device, cn_spv_vw_geometry_frag, cn_spv_vw_geometry_frag_size);
   VkShaderModule pv = vw__module(h->device, cn_spv_vw_picture_vert, cn_spv_vw_picture_vert_size);
   VkShaderModule pf = vw__module(h->device, cn_spv_vw_picture_frag, cn_spv_vw_picture_frag_size);
-  if (!gv || !gf || !pv || !pf) {
+  VkShaderModule ov = vw__module(h->device, cn_spv_vw_overlay_vert, cn_spv_vw_overlay_vert_size);
+  if (!gv || !gf || !pv || !pf || !ov) {
     vr = VK_ERROR_INITIALIZATION_FAILED;
     snprintf(err, errcap, "vkCreateShaderModule failed for the viewer's shaders");
   } else {
     vr = vw__pipeline(d, h, gv, gf, true, &d->geometry);
     if (vr == VK_SUCCESS) vr = vw__pipeline(d, h, pv, pf, false, &d->picture);
+    if (vr == VK_SUCCESS) vr = vw__pipeline(d, h, ov, gf, true, &d->overlay);
     if (vr != VK_SUCCESS) snprintf(err, errcap, "vkCreateGraphicsPipelines failed: %s", cn_vk_result_name(vr));
   }
-  VkShaderModule mods[] = {gv, gf, pv, pf};
-  for (int i = 0; i < 4; i++)
+  VkShaderModule mods[] = {gv, gf, pv, pf, ov};
+  for (int i = 0; i < 5; i++)
     if (mods[i]) vkDestroyShaderModule(h->device, mods[i], NULL);
-  return vr == VK_SUCCESS;
+  if (vr != VK_SUCCESS) return false;
+  /* The digits the overlays write numbers with, and the parameters' buffer. */
+  vw_glyph_header gh;
+  float quads[VW_MAX_GLYPH_QUADS][4];
+  uint32_t nq = vw_digit_glyphs(&gh, quads, VW_MAX_GLYPH_QUADS, &d->glyph_quads);
+  cn_result r = cn_buffer_reserve(cn, CN_MEMORY_UPLOAD, sizeof gh + sizeof quads, &d->glyphs);
+  if (r == CN_OK) r = cn_buffer_reserve(cn, CN_MEMORY_UPLOAD, sizeof(vw_ov_params), &d->params);
+  if (r != CN_OK) {
+    snprintf(err, errcap, "overlay buffers: %s", cn_last_error());
+    return false;
+  }
+  memcpy(d->glyphs.mapped, &gh, sizeof gh);
+  memcpy((char *)d->glyphs.mapped + sizeof gh, quads, (size_t)nq * sizeof quads[0]);
+  return true;
 }
 
 void vw_draw_destroy(vw_draw *d, vw_host *h, cn_context *cn) {
-  if (cn) cn_buffer_destroy(cn, &d->vertices);
+  if (cn) {
+    cn_buffer_destroy(cn, &d->vertices);
+    cn_buffer_destroy(cn, &d->params);
+    cn_buffer_destroy(cn, &d->glyphs);
+  }
   if (h->device) {
     if (d->geometry) vkDestroyPipeline(h->device, d->geometry, NULL);
     if (d->picture) vkDestroyPipeline(h->device, d->picture, NULL);
+    if (d->overlay) vkDestroyPipeline(h->device, d->overlay, NULL);
     if (d->layout) vkDestroyPipelineLayout(h->device, d->layout, NULL);
   }
   memset(d, 0, sizeof *d);
@@ -138,8 +161,59 @@ bool vw_draw_upload(vw_draw *d, cn_context *cn, const vw_mesh *m, char *err, siz
   return true;
 }
 
+/* One instanced overlay draw. */
+static void vw__overlay(vw_draw *d, VkCommandBuffer cmd, vw_push *push, uint32_t mode, uint32_t flags,
+                        uint32_t vertices, uint32_t instances) {
+  if (!vertices || !instances) return;
+  push->mode = mode;
+  push->flags = flags;
+  vkCmdPushConstants(cmd, d->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof *push,
+                     push);
+  vkCmdDraw(cmd, vertices, instances, 0, 0);
+}
+
+/* The overlays in the order the viewer layers them: bins under everything,
+ * then the tile grid, depth, segments, element boxes, groups, the hovered
+ * element. */
+static void vw__record_overlays(vw_draw *d, VkCommandBuffer cmd, vw_push push, const vw_overlay_pass *ov) {
+  const vw_ov_params *p = &ov->params;
+  uint32_t m = ov->mask;
+  push.data = d->params.address;
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->overlay);
+  uint32_t text = p->digits * d->glyph_quads * 6; /* vertices of one number */
+  if ((m & (1u << VW_OVERLAY_BINS)) && p->nbx * p->nby != 0) {
+    vw__overlay(d, cmd, &push, VW_OV_DARKEN, 0, 6, 1);
+    vw__overlay(d, cmd, &push, VW_OV_BIN_CELLS, 0, 54, p->nbx * p->nby);
+    vw__overlay(d, cmd, &push, VW_OV_BIN_COUNTS, 0, text, p->nbx * p->nby * VW_OV_OUTLINE_PASSES);
+  }
+  if (m & (1u << VW_OVERLAY_TILES) && p->tile >= 2 && p->width && p->height)
+    vw__overlay(d, cmd, &push, VW_OV_TILES, 0, 6, (p->width - 1) / p->tile + (p->height - 1) / p->tile);
+  if (m & (1u << VW_OVERLAY_DEPTH)) {
+    vw__overlay(d, cmd, &push, VW_OV_DEPTH_LINES, 0, 6, p->line_cap);
+    vw__overlay(d, cmd, &push, VW_OV_DEPTH_BOXES, 0, 6, p->count);
+  }
+  if (m & (1u << VW_OVERLAY_SEGMENTS)) {
+    vw__overlay(d, cmd, &push, VW_OV_SEGMENTS, 0, 6, p->line_cap);
+    vw__overlay(d, cmd, &push, VW_OV_SEG_ENDS, 0, 6, p->line_cap);
+  }
+  if (m & (1u << VW_OVERLAY_BOXES)) vw__overlay(d, cmd, &push, VW_OV_BOXES, 0, 24, p->count);
+  uint32_t groups = (m & (1u << VW_OVERLAY_CLIPS) ? VW_OV_FLAG_CLIPS : 0) |
+                    (m & (1u << VW_OVERLAY_BLENDS) ? VW_OV_FLAG_BLENDS : 0);
+  if (groups) vw__overlay(d, cmd, &push, VW_OV_GROUPS, groups, 30, p->count);
+  if (p->hover < p->count) {
+    vw__overlay(d, cmd, &push, VW_OV_HOVER_BOX, 0, 48, 1);
+    vw__overlay(d, cmd, &push, VW_OV_HOVER_LINES, 0, 6, p->line_cap);
+  }
+}
+
 void vw_draw_record(vw_draw *d, vw_host *h, VkCommandBuffer cmd, uint32_t image, const vw_picture *pic,
-                    vw_map map, uint32_t background, uint32_t count) {
+                    vw_map map, uint32_t background, uint32_t under, uint32_t over, const vw_overlay_pass *ov) {
+  if (ov) {
+    vw_ov_params p = ov->params;
+    p.glyphs = d->glyphs.address;
+    p.glyph_quads = d->glyph_quads;
+    memcpy(d->params.mapped, &p, sizeof p);
+  }
   VkClearValue clear;
   float bg[4] = {(background & 255) / 255.0f, ((background >> 8) & 255) / 255.0f,
                  ((background >> 16) & 255) / 255.0f, (background >> 24) / 255.0f};
@@ -170,11 +244,24 @@ void vw_draw_record(vw_draw *d, vw_host *h, VkCommandBuffer cmd, uint32_t image,
     vkCmdPushConstants(cmd, d->layout, stages, 0, sizeof push, &push);
     vkCmdDraw(cmd, 3, 1, 0, 0);
   }
-  if (count && d->vertices.buffer) {
+  bool have_vertices = d->vertices.buffer != VK_NULL_HANDLE;
+  if (under && have_vertices) {
     push.data = d->vertices.address;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->geometry);
     vkCmdPushConstants(cmd, d->layout, stages, 0, sizeof push, &push);
-    vkCmdDraw(cmd, count, 1, 0, 0);
+    vkCmdDraw(cmd, under, 1, 0, 0);
+  }
+  if (ov) vw__record_overlays(d, cmd, push, ov);
+  if (over && have_vertices) {
+    push.data = d->vertices.address;
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->geometry);
+    vkCmdPushConstants(cmd, d->layout, stages, 0, sizeof push, &push);
+    vkCmdDraw(cmd, over, 1, under, 0);
+  }
+  if (ov && ov->legend_max) {
+    push.data = d->params.address;
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->overlay);
+    vw__overlay(d, cmd, &push, VW_OV_LEGEND_MAX, 0, ov->params.digits * d->glyph_quads * 6, 1);
   }
   vkCmdEndRenderPass(cmd);
 }
