@@ -76,8 +76,8 @@ bool vw_gpu_use_cpu(vw_gpu *g, const vw_analysis *a, char *err, size_t errcap);
 void vw_gpu_drop(vw_gpu *g);
 
 /* Makes every earlier write of canopy's kernels and copies (this command
- * buffer's and earlier submissions') visible to the draw's vertex and
- * fragment shaders. */
+ * buffer's and earlier submissions') visible to the overlays' compute pass
+ * and the draw's vertex and fragment shaders. */
 void vw_gpu_barrier_to_draw(VkCommandBuffer cmd);
 
 /* Draw timer: marks around the render pass, read after the frame completed. */

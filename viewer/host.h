@@ -71,8 +71,12 @@ VkResult vw_host_begin(vw_host *h, VkCommandBuffer cmd);
  * (outlines), the overlays (generated on the GPU from the buffers their
  * vw_ov_params name), then the host's triangles over them (HUD, legends). */
 typedef struct vw_draw {
-  VkPipelineLayout layout;
+  VkPipelineLayout layout, prep_layout;
   VkPipeline geometry, picture, overlay;
+  VkPipeline prep;    /* overlay_prep.comp: the draws' instance counts, the bins' maximum */
+  VkBuffer prep_buffer; /* vw_ov_prep: storage and indirect-draw arguments, on the device */
+  VkDeviceMemory prep_memory;
+  VkDeviceAddress prep_address;
   cn_buffer vertices; /* host-visible, pulled by address in geometry.vert */
   cn_buffer params;   /* host-visible: the frame's vw_ov_params */
   cn_buffer glyphs;   /* stb_easy_font's digits for the overlays' numbers (vw_glyph_header, quads) */
@@ -107,10 +111,14 @@ bool vw_draw_create(vw_draw *d, vw_host *h, cn_context *cn, char *err, size_t er
 void vw_draw_destroy(vw_draw *d, vw_host *h, cn_context *cn);
 /* Copies the mesh into the vertex buffer (grown as needed). */
 bool vw_draw_upload(vw_draw *d, cn_context *cn, const vw_mesh *m, char *err, size_t errcap);
+/* Before the render pass, after canopy's work and the barrier to the draw:
+ * writes ov's parameters to d->params (so the frame must be submitted before
+ * the next call) and records overlay_prep.comp and its barrier to the
+ * indirect draws. */
+void vw_draw_prepare(vw_draw *d, VkCommandBuffer cmd, const vw_overlay_pass *ov);
 /* Records the render pass into cmd for swapchain image i: the picture, the
  * first `under` vertices of the last upload, the overlays of ov (NULL: none;
- * its parameters are written to d->params, so the frame must be submitted
- * before the next record), then `over` vertices after those. */
+ * vw_draw_prepare was recorded for it), then `over` vertices after those. */
 void vw_draw_record(vw_draw *d, vw_host *h, VkCommandBuffer cmd, uint32_t image, const vw_picture *pic,
                     vw_map map, uint32_t background, uint32_t under, uint32_t over, const vw_overlay_pass *ov);
 /* After vw_draw_record: copies swapchain image i (PRESENT_SRC) into dst, tightly

@@ -714,6 +714,7 @@ static bool vw__frame(vw_app *app, bool capture) {
     vw_overlay_pass ov;
     bool overlays = vw__overlay_pass(app, &ov);
     vw_gpu_draw_begin(&app->gpu, cmd);
+    if (overlays) vw_draw_prepare(&app->draw, cmd, &ov);
     vw_draw_record(&app->draw, &app->host, cmd, image, &app->gpu.picture, draw_map, VW_BACKGROUND, app->under,
                    app->mesh.count - app->under, overlays ? &ov : NULL);
     vw_gpu_draw_end(&app->gpu, cmd);

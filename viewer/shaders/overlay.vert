@@ -99,13 +99,11 @@ uint bin_count(uint b) {
   return off.v[b + 1u] - off.v[b];
 }
 
-uint bins_max() {
-  uint n = pc.data.p.nbx * pc.data.p.nby, m = 1u;
-  for (uint b = 0u; b < n; b++) m = max(m, bin_count(b));
-  return m;
-}
+layout(buffer_reference, scalar) readonly buffer VwPrep { vw_ov_prep q; };
+uint bins_max() { return VwPrep(pc.data.p.prep).q.bins_max; }
 
-uint lines_valid() { return min(VwU32s(pc.data.p.line_count).v[0], pc.data.p.line_cap); }
+// Draws over lines have one instance per valid line (overlay_prep.comp).
+uint lines_valid() { return VwPrep(pc.data.p.prep).q.lines[1]; }
 
 // Vertex v of the decimal text of `value` at (x, y), `scale` times
 // stb_easy_font's size: digit slot, quad of the digit's glyph, corner.
@@ -210,7 +208,7 @@ void main() {
         pos = line_corner(l.p, 1.0, c);
         col = rgba(0u, 160u, 60u, 255u);
       } else if (pc.mode == VW_OV_SEG_ENDS) {
-        ok = n <= VW_OV_MAX_DOTS;
+        ok = true; /* the draw has no instances past VW_OV_MAX_DOTS lines */
         pos = rect_corner(vec4(l.p.z - 1.5, l.p.w - 1.5, l.p.z + 1.5, l.p.w + 1.5), c);
         col = rgba(200u, 0u, 40u, 255u);
       } else {

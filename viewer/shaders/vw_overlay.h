@@ -1,10 +1,13 @@
-// vw_overlay.h: what the overlay pipeline (overlay.vert) reads, shared by C
-// (draw.c, gpu.c) and GLSL. The overlays are drawn from the renderer's own
-// buffers (cn_scene_gpu_outputs: tags, result boxes, bin offsets, lines and
-// the line count), or from the viewer's upload of the library's CPU
-// references when canopy refused the scene; the parameters below name them
-// by device address. Every draw is instanced: one instance per element, bin,
-// line or grid line, its vertices generated from the instance's record.
+// vw_overlay.h: what the overlay pipeline (overlay_prep.comp, overlay.vert)
+// reads, shared by C (draw.c, gpu.c) and GLSL. The overlays are drawn from the
+// renderer's own buffers (cn_scene_gpu_outputs: tags, result boxes, bin
+// offsets, lines and the line count), or from the viewer's upload of the
+// library's CPU references when canopy refused the scene; the parameters below
+// name them by device address. Every draw is instanced: one instance per
+// element, bin, line or grid line, its vertices generated from the instance's
+// record. The draws over lines take their instance count from the GPU
+// (vkCmdDrawIndirect): overlay_prep.comp writes it, and the largest bin
+// count, in the same command buffer after canopy's work.
 #ifndef VW_OVERLAY_H
 #define VW_OVERLAY_H
 
@@ -59,6 +62,16 @@ VW_STRUCT(vw_glyph_header) {
   VW_U32 pad[2];
 } VW_STRUCT_END(vw_glyph_header)
 
+// What overlay_prep.comp computes for the draws: two VkDrawIndirectCommands
+// (vertex count, instance count, first vertex, first instance) and the
+// largest bin count.
+VW_STRUCT(vw_ov_prep) {
+  VW_U32 lines[4];  // 6 vertices per line, one instance per valid line
+  VW_U32 ends[4];   // the same while there are at most VW_OV_MAX_DOTS lines, else no instance
+  VW_U32 bins_max;  // the most elements in one bin (at least 1): the top of the heat scale
+  VW_U32 pad[3];
+} VW_STRUCT_END(vw_ov_prep)
+
 VW_STRUCT(vw_ov_params) {
   VW_ADDR tags;        // count u32: CN_TAG_*
   VW_ADDR boxes;       // count cn_box: result boxes in window pixels
@@ -67,6 +80,7 @@ VW_STRUCT(vw_ov_params) {
   VW_ADDR lines;       // line_cap cn_line (x0 y0 x1 y1 element)
   VW_ADDR line_count;  // u32: the lines there are (may exceed line_cap: then line_cap are valid)
   VW_ADDR glyphs;      // vw_glyph_header, then quads
+  VW_ADDR prep;        // vw_ov_prep, written by overlay_prep.comp
   VW_U32 count, nbx, nby, bin_size;
   VW_U32 line_cap, tile, width, height; // tile grid spacing; the window the geometry is laid out in
   VW_U32 hover, digits, glyph_quads, pad0; // digits: of the largest possible bin count; glyph_quads: most quads of a digit
@@ -74,7 +88,8 @@ VW_STRUCT(vw_ov_params) {
 } VW_STRUCT_END(vw_ov_params)
 
 #ifndef VULKAN
-_Static_assert(sizeof(vw_ov_params) == 7 * 8 + 16 * 4, "vw_ov_params layout");
+_Static_assert(sizeof(vw_ov_params) == 8 * 8 + 16 * 4, "vw_ov_params layout");
+_Static_assert(sizeof(vw_ov_prep) == 12 * 4, "vw_ov_prep layout");
 _Static_assert(sizeof(vw_glyph_header) == VW_GLYPH_HEADER * 4, "vw_glyph_header layout");
 #endif
 
