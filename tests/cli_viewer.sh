@@ -184,6 +184,13 @@ timeout 60 "$view" "$tmp/live.svg" --frames 1 >"$out" 2>"$err"; expect fifo-open
 contains fifo-open-message "$err" "live.svg: not a regular file"
 rm -f "$tmp/live.svg"
 
+# an empty scene: canopy draws the background, the overlays have nothing to show (and need no data)
+printf '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="80"></svg>' >"$tmp/empty.svg"
+"$view" "$tmp/empty.svg" --frames 2 --overlay bins --overlay boxes --overlay segments --overlay depth \
+  --screenshot "$tmp/empty.png" >"$out" 2>"$err"; expect empty-scene 0 $?
+lacks empty-scene-validation "$err" "validation"
+size_is empty-scene-size "$tmp/empty.png" "100 80"
+
 # --- several files, or a folder: PgDn/] and PgUp/[ switch scenes (wrapping around)
 rect 20 30 100 40 blue >"$tmp/first.svg"
 "$view" "$tmp/first.svg" "$tmp/other.svg" --frames 1 --input "]" --print-boxes >"$out" 2>"$err"; expect list-next 0 $?

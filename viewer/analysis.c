@@ -113,6 +113,14 @@ bool vw_analysis_set_lines(vw_analysis *a, const cn_line *lines, uint32_t n, cha
   return true;
 }
 
+void vw_analysis_lines_on_gpu(vw_analysis *a, uint32_t count) {
+  free(a->lines);
+  free(a->line_element);
+  a->lines = NULL;
+  a->line_element = NULL;
+  a->line_count = count;
+}
+
 bool vw_analysis_cpu(vw_analysis *a, const cn_scene_data *viewed, char *err, size_t errcap) {
   cn_scene_stage_desc d = {.bin_size = VW_BIN_SIZE};
   cn_scene_stage_result res;

@@ -259,7 +259,7 @@ static void vw__record_overlays(vw_draw *d, VkCommandBuffer cmd, vw_push push, c
   push.data = d->params.address;
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->overlay);
   uint32_t text = p->digits * d->glyph_quads * 6; /* vertices of one number */
-  if ((m & (1u << VW_OVERLAY_BINS)) && p->nbx * p->nby != 0) {
+  if (m & (1u << VW_OVERLAY_BINS)) {
     vw__overlay(d, cmd, &push, VW_OV_DARKEN, 0, 6, 1);
     vw__overlay(d, cmd, &push, VW_OV_BIN_CELLS, 0, 54, p->nbx * p->nby);
     vw__overlay(d, cmd, &push, VW_OV_BIN_COUNTS, 0, text, p->nbx * p->nby * VW_OV_OUTLINE_PASSES);

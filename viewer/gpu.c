@@ -124,7 +124,7 @@ bool vw_gpu_record(vw_gpu *g, VkCommandBuffer cmd, const float view[6], uint32_t
   cn_scene_gpu_outputs_get(cn_renderer_scene_gpu(g->renderer), &o);
   uint32_t n = o.element_count;
   uint64_t nbins = (uint64_t)o.grid.nbx * o.grid.nby;
-  if (r == CN_OK && (!o.boxes || !o.bin_offsets || !o.lines)) {
+  if (r == CN_OK && n && (!o.boxes || !o.bin_offsets || !o.lines)) {
     snprintf(err, errcap, "canopy's frame has no %s", !o.boxes ? "result boxes" : !o.bin_offsets ? "bins" : "lines");
     g->picture.pixels = 0;
     return false;
@@ -137,9 +137,16 @@ bool vw_gpu_record(vw_gpu *g, VkCommandBuffer cmd, const float view[6], uint32_t
     g->picture.pixels = 0;
     return false;
   }
+  const cn_buffer *out = cn_renderer_output(g->renderer);
+  g->picture = (vw_picture){out->address, w, h};
+  if (!n) { /* no elements: no boxes, bins or lines to read (overlay_prep.comp reads no line count) */
+    g->src = (vw_ov_params){0};
+    g->source = VW_SOURCE_RENDERER;
+    return true;
+  }
   cn_cmd_barrier(g->cn, cmd);
   VkBufferCopy c = {0, 0, (VkDeviceSize)n * sizeof(cn_box)};
-  if (n) vkCmdCopyBuffer(cmd, o.boxes_buffer->buffer, g->rb_boxes.buffer, 1, &c);
+  vkCmdCopyBuffer(cmd, o.boxes_buffer->buffer, g->rb_boxes.buffer, 1, &c);
   c.size = (nbins + 1) * 4;
   vkCmdCopyBuffer(cmd, o.bin_offsets_buffer->buffer, g->rb_offsets.buffer, 1, &c);
   VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
@@ -158,8 +165,6 @@ bool vw_gpu_record(vw_gpu *g, VkCommandBuffer cmd, const float view[6], uint32_t
                           .bin_size = o.grid.bin_size,
                           .line_cap = o.line_capacity};
   g->source = VW_SOURCE_RENDERER;
-  const cn_buffer *out = cn_renderer_output(g->renderer);
-  g->picture = (vw_picture){out->address, w, h};
   return true;
 }
 
@@ -173,14 +178,12 @@ bool vw_gpu_finish(vw_gpu *g, uint32_t element_count, vw_analysis *a, bool *agai
   cn_scene_gpu_counts counts;
   cn_scene_gpu_counts_get(cn_renderer_scene_gpu(g->renderer), &counts);
   if (element_count) memcpy(a->boxes, g->rb_boxes.mapped, (size_t)element_count * sizeof(cn_box));
-  a->bin_size = g->src.bin_size;
+  if (g->src.bin_size) a->bin_size = g->src.bin_size;
   if (!vw_analysis_set_bins(a, g->rb_offsets.mapped, g->src.nbx, g->src.nby, err, errcap)) {
     vw_gpu_drop(g);
     return false;
   }
-  /* the lines stay on the GPU: the overlays draw them from there */
-  vw_analysis_set_lines(a, NULL, 0, err, errcap);
-  a->line_count = counts.lines;
+  vw_analysis_lines_on_gpu(a, counts.lines);
   a->source = "renderer";
   if (g->timing) {
     const char *labels[VW_MAX_SPANS];

@@ -135,6 +135,7 @@ static bool vw__clip_line(float l[4], cn_box b) {
 }
 
 void vw_outline_build(vw_mesh *m, const vw_analysis *a, const cn_scene_data *s) {
+  if (!a->lines) return; /* the renderer's lines: on the GPU, and then there is a picture */
   for (uint32_t i = 0; i < a->line_count; i++) {
     uint32_t e = a->line_element[i];
     if (e >= s->element_count || !vw__is_draw(s->elements[e].tag)) continue;

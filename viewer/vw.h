@@ -131,7 +131,7 @@ typedef struct vw_analysis {
   uint32_t bins_used;
   /* flattened segments: pairs of points (x0 y0 x1 y1) and the element each
    * belongs to, from the CPU references only (the renderer's stay on the GPU) */
-  float *lines;
+  float *lines;             /* NULL when the lines are the renderer's (on the GPU) */
   uint32_t *line_element;
   uint32_t line_count;      /* segments (the renderer's count, or the lines held here) */
   const char *source;       /* where boxes and bins came from ("renderer" or "cpu reference") */
@@ -149,6 +149,9 @@ bool vw_analysis_set_bins(vw_analysis *a, const uint32_t *offsets, uint32_t bins
                           size_t errcap);
 /* Segments from flattened lines (at most VW_MAX_LINES). */
 bool vw_analysis_set_lines(vw_analysis *a, const cn_line *lines, uint32_t n, char *err, size_t errcap);
+/* The renderer's lines stay on the GPU (the overlays draw them from there):
+ * no host copy (lines NULL), only their count. */
+void vw_analysis_lines_on_gpu(vw_analysis *a, uint32_t count);
 /* Boxes, bins and lines from the library's CPU references on the viewed scene. */
 bool vw_analysis_cpu(vw_analysis *a, const cn_scene_data *viewed, char *err, size_t errcap);
 void vw_analysis_free(vw_analysis *a);

@@ -30,7 +30,7 @@ void main() {
   atomicMax(s_max, m);
   barrier();
   if (i != 0u) return;
-  uint n = min(VwU32s(P.line_count).v[0], P.line_cap);
+  uint n = P.line_cap == 0u ? 0u : min(VwU32s(P.line_count).v[0], P.line_cap);
   VwPrep prep = VwPrep(P.prep);
   prep.q.lines = uint[4](6u, n, 0u, 0u);
   prep.q.ends = uint[4](6u, n <= VW_OV_MAX_DOTS ? n : 0u, 0u, 0u);
