@@ -24,6 +24,10 @@
 #ifndef CN__BACKDROP_WG
 #define CN__BACKDROP_WG 64u
 #endif
+/* render_fine's invocations per tile (each shades CN_TILE_PIXELS / that many pixels) */
+#ifndef CN__FINE_WG
+#define CN__FINE_WG 128u
+#endif
 
 /* ------------------------------------------------------------- lifetime */
 
@@ -163,7 +167,7 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_SEG, 0, &k_seg)); /* 256 invocations, fixed */
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BACKDROP, CN_MIN(CN__BACKDROP_WG, wg), &k_backdrop));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_COARSE, 0, &k_coarse));
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_FINE, 0, &k_fine));
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_FINE, CN_MIN(CN__FINE_WG, wg), &k_fine));
 
   cn_scene_gpu *g = r->sg;
   const cn_scene_data *host = g->host;
