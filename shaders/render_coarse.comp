@@ -108,9 +108,22 @@ bool close_group() {
   return false;
 }
 
-// How the path of staged element k covers tile (tx, ty): 0 not at all, 1
-// wholly, 2 partly (then seg_head/backdrop name its segments).
-uint coverage_of(uint k, int tx, int ty, out uint seg_head, out int backdrop, out uint rule) {
+// The tile record of staged element k's path at tile (tx, ty), when the tile
+// is inside its rectangle and the record exists (else zeros). The walk reads
+// it one element ahead, so its latency overlaps the element before.
+cn_render_tile tile_of(uint k, int tx, int ty) {
+  cn_render_tile t;
+  t.backdrop = 0;
+  t.seg_head = 0;
+  ivec4 R = sh_rect[k];
+  if (tx < R.x || tx >= R.z || ty < R.y || ty >= R.w || conservative || sh_off[k] == CN_NONE) return t;
+  return cfg.tiles.v[sh_off[k] + uint(ty - R.y) * uint(R.z - R.x) + uint(tx - R.x)];
+}
+
+// How the path of staged element k covers tile (tx, ty) (t: its record from
+// tile_of): 0 not at all, 1 wholly, 2 partly (then seg_head/backdrop name
+// its segments).
+uint coverage_of(uint k, int tx, int ty, cn_render_tile t, out uint seg_head, out int backdrop, out uint rule) {
   ivec4 R = sh_rect[k];
   seg_head = 0;
   backdrop = 0;
@@ -120,7 +133,6 @@ uint coverage_of(uint k, int tx, int ty, out uint seg_head, out int backdrop, ou
   // re-runs): count every tile of the rectangle as partly covered, so the
   // chunk and spill counts are upper bounds of what the re-run needs.
   if (conservative || sh_off[k] == CN_NONE) return 2;
-  cn_render_tile t = cfg.tiles.v[sh_off[k] + uint(ty - R.y) * uint(R.z - R.x) + uint(tx - R.x)];
   seg_head = t.seg_head;
   backdrop = t.backdrop;
   if (seg_head != 0) return 2;
@@ -240,7 +252,10 @@ void main() {
     barrier();
 
     if (valid) {
+      cn_render_tile tnext = total > 0u ? tile_of(0u, tx, ty) : cn_render_tile(0, 0u);
       for (uint k = 0; k < total; k++) {
+        cn_render_tile tcur = tnext;
+        if (k + 1u < total) tnext = tile_of(k + 1u, tx, ty);
         uint tag = sh_tag[k], arg = sh_arg[k];
         uint seg_head, rule;
         int backdrop;
@@ -254,7 +269,7 @@ void main() {
         if (tag == CN_TAG_FILL || tag == CN_TAG_STROKE) {
           uint pb = sh_pbits[k];
           if (zero_depth != 0 || (pb & P_SKIP) != 0) continue;
-          uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule);
+          uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule);
           if (cov == 0) continue;
           if (cov == 1 && depth == 0 && (pb & P_OPAQUE) != 0 && !cut) {
             // an opaque tile-covering fill hides everything drawn before it
@@ -284,7 +299,7 @@ void main() {
           }
         } else if (tag == CN_TAG_BEGIN_CLIP) {
           if (zero_depth != 0) { zero_depth++; continue; }
-          uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule);
+          uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule);
           if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
           if (cov == 0) zero_depth = 1;
           else if (cov == 2 && reserve(1)) {
@@ -295,7 +310,7 @@ void main() {
           }
         } else if (tag == CN_TAG_END_CLIP) {
           if (zero_depth != 0) { zero_depth--; continue; }
-          uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule); // its BEGIN's path
+          uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule); // its BEGIN's path
           if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
           if (cov == 2 && close_group()) {
             depth--; // nothing was drawn inside: BEGIN_CLIP taken back
