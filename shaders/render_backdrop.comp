@@ -9,10 +9,12 @@
 // chunks (256 tiles on 32-wide subgroups: a 4096-px target) costs one memory
 // round trip instead of one per tile, and narrower rows share a round trip
 // (a row of one chunk: LOADS rows at once). Longer rows take LOADS chunks at
-// a time.
+// a time. The host asks for 256 invocations: the 135 rows of a 2160-px-high
+// element take 17 round trips on the H200's eight subgroups (with 64
+// invocations, 68; measured in docs/PERF.md).
 #include "render_common.glsl"
 
-layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 64;
+layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 256;
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 const uint LOADS = 8u;

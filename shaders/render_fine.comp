@@ -1,9 +1,7 @@
 #version 460
-// render_fine: one workgroup per tile; each invocation shades
-// CN_TILE_PIXELS / WG_SIZE of its pixels one after the other (the same
-// command list, from the cache the second time: fewer invocations per tile
-// cost the near-empty tiles of a large target less); walks the tile's command
-// list (render_coarse) and writes the pixel as RGBA8 sRGB with straight alpha.
+// render_fine: one workgroup per tile, one invocation per pixel; walks the
+// tile's command list (render_coarse) and writes the pixel as RGBA8 sRGB with
+// straight alpha.
 //
 // Coverage is the exact area integral of the winding number over the pixel
 // square: the tile's backdrop, plus for each segment piece the integral over
@@ -18,16 +16,13 @@
 #include "render_blend.glsl"
 #include "render_paint.glsl"
 
-// invocations per tile: CN_TILE_PIXELS, or a divisor of it
-layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = CN_TILE_PIXELS;
-layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
+layout(local_size_x = CN_TILE_PIXELS) in;
 
 
 CnRenderConfig cfg;
 vec4 regs[CN_FINE_STACK_REGS];
 uint depth;
 uint spill_base;
-uint pixel; // the pixel being shaded: its index in the tile
 
 // Spilled level d lives at spill[(spill_base + d - REGS) * CN_TILE_PIXELS + pixel];
 // a level coarse could not allocate (spill_base CN_NONE, frame re-run) is dropped.
@@ -36,7 +31,7 @@ bool spill_ok(uint d) { return spill_base != CN_NONE && spill_base + d - CN_FINE
 void push(vec4 v) {
   if (depth < CN_FINE_STACK_REGS) regs[depth] = v;
   else if (spill_ok(depth))
-    cfg.spill.v[(spill_base + depth - CN_FINE_STACK_REGS) * CN_TILE_PIXELS + pixel] = v;
+    cfg.spill.v[(spill_base + depth - CN_FINE_STACK_REGS) * CN_TILE_PIXELS + gl_LocalInvocationID.x] = v;
   depth++;
 }
 
@@ -45,7 +40,7 @@ vec4 pop() {
   depth--;
   if (depth < CN_FINE_STACK_REGS) return regs[depth];
   if (!spill_ok(depth)) return vec4(0.0);
-  return cfg.spill.v[(spill_base + depth - CN_FINE_STACK_REGS) * CN_TILE_PIXELS + pixel];
+  return cfg.spill.v[(spill_base + depth - CN_FINE_STACK_REGS) * CN_TILE_PIXELS + gl_LocalInvocationID.x];
 }
 
 // Antiderivative of f(t) = clamp(1 - t, 0, 1).
@@ -88,14 +83,17 @@ uint pack_straight(vec4 c) {
   return u.r | (u.g << 8) | (u.b << 16) | (u.a << 24);
 }
 
-// Shades pixel lid of the tile.
-void shade(uint tile, uint lid, cn_render_ptile pt) {
-  pixel = lid;
+void main() {
+  cfg = pc.config;
+  uint tile = cn_group_id();
+  if (tile >= cfg.tiles_x * cfg.tiles_y) return;
+  uint lid = gl_LocalInvocationID.x;
   uint tx = tile % cfg.tiles_x, ty = tile / cfg.tiles_x;
   float lx = float(lid % CN_TILE), ly = float(lid / CN_TILE);
   uint x = tx * CN_TILE + lid % CN_TILE, y = ty * CN_TILE + lid / CN_TILE;
   vec2 centre = vec2(float(x) + 0.5, float(y) + 0.5);
 
+  cn_render_ptile pt = cfg.ptiles.v[tile];
   spill_base = pt.spill_off;
   depth = 0;
   vec4 rgba = vec4(0.0);
@@ -169,12 +167,4 @@ void shade(uint tile, uint lid, cn_render_ptile pt) {
   vec4 bg = vec4(cfg.background[0], cfg.background[1], cfg.background[2], cfg.background[3]);
   rgba = rgba + bg * (1.0 - rgba.a);
   if (x < cfg.width && y < cfg.height) cfg.target.v[y * cfg.out_stride + x] = pack_straight(rgba);
-}
-
-void main() {
-  cfg = pc.config;
-  uint tile = cn_group_id();
-  if (tile >= cfg.tiles_x * cfg.tiles_y) return;
-  cn_render_ptile pt = cfg.ptiles.v[tile];
-  for (uint lid = gl_LocalInvocationID.x; lid < CN_TILE_PIXELS; lid += WG_SIZE) shade(tile, lid, pt);
 }

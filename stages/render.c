@@ -20,15 +20,6 @@
  * every count stays far from 2^32 and every buffer below 4 GiB-ish. */
 #define CN_RENDER_MAX_RECORDS (1u << 27)
 
-/* render_backdrop's workgroup (one per element, a subgroup per row) */
-#ifndef CN__BACKDROP_WG
-#define CN__BACKDROP_WG 64u
-#endif
-/* render_fine's invocations per tile (each shades CN_TILE_PIXELS / that many pixels) */
-#ifndef CN__FINE_WG
-#define CN__FINE_WG 128u
-#endif
-
 /* ------------------------------------------------------------- lifetime */
 
 cn_result cn_renderer_create(cn_context *ctx, const cn_renderer_desc *desc, cn_renderer **out) {
@@ -165,9 +156,9 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BBOX, wg, &k_bbox));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_ALLOC, wg, &k_alloc));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_SEG, 0, &k_seg)); /* 256 invocations, fixed */
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BACKDROP, CN_MIN(CN__BACKDROP_WG, wg), &k_backdrop));
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BACKDROP, wg, &k_backdrop)); /* a subgroup per row */
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_COARSE, 0, &k_coarse));
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_FINE, CN_MIN(CN__FINE_WG, wg), &k_fine));
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_FINE, 0, &k_fine));
 
   cn_scene_gpu *g = r->sg;
   const cn_scene_data *host = g->host;
