@@ -66,7 +66,7 @@ void main() {
       seg.y0 = seg.y1 = ly;
       seg.yedge = ly;
       seg.yedge_sign = l.x1 > l.x0 ? -1.0 : 1.0;
-      seg.pad0 = 0;
+      seg.line = i;
       uint t = E.tile_off + uint(r - E.ty0) * uint(w) + uint(c - E.tx0);
       seg.next = atomicExchange(tb.v[t].seg_head, off);
       sb.v[off] = seg;
@@ -131,7 +131,7 @@ void main() {
         }
         uint t = E.tile_off + uint(r - E.ty0) * uint(w) + uint(c - E.tx0);
         seg.next = atomicExchange(tb.v[t].seg_head, next);
-        seg.pad0 = 0;
+        seg.line = i;
         sb.v[next] = seg;
         next++;
       }
