@@ -53,10 +53,14 @@ float H(float t) { return t < 0.0 ? t : (t < 1.0 ? t - 0.5 * t * t : 0.5); }
 float coverage(uint head, int backdrop, uint rule, float px, float py) {
   SegBuf sb = cfg.segs;
   if (cfg.aa == CN_AA_SS16) {
-    LineBuf lb = cfg.lines;
-    uint tile = cn_group_id();
-    ivec2 pixel = ivec2(tile % cfg.tiles_x, tile / cfg.tiles_x) * CN_TILE + ivec2(px, py);
-    return cn_coverage_ss16(sb, lb, cfg.cap_segs, head, backdrop, rule, px, py, pixel);
+    // supersampled, unless coarse asked for area coverage (a hairline stroke)
+    if ((rule & CN_FILL_AREA) == 0) {
+      LineBuf lb = cfg.lines;
+      uint tile = cn_group_id();
+      ivec2 pixel = ivec2(tile % cfg.tiles_x, tile / cfg.tiles_x) * CN_TILE + ivec2(px, py);
+      return cn_coverage_ss16(sb, lb, cfg.cap_segs, head, backdrop, rule, px, py, pixel);
+    }
+    rule &= ~CN_FILL_AREA;
   }
   float area = float(backdrop);
   uint guard = 0;

@@ -145,6 +145,7 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
                    CN_RENDER_MAX_SIZE);
   if (v->stride && v->stride < v->width)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "render target stride %u < width %u", v->stride, v->width);
+  _Static_assert(CN_RENDER_FLAT_HAIRLINE == CN_FLATTEN_ELEM_HAIRLINE, "cn_render_shared.h mirrors cn_flatten_shared.h");
   if (v->aa >= CN_AA_COUNT)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "render view aa %u: neither CN_AA_AREA (0) nor CN_AA_SS16 (1)", v->aa);
   cn_context *ctx = r->ctx;

@@ -114,7 +114,7 @@ bool vw_gpu_render(vw_gpu *g, vw_host *h, const cn_scene_data *scene, uint32_t g
     if (r != CN_OK) return vw__fail(g, r, "canopy could not take the scene", device_lost, err, errcap);
     g->scene_generation = generation;
   }
-  cn_render_view v = {.width = w, .height = hgt, .background = {1.0f, 1.0f, 1.0f, 1.0f}};
+  cn_render_view v = {.width = w, .height = hgt, .background = {1.0f, 1.0f, 1.0f, 1.0f}, .aa = g->aa};
   memcpy(v.transform, view, sizeof v.transform);
   g->reruns = 0;
   for (int attempt = 0;; attempt++) {

@@ -19,6 +19,7 @@ typedef struct vw_gpu {
   uint32_t scene_generation; /* the document generation the renderer holds; 0: none */
   cn_timer *draw_timer;      /* the viewer's render pass; NULL without timestamps */
   bool timing;
+  uint32_t aa;               /* anti-aliasing of every frame (CN_AA_*, --aa); set after vw_gpu_create */
   /* what the last runs measured: the renderer's stages, then "draw" */
   uint32_t spans;
   const char *span_label[VW_MAX_SPANS];

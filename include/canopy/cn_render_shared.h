@@ -60,6 +60,15 @@
 #define CN_AA_SS16 1u /* 4x4 point samples per pixel, with the sample and rounding conventions of
                          Skia's supersampling scan converter (tiny-skia, resvg): count / 16 */
 #define CN_AA_COUNT 2u
+/* The rule word of FILL (coarse -> fine): this bit asks for area coverage under CN_AA_SS16 too.
+ * Coarse sets it for strokes the flatten stage marked as Skia hairlines
+ * (cn_flatten_elem.flags & CN_FLATTEN_ELEM_HAIRLINE, mirrored here as
+ * CN_RENDER_FLAT_HAIRLINE): Skia draws those as a 1-pixel anti-aliased line
+ * with its alpha scaled by the width, which the exact area of the thin
+ * outline matches (the same for a line centred on a pixel, within 0.08 of
+ * full coverage elsewhere); 16 samples would quantise it to quarter rows. */
+#define CN_FILL_AREA (1u << 8)
+#define CN_RENDER_FLAT_HAIRLINE 1u
 
 /* Registers of the fine clip/blend stack; deeper levels spill to memory. */
 #define CN_FINE_STACK_REGS 4u
