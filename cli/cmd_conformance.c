@@ -9,7 +9,8 @@
  * skipped-by-resvg-harness are left out (--list-skipped names them). Text is
  * rendered with only the fonts of the suite's ../fonts folder (--font-dir),
  * generic families mapped as resvg's harness maps them; rsvg-convert gets the
- * same fonts through a private fontconfig file. */
+ * same fonts through a private fontconfig file. canopy renders with --aa
+ * (default ss16: tiny-skia's 4x4 supersampling, as the references were made). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "cli.h"
 #include <canopy/cn_png.h>
@@ -31,7 +32,10 @@ extern char **environ;
 #define CONF_MAX_CATS 256
 #define CONF_DIFF 24          /* a channel differing by more than this... */
 #define CONF_BAD_FRACTION 0.01 /* ...in more than this fraction of pixels fails the test */
-#define CONF_DEFAULT_AA "area"    /* canopy's anti-aliasing unless --aa says otherwise */
+/* canopy's anti-aliasing unless --aa says otherwise: the supersampled mode,
+ * which rounds edges as tiny-skia (resvg's rasterizer) did when it made the
+ * references; --aa area scores the renderer's default mode. */
+#define CONF_DEFAULT_AA "ss16"
 
 static const char *const conf_excluded_tags[] = {"filter", "raster-or-nested-image", "external-file",
                                                  "skipped-by-resvg-harness"};
