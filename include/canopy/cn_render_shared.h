@@ -65,8 +65,9 @@
  * (cn_flatten_elem.flags & CN_FLATTEN_ELEM_HAIRLINE, mirrored here as
  * CN_RENDER_FLAT_HAIRLINE): Skia draws those as a 1-pixel anti-aliased line
  * with its alpha scaled by the width, which the exact area of the thin
- * outline matches (the same for a line centred on a pixel, within 0.08 of
- * full coverage elsewhere); 16 samples would quantise it to quarter rows. */
+ * outline approximates (the same for a line centred on a pixel edge, at
+ * most 1/8 of full coverage off elsewhere); 16 samples would quantise it to
+ * quarter pixels. */
 #define CN_FILL_AREA (1u << 8)
 #define CN_RENDER_FLAT_HAIRLINE 1u
 
