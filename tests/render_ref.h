@@ -278,7 +278,7 @@ static inline ref_edge ref_edge_of(const cn_render_line *l) {
   g.dx = ((q[2] - q[0]) * 65536) / (q[3] - q[1]); /* C division truncates toward zero, as Skia's */
   if (g.dx > INT32_MAX) g.dx = INT32_MAX;
   if (g.dx < INT32_MIN) g.dx = INT32_MIN;
-  g.x = (q[0] + ((g.dx * ((g.top << 6) + 32 - q[1])) >> 16)) * 1024;
+  g.x = (q[0] + ((g.dx * (g.top * 64 + 32 - q[1])) >> 16)) * 1024; /* >> on negatives: arithmetic, as Skia */
   return g;
 }
 
