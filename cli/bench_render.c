@@ -89,6 +89,15 @@ static void br_print_header(bench_report *rep, const br_result *res) {
   bench_printf(rep, "\n");
 }
 
+/* Whether two rows time the same stages (small scenes run the scene stage's
+ * single-workgroup path: other stages than large ones). */
+static bool br_same_spans(const br_result *a, const br_result *b) {
+  if (a->nspans != b->nspans) return false;
+  for (uint32_t s = 0; s < a->nspans; s++)
+    if (strcmp(a->labels[s], b->labels[s]) != 0) return false;
+  return true;
+}
+
 static void br_print_row(bench_report *rep, const char *name, uint32_t elements, const br_result *res) {
   bench_printf(rep, "| %s | %u | %u | ", name, elements, res->stats.lines);
   for (uint32_t s = 0; s < res->nspans; s++) bench_printf(rep, "%.3f | ", res->median_ns[s] * 1e-6);
@@ -246,6 +255,7 @@ int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
 
   int rc = CLI_OK;
   bool header = false;
+  br_result last; /* the stages of the last header */
   br_row *rows = calloc(BR_MAX_ROWS, sizeof *rows);
   int nrows = 0;
   if (!rows) return cli_fail("bench", "out of host memory", CN_ERROR_OUT_OF_MEMORY);
@@ -268,7 +278,7 @@ int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       rc = CLI_FAIL;
       continue;
     }
-    if (!header) br_print_header(rep, &res), header = true;
+    if (!header || !br_same_spans(&last, &res)) br_print_header(rep, &res), header = true, last = res;
     br_print_row(rep, name, scene.element_count, &res);
     if (nrows < BR_MAX_ROWS) {
       snprintf(rows[nrows].name, sizeof rows[nrows].name, "%s", name);
@@ -293,7 +303,7 @@ int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     br_result res;
     st = br_time_scene(ctx, o, &scene, w, h, &res);
     if (st == CN_OK) {
-      if (!header) br_print_header(rep, &res), header = true;
+      if (!header || !br_same_spans(&last, &res)) br_print_header(rep, &res), header = true, last = res;
       char name[96];
       snprintf(name, sizeof name, "synthetic %u paths, clips + blend groups", synth_n);
       br_print_row(rep, name, s.ne, &res);
@@ -310,8 +320,10 @@ int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   if (nrows && bench_floor(ctx, o, &floor_ns) == CN_OK && floor_ns > 0) {
     bench_printf(rep, "\ndispatch floor (an empty dispatch and a barrier, median): %.2f us; the stages above in "
                       "multiples of it:\n\n", floor_ns * 1e-3);
-    br_print_header(rep, &rows[0].res);
-    for (int i = 0; i < nrows; i++) br_print_floors(rep, rows[i].name, rows[i].elements, &rows[i].res, floor_ns);
+    for (int i = 0; i < nrows; i++) {
+      if (i == 0 || !br_same_spans(&rows[i - 1].res, &rows[i].res)) br_print_header(rep, &rows[i].res);
+      br_print_floors(rep, rows[i].name, rows[i].elements, &rows[i].res, floor_ns);
+    }
   }
   free(rows);
   if (st != CN_OK) {

@@ -17,8 +17,12 @@
 #include <string.h>
 
 /* Stage labels in recording order (cn_timer_mark labels of the stages). */
-static const char *const stage_labels[] = {"path boxes", "bbox compact", "bbox parens", "bbox clip", "bbox draws",
-                                           "bbox blend", "bins count", "bins scan",   "bins fill"};
+/* "bbox small" and "bins small" are the single-workgroup path of small
+ * streams (cn_tuning.bbox_small_max, bins_small_max): one dispatch each in place of the
+ * stages before them. */
+static const char *const stage_labels[] = {"path boxes", "bbox compact", "bbox parens", "bbox clip",
+                                           "bbox draws", "bbox blend",   "bbox small",  "bins count",
+                                           "bins scan",  "bins fill",    "bins small"};
 enum { NSTAGES = sizeof stage_labels / sizeof stage_labels[0], MAX_REPS = 60 };
 
 typedef struct scene_job {
@@ -251,7 +255,7 @@ static double floor_ns; /* the dispatch floor of this run (bench_floor) */
 static void print_row(bench_report *rep, const char *name, const scene_job *j, const double *st, double total,
                       double copy_ns, double cpu_s) {
   double bbox = 0;
-  for (int k = 1; k <= 5; k++) bbox += st[k];
+  for (int k = 1; k <= 6; k++) bbox += st[k];
   /* bbox moves at least tags (4n) + boxes (16n) in, results (16n) out; the copy 16n in, 16n out */
   double gbs = bbox > 0 ? 36.0 * (double)j->n / bbox : 0, copy_gbs = copy_ns > 0 ? 32.0 * (double)j->n / copy_ns : 0;
   bench_printf(rep, "%-24s %9llu %8llu", name, (unsigned long long)j->n, (unsigned long long)j->groups);
@@ -283,8 +287,8 @@ static int run_job(cn_context *ctx, const bench_opts *o, bench_report *rep, cons
 
 static void print_head(bench_report *rep) {
   bench_printf(rep, "%-24s %9s %8s", "input", "n", "groups");
-  const char *short_names[NSTAGES] = {"pathbox", "compact", "parens", "clip", "draws", "blend", "bincount", "binscan",
-                                      "binfill"};
+  const char *short_names[NSTAGES] = {"pathbox", "compact", "parens",  "clip",    "draws", "blend",
+                                      "bbox1",   "bincount", "binscan", "binfill", "bins1"};
   for (int k = 0; k < NSTAGES; k++) bench_printf(rep, " %8s", short_names[k]);
   bench_printf(rep, " %9s %8s %8s %9s %9s\n", "total_us", "copy_us", "bbox/cp", "cpu_ms", "vs_cpu");
 }

@@ -33,7 +33,8 @@ static void print_help(FILE *f) {
           "source locations. Options take their value as --name VALUE or --name=VALUE; `--` ends\n"
           "the options; `-` names standard input or output where a command reads or writes files.\n\n"
           "environment: CANOPY_DEVICE=<index|name> picks a device; CANOPY_VALIDATION=1 turns the\n"
-          "Vulkan validation layer on; CANOPY_BBOX_SHAPE=wg,items,clip_wg and CANOPY_BINS_ROUNDS=r\n"
+          "Vulkan validation layer on; CANOPY_BBOX_SHAPE=wg,items,clip_wg, CANOPY_BINS_ROUNDS=r and\n"
+          "CANOPY_SCENE_SMALL=n|off|bbox,bins (the scene stage's single-workgroup kernels up to n elements)\n"
           "try other kernel shapes (benchmarks; results do not change); compiled GPU pipelines are kept in\n"
           "$XDG_CACHE_HOME/canopy/pipelines.bin (else ~/.cache/canopy/pipelines.bin) to start\n"
           "faster: CANOPY_PIPELINE_CACHE=FILE puts it elsewhere, CANOPY_PIPELINE_CACHE=0 turns it off.\n"
@@ -68,6 +69,14 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   if (shape && sscanf(shape, "%u,%u,%u", &wg, &items, &clip) == 3)
     cli_tuning.bbox_wg = wg, cli_tuning.bbox_items = items, cli_tuning.bbox_clip_wg = clip;
   if (rounds) cli_tuning.bins_rounds = (uint32_t)strtoul(rounds, NULL, 10);
+  /* CANOPY_SCENE_SMALL=n, off, or bbox,bins (each a count or off) */
+  const char *small = getenv("CANOPY_SCENE_SMALL");
+  if (small && *small) {
+    const char *comma = strchr(small, ',');
+    const char *second = comma ? comma + 1 : small;
+    cli_tuning.bbox_small_max = strncmp(small, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(small, NULL, 10);
+    cli_tuning.bins_small_max = strncmp(second, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(second, NULL, 10);
+  }
   char cache[4096];
   cn_context_desc d = {.validation = cli_env_flag("CANOPY_VALIDATION"),
                        .device = getenv("CANOPY_DEVICE"),

@@ -118,6 +118,19 @@ bool cn__pipeline_cache_save(cn_context *ctx);
 void cn_dispatch(cn_context *ctx, VkCommandBuffer cmd, VkPipeline pipeline,
                  const void *push, uint32_t size, uint64_t groups);
 
+/* The scene stage's single-workgroup kernels (stages/bbox.c, stages/bins.c):
+ * the element counts up to which they run (cn_tuning.bbox_small_max and
+ * bins_small_max, else the defaults; 0 when turned off), whether bbox_small
+ * takes a stream of n elements and group_bound BEGIN/END, and whether
+ * bins_small takes n elements on grid g. */
+#define CN_BBOX_SMALL_DEFAULT 8192u
+#define CN_BINS_SMALL_DEFAULT 512u
+uint32_t cn__bbox_small_max(const cn_context *ctx);
+uint32_t cn__bins_small_max(const cn_context *ctx);
+bool cn__bbox_small(const cn_context *ctx, uint64_t n, uint64_t group_bound);
+struct cn_bins_grid;
+bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const struct cn_bins_grid *g); /* bins_small */
+
 /* Highest power of two <= x (x > 0). */
 static inline uint32_t cn_floor_pow2(uint32_t x) {
   uint32_t p = 1;

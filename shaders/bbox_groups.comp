@@ -23,21 +23,8 @@ layout(buffer_reference, std430, buffer_reference_align = 4) buffer I32Buf { int
 
 uint group_byte(uint k) { return (pc.gbytes.v[k >> 2] >> ((k & 3u) * 8u)) & 0xFFu; }
 
-// Union of pyramid level-0 entries l..r (the pyramid has group_bound leaves).
-ivec4 pyramid_query(int l, int r) {
-  ivec4 acc = KEY_BOX_EMPTY;
-  uint off = 0u, count = pc.group_bound;
-  while (l <= r) {
-    if ((l & 1) != 0) acc = key_union(acc, pc.pyramid.v[off + uint(l++)]);
-    if ((r & 1) == 0) acc = key_union(acc, pc.pyramid.v[off + uint(r--)]);
-    if (l > r) break;
-    l >>= 1;
-    r >>= 1;
-    off += count;
-    count = (count + 1u) / 2u;
-  }
-  return acc;
-}
+#define PYRAMID_AT(x) pc.pyramid.v[x]
+#include "bbox_pyramid_query.glsl"
 
 void main() {
   uint k = cn_group_id() * 256u + gl_LocalInvocationID.x;
@@ -57,7 +44,7 @@ void main() {
     pc.result.v[c] = BOX_EMPTY;
     return;
   }
-  vec4 u = key_box(pyramid_query(o + 1, int(k)));
+  vec4 u = key_box(pyramid_query(o + 1, int(k), pc.group_bound));
   pc.result.v[pc.idx.v[o]] = u;
   pc.result.v[c] = u;
 }

@@ -1,5 +1,6 @@
 // bins.glsl: the count and fill passes of binning (stages/bins.c), one kernel
-// each (bins_count.comp, bins_fill.comp define BINS_FILL or not).
+// each (bins_count.comp, bins_fill.comp define BINS_FILL or not); bins_small
+// (BINS_SMALL) runs both, slice after slice, in one workgroup.
 //
 // Workgroup = (chunk of ROUNDS * 256 consecutive elements, slice of SLICE
 // consecutive bins (row-major) held in shared memory): workgroup id = slice *
@@ -42,7 +43,11 @@ layout(constant_id = CN_SPEC_BINS_SLICE) const uint SLICE = 256;
 
 const uint WG = 256u;
 
-#ifdef BINS_FILL
+#if defined(BINS_SMALL) || !defined(BINS_FILL)
+#define BINS_COUNT_PASS
+#endif
+#if defined(BINS_SMALL) || defined(BINS_FILL)
+#define BINS_FILL_PASS
 shared uint sh_bits[SLICE * 8u];
 #endif
 shared uint sh_cnt[SLICE];
@@ -93,7 +98,7 @@ uint pair_bin(uint p, uint s, uint a, uint row0) {
 }
 
 // Set bits of the first `word` words of bin b's bitmap (unrolled).
-#ifdef BINS_FILL
+#ifdef BINS_FILL_PASS
 uint bits_below(uint b, uint word) {
   uint n = 0u;
   n += word > 0u ? bitCount(sh_bits[b * 8u + 0u]) : 0u;
@@ -107,44 +112,22 @@ uint bits_below(uint b, uint word) {
 }
 #endif
 
-void main() {
+// The rounds of chunk ch over the slice [s0, s0 + sl): the count pass adds
+// the chunk's pairs to sh_cnt; the fill pass (sh_cnt = the chunk's offset in
+// each bin, sh_bits clear) writes the chunk's list entries.
+void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
   uint t = gl_LocalInvocationID.x;
-  uint nbins = pc.nbx * pc.nby;
-  if (pc.nchunks == 0u) { // no elements: the total is 0
-#ifndef BINS_FILL
-    if (t == 0u) pc.matrix.v[0] = 0u;
-#endif
-    return;
-  }
-  uint ch = cn_group_id() % pc.nchunks;
-  uint s0 = (cn_group_id() / pc.nchunks) * SLICE;
-#ifndef BINS_FILL
-  if (cn_group_id() == 0u && t == 0u) pc.matrix.v[nbins * pc.nchunks] = 0u; // the total, also with no bins
-#else
-  if (cn_group_id() == 0u && t == 0u) pc.bin_offsets.v[nbins] = pc.matrix.v[nbins * pc.nchunks];
-#endif
-  if (s0 >= nbins) return;
-  uint sl = min(SLICE, nbins - s0);
-  for (uint x = t; x < SLICE; x += WG) {
-#ifdef BINS_FILL
-    sh_cnt[x] = x < sl ? pc.matrix.v[(s0 + x) * pc.nchunks + ch] : 0u;
-    if (ch == 0u && x < sl) pc.bin_offsets.v[s0 + x] = sh_cnt[x]; // bin starts (chunk 0's offsets)
-    for (uint w = 0u; w < 8u; w++) sh_bits[x * 8u + w] = 0u;
-#else
-    sh_cnt[x] = 0u;
-#endif
-  }
   uint row0 = s0 / pc.nbx, row1 = (s0 + sl - 1u) / pc.nbx;
   uint a_start = s0 % pc.nbx, c_end = (s0 + sl - 1u) % pc.nbx; // the slice's first and last column
   uint slot = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-  uint i_next = ch * pc.rounds * WG + t;
+  uint i_next = ch * rounds * WG + t;
   vec4 bx_next = i_next < pc.n ? pc.boxes.v[i_next] : BOX_EMPTY;
-  for (uint r = 0u; r < pc.rounds; r++) {
+  for (uint r = 0u; r < rounds; r++) {
     // this round's box; the next round's load is in flight during this round
     uint i = i_next;
     vec4 bx = bx_next;
     i_next += WG;
-    if (r + 1u < pc.rounds && i_next < pc.n) bx_next = pc.boxes.v[i_next];
+    if (r + 1u < rounds && i_next < pc.n) bx_next = pc.boxes.v[i_next];
     uint lx = 0u, hx = 0u, ly = 0u, hy = 0u;
     bool have = false;
     if (i < pc.n) {
@@ -183,38 +166,77 @@ void main() {
     sh_end[slot] = base + incl;
     sh_rect[slot] = uvec4(lx | (t << 24), w, nA, min(yB - row0, 0xFFFFu) | (nB << 16));
     barrier();
-#ifndef BINS_FILL
-    for (uint p = t; p < total; p += WG) {
-      atomicAdd(sh_cnt[pair_bin(p, pair_slot(p), a_start, row0)], 1u);
+#ifdef BINS_COUNT_PASS
+    if (!fill) {
+      for (uint p = t; p < total; p += WG) {
+        atomicAdd(sh_cnt[pair_bin(p, pair_slot(p), a_start, row0)], 1u);
+      }
     }
-#else
-    for (uint p = t; p < total; p += WG) {
-      uint s = pair_slot(p);
-      uint b = pair_bin(p, s, a_start, row0);
-      uint e = sh_rect[s].x >> 24;
-      atomicOr(sh_bits[b * 8u + (e >> 5)], 1u << (e & 31u));
-    }
-    barrier();
-    for (uint p = t; p < total; p += WG) {
-      uint s = pair_slot(p);
-      uint b = pair_bin(p, s, a_start, row0);
-      uint e = sh_rect[s].x >> 24, word = e >> 5;
-      uint below = bitCount(sh_bits[b * 8u + word] & ((1u << (e & 31u)) - 1u)) + bits_below(b, word);
-      uint pos = sh_cnt[b] + below;
-      if (pos < pc.capacity) pc.elems.v[pos] = (ch * pc.rounds + r) * WG + e;
-    }
-    barrier();
-    for (uint p = t; p < total; p += WG) {
-      uint s = pair_slot(p);
-      uint b = pair_bin(p, s, a_start, row0);
-      uint e = sh_rect[s].x >> 24;
-      atomicAnd(sh_bits[b * 8u + (e >> 5)], ~(1u << (e & 31u)));
-      atomicAdd(sh_cnt[b], 1u);
+#endif
+#ifdef BINS_FILL_PASS
+    if (fill) {
+      for (uint p = t; p < total; p += WG) {
+        uint s = pair_slot(p);
+        uint b = pair_bin(p, s, a_start, row0);
+        uint e = sh_rect[s].x >> 24;
+        atomicOr(sh_bits[b * 8u + (e >> 5)], 1u << (e & 31u));
+      }
+      barrier();
+      for (uint p = t; p < total; p += WG) {
+        uint s = pair_slot(p);
+        uint b = pair_bin(p, s, a_start, row0);
+        uint e = sh_rect[s].x >> 24, word = e >> 5;
+        uint below = bitCount(sh_bits[b * 8u + word] & ((1u << (e & 31u)) - 1u)) + bits_below(b, word);
+        uint pos = sh_cnt[b] + below;
+        if (pos < pc.capacity) pc.elems.v[pos] = (ch * rounds + r) * WG + e;
+      }
+      barrier();
+      for (uint p = t; p < total; p += WG) {
+        uint s = pair_slot(p);
+        uint b = pair_bin(p, s, a_start, row0);
+        uint e = sh_rect[s].x >> 24;
+        atomicAnd(sh_bits[b * 8u + (e >> 5)], ~(1u << (e & 31u)));
+        atomicAdd(sh_cnt[b], 1u);
+      }
     }
 #endif
   }
+}
+
+#ifndef BINS_SMALL
+void main() {
+  uint t = gl_LocalInvocationID.x;
+  uint nbins = pc.nbx * pc.nby;
+  if (pc.nchunks == 0u) { // no elements: the total is 0
 #ifndef BINS_FILL
+    if (t == 0u) pc.matrix.v[0] = 0u;
+#endif
+    return;
+  }
+  uint ch = cn_group_id() % pc.nchunks;
+  uint s0 = (cn_group_id() / pc.nchunks) * SLICE;
+#ifndef BINS_FILL
+  if (cn_group_id() == 0u && t == 0u) pc.matrix.v[nbins * pc.nchunks] = 0u; // the total, also with no bins
+#else
+  if (cn_group_id() == 0u && t == 0u) pc.bin_offsets.v[nbins] = pc.matrix.v[nbins * pc.nchunks];
+#endif
+  if (s0 >= nbins) return;
+  uint sl = min(SLICE, nbins - s0);
+  for (uint x = t; x < SLICE; x += WG) {
+#ifdef BINS_FILL
+    sh_cnt[x] = x < sl ? pc.matrix.v[(s0 + x) * pc.nchunks + ch] : 0u;
+    if (ch == 0u && x < sl) pc.bin_offsets.v[s0 + x] = sh_cnt[x]; // bin starts (chunk 0's offsets)
+    for (uint w = 0u; w < 8u; w++) sh_bits[x * 8u + w] = 0u;
+#else
+    sh_cnt[x] = 0u;
+#endif
+  }
+#ifdef BINS_FILL
+  bins_rounds(ch, pc.rounds, s0, sl, true);
+#else
+  bins_rounds(ch, pc.rounds, s0, sl, false);
   barrier();
   for (uint x = t; x < sl; x += WG) pc.matrix.v[(s0 + x) * pc.nchunks + ch] = sh_cnt[x];
 #endif
 }
+#endif

@@ -12,6 +12,7 @@
 /* Specialization constants of the scene-stage kernels (besides 0 = workgroup
  * size and 1 = items per invocation). */
 #define CN_SPEC_BINS_SLICE 2 /* bins: bins held in shared memory at once */
+#define CN_SPEC_BBOX_TREE_CAP 2 /* bbox_small: group nodes it can hold */
 
 /* The compacted group array stores one byte per BEGIN/END (the input of
  * parentheses matching): bit 0 = close (END), bit 1 = blend (else clip). */
@@ -145,6 +146,27 @@ CN_PUSH_BEGIN(cn_bbox_groups_push)
   CN_U32 pad0;
 CN_PUSH_END(cn_bbox_groups_push)
 CN_STATIC_ASSERT_SIZE(cn_bbox_groups_push, 64);
+#endif
+
+/* bbox_small: the whole bbox stage of a small stream in one workgroup
+ * (stages/bbox.c): the outputs of bbox_count .. bbox_groups from the same
+ * inputs; scratch: idx, parens (group_bound words each), acc (group_bound
+ * boxes), pyramid (the key pyramid over group_bound leaves). */
+#if !defined(VULKAN) || defined(CN_USE_BBOX_SMALL_PUSH)
+CN_PUSH_BEGIN(cn_bbox_small_push)
+  CN_PTR(TagBuf) tags;
+  CN_PTR(BoxBuf) boxes;
+  CN_PTR(BoxBuf) result;
+  CN_PTR(U32Buf) status;
+  CN_PTR(U32Buf) idx;       /* element index of each group node | close << 30 | blend << 31 */
+  CN_PTR(I32Buf) parens;
+  CN_PTR(BoxBuf) acc;
+  CN_PTR(KeyBuf) pyramid;
+  CN_F32 vp_x0, vp_y0, vp_x1, vp_y1;
+  CN_U32 n;
+  CN_U32 group_bound;
+CN_PUSH_END(cn_bbox_small_push)
+CN_STATIC_ASSERT_SIZE(cn_bbox_small_push, 88);
 #endif
 
 /* ------------------------------------------------------------------ bins --

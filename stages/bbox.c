@@ -15,6 +15,11 @@
 
 /* ------------------------------------------------------------------ shape */
 
+/* bbox_small: group nodes it holds (its 16-bit depth tree in shared memory)
+ * and the most elements per invocation. */
+#define CN__BBOX_SMALL_TREE 4096u
+#define CN__BBOX_SMALL_ITEMS 8u
+
 typedef struct cn__bbox_shape {
   uint32_t wg, items, block; /* bbox_count / bbox_compact / bbox_draws */
   uint32_t clip_wg;          /* bbox_clip_local partition */
@@ -142,6 +147,11 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
   rc->gb = CN_MIN(a->group_bound, a->n);
   rc->l = cn__bbox_layout_of(ctx, &rc->s, rc->n, rc->gb);
   rc->vp = cn_box_clean((cn_box){a->viewport[0], a->viewport[1], a->viewport[2], a->viewport[3]});
+  return CN_OK;
+}
+
+/* The multi-pass kernels' pipelines (built on first use). */
+static cn_result cn__bbox_pipelines(cn_context *ctx, cn__bbox_rec *rc) {
   uint32_t spec[2] = {rc->s.wg, rc->s.items};
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COUNT, spec, 2, &rc->count));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COMPACT, spec, 2, &rc->compact));
@@ -255,9 +265,71 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   return CN_OK;
 }
 
+/* ------------------------------------------------------------ small path */
+
+uint32_t cn__bbox_small_max(const cn_context *ctx) {
+  uint32_t v = ctx->tuning.bbox_small_max;
+  if (v == CN_SMALL_OFF) return 0;
+  return v ? v : CN_BBOX_SMALL_DEFAULT;
+}
+
+/* bbox_small's shape for n elements and gb group nodes: one workgroup of wg
+ * invocations holding items elements each; false when the stream is too large
+ * for it (or for the tuning's threshold) or the device cannot run it. */
+static bool cn__bbox_small_shape(const cn_context *ctx, uint64_t n, uint64_t gb, uint32_t spec[3]) {
+  const cn_device_caps *c = &ctx->caps;
+  uint32_t wg = cn_floor_pow2(CN_MIN(1024u, c->max_workgroup_invocations));
+  if (n > cn__bbox_small_max(ctx) || gb > CN__BBOX_SMALL_TREE || !c->subgroup_size || wg % c->subgroup_size) return false;
+  uint32_t items = 1;
+  while ((uint64_t)wg * items < n) items *= 2;
+  if (items > CN__BBOX_SMALL_ITEMS) return false;
+  /* shared memory: sh_mem (max(tree + 32, 5 wg) words), sh_sg (2 wg), 3 words */
+  uint64_t words = CN_MAX(CN__BBOX_SMALL_TREE + 32u, 5u * wg) + 2u * wg + 3u;
+  if (words * 4 > c->max_shared_memory) return false;
+  spec[0] = wg, spec[1] = items, spec[2] = CN__BBOX_SMALL_TREE;
+  return true;
+}
+
+bool cn__bbox_small(const cn_context *ctx, uint64_t n, uint64_t group_bound) {
+  uint32_t spec[3];
+  return cn__bbox_small_shape(ctx, n, CN_MIN(group_bound, n), spec);
+}
+
+/* The whole stage in one dispatch (bbox_small), its scratch in the
+ * multi-pass layout's idx, parens, acc and pyramid areas. */
+static cn_result cn__bbox_record_small(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_args *a,
+                                       const cn__bbox_rec *rc, const uint32_t spec[3]) {
+  VkPipeline p;
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_SMALL, spec, 3, &p));
+  VkDeviceAddress S = a->scratch;
+  cn_bbox_small_push pc = {.tags = a->tags,
+                           .boxes = a->boxes,
+                           .result = a->result,
+                           .status = a->status,
+                           .idx = S + rc->l.idx,
+                           .parens = S + rc->l.parens,
+                           .acc = S + rc->l.acc,
+                           .pyramid = S + rc->l.pyramid,
+                           .vp_x0 = rc->vp.x0,
+                           .vp_y0 = rc->vp.y0,
+                           .vp_x1 = rc->vp.x1,
+                           .vp_y1 = rc->vp.y1,
+                           .n = (uint32_t)rc->n,
+                           .group_bound = (uint32_t)rc->gb};
+  cn_dispatch(ctx, cmd, p, &pc, sizeof pc, 1);
+  if (a->timer) {
+    cn_cmd_barrier(ctx, cmd);
+    cn_timer_mark(ctx, a->timer, cmd, "bbox small");
+  }
+  return CN_OK;
+}
+
 cn_result cn_bbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_args *a) {
   cn__bbox_rec rc;
   CN_TRY(cn__bbox_prepare(ctx, a, &rc));
+  uint32_t spec[3];
+  if (cn__bbox_small_shape(ctx, rc.n, rc.gb, spec)) return cn__bbox_record_small(ctx, cmd, a, &rc, spec);
+  CN_TRY(cn__bbox_pipelines(ctx, &rc));
   CN_TRY(cn__bbox_front(ctx, cmd, a, &rc));
   VkDeviceAddress S = a->scratch;
   if (rc.gb)

@@ -73,6 +73,41 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
   return CN_OK;
 }
 
+/* bins_small: the whole binning in one workgroup and one dispatch, for
+ * streams up to cn__bins_small_max elements whose total cannot wrap 32 bits;
+ * on drivers with a loop-trip limit only when its loops stay inside it
+ * (slices x rounds x (4 SLICE + 2 (subgroups + 32)) and the setup), with
+ * slices of 256 bins when those fit and the usual slice does not. *slice: the
+ * slice it takes. */
+uint32_t cn__bins_small_max(const cn_context *ctx) {
+  uint32_t v = ctx->tuning.bins_small_max;
+  if (v == CN_SMALL_OFF) return 0;
+  return v ? v : CN_BINS_SMALL_DEFAULT;
+}
+
+static bool cn__bins_small(const cn_context *ctx, uint64_t n, const cn__bins_shape *s, uint32_t *slice) {
+  if (n > cn__bins_small_max(ctx) || n * s->nbins >= UINT32_MAX) return false;
+  *slice = s->slice;
+  uint64_t most = ctx->caps.max_loop_iterations;
+  if (!most) return true;
+  uint64_t rounds = CN_DIV_UP(n, CN__BINS_WG), sg = CN__BINS_WG / CN_MAX(ctx->caps.min_subgroup_size, 1u);
+  for (uint32_t sl = s->slice; sl >= CN__BINS_WG; sl /= 2) {
+    uint64_t slices = CN_DIV_UP(s->nbins, sl);
+    uint64_t trips = 8ull * sl / CN__BINS_WG + slices * (rounds * (4ull * sl + 2 * (sg + 32)) + 2ull * sl / CN__BINS_WG + sg + 64);
+    if (trips <= most) {
+      *slice = sl;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
+  cn__bins_shape s;
+  uint32_t slice;
+  return cn__bins_shape_of(ctx, n, g, &s) == CN_OK && cn__bins_small(ctx, n, &s, &slice);
+}
+
 static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid *g);
 
 uint64_t cn_bins_scratch_bytes(cn_context *ctx, const cn_bins_args *a) {
@@ -95,6 +130,30 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
   if (!ctx->caps.subgroup_size || CN__BINS_WG % ctx->caps.subgroup_size)
     return cn_fail(CN_ERROR_LIMIT, "cn_bins_record: workgroups of %u are not whole subgroups of %u", CN__BINS_WG,
                    ctx->caps.subgroup_size);
+  uint32_t small_slice;
+  if (cn__bins_small(ctx, a->n, &s, &small_slice)) {
+    uint32_t spec[3] = {CN__BINS_WG, 1, small_slice};
+    VkPipeline small;
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_SMALL, spec, 3, &small));
+    cn_bins_push pc = {.boxes = a->boxes,
+                       .elems = a->elems,
+                       .bin_offsets = a->bin_offsets,
+                       .vp_x0 = a->grid.x0,
+                       .vp_y0 = a->grid.y0,
+                       .n = (uint32_t)a->n,
+                       .bin_size = a->grid.bin_size,
+                       .nbx = a->grid.nbx,
+                       .nby = a->grid.nby,
+                       .nchunks = 1,
+                       .rounds = (uint32_t)CN_DIV_UP(a->n, CN__BINS_WG),
+                       .capacity = (uint32_t)CN_MIN(a->capacity, UINT32_MAX)};
+    cn_dispatch(ctx, cmd, small, &pc, sizeof pc, 1);
+    if (a->timer) {
+      cn_cmd_barrier(ctx, cmd);
+      cn_timer_mark(ctx, a->timer, cmd, "bins small");
+    }
+    return CN_OK;
+  }
   uint32_t spec[3] = {CN__BINS_WG, 1, s.slice};
   VkPipeline count, fill, gather, check;
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_CHECK, NULL, 0, &check));

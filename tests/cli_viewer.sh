@@ -13,6 +13,8 @@
 #     panel mid-window), exit 1 even though the screenshot is written;
 #   - no display: exit 1 and a message pointing at `canopy render`;
 #   - with CANOPY_VALIDATION=1 (CTest sets it) no validation message;
+#   - one queue submission per frame (--print-frames), more only when canopy's buffers grew;
+#   - the hovered element highlighted;
 #   - once `canopy render` exists: the viewer's picture of the default scene
 #     matches it (conformance metric, premultiplied RGBA8 over white).
 set -u
@@ -131,6 +133,26 @@ contains wheel-zooms-about-cursor "$out" "^10	blend group	0	19.50	154.00	209.25	
   --screenshot "$tmp/nav.png" >"$out" 2>"$err"; expect nav-combo 0 $?
 contains fit-drag-resize "$out" "^10	blend group	0	160.00	140.00	325.00	255.00$"
 size_is resize-screenshot "$tmp/nav.png" "600 300"
+# --- one recording and one submission per frame: canopy's work, the overlays (drawn on the GPU from
+# the renderer's buffers) and the HUD; a frame is recorded and submitted again only when a buffer of
+# canopy's grew (regrown) or canopy refused it. Columns of --print-frames: frame N submissions S
+# canopy C regrown R refused F uploads U.
+"$view" $demo --frames 1 --hud --overlay bins --overlay depth --overlay segments --overlay boxes --overlay clips \
+  --input "wheel:1@100,200 + left 0 drag:100,100,130,80 i" --print-frames >"$out" 2>"$err"; expect frames 0 $?
+lacks frames-validation "$err" "validation"
+awk '$1 != "frame" || $4 != 1 + $8 + $10 {bad++} END {exit bad > 0 || NR != 7}' "$out" && pass ||
+  fail "frames: submissions not one per frame plus its re-runs: $(cat "$out")"
+steady=$(awk '$6 == 1 && $4 == 1' "$out" | wc -l)
+[ "$steady" -ge 3 ] && pass || fail "frames: $steady frames ran canopy in one submission, want >= 3: $(cat "$out")"
+if awk '$12 != ($2 == 1)' "$out" | grep -q .; then fail "frames: the scene uploaded other than once: $(cat "$out")"; else pass; fi
+# hover (the pointer moved into the window): the topmost element under it, the demo's frame stroke #14
+# (box (6,6)-(394,294)), highlighted in yellow by the GPU from the renderer's boxes and lines
+"$view" $demo --frames 1 --hud --input "move:100,75" --screenshot "$tmp/hover.png" >"$out" 2>"$err"; expect hover 0 $?
+lacks hover-validation "$err" "validation"
+px=$("$check" pixel "$tmp/hover.png" 393 200)
+[ "$px" = "255 230 0 255" ] && pass || fail "hover: pixel (393,200) is '$px', not the highlight"
+px=$("$check" pixel "$tmp/plain.png" 393 200)
+[ "$px" != "255 230 0 255" ] && pass || fail "no hover: pixel (393,200) is the highlight's"
 # an overlay key draws what --overlay draws
 "$view" $demo --frames 1 --input "b" --screenshot "$tmp/key-b.png" >"$out" 2>"$err"; expect key-b 0 $?
 if "$check" differ "$tmp/key-b.png" "$tmp/shots/boxes.png" >"$out"; then fail "key-b: $(cat "$out")"; else pass; fi
@@ -167,6 +189,13 @@ contains fifo-reload-keeps-scene "$out" "^0	fill	0	50.00	50.00	80.00	70.00$"
 timeout 60 "$view" "$tmp/live.svg" --frames 1 >"$out" 2>"$err"; expect fifo-open 1 $?
 contains fifo-open-message "$err" "live.svg: not a regular file"
 rm -f "$tmp/live.svg"
+
+# an empty scene: canopy draws the background, the overlays have nothing to show (and need no data)
+printf '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="80"></svg>' >"$tmp/empty.svg"
+"$view" "$tmp/empty.svg" --frames 2 --overlay bins --overlay boxes --overlay segments --overlay depth \
+  --screenshot "$tmp/empty.png" >"$out" 2>"$err"; expect empty-scene 0 $?
+lacks empty-scene-validation "$err" "validation"
+size_is empty-scene-size "$tmp/empty.png" "100 80"
 
 # --- several files, or a folder: PgDn/] and PgUp/[ switch scenes (wrapping around)
 rect 20 30 100 40 blue >"$tmp/first.svg"

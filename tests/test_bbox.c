@@ -3,6 +3,8 @@
  * hand-worked results; error reporting of unbalanced streams. */
 #include "test.h"
 
+#include "internal.h" /* cn__bbox_small: which path a stream takes */
+
 #include <canopy/cn_bbox.h>
 #include <canopy/cn_box.h>
 
@@ -185,10 +187,11 @@ static stream gen_nested(uint64_t levels, bool clips_only);
  * H200's 4 items per invocation and 1024-wide clip partitions included. */
 TEST(bbox_shapes) {
   const char *shapes[] = {"128,4,1024", "64,8,64", "256,1,128", "32,2,32"};
-  const cn_tuning tunings[] = {{.bbox_wg = 128, .bbox_items = 4, .bbox_clip_wg = 1024},
-                               {.bbox_wg = 64, .bbox_items = 8, .bbox_clip_wg = 64},
-                               {.bbox_wg = 256, .bbox_items = 1, .bbox_clip_wg = 128},
-                               {.bbox_wg = 32, .bbox_items = 2, .bbox_clip_wg = 32}};
+  const uint32_t off = CN_SMALL_OFF; /* the multi-pass kernels also at small n */
+  const cn_tuning tunings[] = {{.bbox_wg = 128, .bbox_items = 4, .bbox_clip_wg = 1024, .bbox_small_max = off},
+                               {.bbox_wg = 64, .bbox_items = 8, .bbox_clip_wg = 64, .bbox_small_max = off},
+                               {.bbox_wg = 256, .bbox_items = 1, .bbox_clip_wg = 128, .bbox_small_max = off},
+                               {.bbox_wg = 32, .bbox_items = 2, .bbox_clip_wg = 32, .bbox_small_max = off}};
   cn_context *ctx = test_context();
   if (!ctx) return;
   for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
@@ -213,6 +216,177 @@ TEST(bbox_small_random) {
     check_stream(&s, k & 1 ? VP_SMALL : VP_UNBOUNDED, "small random");
     stream_free(&s);
   }
+}
+
+/* Runs the stage through the recording API with a given group_bound; the
+ * results go to got (n boxes), the status to *st. */
+static cn_result record_stream(const stream *s, uint64_t group_bound, const float vp[4], cn_box *got,
+                               cn_bbox_status *st) {
+  cn_context *ctx = test_context();
+  uint64_t nn = s->n ? s->n : 1;
+  cn_buffer tags = {0}, boxes = {0}, res = {0}, status = {0}, scratch = {0};
+  cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 4, &tags);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 16, &boxes);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 16, &res);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_READBACK, 16, &status);
+  if (r == CN_OK)
+    r = cn_buffer_create(ctx, CN_MEMORY_DEVICE,
+                         cn_bbox_scratch_bytes(ctx, &(cn_bbox_args){.n = s->n, .group_bound = group_bound}), &scratch);
+  if (r == CN_OK && s->n) r = cn_buffer_upload(ctx, &tags, 0, s->tags, s->n * 4);
+  if (r == CN_OK && s->n) r = cn_buffer_upload(ctx, &boxes, 0, s->boxes, s->n * 16);
+  VkCommandBuffer cmd;
+  if (r == CN_OK) r = cn_cmd_begin(ctx, &cmd);
+  if (r == CN_OK) {
+    cn_bbox_args a = {.tags = tags.address, .boxes = boxes.address, .result = res.address,
+                      .status = status.address, .scratch = scratch.address, .n = s->n,
+                      .group_bound = group_bound, .viewport = {vp[0], vp[1], vp[2], vp[3]}};
+    r = cn_bbox_record(ctx, cmd, &a);
+    cn_cmd_barrier(ctx, cmd);
+    cn_result q = cn_cmd_submit(ctx, cmd);
+    if (r == CN_OK) r = q;
+  }
+  if (r == CN_OK) memcpy(st, status.mapped, sizeof *st);
+  if (r == CN_OK && s->n) r = cn_buffer_download(ctx, &res, 0, got, s->n * 16);
+  cn_buffer_destroy(ctx, &tags);
+  cn_buffer_destroy(ctx, &boxes);
+  cn_buffer_destroy(ctx, &res);
+  cn_buffer_destroy(ctx, &status);
+  cn_buffer_destroy(ctx, &scratch);
+  return r;
+}
+
+/* L BEGINs (clips, every third a blend), a draw after each, then L ENDs, then
+ * `tail` draws: depth L. */
+static stream gen_deep(uint64_t L, uint64_t tail) {
+  stream s = stream_alloc(3 * L + tail);
+  uint64_t m = 0;
+  uint32_t *open = malloc((L ? L : 1) * 4);
+  for (uint64_t i = 0; i < L; i++) {
+    open[i] = i % 3 == 1 ? CN_TAG_BEGIN_BLEND : CN_TAG_BEGIN_CLIP;
+    s.tags[m] = open[i];
+    s.boxes[m++] = (cn_box){(float)(i % 50), (float)(i % 40), 900.0f - (float)(i % 30), 700.0f - (float)(i % 20)};
+    s.tags[m] = CN_TAG_FILL, s.boxes[m++] = rand_box();
+  }
+  for (uint64_t i = L; i-- > 0;) s.tags[m] = open[i] + 1, s.boxes[m++] = (cn_box){0};
+  for (uint64_t i = 0; i < tail; i++) s.tags[m] = CN_TAG_STROKE, s.boxes[m++] = rand_box();
+  free(open);
+  return s;
+}
+
+/* The single-workgroup path (bbox_small) against the CPU reference and the
+ * multi-pass kernels: random nestings, deep nesting, empty and all-group
+ * streams, sizes around its threshold and its group-node capacity (where the
+ * multi-pass kernels take over), unbalanced streams and a too small
+ * group_bound. The path each stream takes is asserted. */
+TEST(bbox_small_path) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  uint64_t max = cn__bbox_small_max(ctx);
+  CHECK(max >= 4096);
+  check_stream(&(stream){NULL, NULL, 0}, VP_SMALL, "small path: empty");
+  CHECK(cn__bbox_small(ctx, 0, 0));
+  const uint64_t sizes[] = {1, 2, 3, 31, 255, 1023, 1024, 1025, 3000, 4097, max - 1, max};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+    for (int j = 0; j < 3; j++) {
+      stream s = gen_stream(sizes[k], j == 0 ? 10 : j == 1 ? 35 : 80, j * 40, j == 2);
+      uint64_t gb = cn_bbox_count_groups(s.tags, s.n);
+      if (gb <= 4096) CHECK(cn__bbox_small(ctx, s.n, gb));
+      check_stream(&s, j & 1 ? VP_SMALL : VP_UNBOUNDED, "small path random");
+      stream_free(&s);
+    }
+  /* threshold + 1: the multi-pass kernels */
+  stream s = gen_stream(max + 1, 30, 50, false);
+  CHECK(!cn__bbox_small(ctx, s.n, cn_bbox_count_groups(s.tags, s.n)));
+  check_stream(&s, VP_SMALL, "small path threshold + 1");
+  stream_free(&s);
+  /* deep nesting: depth 1365 (2730 group nodes) and depth 2048 (4096: its capacity) */
+  s = gen_deep(1365, 0);
+  CHECK(cn__bbox_small(ctx, s.n, cn_bbox_count_groups(s.tags, s.n)));
+  check_stream(&s, VP_SMALL, "small path deep");
+  stream_free(&s);
+  s = gen_deep(2048, 7);
+  CHECK(cn__bbox_small(ctx, s.n, cn_bbox_count_groups(s.tags, s.n)));
+  check_stream(&s, VP_UNBOUNDED, "small path depth 2048");
+  stream_free(&s);
+  s = gen_deep(2049, 0); /* 4098 group nodes: past its capacity */
+  CHECK(!cn__bbox_small(ctx, s.n, cn_bbox_count_groups(s.tags, s.n)));
+  check_stream(&s, VP_SMALL, "small path capacity + 1");
+  stream_free(&s);
+  /* only BEGIN/END, 4096 of them: every group empty */
+  s = stream_alloc(4096);
+  for (uint64_t i = 0; i < 1024; i++) {
+    s.tags[4 * i] = CN_TAG_BEGIN_CLIP, s.boxes[4 * i] = rand_box();
+    s.tags[4 * i + 1] = CN_TAG_BEGIN_BLEND, s.boxes[4 * i + 1] = (cn_box){0};
+    s.tags[4 * i + 2] = CN_TAG_END_BLEND, s.boxes[4 * i + 2] = (cn_box){0};
+    s.tags[4 * i + 3] = CN_TAG_END_CLIP, s.boxes[4 * i + 3] = (cn_box){0};
+  }
+  CHECK(cn__bbox_small(ctx, s.n, 4096));
+  check_stream(&s, VP_SMALL, "small path empty groups");
+  stream_free(&s);
+
+  /* the same bits as the multi-pass kernels, including status words */
+  s = gen_stream(5000, 40, 50, false);
+  uint64_t gb = cn_bbox_count_groups(s.tags, s.n);
+  cn_box *a = malloc(s.n * sizeof *a), *b = malloc(s.n * sizeof *b);
+  cn_bbox_status sa, sb;
+  CHECK_OK(record_stream(&s, gb, VP_SMALL, a, &sa));
+  cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = CN_SMALL_OFF});
+  CHECK(!cn__bbox_small(ctx, s.n, gb));
+  CHECK_OK(record_stream(&s, gb, VP_SMALL, b, &sb));
+  CHECK(memcmp(a, b, s.n * sizeof *a) == 0);
+  CHECK(memcmp(&sa, &sb, sizeof sa) == 0);
+  /* a lower threshold: n at it and one past it */
+  cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = 1000});
+  CHECK(cn__bbox_small(ctx, 1000, 100) && !cn__bbox_small(ctx, 1001, 100));
+  for (uint64_t n = 1000; n <= 1001; n++) {
+    stream t = gen_stream(n, 30, 50, true);
+    check_stream(&t, VP_SMALL, "small path, threshold 1000");
+    stream_free(&t);
+  }
+  cn_context_set_tuning(ctx, NULL);
+  /* group_bound below the group count: reported (CN_ERROR_LIMIT), never overrun */
+  CHECK(cn__bbox_small(ctx, s.n, gb / 2));
+  CHECK_OK(record_stream(&s, gb / 2, VP_SMALL, a, &sa));
+  CHECK(cn_bbox_status_check(&sa, gb / 2) == CN_ERROR_LIMIT);
+  CHECK_EQ_U64(sa.group_count, gb);
+  free(a);
+  free(b);
+  stream_free(&s);
+
+  /* unbalanced streams: the small path's status finds them (cn_bbox_run
+   * names the element from the CPU pass only after the GPU reported) */
+  for (int k = 0; k < 4; k++) {
+    s = gen_stream(3000, 30, 50, false);
+    uint64_t i = 1500;
+    while (s.tags[i] != CN_TAG_END_CLIP && s.tags[i] != CN_TAG_END_BLEND) i++;
+    if (k == 0) s.tags[i] = s.tags[i] == CN_TAG_END_CLIP ? CN_TAG_END_BLEND : CN_TAG_END_CLIP; /* wrong kind */
+    if (k == 1) s.tags[i] = CN_TAG_FILL;         /* a BEGIN left open */
+    if (k == 2) s.tags[0] = CN_TAG_END_CLIP;     /* an END on the empty stack first */
+    if (k == 3) s.tags[i] = 77;                  /* an unknown tag */
+    gb = cn_bbox_count_groups(s.tags, s.n);
+    CHECK(cn__bbox_small(ctx, s.n, gb));
+    cn_box *out = malloc(s.n * sizeof *out);
+    cn_bbox_status st;
+    CHECK_OK(record_stream(&s, gb, VP_SMALL, out, &st));
+    cn_result want = k == 3 ? CN_ERROR_INVALID_ARGUMENT : CN_ERROR_UNBALANCED;
+    CHECK(cn_bbox_status_check(&st, gb) == want);
+    if (k == 3) CHECK_EQ_U64(st.first_bad_tag, i);
+    if (k == 0) CHECK_EQ_U64(st.first_bad_close, i);
+    CHECK(cn_bbox_run(ctx, s.tags, s.boxes, s.n, VP_SMALL, out) == want);
+    free(out);
+    stream_free(&s);
+  }
+  /* depth n: nothing but BEGINs, never closed */
+  s = stream_alloc(2000);
+  for (uint64_t i = 0; i < s.n; i++) s.tags[i] = CN_TAG_BEGIN_CLIP, s.boxes[i] = rand_box();
+  cn_box *out = malloc(s.n * sizeof *out);
+  cn_bbox_status st;
+  CHECK(cn__bbox_small(ctx, s.n, s.n));
+  CHECK_OK(record_stream(&s, s.n, VP_SMALL, out, &st));
+  CHECK(cn_bbox_status_check(&st, s.n) == CN_ERROR_UNBALANCED);
+  CHECK_STR_CONTAINS(cn_last_error(), "2000 BEGIN elements are never closed");
+  free(out);
+  stream_free(&s);
 }
 
 TEST(bbox_block_edges) {
@@ -381,5 +555,5 @@ TEST(bbox_record_variants) {
   stream_free(&s);
 }
 
-TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_unbalanced_large), T(bbox_shapes), T(bbox_errors), T(bbox_small_random), T(bbox_block_edges), T(bbox_fully_nested),
+TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_unbalanced_large), T(bbox_shapes), T(bbox_errors), T(bbox_small_random), T(bbox_small_path), T(bbox_block_edges), T(bbox_fully_nested),
           T(bbox_all_clip_and_empty_groups), T(bbox_disjoint_clips), T(bbox_large))

@@ -2,6 +2,8 @@
  * hand-worked grid, boxes on bin edges, thousands of bins, and the limits. */
 #include "test.h"
 
+#include "internal.h" /* cn__bins_small_grid: which path a stream takes */
+
 #include <canopy/cn_bins.h>
 #include <canopy/cn_box.h>
 
@@ -115,7 +117,7 @@ TEST(bins_rounds_and_big_elements) {
   const uint32_t rounds[] = {1, 3, 64};
   cn_context *ctx = test_context();
   for (int k = 0; k < 3 && ctx; k++) {
-    cn_context_set_tuning(ctx, &(cn_tuning){.bins_rounds = rounds[k]});
+    cn_context_set_tuning(ctx, &(cn_tuning){.bins_rounds = rounds[k], .bins_small_max = CN_SMALL_OFF});
     check_bins(b, n, vp, 64, names[k]);
   }
   cn_context_set_tuning(ctx, NULL);
@@ -160,10 +162,11 @@ TEST(bins_limits) {
   free(full);
 }
 
-/* Other chunk shapes through the context's tuning (0: the default). */
+/* Other chunk shapes of the multi-pass kernels through the context's tuning
+ * (0: the defaults, the single-workgroup path for small streams included). */
 static void set_rounds(uint32_t r) {
   cn_context *ctx = test_context();
-  if (ctx) cn_context_set_tuning(ctx, &(cn_tuning){.bins_rounds = r});
+  if (ctx) cn_context_set_tuning(ctx, r ? &(cn_tuning){.bins_rounds = r, .bins_small_max = CN_SMALL_OFF} : NULL);
 }
 
 TEST(bins_nested_groups) {
@@ -201,6 +204,71 @@ TEST(bins_nested_groups) {
   check_bins(out, 1024, vp, 64, "1024 grid-covering boxes");
   set_rounds(0);
   free(tags), free(in), free(out);
+}
+
+/* The single-workgroup path (bins_small) against the CPU reference: sizes
+ * around its threshold (where the multi-pass kernels take over), one bin,
+ * grids of several slices, rows of a slice, elements covering everything, no
+ * elements, and lists that overflow the first capacity (cn_bins_run grows the
+ * buffer to the exact count and runs again). The path is asserted where the
+ * device's loop-trip limit (llvmpipe) admits it. */
+TEST(bins_small_path) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  bool limited = cn_context_caps(ctx)->max_loop_iterations != 0;
+  uint64_t max = cn__bins_small_max(ctx);
+  const float vp[4] = {0, 0, 1024, 1000}; /* 16 x 16 bins of 64 */
+  cn_bins_grid g;
+  CHECK_OK(cn_bins_grid_make(vp, 64, &g));
+  const uint64_t sizes[] = {0, 1, 255, 256, 257, 3000, max - 1, max, max + 1};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    uint64_t n = sizes[k];
+    cn_box *b = malloc((n ? n : 1) * sizeof *b);
+    for (uint64_t i = 0; i < n; i++) b[i] = test_rand_below(10) ? rand_box_in(vp, 150) : (cn_box){0, 0, 0, 0};
+    CHECK(cn__bins_small_grid(ctx, n, &g) == (n <= max));
+    check_bins(b, n, vp, 64, "small path");
+    free(b);
+  }
+  /* one bin; 40 x 30 bins (three slices); a row of 700 bins (a slice is part of it) */
+  const float vps[3][4] = {{0, 0, 50, 50}, {-3.5f, 2, 1276.5f, 962}, {0, 0, 700 * 4, 4}};
+  const uint32_t bs[3] = {64, 32, 4};
+  for (int k = 0; k < 3; k++) {
+    uint64_t n = max;
+    cn_box *b = malloc(n * sizeof *b);
+    for (uint64_t i = 0; i < n; i++)
+      b[i] = test_rand_below(20) ? rand_box_in(vps[k], 200) : (cn_box){vps[k][0], vps[k][1], vps[k][2], vps[k][3]};
+    cn_bins_grid gk;
+    CHECK_OK(cn_bins_grid_make(vps[k], bs[k], &gk));
+    if (!limited) CHECK(cn__bins_small_grid(ctx, n, &gk));
+    check_bins(b, n, vps[k], bs[k], "small path grids");
+    free(b);
+  }
+  /* boxes over all 256 bins: about 170 n entries, far past the first capacity (4n) */
+  cn_box *b = malloc(max * sizeof *b);
+  for (uint64_t i = 0; i < max; i++) b[i] = i % 3 ? (cn_box){0, 0, 1024, 1000} : rand_box_in(vp, 300);
+  CHECK(cn__bins_small_grid(ctx, max, &g));
+  check_bins(b, max, vp, 64, "small path overflow");
+  free(b);
+  /* no bins at all (a flat viewport): only the total, 0 */
+  const float flat[4] = {5, 5, 5, 9};
+  cn_bins_grid gf;
+  CHECK_OK(cn_bins_grid_make(flat, 4, &gf));
+  b = malloc(100 * sizeof *b);
+  for (int i = 0; i < 100; i++) b[i] = (cn_box){5, 5, 6, 6};
+  CHECK(cn__bins_small_grid(ctx, 100, &gf));
+  check_bins(b, 100, flat, 4, "small path, no bins");
+  free(b);
+  /* turned off: never */
+  cn_context_set_tuning(ctx, &(cn_tuning){.bins_small_max = CN_SMALL_OFF});
+  CHECK(!cn__bins_small_grid(ctx, 10, &g));
+  /* a higher threshold: 3000 elements in one workgroup (12 rounds) */
+  cn_context_set_tuning(ctx, &(cn_tuning){.bins_small_max = 3000});
+  b = malloc(3000 * sizeof *b);
+  for (int i = 0; i < 3000; i++) b[i] = test_rand_below(10) ? rand_box_in(vp, 150) : (cn_box){0, 0, 0, 0};
+  CHECK(cn__bins_small_grid(ctx, 3000, &g));
+  check_bins(b, 3000, vp, 64, "small path, threshold 3000");
+  free(b);
+  cn_context_set_tuning(ctx, NULL);
 }
 
 TEST(bins_loop_limit_known) {
@@ -245,5 +313,5 @@ TEST(bins_shape_sweep) {
   }
 }
 
-TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_limits), T(bins_nested_groups), T(bins_loop_limit_known),
+TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_limits), T(bins_nested_groups), T(bins_loop_limit_known), T(bins_small_path),
           T(bins_shape_sweep))

@@ -4,9 +4,12 @@
  * boxes and bins bit for bit), and errors of bad encoded scenes. */
 #include "test.h"
 
+#include "internal.h" /* cn__bbox_small, cn__bins_small_grid: which path a scene takes */
+
 #include <canopy/cn_bbox.h>
 #include <canopy/cn_box.h>
 #include <canopy/cn_pathbox.h>
+#include <canopy/cn_scene_gpu.h>
 #include <canopy/cn_scene_stage.h>
 
 #include <dirent.h>
@@ -208,6 +211,56 @@ TEST(scene_random) {
   }
 }
 
+/* A small scene through cn_scene_gpu (the single-workgroup path), its bin
+ * lists far past a first capacity of 16 entries: one re-run at the exact
+ * count, and the same results as the CPU reference and as the multi-pass
+ * kernels (cn_tuning.bbox_small_max and bins_small_max off). */
+TEST(scene_small_path_rerun) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  cn_scene_data s;
+  build_random(builder(), 400, 2, &s); /* shallow: most draws stay visible */
+  cn_bins_grid grid;
+  CHECK_OK(cn_bins_grid_make(s.viewport, 64, &grid));
+  uint64_t groups = 0;
+  for (uint32_t i = 0; i < s.element_count; i++) groups += s.elements[i].tag >= CN_TAG_BEGIN_CLIP;
+  CHECK(cn__bbox_small(ctx, s.element_count, groups));
+  CHECK(cn__bins_small_grid(ctx, s.element_count, &grid));
+  uint64_t nbins = (uint64_t)grid.nbx * grid.nby, n = s.element_count;
+  cn_box *boxes[2];
+  uint32_t *offsets[2], *elems[2];
+  uint64_t totals[2];
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass) cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = CN_SMALL_OFF, .bins_small_max = CN_SMALL_OFF});
+    cn_scene_gpu *g = NULL;
+    CHECK_OK(cn_scene_gpu_create(ctx, &(cn_scene_gpu_desc){.initial = {.bin_entries = 16}}, &g));
+    CHECK_OK(cn_scene_gpu_set_scene(g, &s));
+    uint32_t reruns = 9;
+    CHECK_OK(cn_scene_gpu_run(g, &(cn_scene_frame){.bin_size = 64}, &reruns));
+    CHECK_EQ_U64(reruns, 1);
+    cn_scene_gpu_counts c;
+    cn_scene_gpu_counts_get(g, &c);
+    cn_scene_gpu_outputs o;
+    cn_scene_gpu_outputs_get(g, &o);
+    totals[pass] = c.bin_entries;
+    boxes[pass] = malloc(n * sizeof(cn_box));
+    offsets[pass] = malloc((nbins + 1) * 4);
+    elems[pass] = malloc((c.bin_entries ? c.bin_entries : 1) * 4);
+    CHECK_OK(cn_buffer_download(ctx, o.boxes_buffer, 0, boxes[pass], n * sizeof(cn_box)));
+    CHECK_OK(cn_buffer_download(ctx, o.bin_offsets_buffer, 0, offsets[pass], (nbins + 1) * 4));
+    if (c.bin_entries) CHECK_OK(cn_buffer_download(ctx, o.bin_elems_buffer, 0, elems[pass], c.bin_entries * 4));
+    cn_scene_gpu_destroy(g);
+  }
+  cn_context_set_tuning(ctx, NULL);
+  CHECK(totals[0] > 16);
+  CHECK_EQ_U64(totals[0], totals[1]);
+  CHECK(memcmp(boxes[0], boxes[1], n * sizeof(cn_box)) == 0);
+  CHECK(memcmp(offsets[0], offsets[1], (nbins + 1) * 4) == 0);
+  if (totals[0] == totals[1]) CHECK(memcmp(elems[0], elems[1], totals[0] * 4) == 0);
+  check_scene(&s, 64, "small path scene"); /* against the CPU reference */
+  for (int pass = 0; pass < 2; pass++) free(boxes[pass]), free(offsets[pass]), free(elems[pass]);
+}
+
 /* Paths longer than a workgroup of segments, next to short ones. */
 TEST(pathbox_long_paths) {
   cn_scene_builder *b = builder();
@@ -310,4 +363,4 @@ TEST(scene_corpus) {
   CHECK(rv.loaded == rv.checked);
 }
 
-TEST_MAIN(T(pathbox_hand), T(pathbox_long_paths), T(scene_random), T(scene_errors), T(scene_corpus))
+TEST_MAIN(T(pathbox_hand), T(pathbox_long_paths), T(scene_random), T(scene_small_path_rerun), T(scene_errors), T(scene_corpus))

@@ -1,10 +1,11 @@
-/* analysis.c: what the overlays and the hover show, in window pixels: each
- * element's nesting depth and the counts (computed here from the tags), and
- * its result box, the elements per bin and the flattened segments. Those come
+/* analysis.c: what the host knows of the viewed scene, in window pixels:
+ * each element's nesting depth and the counts (computed here from the tags,
+ * once per scene), and its result box and the elements per bin. Those come
  * from the renderer's own buffers (gpu.c copies them in the frame's
  * submission), or, when canopy cannot render the scene, from the library's
- * CPU references (cn_scene_stage_cpu, cn_flatten_cpu) on the viewed scene.
- * At most VW_MAX_LINES segments are kept.
+ * CPU references (cn_scene_stage_cpu, cn_flatten_cpu) on the viewed scene,
+ * with their flattened segments (at most VW_MAX_LINES), which the viewer then
+ * uploads for the overlays.
  */
 #include "vw.h"
 
@@ -110,6 +111,14 @@ bool vw_analysis_set_lines(vw_analysis *a, const cn_line *lines, uint32_t n, cha
     a->line_element[a->line_count++] = lines[i].element;
   }
   return true;
+}
+
+void vw_analysis_lines_on_gpu(vw_analysis *a, uint32_t count) {
+  free(a->lines);
+  free(a->line_element);
+  a->lines = NULL;
+  a->line_element = NULL;
+  a->line_count = count;
 }
 
 bool vw_analysis_cpu(vw_analysis *a, const cn_scene_data *viewed, char *err, size_t errcap) {

@@ -190,14 +190,11 @@ static bool vw__create_device(vw_host *h, char *err, size_t errcap) {
                                  .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                  .queueFamilyIndex = h->family};
   VW_CHECK(vkCreateCommandPool(h->device, &pci, NULL, &h->pool));
-  VkCommandBuffer cmds[2];
   VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
                                     .commandPool = h->pool,
                                     .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-                                    .commandBufferCount = 2};
-  VW_CHECK(vkAllocateCommandBuffers(h->device, &ai, cmds));
-  h->cmd_compute = cmds[0];
-  h->cmd_draw = cmds[1];
+                                    .commandBufferCount = 1};
+  VW_CHECK(vkAllocateCommandBuffers(h->device, &ai, &h->cmd));
   VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   VW_CHECK(vkCreateFence(h->device, &fci, NULL, &h->fence));
   VkSemaphoreCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};

@@ -2,12 +2,13 @@
  * instance (with the validation layer and a message counter when asked),
  * device created with canopy's required features, a graphics+compute queue,
  * the window surface and swapchain (recreated on resize), a render pass with
- * one framebuffer per swapchain image, command buffers and synchronisation.
+ * one framebuffer per swapchain image, the frame's command buffer and synchronisation.
  */
 #ifndef VW_HOST_H
 #define VW_HOST_H
 
 #include "vw.h"
+#include "vw_overlay.h"
 
 #define VW_MAX_IMAGES 8
 
@@ -39,8 +40,8 @@ typedef struct vw_host {
   VkRenderPass render_pass;
 
   VkCommandPool pool;
-  VkCommandBuffer cmd_compute; /* canopy's work when the view or scene changed */
-  VkCommandBuffer cmd_draw;    /* the picture, overlays, HUD (and screenshot copy) */
+  VkCommandBuffer cmd;       /* the frame: canopy's work when the view or scene changed, the picture,
+                              * overlays, HUD (and screenshot copy), one submission */
   VkFence fence;
   VkSemaphore acquired;
 } vw_host;
@@ -66,12 +67,29 @@ VkResult vw_host_begin(vw_host *h, VkCommandBuffer cmd);
 
 /* The graphics side of a frame (draw.c): one render pass over the swapchain
  * image drawing the picture (the renderer's premultiplied RGBA8 buffer, or
- * just the background without one), then the overlay/HUD triangles. */
+ * just the background without one), the host's triangles under the overlays
+ * (outlines), the overlays (generated on the GPU from the buffers their
+ * vw_ov_params name), then the host's triangles over them (HUD, legends). */
 typedef struct vw_draw {
-  VkPipelineLayout layout;
-  VkPipeline geometry, picture;
+  VkPipelineLayout layout, prep_layout;
+  VkPipeline geometry, picture, overlay;
+  VkPipeline prep;    /* overlay_prep.comp: the draws' instance counts, the bins' maximum */
+  VkBuffer prep_buffer; /* vw_ov_prep: storage and indirect-draw arguments, on the device */
+  VkDeviceMemory prep_memory;
+  VkDeviceAddress prep_address;
   cn_buffer vertices; /* host-visible, pulled by address in geometry.vert */
+  cn_buffer params;   /* host-visible: the frame's vw_ov_params */
+  cn_buffer glyphs;   /* stb_easy_font's digits for the overlays' numbers (vw_glyph_header, quads) */
+  uint32_t glyph_quads; /* the most quads of one digit */
 } vw_draw;
+
+/* The overlays of a frame: their parameters (the data's addresses and counts,
+ * window, tile size, hover, legend position), which are on, and the hover. */
+typedef struct vw_overlay_pass {
+  vw_ov_params params;
+  uint32_t mask;       /* 1 << VW_OVERLAY_* */
+  bool legend_max;     /* the bins legend's largest count (params.legend_*) */
+} vw_overlay_pass;
 
 typedef struct vw_picture {
   VkDeviceAddress pixels; /* 0: no picture */
@@ -89,14 +107,20 @@ typedef struct vw_view vw_view;
  * `shown` (view.c). */
 vw_map vw_view_map(const vw_view *shown, const vw_view *now);
 
-bool vw_draw_create(vw_draw *d, vw_host *h, char *err, size_t errcap);
+bool vw_draw_create(vw_draw *d, vw_host *h, cn_context *cn, char *err, size_t errcap);
 void vw_draw_destroy(vw_draw *d, vw_host *h, cn_context *cn);
 /* Copies the mesh into the vertex buffer (grown as needed). */
 bool vw_draw_upload(vw_draw *d, cn_context *cn, const vw_mesh *m, char *err, size_t errcap);
-/* Records the render pass into cmd for swapchain image i; the vertices drawn
- * are the first count of the last upload. */
+/* Before the render pass, after canopy's work and the barrier to the draw:
+ * writes ov's parameters to d->params (so the frame must be submitted before
+ * the next call) and records overlay_prep.comp and its barrier to the
+ * indirect draws. */
+void vw_draw_prepare(vw_draw *d, VkCommandBuffer cmd, const vw_overlay_pass *ov);
+/* Records the render pass into cmd for swapchain image i: the picture, the
+ * first `under` vertices of the last upload, the overlays of ov (NULL: none;
+ * vw_draw_prepare was recorded for it), then `over` vertices after those. */
 void vw_draw_record(vw_draw *d, vw_host *h, VkCommandBuffer cmd, uint32_t image, const vw_picture *pic,
-                    vw_map map, uint32_t background, uint32_t count);
+                    vw_map map, uint32_t background, uint32_t under, uint32_t over, const vw_overlay_pass *ov);
 /* After vw_draw_record: copies swapchain image i (PRESENT_SRC) into dst, tightly
  * packed rows of 4-byte pixels, and returns the image to PRESENT_SRC. */
 void vw_draw_record_readback(vw_host *h, VkCommandBuffer cmd, uint32_t image, const cn_buffer *dst);

@@ -63,6 +63,26 @@ float vw_text(vw_mesh *m, float x, float y, float scale, uint32_t rgba, const ch
   return width;
 }
 
+uint32_t vw_digit_glyphs(vw_glyph_header *h, float (*quads)[4], uint32_t cap, uint32_t *max_quads) {
+  static vw__font_vertex buf[4 * 64];
+  memset(h, 0, sizeof *h);
+  uint32_t n = 0;
+  *max_quads = 1;
+  for (uint32_t d = 0; d < 10; d++) {
+    char text[2] = {(char)('0' + d), 0};
+    int q = stb_easy_font_print(0, 0, text, NULL, buf, (int)sizeof buf);
+    h->advance[d] = (uint32_t)stb_easy_font_width(text);
+    h->first[d] = n;
+    for (int i = 0; i < q && n < cap; i++, n++) {
+      const vw__font_vertex *v = &buf[4 * i];
+      quads[n][0] = v[0].x, quads[n][1] = v[0].y, quads[n][2] = v[2].x, quads[n][3] = v[2].y;
+    }
+    h->count[d] = n - h->first[d];
+    if (h->count[d] > *max_quads) *max_quads = h->count[d];
+  }
+  return n;
+}
+
 /* Text pieces, each with its colour, flowing left to right and wrapping at
  * the right edge (a piece never splits; one wider than the panel is cut). */
 typedef struct vw__run {

@@ -57,7 +57,8 @@ typedef struct vw_app {
   bool redraw;                 /* something changed: draw a frame */
   bool rerun;                  /* the view or the scene changed: run canopy again */
   bool swapchain_dirty;
-  uint32_t run_generation;     /* doc generation the analysis belongs to */
+  uint32_t run_generation;     /* doc generation canopy last ran on */
+  uint32_t analysis_generation; /* doc generation of the analysis's depth and counts */
   vw_view run_view;            /* the view the picture and analysis were made for */
   vw_view prev_view;           /* the view of the previous frame */
   double last_view_change;
@@ -70,6 +71,8 @@ typedef struct vw_app {
   uint32_t viewed_cap;
   cn_scene_data viewed;
   vw_mesh mesh;
+  uint32_t under;              /* mesh vertices drawn under the overlays (outlines); the rest over them */
+  float legend_max_at[3];      /* where the GPU writes the bins legend's largest count: x, y, scale */
   double mouse_x, mouse_y;     /* framebuffer pixels */
   bool dragging;
   bool cursor_inside;          /* hover only while the cursor is over the window */
@@ -83,6 +86,12 @@ typedef struct vw_app {
   int frames;                  /* 0: interactive */
   const char *screenshot;
   bool print_boxes;            /* --print-boxes: the last frame's analysis to stdout */
+  bool print_frames;           /* --print-frames: each frame's submissions to stdout */
+  /* the last frame: queue submissions the viewer made, whether canopy ran in
+   * it, re-recorded because a buffer grew or because canopy refused it, and
+   * scene uploads (canopy's own copy, once per load) */
+  uint32_t frame_submits, frame_reruns, frame_uploads;
+  bool frame_canopy, frame_refused;
   const char *shots_dir;       /* --overlay-shots DIR: one screenshot per overlay after the frames */
   char *input[VW_MAX_INPUT];   /* --input: scripted events, one before each frame after the first */
   int ninput;
@@ -272,6 +281,7 @@ static void vw__on_refresh(GLFWwindow *w) {
 /* One --input token, fed through the same handlers as real events:
  *   a key: a letter, a digit, + - [ ] left right up down esc pgup pgdn
  *   wheel:DY@X,Y   wheel DY notches with the cursor at window point X,Y
+ *   move:X,Y       the pointer moves into the window at X,Y (hover)
  *   drag:X0,Y0,X1,Y1   drag with the left button from one point to another
  *   resize:WxH     resize the window
  *   drop:PATH      drop a file on the window
@@ -306,6 +316,13 @@ static bool vw__input(vw_app *app, const char *t) {
     if (app) {
       vw__on_cursor(app->window, b, c);
       vw__on_scroll(app->window, 0, a);
+    }
+    return true;
+  }
+  if (sscanf(t, "move:%lf,%lf%c", &a, &b, &tail) == 2) {
+    if (app) {
+      app->cursor_inside = true; /* the pointer enters the window there: hover */
+      vw__on_cursor(app->window, a, b);
     }
     return true;
   }
@@ -399,8 +416,27 @@ static bool vw__write_png(const char *path, const uint8_t *bgra_or_rgba, bool bg
 
 /* ---------------------------------------------------------------- frame */
 
-/* Lays the scene out for the current view and runs canopy on it. */
-static bool vw__run(vw_app *app) {
+/* canopy refused the scene (or its frame): the outlines and the overlays
+ * come from the library's CPU references on the viewed scene. */
+static void vw__use_cpu(vw_app *app) {
+  fprintf(stderr, "canopy-view: %s\n", app->render_error);
+  vw_gpu_drop(&app->gpu);
+  char err[512];
+  if (!vw_analysis_cpu(&app->analysis, &app->viewed, err, sizeof err) ||
+      !vw_gpu_use_cpu(&app->gpu, &app->analysis, err, sizeof err)) {
+    fprintf(stderr, "canopy-view: %s (overlays without boxes)\n", err);
+    memset(app->analysis.boxes, 0, (size_t)app->analysis.count * sizeof *app->analysis.boxes);
+    vw_gpu_drop(&app->gpu);
+  }
+  app->run_view = app->view; /* the CPU references are made for this view */
+}
+
+/* Lays the scene out for the current view, computes the depth and counts
+ * once per scene and hands a new scene to canopy (one upload). *canopy: the
+ * frame is to record canopy's work; false when canopy refused the scene (the
+ * CPU references are then in place). False only on a fatal error. */
+static bool vw__prepare_run(vw_app *app, bool *canopy) {
+  *canopy = false;
   const cn_scene_data *s = &app->doc.scene;
   if (s->transform_count > app->viewed_cap) {
     cn_transform *nx = realloc(app->viewed_xf, (size_t)s->transform_count * sizeof *nx);
@@ -413,49 +449,59 @@ static bool vw__run(vw_app *app) {
   }
   vw_view_scene(&app->view, s, app->fb_w, app->fb_h, app->viewed_xf, &app->viewed);
   char err[512];
-  if (!vw_analysis_compute(&app->analysis, &app->viewed, app->fb_w, app->fb_h, err, sizeof err)) {
-    snprintf(app->fatal, sizeof app->fatal, "%s", err);
-    return false;
+  if (!app->have_analysis || app->analysis_generation != app->doc.generation) {
+    app->have_analysis = false;
+    if (!vw_analysis_compute(&app->analysis, &app->viewed, app->fb_w, app->fb_h, err, sizeof err) ||
+        !vw_gpu_set_depth(&app->gpu, &app->analysis, err, sizeof err)) {
+      snprintf(app->fatal, sizeof app->fatal, "%s", err);
+      return false;
+    }
+    app->analysis_generation = app->doc.generation;
+    app->have_analysis = true;
   }
-  app->have_analysis = true;
   bool lost = false;
-  float view[6];
-  vw_view_affine(&app->view, view);
   app->render_error[0] = 0;
-  if (!vw_gpu_render(&app->gpu, &app->host, s, app->doc.generation, view, app->fb_w, app->fb_h, &app->analysis,
-                     &lost, app->render_error, sizeof app->render_error)) {
+  uint32_t uploads = app->gpu.uploads;
+  *canopy = vw_gpu_set_scene(&app->gpu, s, app->doc.generation, &lost, app->render_error, sizeof app->render_error);
+  app->frame_uploads += app->gpu.uploads - uploads;
+  if (!*canopy) {
     if (lost) {
       snprintf(app->fatal, sizeof app->fatal, "%s", app->render_error);
       return false;
     }
-    /* The scene stays on screen as outlines, with the error over it; the
-     * overlays come from the library's CPU references. */
-    fprintf(stderr, "canopy-view: %s\n", app->render_error);
-    if (!vw_analysis_cpu(&app->analysis, &app->viewed, err, sizeof err))
-      fprintf(stderr, "canopy-view: %s (overlays without boxes)\n", err);
+    vw__use_cpu(app);
   }
   return true;
 }
 
-/* map: framebuffer point p shows the analysis's point p * k + o (identity
- * once canopy has run for the current view). */
-static void vw__build_mesh(vw_app *app, vw_map map) {
+/* The number of decimal digits of n. */
+static uint32_t vw__digits(uint32_t n) {
+  uint32_t d = 1;
+  while (n >= 10) n /= 10, d++;
+  return d;
+}
+
+/* The host's triangles of a frame: the outlines while there is no picture
+ * (under the overlays: app->under vertices), then the HUD and the legends;
+ * and the hovered element. hit_map: framebuffer point p is the analysis's
+ * point p * k + o (the host's boxes may be a run older than the frame);
+ * draw_map: the same for what the frame draws (identity when canopy runs in
+ * it). */
+static void vw__build_mesh(vw_app *app, vw_map hit_map, vw_map draw_map) {
   vw_mesh *m = &app->mesh;
   vw_mesh_clear(m);
   const vw_analysis *a = app->have_analysis && app->doc.loaded ? &app->analysis : NULL;
   if (a && !app->gpu.picture.pixels) vw_outline_build(m, a, &app->viewed);
-  if (a) vw_overlay_build(m, a, app->overlays, VW_TILE_SIZE, app->fb_w, app->fb_h);
-  app->hover = -1;
-  if (a && app->hud && app->cursor_inside && !app->dragging) {
-    app->hover = vw_overlay_hit(a, app->mouse_x * map.k + map.ox, app->mouse_y * map.k + map.oy);
-    vw_overlay_highlight(m, a, app->hover);
-  }
-  if (map.k != 1.0f || map.ox != 0.0f || map.oy != 0.0f) {
+  if (draw_map.k != 1.0f || draw_map.ox != 0.0f || draw_map.oy != 0.0f) {
     for (uint32_t i = 0; i < m->count && !m->oom; i++) {
-      m->v[i].x = (m->v[i].x - map.ox) / map.k;
-      m->v[i].y = (m->v[i].y - map.oy) / map.k;
+      m->v[i].x = (m->v[i].x - draw_map.ox) / draw_map.k;
+      m->v[i].y = (m->v[i].y - draw_map.oy) / draw_map.k;
     }
   }
+  app->under = m->count;
+  app->hover = -1;
+  if (a && app->hud && app->cursor_inside && !app->dragging)
+    app->hover = vw_overlay_hit(a, app->mouse_x * hit_map.k + hit_map.ox, app->mouse_y * hit_map.k + hit_map.oy);
   const char *file = app->doc.path[0] ? app->doc.path : "(no file)";
   vw_hud_info info = {.file = file,
                       .scene_index = app->cur_file + 1,
@@ -494,9 +540,9 @@ static void vw__build_mesh(vw_app *app, vw_map map) {
     info.frame_max_ms = recent[nr - 1];
     info.frame_samples = nr;
   }
-  /* GPU time per stage: the renderer's (its scene stage and flatten, whose
-   * results the overlays read, and its own kernels), then the viewer's draw;
-   * the total is their sum. */
+  /* GPU time per stage of the last frame that ran canopy: the renderer's
+   * (its scene stage and flatten, whose results the overlays read, and its
+   * own kernels), then the viewer's draw; the total is their sum. */
   info.spans = 0;
   info.gpu_total_ms = 0;
   for (uint32_t i = 0; i < app->gpu.spans && info.spans < VW_HUD_MAX_SPANS; i++, info.spans++) {
@@ -517,7 +563,39 @@ static void vw__build_mesh(vw_app *app, vw_map map) {
     info.lines = rs.lines;
   }
   vw_hud_build(m, &info, &app->hud_layout);
-  if (a) vw_overlay_legend(m, a, app->overlays, app->fb_w, app->fb_h, app->hud_layout.scale, app->hud_layout.bottom_used);
+  app->legend_max_at[2] = 0.0f;
+  if (a)
+    vw_overlay_legend(m, a, app->overlays, app->fb_w, app->fb_h, app->hud_layout.scale, app->hud_layout.bottom_used,
+                      app->legend_max_at);
+}
+
+/* The overlays' pass of the frame: the data wherever it is now (the
+ * renderer's buffers, or the CPU references' upload), the window, the hover.
+ * False when there is nothing to draw them from. */
+static bool vw__overlay_pass(vw_app *app, vw_overlay_pass *ov) {
+  if (!app->have_analysis || !app->doc.loaded || app->gpu.source == VW_SOURCE_NONE) return false;
+  ov->params = app->gpu.src;
+  ov->params.depth = app->gpu.depth.address;
+  ov->params.tile = VW_TILE_SIZE;
+  ov->params.width = app->fb_w;
+  ov->params.height = app->fb_h;
+  ov->params.hover = app->hover >= 0 ? (uint32_t)app->hover : VW_OV_NONE;
+  ov->params.digits = vw__digits(ov->params.count);
+  ov->params.legend_x = app->legend_max_at[0];
+  ov->params.legend_y = app->legend_max_at[1];
+  ov->params.legend_scale = app->legend_max_at[2];
+  ov->mask = app->overlays;
+  ov->legend_max = app->legend_max_at[2] > 0.0f && (app->overlays & (1u << VW_OVERLAY_BINS));
+  return true;
+}
+
+static bool vw__upload_mesh(vw_app *app) {
+  char err[512];
+  if (app->mesh.oom || !vw_draw_upload(&app->draw, app->gpu.cn, &app->mesh, err, sizeof err)) {
+    snprintf(app->fatal, sizeof app->fatal, "%s", app->mesh.oom ? "out of memory building overlays" : err);
+    return false;
+  }
+  return true;
 }
 
 static bool vw__resize(vw_app *app) {
@@ -545,9 +623,20 @@ static bool vw__resize(vw_app *app) {
   return true;
 }
 
-/* Draws one frame; false only on a fatal error (app->fatal says which). */
+/* Draws one frame; false only on a fatal error (app->fatal says which).
+ *
+ * A frame is one recording and one submission: when the view or the scene
+ * changed, canopy's whole frame (scene stage, flatten, render) is recorded
+ * first, then, in the same command buffer, the copies of the result boxes and
+ * bin offsets for the host, a barrier, and the render pass that draws the
+ * renderer's picture, the overlays from the renderer's buffers, the HUD and
+ * the legends. Only when a buffer of canopy's was too small (it has grown) or
+ * canopy refused the frame is the frame recorded and submitted again, the
+ * second submission waiting for the first's semaphore. */
 static bool vw__frame(vw_app *app, bool capture) {
   double t0 = vw__now();
+  app->frame_submits = app->frame_reruns = app->frame_uploads = 0;
+  app->frame_canopy = app->frame_refused = false;
   if (app->swapchain_dirty || !app->host.swapchain) {
     if (!vw__resize(app)) return false;
   }
@@ -556,6 +645,7 @@ static bool vw__frame(vw_app *app, bool capture) {
   if (memcmp(&app->view, &app->prev_view, sizeof app->view) != 0) app->last_view_change = now;
   app->prev_view = app->view;
   app->deferred = false;
+  bool canopy = false; /* canopy's work is recorded into this frame */
   if (app->rerun && app->doc.loaded) {
     bool interactive = app->frames == 0;
     bool same_scene = app->have_analysis && app->run_generation == app->doc.generation;
@@ -564,31 +654,25 @@ static bool vw__frame(vw_app *app, bool capture) {
       app->deferred = true; /* a preview now, the run when the view stops moving */
       if (app->presented == 0) vw__status(app, "running canopy on %s ...", app->host.gpu_name);
     } else {
-      double t = vw__now();
-      if (!vw__run(app)) return false;
-      app->last_run_ms = (vw__now() - t) * 1e3;
-      app->run_view = app->view;
+      if (!vw__prepare_run(app, &canopy)) return false;
       app->run_generation = app->doc.generation;
       app->rerun = false;
       if (app->presented <= 1) app->status_until = 0;
     }
   }
+  app->frame_canopy = canopy;
   /* Until canopy has run for this view, the last results are shown moved there. */
-  vw_map map = {1.0f, 0.0f, 0.0f};
-  if (app->have_analysis && app->run_view.scale > 0) {
-    map = vw_view_map(&app->run_view, &app->view);
-  }
-  vw__build_mesh(app, map);
-  char err[512];
-  if (app->mesh.oom || !vw_draw_upload(&app->draw, app->gpu.cn, &app->mesh, err, sizeof err)) {
-    snprintf(app->fatal, sizeof app->fatal, "%s", app->mesh.oom ? "out of memory building overlays" : err);
-    return false;
-  }
+  vw_map hit_map = {1.0f, 0.0f, 0.0f};
+  if (app->have_analysis && app->run_view.scale > 0) hit_map = vw_view_map(&app->run_view, &app->view);
+  vw_map draw_map = canopy ? (vw_map){1.0f, 0.0f, 0.0f} : hit_map;
+  vw__build_mesh(app, hit_map, draw_map);
+  if (!vw__upload_mesh(app)) return false;
   uint32_t image = 0;
   VkResult vr = vkAcquireNextImageKHR(app->host.device, app->host.swapchain, 5000000000ull, app->host.acquired,
                                       VK_NULL_HANDLE, &image);
   if (vr == VK_ERROR_OUT_OF_DATE_KHR) {
     app->swapchain_dirty = app->redraw = true;
+    if (canopy) app->rerun = true; /* canopy's run waits for the new swapchain */
     return true;
   }
   if (vr == VK_SUBOPTIMAL_KHR) app->swapchain_dirty = true;
@@ -596,29 +680,81 @@ static bool vw__frame(vw_app *app, bool capture) {
     vw__fatal(app, "vkAcquireNextImageKHR", vr);
     return false;
   }
-  VkCommandBuffer cmd = app->host.cmd_draw;
-  vr = vw_host_begin(&app->host, cmd);
-  if (vr != VK_SUCCESS) {
-    vw__fatal(app, "vkBeginCommandBuffer", vr);
-    return false;
-  }
   if (capture) {
     cn_result r = cn_buffer_reserve(app->gpu.cn, CN_MEMORY_READBACK,
                                     (VkDeviceSize)app->fb_w * app->fb_h * 4, &app->readback);
     if (r != CN_OK) {
-      vkEndCommandBuffer(cmd);
       snprintf(app->fatal, sizeof app->fatal, "screenshot buffer: %s", cn_last_error());
       return false;
     }
   }
-  vw_gpu_draw_begin(&app->gpu, cmd);
-  vw_draw_record(&app->draw, &app->host, cmd, image, &app->gpu.picture, map, VW_BACKGROUND, app->mesh.count);
-  vw_gpu_draw_end(&app->gpu, cmd);
-  if (capture) vw_draw_record_readback(&app->host, cmd, image, &app->readback);
-  vr = vw_host_submit_wait(&app->host, cmd, app->host.acquired, app->host.rendered[image]);
-  if (vr != VK_SUCCESS) {
-    vw__fatal(app, "drawing the frame", vr);
-    return false;
+  double t_run = vw__now();
+  VkSemaphore wait = app->host.acquired;
+  VkCommandBuffer cmd = app->host.cmd;
+  for (;;) {
+    vr = vw_host_begin(&app->host, cmd);
+    if (vr != VK_SUCCESS) {
+      vw__fatal(app, "vkBeginCommandBuffer", vr);
+      return false;
+    }
+    if (canopy) {
+      float view[6];
+      vw_view_affine(&app->view, view);
+      if (!vw_gpu_record(&app->gpu, cmd, view, app->fb_w, app->fb_h, app->render_error, sizeof app->render_error)) {
+        /* nothing of canopy's is submitted: the frame is recorded again without it */
+        canopy = false;
+        app->frame_refused = true;
+        vw__use_cpu(app);
+        vw__build_mesh(app, (vw_map){1.0f, 0.0f, 0.0f}, (vw_map){1.0f, 0.0f, 0.0f});
+        if (!vw__upload_mesh(app)) return false;
+        continue;
+      }
+    }
+    vw_gpu_barrier_to_draw(cmd);
+    vw_overlay_pass ov;
+    bool overlays = vw__overlay_pass(app, &ov);
+    vw_gpu_draw_begin(&app->gpu, cmd);
+    if (overlays) vw_draw_prepare(&app->draw, cmd, &ov);
+    vw_draw_record(&app->draw, &app->host, cmd, image, &app->gpu.picture, draw_map, VW_BACKGROUND, app->under,
+                   app->mesh.count - app->under, overlays ? &ov : NULL);
+    vw_gpu_draw_end(&app->gpu, cmd);
+    if (capture) vw_draw_record_readback(&app->host, cmd, image, &app->readback);
+    /* A second submission of this frame waits for the first's signal and signals again for the present. */
+    vr = vw_host_submit_wait(&app->host, cmd, wait, app->host.rendered[image]);
+    app->frame_submits++;
+    wait = app->host.rendered[image];
+    if (vr != VK_SUCCESS) {
+      vw__fatal(app, canopy ? "running canopy's frame and drawing it" : "drawing the frame", vr);
+      return false;
+    }
+    if (!canopy) break;
+    bool again = false, lost = false;
+    if (vw_gpu_finish(&app->gpu, app->doc.scene.element_count, &app->analysis, &again, &lost, app->render_error,
+                      sizeof app->render_error)) {
+      if (!again) {
+        app->run_view = app->view;
+        break;
+      }
+      if (++app->frame_reruns < VW_MAX_RERUNS) continue; /* a buffer grew: the frame again */
+      snprintf(app->render_error, sizeof app->render_error, "canopy's buffers still too small after %d re-runs",
+               VW_MAX_RERUNS);
+    } else if (lost) {
+      snprintf(app->fatal, sizeof app->fatal, "%s", app->render_error);
+      return false;
+    }
+    /* canopy refused the frame: drawn again with the CPU references */
+    canopy = false;
+    app->frame_refused = true;
+    vw__use_cpu(app);
+    draw_map = (vw_map){1.0f, 0.0f, 0.0f};
+    vw__build_mesh(app, draw_map, draw_map);
+    if (!vw__upload_mesh(app)) return false;
+  }
+  if (app->frame_canopy) {
+    app->gpu.reruns = app->frame_reruns;
+    app->last_run_ms = (vw__now() - t_run) * 1e3;
+    /* the HUD's figures and the hover come from this frame's results: show them */
+    if (app->hud) app->redraw = true;
   }
   vw_gpu_collect_draw(&app->gpu);
   VkPresentInfoKHR pi = {.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR,
@@ -634,6 +770,7 @@ static bool vw__frame(vw_app *app, bool capture) {
     vw__fatal(app, "vkQueuePresentKHR", vr);
     return false;
   }
+  char err[512];
   if (capture) {
     if (!vw__write_png(app->screenshot, app->readback.mapped, app->host.format_bgr, app->fb_w, app->fb_h, err,
                        sizeof err)) {
@@ -648,6 +785,9 @@ static bool vw__frame(vw_app *app, bool capture) {
   app->frame_next = (app->frame_next + 1) % VW_FRAME_RING;
   if (app->frame_fill < VW_FRAME_RING) app->frame_fill++;
   app->presented++;
+  if (app->print_frames)
+    printf("frame %d submissions %u canopy %d regrown %u refused %d uploads %u\n", app->presented, app->frame_submits,
+           app->frame_canopy, app->frame_reruns, app->frame_refused, app->frame_uploads);
   if (app->deferred) app->redraw = true;
   return true;
 }
@@ -738,7 +878,7 @@ static void vw__usage(FILE *f) {
           "                      created if missing\n"
           "  --input EVENTS      with --frames: before each frame after the first, one scripted event\n"
           "                      (space-separated): a key (a letter, a digit, + - left right up down esc),\n"
-          "                      wheel:DY@X,Y  drag:X0,Y0,X1,Y1  resize:WxH  drop:PATH  await-change\n"
+          "                      wheel:DY@X,Y  move:X,Y  drag:X0,Y0,X1,Y1  resize:WxH  drop:PATH  await-change\n"
           "                      (waits until the file changes on disk and is reloaded); keys also\n"
           "                      [ ] pgup pgdn; frames are at\n"
           "                      least one more than the events\n"
@@ -748,6 +888,10 @@ static void vw__usage(FILE *f) {
           "                      Sans/Serif/Mono, Yellowtail, Sedgwick Ave Display (default: system fonts)\n"
           "  --print-boxes       with --frames: print each element's box in window pixels after the\n"
           "                      last frame (index, kind, depth, x0 y0 x1 y1; tab-separated)\n"
+          "  --print-frames      with --frames: print a line per frame: 'frame N submissions S canopy C\n"
+          "                      regrown R refused F uploads U' (queue submissions of the frame; C 1 when\n"
+          "                      canopy ran in it; R, F: recorded again because a buffer grew or canopy\n"
+          "                      refused it; U: scene uploads, canopy's own copy once per load)\n"
           "  --print-hud         with --frames: print the HUD panel's rectangle and text scale after the\n"
           "                      last frame: 'hud X0 Y0 X1 Y1 SCALE of W H'\n"
           "  --help              this text\n\n"
@@ -785,6 +929,8 @@ int main(int argc, char **argv) {
       return VW_EXIT_OK;
     } else if (!strcmp(a, "--print-boxes")) {
       app->print_boxes = true;
+    } else if (!strcmp(a, "--print-frames")) {
+      app->print_frames = true;
     } else if (!strcmp(a, "--print-hud")) {
       app->print_hud = true;
     } else if (!strcmp(a, "--stats")) {
@@ -867,6 +1013,7 @@ int main(int argc, char **argv) {
   if (app->ninput && app->ninput >= app->frames) app->frames = app->ninput + 1;
   if (app->shots_dir && !app->frames) return vw__usage_error("%s needs --frames N", "--overlay-shots");
   if (app->print_boxes && !app->frames) return vw__usage_error("%s needs --frames N", "--print-boxes");
+  if (app->print_frames && !app->frames) return vw__usage_error("%s needs --frames N", "--print-frames");
   if (app->print_hud && !app->frames) return vw__usage_error("%s needs --frames N", "--print-hud");
   if (demo && file) return vw__usage_error("--demo and a file ('%s') exclude each other", file);
   app->host.vsync = vsync_set ? vsync : !app->frames;
@@ -952,7 +1099,7 @@ int main(int argc, char **argv) {
   } else if (!vw_gpu_create(&app->gpu, &app->host, err, sizeof err)) {
     fprintf(stderr, "canopy-view: %s\n", err);
     code = VW_EXIT_FAIL;
-  } else if (!(app->draw_ready = vw_draw_create(&app->draw, &app->host, err, sizeof err))) {
+  } else if (!(app->draw_ready = vw_draw_create(&app->draw, &app->host, app->gpu.cn, err, sizeof err))) {
     fprintf(stderr, "canopy-view: %s\n", err);
     code = VW_EXIT_FAIL;
   }

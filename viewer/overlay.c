@@ -1,7 +1,7 @@
-/* overlay.c: geometry of the debug overlays (boxes, clip and blend groups,
- * bin heat map, tile grid, depth colouring, flattened segments), of the
- * outline picture, and the hover hit test. Everything is triangles in window
- * pixels with straight-alpha colours (vw_mesh), drawn by draw.c.
+/* overlay.c: the overlays' names and keys, the host's triangles (vw_mesh:
+ * window pixels, straight-alpha colours, drawn by draw.c) for the outline
+ * picture and the legends, and the hover hit test. The overlays themselves
+ * are drawn on the GPU from the renderer's buffers (shaders/overlay.vert).
  */
 #include "vw.h"
 
@@ -25,16 +25,6 @@ int vw_overlay_by_name(const char *name) {
     if (strcmp(vw_overlays[i].name, name) == 0) return i;
   return -1;
 }
-
-/* Colours, straight alpha. */
-#define VW_COL_BOX vw_rgba(0, 170, 255, 230)
-#define VW_COL_CLIP vw_rgba(255, 140, 0, 240)
-#define VW_COL_BLEND vw_rgba(220, 40, 210, 240)
-#define VW_COL_GRID vw_rgba(40, 40, 60, 70)
-#define VW_COL_SEG vw_rgba(0, 160, 60, 255)
-#define VW_COL_SEG_END vw_rgba(200, 0, 40, 255)
-#define VW_COL_HOVER vw_rgba(255, 230, 0, 255)
-#define VW_MAX_SEG_DOTS 100000u
 
 /* ------------------------------------------------------------------ mesh */
 
@@ -106,20 +96,10 @@ void vw_mesh_line(vw_mesh *m, float x0, float y0, float x1, float y1, float widt
 
 /* ------------------------------------------------------------- overlays */
 
-/* Boxes far outside the window are clamped so the geometry stays small. */
-static bool vw__clamp_box(cn_box b, uint32_t w, uint32_t h, float out[4]) {
-  if (!(b.x1 > b.x0) || !(b.y1 > b.y0)) return false;
-  const float m = 8.0f;
-  out[0] = fmaxf(b.x0, -m);
-  out[1] = fmaxf(b.y0, -m);
-  out[2] = fminf(b.x1, (float)w + m);
-  out[3] = fminf(b.y1, (float)h + m);
-  return out[2] > out[0] && out[3] > out[1];
-}
-
 static bool vw__is_draw(uint32_t tag) { return tag == CN_TAG_FILL || tag == CN_TAG_STROKE; }
 
-/* A colour for depth d: hues around the wheel, distinct for neighbours. */
+/* A colour for depth d: hues around the wheel, distinct for neighbours (as
+ * overlay.vert colours the depth overlay). */
 static uint32_t vw__depth_colour(uint32_t d, unsigned alpha) {
   static const uint8_t pal[8][3] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},
                                     {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {23, 190, 207}};
@@ -127,109 +107,11 @@ static uint32_t vw__depth_colour(uint32_t d, unsigned alpha) {
   return vw_rgba(c[0], c[1], c[2], alpha);
 }
 
-/* Heat colour for t in 0..1: blue -> yellow -> red. */
+/* Heat colour for t in 0..1: blue -> yellow -> red (as overlay.vert colours the bins). */
 static uint32_t vw__heat(float t, unsigned alpha) {
   t = fminf(fmaxf(t, 0.0f), 1.0f);
   float r = t < 0.5f ? 2 * t : 1.0f, g = t < 0.5f ? 0.4f + 1.2f * t : 2.0f * (1.0f - t), b = t < 0.5f ? 1.0f - 2 * t : 0.0f;
   return vw_rgba((unsigned)(r * 255), (unsigned)(fminf(g, 1.0f) * 255), (unsigned)(b * 255), alpha);
-}
-
-static uint32_t vw__bins_max(const vw_analysis *a) {
-  uint32_t maxc = 1;
-  for (uint32_t i = 0; i < a->bins_x * a->bins_y; i++)
-    if (a->bin_counts[i] > maxc) maxc = a->bin_counts[i];
-  return maxc;
-}
-
-/* Text with a one-pixel dark outline: readable over any colour. */
-static void vw__outlined_text(vw_mesh *m, float x, float y, float scale, uint32_t rgba, const char *text) {
-  const uint32_t dark = vw_rgba(0, 0, 0, 220);
-  for (int dy = -1; dy <= 1; dy++)
-    for (int dx = -1; dx <= 1; dx++)
-      if (dx || dy) vw_text(m, x + (float)dx, y + (float)dy, scale, dark, text);
-  vw_text(m, x, y, scale, rgba, text);
-}
-
-/* The heat map must read the same over any scene: the scene is darkened under
- * the grid first, each used bin gets its heat colour (half opaque) inside a
- * white-and-black outline, and counts are outlined text. */
-static void vw__bins(vw_mesh *m, const vw_analysis *a, uint32_t w, uint32_t h) {
-  uint32_t maxc = vw__bins_max(a);
-  float bs = (float)a->bin_size;
-  vw_mesh_rect(m, 0, 0, (float)w, (float)h, vw_rgba(0, 0, 0, 110));
-  for (uint32_t y = 0; y < a->bins_y; y++) {
-    for (uint32_t x = 0; x < a->bins_x; x++) {
-      uint32_t c = a->bin_counts[y * a->bins_x + x];
-      float x0 = x * bs, y0 = y * bs, x1 = fminf(x0 + bs, (float)w), y1 = fminf(y0 + bs, (float)h);
-      if (c) vw_mesh_rect(m, x0 + 2, y0 + 2, x1 - 2, y1 - 2, vw__heat((float)c / (float)maxc, 150));
-      vw_mesh_frame(m, x0, y0, x1, y1, 1.0f, vw_rgba(0, 0, 0, 230));
-      vw_mesh_frame(m, x0 + 1, y0 + 1, x1 - 1, y1 - 1, 1.0f, vw_rgba(255, 255, 255, 200));
-      char num[16];
-      snprintf(num, sizeof num, "%u", c);
-      vw__outlined_text(m, x0 + 6, y0 + 6, 2.0f, vw_rgba(255, 255, 255, 255), num);
-    }
-  }
-}
-
-static void vw__tiles(vw_mesh *m, uint32_t tile, uint32_t w, uint32_t h) {
-  if (tile < 2) return;
-  for (uint32_t x = tile; x < w; x += tile) vw_mesh_rect(m, (float)x, 0, (float)x + 1, (float)h, VW_COL_GRID);
-  for (uint32_t y = tile; y < h; y += tile) vw_mesh_rect(m, 0, (float)y, (float)w, (float)y + 1, VW_COL_GRID);
-}
-
-void vw_overlay_build(vw_mesh *m, const vw_analysis *a, uint32_t mask, uint32_t tile_size, uint32_t w, uint32_t h) {
-  float b[4];
-  if (mask & (1u << VW_OVERLAY_BINS)) vw__bins(m, a, w, h);
-  if (mask & (1u << VW_OVERLAY_TILES)) vw__tiles(m, tile_size, w, h);
-  if (mask & (1u << VW_OVERLAY_DEPTH)) {
-    for (uint32_t i = 0; i < a->line_count; i++) {
-      uint32_t e = a->line_element[i];
-      if (!vw__is_draw(a->tags[e])) continue;
-      const float *l = &a->lines[4 * (size_t)i];
-      vw_mesh_line(m, l[0], l[1], l[2], l[3], 3.0f, vw__depth_colour(a->depth[e], 255));
-    }
-    for (uint32_t i = 0; i < a->count; i++)
-      if (vw__is_draw(a->tags[i]) && vw__clamp_box(a->boxes[i], w, h, b))
-        vw_mesh_rect(m, b[0], b[1], b[2], b[3], vw__depth_colour(a->depth[i], 40));
-  }
-  if (mask & (1u << VW_OVERLAY_SEGMENTS)) {
-    for (uint32_t i = 0; i < a->line_count; i++) {
-      const float *l = &a->lines[4 * (size_t)i];
-      vw_mesh_line(m, l[0], l[1], l[2], l[3], 1.0f, VW_COL_SEG);
-    }
-    /* end points, while they are few enough to tell apart */
-    for (uint32_t i = 0; i < a->line_count && a->line_count <= VW_MAX_SEG_DOTS; i++) {
-      const float *l = &a->lines[4 * (size_t)i];
-      vw_mesh_rect(m, l[2] - 1.5f, l[3] - 1.5f, l[2] + 1.5f, l[3] + 1.5f, VW_COL_SEG_END);
-    }
-  }
-  if (mask & (1u << VW_OVERLAY_BOXES))
-    for (uint32_t i = 0; i < a->count; i++)
-      if (vw__is_draw(a->tags[i]) && vw__clamp_box(a->boxes[i], w, h, b))
-        vw_mesh_frame(m, b[0], b[1], b[2], b[3], 1.0f, VW_COL_BOX);
-  for (uint32_t i = 0; i < a->count; i++) {
-    bool clip = a->tags[i] == CN_TAG_BEGIN_CLIP && (mask & (1u << VW_OVERLAY_CLIPS));
-    bool blend = a->tags[i] == CN_TAG_BEGIN_BLEND && (mask & (1u << VW_OVERLAY_BLENDS));
-    if ((clip || blend) && vw__clamp_box(a->boxes[i], w, h, b)) {
-      vw_mesh_frame(m, b[0], b[1], b[2], b[3], 2.0f, clip ? VW_COL_CLIP : VW_COL_BLEND);
-      /* a faint fill shows nesting where groups overlap */
-      vw_mesh_rect(m, b[0], b[1], b[2], b[3], clip ? vw_rgba(255, 140, 0, 28) : vw_rgba(220, 40, 210, 28));
-    }
-  }
-}
-
-void vw_overlay_highlight(vw_mesh *m, const vw_analysis *a, int i) {
-  if (i < 0 || (uint32_t)i >= a->count) return;
-  cn_box bx = a->boxes[i];
-  if (!(bx.x1 > bx.x0) || !(bx.y1 > bx.y0)) return;
-  float b[4] = {fmaxf(bx.x0, -8.0f), fmaxf(bx.y0, -8.0f), fminf(bx.x1, 1e5f), fminf(bx.y1, 1e5f)};
-  vw_mesh_frame(m, b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1, 3.0f, vw_rgba(0, 0, 0, 160));
-  vw_mesh_frame(m, b[0], b[1], b[2], b[3], 1.0f, VW_COL_HOVER);
-  for (uint32_t k = 0; k < a->line_count; k++) {
-    if (a->line_element[k] != (uint32_t)i) continue;
-    const float *l = &a->lines[4 * (size_t)k];
-    vw_mesh_line(m, l[0], l[1], l[2], l[3], 2.0f, VW_COL_HOVER);
-  }
 }
 
 /* Clips the segment to the box (Liang-Barsky); false when nothing is left. */
@@ -253,6 +135,7 @@ static bool vw__clip_line(float l[4], cn_box b) {
 }
 
 void vw_outline_build(vw_mesh *m, const vw_analysis *a, const cn_scene_data *s) {
+  if (!a->lines) return; /* the renderer's lines: on the GPU, and then there is a picture */
   for (uint32_t i = 0; i < a->line_count; i++) {
     uint32_t e = a->line_element[i];
     if (e >= s->element_count || !vw__is_draw(s->elements[e].tag)) continue;
@@ -298,17 +181,16 @@ static void vw__legend_panel(vw_mesh *m, float right, float *bottom, float width
 }
 
 void vw_overlay_legend(vw_mesh *m, const vw_analysis *a, uint32_t mask, uint32_t w, uint32_t h, float scale,
-                       float bottom_margin) {
+                       float bottom_margin, float max_at[3]) {
+  max_at[0] = max_at[1] = max_at[2] = 0.0f;
   if (!a || !(mask & ((1u << VW_OVERLAY_DEPTH) | (1u << VW_OVERLAY_BINS)))) return;
   const float pad = 4.0f * scale, line = 12.0f * scale, sw = 10.0f * scale;
   float right = (float)w - pad, bottom = (float)h - bottom_margin - pad;
   if (mask & (1u << VW_OVERLAY_BINS)) {
-    /* a bar from 1 to the largest count, in the heat colours of the cells */
-    uint32_t maxc = vw__bins_max(a);
-    char title[96], lo[16], hi[16];
+    /* a bar from 1 to the largest count (which the GPU writes, from the
+     * renderer's bins), in the heat colours of the cells */
+    char title[96];
     snprintf(title, sizeof title, "bins (%u px): elements per bin", a->bin_size);
-    snprintf(lo, sizeof lo, "1");
-    snprintf(hi, sizeof hi, "%u", maxc);
     float width = fmaxf(vw_text_width(title, scale), 140.0f * scale) + 2 * pad;
     float height = 3 * line + 2 * pad;
     vw__legend_panel(m, right, &bottom, width, height);
@@ -321,8 +203,8 @@ void vw_overlay_legend(vw_mesh *m, const vw_analysis *a, uint32_t mask, uint32_t
       vw_mesh_rect(m, bar0 + (bar1 - bar0) * t0, by, bar0 + (bar1 - bar0) * t1, by + line - 4,
                    vw__heat(t0 + 0.5f / steps, 255));
     }
-    vw_text(m, bar0, by + line, scale, VW_LEGEND_TEXT, lo);
-    vw_text(m, bar1 - vw_text_width(hi, scale), by + line, scale, VW_LEGEND_TEXT, hi);
+    vw_text(m, bar0, by + line, scale, VW_LEGEND_TEXT, "1");
+    max_at[0] = bar1, max_at[1] = by + line, max_at[2] = scale;
     bottom -= height + pad;
   }
   if (mask & (1u << VW_OVERLAY_DEPTH)) {

@@ -3,16 +3,17 @@
  * The viewer is a small Vulkan application that embeds canopy the way a game
  * engine would: it owns the instance, device, swapchain and command buffers
  * (host.c), hands canopy its device through cn_context_adopt() and lets canopy
- * record into its command buffers (gpu.c: the renderer; stage.c: the scene and
- * flatten stages for the overlays). Around that sit:
+ * record into the frame's command buffer (gpu.c: the renderer, whose buffers
+ * the overlays read on the GPU). Around that sit:
  *
  *   view.c     the view transform (pan, zoom about a point, fit)
  *   doc.c      the open document: loading, reload on change, load errors
- *   analysis.c depth and counts of the viewed scene; CPU boxes, bins and
- *              segments when canopy's stages cannot provide them
- *   overlay.c  overlay and outline geometry; hover hit test
+ *   analysis.c depth and counts of the viewed scene; the host's boxes and bin
+ *              counts; the CPU references' when canopy refused the scene
+ *   overlay.c  overlay names, outline and legend geometry; hover hit test
  *   hud.c      the heads-up display (stb_easy_font text)
- *   draw.c     the graphics pipelines that put the picture and the geometry on screen
+ *   draw.c     the graphics pipelines that put the picture, the overlays
+ *              (shaders/overlay.vert) and the host's geometry on screen
  *   demo.c     the --demo scene
  *   main.c     command line, input, the main loop, the headless screenshot check
  *
@@ -37,6 +38,8 @@
 #include <canopy/cn_bbox.h>
 #include <canopy/cn_bins.h>
 #include <canopy/cn_box.h>
+
+#include "vw_overlay.h"
 
 #define GLFW_INCLUDE_VULKAN
 #include <GLFW/glfw3.h>
@@ -109,10 +112,12 @@ bool vw_demo_scene(cn_scene_data *out, void **owner);
 
 /* ------------------------------------------------------------- analysis */
 
-/* Per-element data the overlays and the hover read, in window pixels. Depth,
- * tags and counts come from the tags (analysis.c); boxes, bins and lines from
- * the renderer's buffers (gpu.c), or the library's CPU references when the
- * scene cannot be rendered. */
+/* Per-element data the host reads (hover, the HUD, --print-boxes, outlines),
+ * in window pixels. Depth, tags and counts come from the tags (analysis.c,
+ * once per scene); boxes and bin counts from the copies of the renderer's
+ * buffers made in the frame's submission (gpu.c), or, with lines, from the
+ * library's CPU references when the scene cannot be rendered. The overlays
+ * read the renderer's buffers themselves, on the GPU. */
 typedef struct vw_analysis {
   uint32_t count;           /* elements */
   cn_box *boxes;            /* result boxes: FILL/STROKE after clips; BEGIN_ and END_: the group's box */
@@ -124,24 +129,29 @@ typedef struct vw_analysis {
   uint32_t bin_size, bins_x, bins_y;
   uint32_t *bin_counts;     /* elements touching each bin */
   uint32_t bins_used;
-  /* flattened segments: pairs of points (x0 y0 x1 y1) and the element each belongs to */
-  float *lines;
+  /* flattened segments: pairs of points (x0 y0 x1 y1) and the element each
+   * belongs to, from the CPU references only (the renderer's stay on the GPU) */
+  float *lines;             /* NULL when the lines are the renderer's (on the GPU) */
   uint32_t *line_element;
-  uint32_t line_count;
+  uint32_t line_count;      /* segments (the renderer's count, or the lines held here) */
   const char *source;       /* where boxes and bins came from ("renderer" or "cpu reference") */
 } vw_analysis;
 
 #define VW_BIN_SIZE 256u            /* the renderer's bins (16 x 16 tiles of 16 px) */
-#define VW_MAX_LINES (1u << 20)     /* segments kept for the overlay at most */
+#define VW_MAX_LINES (1u << 20)     /* segments of the CPU references kept at most */
 
-/* Depth, tags and counts of a scene; allocates boxes and a bin grid for a
- * w x h window (zeroed). False with a message in err when memory runs out. */
+/* Depth, tags and counts of a scene (once per scene: they do not depend on
+ * the view); allocates boxes and a bin grid for a w x h window (zeroed).
+ * False with a message in err when memory runs out. */
 bool vw_analysis_compute(vw_analysis *a, const cn_scene_data *s, uint32_t w, uint32_t h, char *err, size_t errcap);
 /* Bin counts from CSR offsets (bins_x * bins_y + 1 of them). */
 bool vw_analysis_set_bins(vw_analysis *a, const uint32_t *offsets, uint32_t bins_x, uint32_t bins_y, char *err,
                           size_t errcap);
 /* Segments from flattened lines (at most VW_MAX_LINES). */
 bool vw_analysis_set_lines(vw_analysis *a, const cn_line *lines, uint32_t n, char *err, size_t errcap);
+/* The renderer's lines stay on the GPU (the overlays draw them from there):
+ * no host copy (lines NULL), only their count. */
+void vw_analysis_lines_on_gpu(vw_analysis *a, uint32_t count);
 /* Boxes, bins and lines from the library's CPU references on the viewed scene. */
 bool vw_analysis_cpu(vw_analysis *a, const cn_scene_data *viewed, char *err, size_t errcap);
 void vw_analysis_free(vw_analysis *a);
@@ -189,8 +199,6 @@ static inline uint32_t vw_rgba(unsigned r, unsigned g, unsigned b, unsigned a) {
   return (r & 255u) | (g & 255u) << 8 | (b & 255u) << 16 | (a & 255u) << 24;
 }
 
-/* Appends the overlays that are on (mask of 1 << VW_OVERLAY_*) for a w x h window. */
-void vw_overlay_build(vw_mesh *m, const vw_analysis *a, uint32_t mask, uint32_t tile_size, uint32_t w, uint32_t h);
 /* Outlines of every drawn path, coloured by its paint: the picture until the
  * renderer is there. */
 void vw_outline_build(vw_mesh *m, const vw_analysis *a, const cn_scene_data *s);
@@ -199,17 +207,23 @@ void vw_outline_build(vw_mesh *m, const vw_analysis *a, const cn_scene_data *s);
 int vw_overlay_hit(const vw_analysis *a, double x, double y);
 /* Legends of the overlays that encode values in colour (depth, bins heat),
  * in panels at the bottom right of a w x h window, above bottom_margin
- * pixels; scale is the HUD's text scale. */
+ * pixels; scale is the HUD's text scale. The bins legend's largest count is
+ * the GPU's to write: max_at gets its right edge, top and text scale (zero
+ * without that legend). */
 void vw_overlay_legend(vw_mesh *m, const vw_analysis *a, uint32_t mask, uint32_t w, uint32_t h, float scale,
-                       float bottom_margin);
-/* Highlights element i's box. */
-void vw_overlay_highlight(vw_mesh *m, const vw_analysis *a, int i);
+                       float bottom_margin, float max_at[3]);
 
 /* ------------------------------------------------------------------ HUD */
 
 /* Appends text at (x, y), scale times stb_easy_font's size; returns its width. */
 float vw_text(vw_mesh *m, float x, float y, float scale, uint32_t rgba, const char *text);
 float vw_text_width(const char *text, float scale);
+/* stb_easy_font's digits for text drawn on the GPU (overlay.vert): advance,
+ * first quad and quad count per digit in *h, the quads (x0 y0 x1 y1 at the
+ * pen) in quads (at most cap); returns the quads written, *max_quads the most
+ * of one digit. */
+#define VW_MAX_GLYPH_QUADS 128
+uint32_t vw_digit_glyphs(vw_glyph_header *h, float (*quads)[4], uint32_t cap, uint32_t *max_quads);
 
 #define VW_HUD_MAX_SPANS 96
 

@@ -109,6 +109,7 @@ typedef struct cn_context cn_context;
  * them itself (the CLI does, see its --help). */
 struct cn_parens_tuning; /* cn_parens.h */
 struct cn_scan_tuning;   /* cn_scan.h */
+#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max: no single-workgroup path */
 typedef struct cn_tuning {
   /* bbox stage: workgroup size and elements per invocation of the compaction
    * and draws kernels, workgroup size of bbox_clip_local (powers of two,
@@ -116,6 +117,13 @@ typedef struct cn_tuning {
   uint32_t bbox_wg, bbox_items, bbox_clip_wg;
   /* bins stage: rounds of 256 elements per chunk of the count matrix (1..64). */
   uint32_t bins_rounds;
+  /* scene stage: streams of at most bbox_small_max elements run the bbox
+   * stage in one workgroup and one dispatch (bbox_small, instead of about
+   * ten), those of at most bins_small_max elements binning (bins_small,
+   * instead of three or four), when they fit those kernels' limits
+   * (cn_bbox.h, cn_bins.h). 0: the defaults (8192 and 512, from the H200
+   * measurements in docs/PERF.md); CN_SMALL_OFF: never. */
+  uint32_t bbox_small_max, bins_small_max;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;

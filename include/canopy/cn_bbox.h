@@ -32,6 +32,19 @@
  *      bbox_groups answers each group's union (gap[BEGIN + 1 .. END], a range
  *      query, paper 6.2) at its END and writes it to the BEGIN and the END.
  *
+ * Small streams (n <= cn_tuning.bbox_small_max, 8192 by default, and at most
+ * 4096 BEGIN/END kept, i.e. min(group_bound, n) <= 4096) run all of it in one
+ * workgroup and one dispatch instead (bbox_small; 1024 invocations holding up
+ * to 8 elements each in registers), with the same results and status bit for
+ * bit: compaction and depths by workgroup scans; matching as "the last group
+ * node before k whose depth (+1 per BEGIN, -1 per END, unclamped) is lower",
+ * found in a 16-bit min tree of the depths in shared memory; clips by
+ * pointer jumping per chunk of 1024 group nodes; draws with a segmented
+ * subgroup scan in place of per-element atomics; blends by the same pyramid
+ * and range queries. Workgroup barriers replace the dispatches between the
+ * phases; nothing waits on another workgroup. The timer then marks one span,
+ * "bbox small".
+ *
  * Unbalanced streams: the GPU does not stop; it reports in a cn_bbox_status
  * (every END whose parens match is missing or of the other kind, the count of
  * ENDs against the count of group nodes, unknown tags). cn_bbox_status_check()
@@ -80,8 +93,10 @@ typedef struct cn_bbox_args {
   uint64_t n;
   uint64_t group_bound;     /* >= number of BEGIN/END elements (n if unknown; exact is fastest) */
   float viewport[4];        /* x0 y0 x1 y1; -inf -inf inf inf for unbounded */
-  cn_timer *timer;          /* optional: marks "bbox compact", "bbox parens", "bbox clip", "bbox draws", "bbox blend" */
-  cn_parens_variant parens; /* the matching variant (CN_PARENS_AUTO = 0 by default) */
+  cn_timer *timer;          /* optional: marks "bbox compact", "bbox parens", "bbox clip", "bbox draws", "bbox blend";
+                               small streams one span, "bbox small" */
+  cn_parens_variant parens; /* the matching variant of the multi-pass kernels (CN_PARENS_AUTO = 0 by
+                               default; bbox_small matches on its own) */
 } cn_bbox_args;
 
 /* Scratch bytes cn_bbox_record() needs. */

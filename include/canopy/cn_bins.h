@@ -28,6 +28,17 @@
  * caller sees bin_offsets[nbins] > capacity and re-runs with more
  * (cn_bins_run does). Test knob: CANOPY_BINS_ROUNDS=r (1..64) sets rounds.
  *
+ * Small streams (n <= cn_tuning.bins_small_max, 512 by default, with n x
+ * nbins < 2^32 - 1) run in one workgroup and one dispatch instead
+ * (bins_small): for each slice of bins in turn, the count pass over all the
+ * elements, an exclusive scan of the slice's counts after the earlier slices
+ * (the bin offsets), and the fill pass: the same lists, the same capacity
+ * rule. On drivers with a loop-trip limit (cn_device_caps.max_loop_iterations)
+ * only when its loops stay inside it (slices x rounds x about 4 x 512 trips).
+ * Past a few rounds of 256 elements it is slower than the multi-pass kernels
+ * (its rounds run one after another): docs/PERF.md. The timer then marks one
+ * span, "bins small".
+ *
  * Limits: n < 2^32 - 2^16; nbx * B and nby * B below 2^24 pixels; at most
  * 2^22 bins; the count matrix has nbins x chunks entries (chunks of 256 x
  * rounds elements, rounds the fewest (at most 16) that keep it within
@@ -68,7 +79,7 @@ typedef struct cn_bins_args {
   uint64_t n;
   uint64_t capacity;
   cn_bins_grid grid;
-  cn_timer *timer;             /* optional: marks "bins count", "bins scan", "bins fill" */
+  cn_timer *timer;             /* optional: marks "bins count", "bins scan", "bins fill" (small streams: "bins small") */
 } cn_bins_args;
 
 CN_API uint64_t cn_bins_scratch_bytes(cn_context *ctx, const cn_bins_args *args);

@@ -25,8 +25,9 @@
  * Every buffer's count is exact or an upper bound, so a frame needs at most
  * one re-run (two when the flattened lines did not fit the first time).
  * (with lines of your own: cn_renderer_set_lines() and cn_renderer_record()).
- * Embedded (the viewer): the same calls with the host's command buffer; a
- * frame that needs a re-run simply shows the next frame's (larger) result.
+ * Embedded (the viewer): the same calls in the host's own command buffer,
+ * followed by its drawing from the renderer's buffers (cn_scene_gpu_outputs)
+ * in the same submission; a frame whose buffers grew is recorded again.
  */
 #ifndef CN_RENDER_H
 #define CN_RENDER_H

@@ -1,0 +1,328 @@
+#version 460
+// bbox_small: the whole bbox stage of a small stream (n <= WG * ITEMS
+// elements, at most TREE_CAP BEGIN/END kept) in one workgroup and one
+// dispatch (stages/bbox.c): the same results, bit for bit, as the multi-pass
+// kernels (bbox_count .. bbox_groups), phase after phase with workgroup
+// barriers in between instead of dispatches.
+//
+// Lane t (subgroup id * subgroup size + invocation) holds elements t, WG + t,
+// 2 WG + t, ... (rows of WG consecutive elements) in registers for the whole
+// kernel.
+//  1. compaction: per row a workgroup scan of (BEGIN/END, depth step) gives
+//     each group node its slot k and the depth g(k) before it (+1 per BEGIN,
+//     -1 per END, not clamped); idx[k] = element | kind bits; g(k) goes to
+//     level 0 of a min tree in shared memory (16-bit entries).
+//  2. matching: the top of the stack before node k is the last node j < k
+//     with g(j) < g(k) (-1 if none; an END on an empty stack pops nothing,
+//     which the unclamped g accounts for: everything before is then higher),
+//     found by a climb and a descent of the min tree.
+//  3. clips: per chunk of WG group nodes, pointer jumping in shared memory
+//     (as bbox_clip_local) while links stay in the chunk, from each BEGIN's
+//     own clip (written to acc[] in phase 1); a link that leaves the chunk
+//     points at a BEGIN of an earlier chunk whose clip stack box is final.
+//  4. draws: result = box ∩ clip stack box of the innermost group (or the
+//     viewport); gap[c] ∪= result (ordered-int keys) where c = group nodes
+//     before the draw: draws with the same c are consecutive, so a segmented
+//     subgroup scan leaves one lane per run to do the atomics.
+//  5. blends: the union pyramid over gap[] (bbox_pyramid's layout, levels in
+//     shared memory per chunk of WG leaves) and one range query per END.
+// Status words as the multi-pass kernels write them. Needs workgroups of
+// whole subgroups.
+#include "common.glsl"
+#include "cn_scene_layout.h"
+
+layout(constant_id = CN_SPEC_WG_SIZE) const uint WG = 1024;
+layout(constant_id = CN_SPEC_ITEMS) const uint ITEMS = 8;
+layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
+
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer TagBuf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) workgroupcoherent buffer BoxBuf { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) workgroupcoherent buffer U32Buf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) workgroupcoherent buffer I32Buf { int v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) workgroupcoherent buffer KeyBuf { ivec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) workgroupcoherent buffer KeyIntBuf { int v[]; };
+#define CN_USE_BBOX_SMALL_PUSH
+#include "cn_scene_stage_shared.h"
+layout(constant_id = CN_SPEC_BBOX_TREE_CAP) const uint TREE_CAP = 4096;
+#include "scene_box.glsl"
+#include "pathbox.glsl"
+#include "bbox_keys.glsl"
+
+// Kind bits of idx[] (n < 2^30 here).
+const uint IDX_CLOSE = 1u << 30, IDX_BLEND = 1u << 31, IDX_ELEM = IDX_CLOSE - 1u;
+// The depth tree stores g + DEPTH_BIAS as 16 bits (|g| <= TREE_CAP < 2^15).
+const uint DEPTH_BIAS = 32768u;
+
+// One array the phases use in turn: the 16-bit min tree of phase 2 (about
+// 2 TREE_CAP entries), the clip values and links of a chunk in phase 3 (5 WG
+// words), a block's key boxes in phase 5 (4 WG words).
+const uint MEM_WORDS = TREE_CAP + 32u > 5u * WG ? TREE_CAP + 32u : 5u * WG;
+shared uint sh_mem[MEM_WORDS];
+shared uvec2 sh_sg[WG];
+shared uint sh_first_bad_tag, sh_first_bad_close, sh_closes;
+
+// Every earlier write of the workgroup (shared and buffer) is visible after it.
+void sync() {
+  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
+                 gl_SemanticsAcquireRelease);
+}
+
+// Exclusive workgroup scan of v in invocation order (lane = subgroup id *
+// size + lane), wrapping 32-bit sums; *total = the workgroup's sum.
+uvec2 wg_exclusive(uvec2 v, out uvec2 total) {
+  uvec2 incl = subgroupInclusiveAdd(v);
+  barrier(); // the previous scan is done with sh_sg
+  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) sh_sg[gl_SubgroupID] = incl;
+  barrier();
+  uvec2 before = uvec2(0u), all = uvec2(0u);
+  for (uint j = gl_SubgroupInvocationID; j < gl_NumSubgroups; j += gl_SubgroupSize) {
+    uvec2 x = sh_sg[j];
+    before += j < gl_SubgroupID ? x : uvec2(0u);
+    all += x;
+  }
+  total = subgroupAdd(all);
+  return subgroupAdd(before) + incl - v;
+}
+
+// ------------------------------------------------------------ depth tree
+
+uint tree_size(uint leaves, uint l) { return (leaves + (1u << l) - 1u) >> l; }
+uint tree_get(uint e) { return (sh_mem[e >> 1] >> ((e & 1u) * 16u)) & 0xFFFFu; }
+void tree_put(uint e, uint v) { atomicOr(sh_mem[e >> 1], v << ((e & 1u) * 16u)); }
+
+// The last node j < k with depth entry < v, or -1 (off[l]: level offsets).
+int prev_lower(uint k, uint v, uint off[16]) {
+  uint i = k, j = 0u;
+  bool hit = false;
+  while (i != 0u) {
+    if (((i >> j) & 1u) != 0u) {
+      if (tree_get(off[j] + (i >> j) - 1u) < v) {
+        hit = true;
+        break;
+      }
+      i -= 1u << j;
+    }
+    j++;
+  }
+  if (!hit) return -1;
+  while (j > 0u) {
+    j--;
+    if (!(tree_get(off[j] + (i >> j) - 1u) < v)) i -= 1u << j;
+  }
+  return int(i) - 1;
+}
+
+// ------------------------------------------------------------- pyramid
+
+#define PYRAMID_AT(x) pc.pyramid.v[x]
+#include "bbox_pyramid_query.glsl"
+
+ivec4 sh_key(uint x) { return ivec4(sh_mem[4u * x], sh_mem[4u * x + 1u], sh_mem[4u * x + 2u], sh_mem[4u * x + 3u]); }
+void sh_key_put(uint x, ivec4 k) { sh_mem[4u * x] = k.x, sh_mem[4u * x + 1u] = k.y, sh_mem[4u * x + 2u] = k.z, sh_mem[4u * x + 3u] = k.w; }
+
+// bbox_pyramid's reduce_block with WG leaves per block: entries [WG g, WG g +
+// WG) of the level at off (count entries) through up to log2(WG) levels.
+void reduce_block(uint g, uint off, uint count) {
+  uint t = gl_LocalInvocationID.x;
+  uint src = g * WG + t;
+  sync();
+  sh_key_put(t, src < count ? pc.pyramid.v[off + src] : KEY_BOX_EMPTY);
+  for (uint w = WG / 2u; w >= 1u && count > 1u; w >>= 1) {
+    barrier();
+    ivec4 v = t < w ? key_union(sh_key(2u * t), sh_key(2u * t + 1u)) : KEY_BOX_EMPTY;
+    barrier();
+    off += count;
+    count = (count + 1u) / 2u;
+    if (t < w) {
+      sh_key_put(t, v);
+      uint x = g * w + t;
+      if (x < count) pc.pyramid.v[off + x] = v;
+    }
+  }
+}
+
+void build_pyramid(uint leaves) {
+  uint off = 0u, count = leaves;
+  uint levels = uint(findMSB(WG));
+  while (count > 1u) {
+    uint blocks = (count + WG - 1u) / WG;
+    for (uint g = 0u; g < blocks; g++) reduce_block(g, off, count);
+    for (uint k = 0u; k < levels && count > 1u; k++) {
+      off += count;
+      count = (count + 1u) / 2u;
+    }
+  }
+  sync();
+}
+
+// ------------------------------------------------------------------ main
+
+void main() {
+  uint t = gl_LocalInvocationID.x;
+  uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+  vec4 vp = vec4(pc.vp_x0, pc.vp_y0, pc.vp_x1, pc.vp_y1);
+  uint gb = min(pc.group_bound, TREE_CAP);
+  for (uint w = t; w < MEM_WORDS; w += WG) sh_mem[w] = 0u;
+  if (t == 0u) {
+    sh_first_bad_tag = 0xFFFFFFFFu;
+    sh_first_bad_close = 0xFFFFFFFFu;
+    sh_closes = 0u;
+  }
+  for (uint k = t; k < gb; k += WG) pc.pyramid.v[k] = KEY_BOX_EMPTY;
+  uint tag[ITEMS];
+  vec4 box[ITEMS];
+  uint cnode[ITEMS]; // group nodes before each element
+  for (uint r = 0u; r < ITEMS; r++) {
+    uint i = r * WG + lane;
+    tag[r] = i < pc.n ? pc.tags.v[i] : 0u;
+    box[r] = i < pc.n ? pc.boxes.v[i] : BOX_EMPTY;
+  }
+  sync();
+
+  // 1. compaction and depths
+  uvec2 base = uvec2(0u);
+  uint closes = 0u;
+  for (uint r = 0u; r < ITEMS; r++) {
+    uint i = r * WG + lane;
+    bool in_range = i < pc.n;
+    uint tg = tag[r];
+    bool group = in_range && tg >= CN_TAG_BEGIN_CLIP && tg <= CN_TAG_END_BLEND;
+    bool close = group && (tg == CN_TAG_END_CLIP || tg == CN_TAG_END_BLEND);
+    bool blend = tg == CN_TAG_BEGIN_BLEND || tg == CN_TAG_END_BLEND;
+    if (in_range && !group && tg != CN_TAG_FILL && tg != CN_TAG_STROKE) atomicMin(sh_first_bad_tag, i);
+    uvec2 tot;
+    uvec2 ex = wg_exclusive(uvec2(group ? 1u : 0u, group ? (close ? 0xFFFFFFFFu : 1u) : 0u), tot);
+    uint k = base.x + ex.x;
+    cnode[r] = k;
+    if (group && k < gb) {
+      pc.idx.v[k] = i | (close ? IDX_CLOSE : 0u) | (blend ? IDX_BLEND : 0u);
+      // a BEGIN's own clip (the viewport for a blend), for phase 3
+      if (!close) pc.acc.v[k] = blend ? vp : box_intersect(box_clean(box[r]), vp);
+      tree_put(k, uint(int(base.y + ex.y) + int(DEPTH_BIAS)));
+      closes += close ? 1u : 0u;
+    }
+    base += tot;
+  }
+  closes = subgroupAdd(closes);
+  if (subgroupElect() && closes != 0u) atomicAdd(sh_closes, closes);
+  uint m = base.x, limit = min(m, gb);
+
+  // 2. matching: the min tree's levels above level 0, then one search per node
+  uint off[16];
+  off[0] = 0u;
+  uint levels = 1u;
+  for (uint l = 1u; l < 16u; l++) {
+    off[l] = off[l - 1u] + tree_size(limit, l - 1u);
+    if (tree_size(limit, l - 1u) > 1u) levels = l + 1u;
+  }
+  for (uint l = 1u; l < levels; l++) {
+    barrier();
+    uint size = tree_size(limit, l), below = tree_size(limit, l - 1u);
+    for (uint x = t; x < size; x += WG) {
+      uint a = tree_get(off[l - 1u] + 2u * x);
+      uint b = 2u * x + 1u < below ? tree_get(off[l - 1u] + 2u * x + 1u) : 0xFFFFu;
+      tree_put(off[l] + x, min(a, b));
+    }
+  }
+  barrier();
+  for (uint k = t; k < limit; k += WG) pc.parens.v[k] = prev_lower(k, tree_get(k), off);
+  sync();
+
+  // 3. clips, chunk after chunk of WG group nodes
+  for (uint p0 = 0u; p0 < limit; p0 += WG) {
+    uint k = p0 + t;
+    vec4 val = vp;
+    int link = -1;
+    if (k < limit) {
+      uint id = pc.idx.v[k];
+      vec4 own = pc.acc.v[k];
+      int up = pc.parens.v[k];
+      if ((id & IDX_CLOSE) == 0u) val = own, link = up;
+    }
+    uint span = min(WG, limit - p0);
+    for (uint step = 1u; step < span; step <<= 1) {
+      barrier();
+      sh_mem[4u * t] = floatBitsToUint(val.x), sh_mem[4u * t + 1u] = floatBitsToUint(val.y);
+      sh_mem[4u * t + 2u] = floatBitsToUint(val.z), sh_mem[4u * t + 3u] = floatBitsToUint(val.w);
+      sh_mem[4u * WG + t] = uint(link);
+      barrier();
+      if (link >= int(p0)) {
+        uint l = uint(link) - p0;
+        val = box_intersect(val, uintBitsToFloat(uvec4(sh_mem[4u * l], sh_mem[4u * l + 1u], sh_mem[4u * l + 2u],
+                                                         sh_mem[4u * l + 3u])));
+        link = int(sh_mem[4u * WG + l]);
+      }
+    }
+    if (link >= 0) val = box_intersect(val, pc.acc.v[link]); // final: an earlier chunk
+    if (k < limit) pc.acc.v[k] = val;
+    sync();
+  }
+
+  // 4. draws (the innermost groups' clips of every row loaded first: the
+  // loads of all rows are in flight together)
+  int enc[ITEMS];
+  for (uint r = 0u; r < ITEMS; r++) {
+    uint i = r * WG + lane;
+    bool draw = i < pc.n && (tag[r] == CN_TAG_FILL || tag[r] == CN_TAG_STROKE);
+    enc[r] = draw && cnode[r] < limit ? pc.parens.v[cnode[r]] : -1;
+  }
+  vec4 clip[ITEMS];
+  for (uint r = 0u; r < ITEMS; r++) clip[r] = enc[r] >= 0 ? pc.acc.v[enc[r]] : vp;
+  for (uint r = 0u; r < ITEMS; r++) {
+    uint i = r * WG + lane;
+    uint tg = tag[r];
+    bool group = tg >= CN_TAG_BEGIN_CLIP && tg <= CN_TAG_END_BLEND;
+    bool draw = i < pc.n && (tg == CN_TAG_FILL || tg == CN_TAG_STROKE);
+    uint c = cnode[r];
+    vec4 res = BOX_EMPTY;
+    bool contribute = false;
+    if (draw) {
+      res = box_canon(box_intersect(box_clean(box[r]), clip[r]));
+      contribute = enc[r] >= 0 && !box_is_empty(res);
+    }
+    if (i < pc.n && !group) pc.result.v[i] = res;
+    // gap[c] ∪= res: c is non-decreasing along the lanes, so a segmented
+    // inclusive scan over lanes with equal c leaves each run's union in its
+    // last lane, which does the atomics (when the run has any contribution)
+    ivec4 q = contribute ? ivec4(f32_key(res.x), f32_key(res.y), f32_key(res.z), f32_key(res.w)) : KEY_BOX_EMPTY;
+    for (uint d = 1u; d < gl_SubgroupSize; d <<= 1) {
+      uint from = gl_SubgroupInvocationID >= d ? gl_SubgroupInvocationID - d : gl_SubgroupInvocationID;
+      ivec4 o = subgroupShuffle(q, from);
+      uint oc = subgroupShuffle(c, from);
+      if (gl_SubgroupInvocationID >= d && oc == c) q = key_union(q, o);
+    }
+    uint next = subgroupShuffle(c, min(gl_SubgroupInvocationID + 1u, gl_SubgroupSize - 1u));
+    bool last = gl_SubgroupInvocationID == gl_SubgroupSize - 1u || next != c;
+    if (last && q.x < q.z) { // a non-empty key box: some draw of the run contributed (so c < limit)
+      atomicMin(KeyIntBuf(pc.pyramid).v[4u * c], q.x);
+      atomicMin(KeyIntBuf(pc.pyramid).v[4u * c + 1u], q.y);
+      atomicMax(KeyIntBuf(pc.pyramid).v[4u * c + 2u], q.z);
+      atomicMax(KeyIntBuf(pc.pyramid).v[4u * c + 3u], q.w);
+    }
+  }
+
+  // 5. blends
+  build_pyramid(limit);
+  for (uint k = t; k < limit; k += WG) {
+    uint id = pc.idx.v[k];
+    if ((id & IDX_CLOSE) == 0u) continue;
+    uint c = id & IDX_ELEM;
+    int o = pc.parens.v[k];
+    uint oid = o >= 0 ? pc.idx.v[o] : 0u;
+    if (o < 0 || ((oid ^ id) & IDX_BLEND) != 0u) {
+      atomicMin(sh_first_bad_close, c);
+      pc.result.v[c] = BOX_EMPTY;
+      continue;
+    }
+    vec4 u = key_box(pyramid_query(o + 1, int(k), limit));
+    pc.result.v[oid & IDX_ELEM] = u;
+    pc.result.v[c] = u;
+  }
+  barrier();
+  if (t == 0u) {
+    pc.status.v[0] = m;
+    pc.status.v[1] = sh_closes;
+    pc.status.v[2] = sh_first_bad_close;
+    pc.status.v[3] = sh_first_bad_tag;
+  }
+}
