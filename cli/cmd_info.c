@@ -1,5 +1,6 @@
 /* cmd_info.c: `canopy info`: the Vulkan devices, the chosen one, its limits. */
 #include "cli.h"
+#include <canopy/cn_render.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +16,38 @@ static const char *type_name(VkPhysicalDeviceType t) {
   }
 }
 
-/* --kernels: builds the kernels of parentheses matching (every variant) and
- * of the scans by running each once on a small input, then prints each
- * kernel's statistics from the driver (VK_KHR_pipeline_executable_properties). */
+/* A small scene that runs every renderer kernel: fills (nonzero, even-odd), a
+ * stroke, a gradient, a clip and a translucent group. */
+static const char info_svg[] =
+    "<svg xmlns='http://www.w3.org/2000/svg' width='64' height='64'>"
+    "<defs><linearGradient id='g'><stop offset='0' stop-color='red'/><stop offset='1' stop-color='blue'/>"
+    "</linearGradient><clipPath id='c'><circle cx='32' cy='32' r='28'/></clipPath></defs>"
+    "<rect width='64' height='64' fill='url(#g)'/>"
+    "<g clip-path='url(#c)' opacity='0.5'><path d='M4 4L60 10L20 60Z' fill='green' fill-rule='evenodd'/>"
+    "<path d='M2 40C20 0 40 80 62 20' stroke='black' stroke-width='3' fill='none'/></g></svg>";
+
+/* Renders info_svg at 64x64 (builds the renderer's, flatten's and the scene stage's kernels). */
+static cn_result info_render(cn_context *ctx) {
+  cn_scene_builder *b = NULL;
+  cn_renderer *ren = NULL;
+  cn_result r = cn_scene_builder_create(&b);
+  if (r == CN_OK) r = cn_renderer_create(ctx, NULL, &ren);
+  cn_scene_data scene;
+  cn_svg_options opt = {.width = 64, .height = 64};
+  if (r == CN_OK) r = cn_svg_load_memory(b, info_svg, sizeof info_svg - 1, &opt, &scene, NULL);
+  uint8_t *px = r == CN_OK ? malloc(64 * 64 * 4) : NULL;
+  if (r == CN_OK && !px) r = CN_ERROR_OUT_OF_MEMORY;
+  if (r == CN_OK) r = cn_render_scene_to_rgba8(ren, &scene, &(cn_render_view){.width = 64, .height = 64}, px);
+  free(px);
+  cn_renderer_destroy(ren);
+  cn_scene_builder_destroy(b);
+  return r;
+}
+
+/* --kernels: builds the kernels of parentheses matching (every variant), of
+ * the scans and of rendering (scene stage, flatten, renderer) by running each
+ * once on a small input, then prints each kernel's statistics from the driver
+ * (VK_KHR_pipeline_executable_properties). */
 static int info_kernels(void) {
   cn_context *ctx = NULL;
   if (cli_context_stats("info", true, &ctx) != CLI_OK) return CLI_FAIL;
@@ -36,6 +66,7 @@ static int info_kernels(void) {
   free(in);
   free(out);
   free(words);
+  if (r == CN_OK) r = info_render(ctx);
   if (r != CN_OK) {
     cn_context_destroy(ctx);
     return cli_fail("info", "building the kernels", r);
@@ -60,8 +91,8 @@ static int info_kernels(void) {
 static void usage(FILE *f) {
   fprintf(f, "usage: canopy info [--kernels]\n\nLists the Vulkan devices, marks with * the one canopy chooses\n"
              "(CANOPY_DEVICE=<index|name> overrides), and prints its limits.\n"
-             "--kernels: builds the parentheses-matching and scan kernels (running each once on a\n"
-             "small input) and prints the driver's statistics of each: registers, spills, shared\n"
+             "--kernels: builds the parentheses-matching, scan and rendering kernels (running each\n"
+             "once on a small input) and prints the driver's statistics of each: registers, spills, shared\n"
              "memory, ... as the driver names them (n/a where it does not offer them).\n");
 }
 

@@ -35,6 +35,14 @@ shared uint sh_off[CN_BIN_TILES];
 shared uint sh_rule[CN_BIN_TILES];
 shared uint sh_arg[CN_BIN_TILES];
 shared uint sh_flags[CN_BIN_TILES];
+// Draws: the paint, read once per block for all tiles (the tile walk then
+// loads only each tile's record): P_* bits, and for solid paints the COLOR
+// words (premultiplied, times the dash cover), else the cover.
+shared uint sh_pbits[CN_BIN_TILES];
+shared vec4 sh_color[CN_BIN_TILES];
+const uint P_SKIP = 1u;     // draws nothing (no such paint, cover 0, transparent solid)
+const uint P_SOLID = 2u;    // a solid colour: sh_color holds the COLOR words
+const uint P_OPAQUE = 4u;   // solid and opaque: covering a tile, it hides what came before
 
 CnRenderConfig cfg;
 CmdBuf cmds;
@@ -100,9 +108,22 @@ bool close_group() {
   return false;
 }
 
-// How the path of staged element k covers tile (tx, ty): 0 not at all, 1
-// wholly, 2 partly (then seg_head/backdrop name its segments).
-uint coverage_of(uint k, int tx, int ty, out uint seg_head, out int backdrop, out uint rule) {
+// The tile record of staged element k's path at tile (tx, ty), when the tile
+// is inside its rectangle and the record exists (else zeros). The walk reads
+// it one element ahead, so its latency overlaps the element before.
+cn_render_tile tile_of(uint k, int tx, int ty) {
+  cn_render_tile t;
+  t.backdrop = 0;
+  t.seg_head = 0;
+  ivec4 R = sh_rect[k];
+  if (tx < R.x || tx >= R.z || ty < R.y || ty >= R.w || conservative || sh_off[k] == CN_NONE) return t;
+  return cfg.tiles.v[sh_off[k] + uint(ty - R.y) * uint(R.z - R.x) + uint(tx - R.x)];
+}
+
+// How the path of staged element k covers tile (tx, ty) (t: its record from
+// tile_of): 0 not at all, 1 wholly, 2 partly (then seg_head/backdrop name
+// its segments).
+uint coverage_of(uint k, int tx, int ty, cn_render_tile t, out uint seg_head, out int backdrop, out uint rule) {
   ivec4 R = sh_rect[k];
   seg_head = 0;
   backdrop = 0;
@@ -112,7 +133,6 @@ uint coverage_of(uint k, int tx, int ty, out uint seg_head, out int backdrop, ou
   // re-runs): count every tile of the rectangle as partly covered, so the
   // chunk and spill counts are upper bounds of what the re-run needs.
   if (conservative || sh_off[k] == CN_NONE) return 2;
-  cn_render_tile t = cfg.tiles.v[sh_off[k] + uint(ty - R.y) * uint(R.z - R.x) + uint(tx - R.x)];
   seg_head = t.seg_head;
   backdrop = t.backdrop;
   if (seg_head != 0) return 2;
@@ -163,7 +183,8 @@ void main() {
     cn_element el;
     el.tag = 0;
     ivec4 rect = ivec4(0);
-    uint off = 0, rule = CN_RULE_NONZERO, arg = CN_NONE, flags = 0;
+    uint off = 0, rule = CN_RULE_NONZERO, arg = CN_NONE, flags = 0, pbits = 0;
+    vec4 color = vec4(0.0);
     if (e < cfg.n_elements) {
       el = cfg.elements.v[e];
       uint src = e; // whose path decides coverage
@@ -186,6 +207,23 @@ void main() {
       }
       if (el.tag == CN_TAG_FILL || el.tag == CN_TAG_STROKE) {
         keep = (rect.x < bx1 && rect.z > bx0 && rect.y < by1 && rect.w > by0) ? 1 : 0;
+        if (keep != 0) {
+          pbits = P_SKIP;
+          if (arg < cfg.paint_count) {
+            cn_paint p = cfg.paints.v[arg];
+            float cover = cn_cover(cfg, e); // < 1: a dash pattern drawn at its mean coverage
+            if (!(cover > 0.0) || (p.kind == CN_PAINT_SOLID && !(p.a > 0.0))) {
+              pbits = P_SKIP;
+            } else if (p.kind == CN_PAINT_SOLID) {
+              float a = clamp(p.a, 0.0, 1.0) * cover;
+              color = vec4(clamp(p.r, 0.0, 1.0) * a, clamp(p.g, 0.0, 1.0) * a, clamp(p.b, 0.0, 1.0) * a, a);
+              pbits = P_SOLID | (p.a * cover >= 1.0 ? P_OPAQUE : 0u);
+            } else {
+              color.x = cover;
+              pbits = 0u;
+            }
+          }
+        }
       } else if (el.tag >= CN_TAG_BEGIN_CLIP && el.tag <= CN_TAG_END_BLEND) {
         keep = src < cfg.n_elements ? 1 : 0;
       }
@@ -209,12 +247,17 @@ void main() {
       sh_rule[x - 1] = rule;
       sh_arg[x - 1] = arg;
       sh_flags[x - 1] = flags;
+      sh_pbits[x - 1] = pbits;
+      sh_color[x - 1] = color;
     }
     uint total = sh_scan[CN_BIN_TILES - 1];
     barrier();
 
     if (valid) {
+      cn_render_tile tnext = total > 0u ? tile_of(0u, tx, ty) : cn_render_tile(0, 0u);
       for (uint k = 0; k < total; k++) {
+        cn_render_tile tcur = tnext;
+        if (k + 1u < total) tnext = tile_of(k + 1u, tx, ty);
         uint tag = sh_tag[k], arg = sh_arg[k];
         uint seg_head, rule;
         int backdrop;
@@ -226,13 +269,11 @@ void main() {
           mask_next = CN_NONE;
         }
         if (tag == CN_TAG_FILL || tag == CN_TAG_STROKE) {
-          if (zero_depth != 0 || arg >= cfg.paint_count) continue;
-          uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule);
+          uint pb = sh_pbits[k];
+          if (zero_depth != 0 || (pb & P_SKIP) != 0) continue;
+          uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule);
           if (cov == 0) continue;
-          cn_paint p = cfg.paints.v[arg];
-          float cover = cn_cover(cfg, sh_elem[k]); // < 1: a dash pattern drawn at its mean coverage
-          if (!(cover > 0.0) || (p.kind == CN_PAINT_SOLID && !(p.a > 0.0))) continue;
-          if (cov == 1 && depth == 0 && p.kind == CN_PAINT_SOLID && p.a * cover >= 1.0 && !cut) {
+          if (cov == 1 && depth == 0 && (pb & P_OPAQUE) != 0 && !cut) {
             // an opaque tile-covering fill hides everything drawn before it
             pos = start;
             chunk_end = start + CN_CMD_CHUNK - 2;
@@ -246,21 +287,21 @@ void main() {
           } else {
             put(CN_CMD_SOLID);
           }
-          if (p.kind == CN_PAINT_SOLID) {
-            float a = clamp(p.a, 0.0, 1.0) * cover;
+          vec4 c = sh_color[k];
+          if ((pb & P_SOLID) != 0) {
             put(CN_CMD_COLOR);
-            put(floatBitsToUint(clamp(p.r, 0.0, 1.0) * a));
-            put(floatBitsToUint(clamp(p.g, 0.0, 1.0) * a));
-            put(floatBitsToUint(clamp(p.b, 0.0, 1.0) * a));
-            put(floatBitsToUint(a));
+            put(floatBitsToUint(c.x));
+            put(floatBitsToUint(c.y));
+            put(floatBitsToUint(c.z));
+            put(floatBitsToUint(c.w));
           } else {
             put(CN_CMD_GRADIENT);
             put(arg);
-            put(floatBitsToUint(cover));
+            put(floatBitsToUint(c.x));
           }
         } else if (tag == CN_TAG_BEGIN_CLIP) {
           if (zero_depth != 0) { zero_depth++; continue; }
-          uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule);
+          uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule);
           if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
           if (cov == 0) zero_depth = 1;
           else if (cov == 2 && reserve(1)) {
@@ -271,7 +312,7 @@ void main() {
           }
         } else if (tag == CN_TAG_END_CLIP) {
           if (zero_depth != 0) { zero_depth--; continue; }
-          uint cov = coverage_of(k, tx, ty, seg_head, backdrop, rule); // its BEGIN's path
+          uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule); // its BEGIN's path
           if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
           if (cov == 2 && close_group()) {
             depth--; // nothing was drawn inside: BEGIN_CLIP taken back

@@ -65,6 +65,20 @@ bool cn_flat_hairline(CnRenderConfig cfg, uint e) {
   return uint64_t(cfg.flat_elems) != uint64_t(0) && (cfg.flat_elems.v[e].flags & CN_RENDER_FLAT_HAIRLINE) != 0;
 }
 
+// CN_AA_SS16: the line as Skia's edge holds it, its ends truncated toward
+// zero to 1/256 px (26.6 fixed point of quarter-pixel samples; exact in
+// float). Tiles, backdrops and pieces then follow the same line as the
+// samples' x (render_coverage_ss.glsl), which for a nearly horizontal line
+// can lie pixels away from the unsnapped one.
+cn_render_line cn_ss_snap(cn_render_line l) {
+  vec4 p = trunc(vec4(l.x0, l.y0, l.x1, l.y1) * 256.0) * (1.0 / 256.0);
+  l.x0 = p.x;
+  l.y0 = p.y;
+  l.x1 = p.z;
+  l.y1 = p.w;
+  return l;
+}
+
 // Number of valid lines this frame.
 uint cn_line_count(CnRenderConfig cfg) { return min(cfg.line_count.v, cfg.cap_lines); }
 

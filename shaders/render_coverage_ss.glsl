@@ -7,7 +7,9 @@
 // resvg's rasterizer): a line is active on the sample rows whose centre lies
 // in (y_top, y_bottom] (its ends rounded half up to sub-rows), its x on a row
 // is Skia's fixed-point x there (cn_ss_edge) rounded half up, and it adds its
-// direction to the samples at or right of that column. Sample centres are
+// direction to the samples at or right of that column. The pieces come from
+// the line snapped as Skia snaps it (cn_ss_snap in render_tile_seg.comp), so
+// its rounded x stays within half a sample of the piece. Sample centres are
 // never on a tile's edge; the winding at a sample is the tile's backdrop,
 // the y edges strictly above it, and the pieces active on its row: the same
 // conventions, so the sum is Skia's winding for every closed path.

@@ -158,8 +158,8 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   VkPipeline k_bbox, k_alloc, k_seg, k_backdrop, k_coarse, k_fine;
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BBOX, wg, &k_bbox));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_ALLOC, wg, &k_alloc));
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_SEG, wg, &k_seg));
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BACKDROP, 64, &k_backdrop));
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_SEG, 0, &k_seg)); /* 256 invocations, fixed */
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BACKDROP, wg, &k_backdrop)); /* a subgroup per row */
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_COARSE, 0, &k_coarse));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_FINE, 0, &k_fine));
 
@@ -263,7 +263,7 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   cn_dispatch(ctx, cmd, k_alloc, &pc, sizeof pc, CN_DIV_UP((uint64_t)n, wg));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, cfg.flat_elems ? "alloc" : "bbox+alloc");
-  cn_dispatch(ctx, cmd, k_seg, &pc, sizeof pc, CN_DIV_UP((uint64_t)cap_lines, wg));
+  cn_dispatch(ctx, cmd, k_seg, &pc, sizeof pc, CN_DIV_UP((uint64_t)cap_lines, 256u));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "tile_seg");
   cn_dispatch(ctx, cmd, k_backdrop, &pc, sizeof pc, n);

@@ -26,6 +26,9 @@ contains unknown-option "$err" "unknown option '--frob'"
 "$canopy" info --kernels >"$out" 2>"$err"; expect info-kernels 0 $?
 contains info-kernels-single "$out" "^  parens_single *\[[0-9]*,16\]"
 contains info-kernels-scan "$out" "^  scan_u32_add[_a64]* *\[256,16,"
+contains info-kernels-render "$out" "^  render_fine "
+contains info-kernels-seg "$out" "^  render_tile_seg "
+contains info-kernels-flatten "$out" "^  flatten_pairs "
 contains info-kernels-na "$out" "n/a"
 "$canopy" info >"$out" 2>"$err"; expect info 0 $?
 contains info-lists-lavapipe "$out" "llvmpipe"

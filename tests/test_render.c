@@ -374,6 +374,35 @@ TEST(render_random_polygons_vs_reference) {
   }
 }
 
+/* Wide, narrow and tall targets: rows of many tiles (backdrop sums over
+ * several loads of a subgroup per row), rows of one tile (several rows per
+ * load), lines crossing dozens of tile rows and columns (tile_seg spreads
+ * their pieces over the workgroup), many lines per element. */
+TEST(render_wide_and_tall_vs_reference) {
+  test_seed(7);
+  const int sizes[3][2] = {{2200, 40}, {40, 700}, {600, 300}};
+  for (int round = 0; round < 3; round++) {
+    static ref_scene s;
+    ref_init(&s);
+    int w = sizes[round][0], h = sizes[round][1];
+    for (int k = 0; k < 10; k++) {
+      float xy[64];
+      int n = 3 + (int)test_rand_below(29);
+      for (int i = 0; i < n; i++) {
+        xy[2 * i] = (float)test_rand_below(w * 140) / 100.0f - w * 0.2f;
+        xy[2 * i + 1] = (float)test_rand_below(h * 140) / 100.0f - h * 0.2f;
+      }
+      uint32_t paint = ref_solid(&s, (float)test_rand_below(256) / 255, (float)test_rand_below(256) / 255,
+                                 (float)test_rand_below(256) / 255, 0.3f + (float)test_rand_below(180) / 255);
+      ref_fill(&s, ref_poly(&s, xy, n), paint, (uint32_t)test_rand_below(2));
+    }
+    /* a rectangle over the whole target: every tile inside, no piece in most */
+    ref_fill(&s, ref_rect(&s, -3.5f, -2.25f, (float)w + 5, (float)h + 1), ref_solid(&s, 0.2f, 0.5f, 0.1f, 0.5f),
+             CN_RULE_NONZERO);
+    check_against_ref("wide and tall", &s, w, h, NULL);
+  }
+}
+
 /* Axis-aligned edges exactly on tile borders, vertices on tile corners, tiny
  * and huge shapes, horizontal lines: the degenerate cases of tiling. */
 TEST(render_tile_border_cases) {
@@ -735,7 +764,8 @@ TEST(render_bad_scenes) {
   cn_renderer_destroy(r);
 }
 
-TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss16_shapes_exact), T(render_ss16_ties_vs_reference), T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference),
+TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss16_shapes_exact), T(render_ss16_ties_vs_reference),
+          T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference), T(render_wide_and_tall_vs_reference),
           T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
           T(render_deep_nesting_spills), T(render_blend_modes), T(render_blend_known_values),
           T(render_gradients_vs_reference), T(render_image_nearest_exact),
