@@ -10,8 +10,9 @@
  *
  * Environment (this benchmark only; the library takes cn_parens_tuning):
  *   CANOPY_PARENS_<SIMPLE|EFFICIENT|LOOKBACK|LOWMARK|SINGLE>=wg,k[,window]  a shape
- *   CANOPY_PARENS_LOWMARK_STAGE=0|1, CANOPY_PARENS_LOWMARK_REWALK=0|1
+ *   CANOPY_PARENS_LOWMARK_STAGE=0|1, CANOPY_PARENS_LOWMARK_REWALK=0|1, CANOPY_PARENS_LOWMARK_TABLES=0|1
  *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
+ *   CANOPY_PARENS_SINGLE_FORM=tree|lowmark
  *   CANOPY_BENCH_PARENS_VARIANTS=name[,name...]  time only those variants */
 #include "bench.h"
 
@@ -62,6 +63,9 @@ static bool bench_tuning_env(cn_parens_tuning *t) {
   if ((e = getenv("CANOPY_PARENS_LOWMARK_REWALK")) && *e) t->lowmark_rewalk = strcmp(e, "1") == 0;
   if ((e = getenv("CANOPY_PARENS_TREE_LEVELS")) && *e) t->tree_levels = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_SPIN_BUDGET")) && *e) t->spin_budget = (uint32_t)strtoul(e, NULL, 10);
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_TABLES")) && *e) t->lowmark_psv_tables = strcmp(e, "1") == 0;
+  if ((e = getenv("CANOPY_PARENS_SINGLE_FORM")) && *e)
+    t->single_form = strcmp(e, "lowmark") == 0 ? CN_PARENS_SINGLE_LOWMARK : CN_PARENS_SINGLE_TREE;
   return true;
 }
 
@@ -110,6 +114,17 @@ static const char *const input_names[IN_COUNT] = {"random", "nested", "drift", "
 static uint64_t bench_rng(uint64_t *x) {
   *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
   return *x;
+}
+
+/* The group nodes of `bench scene`'s synthetic stream: a fair coin that never
+ * closes at depth 0 and closes everything at the end (depth >= 0 throughout). */
+static void fill_reflect(uint8_t *in, uint64_t n) {
+  uint64_t x = 0x9E3779B97F4A7C15ull, depth = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    bool close = depth >= n - i || (depth && (bench_rng(&x) >> 32) & 1);
+    in[i] = close ? ')' : '(';
+    depth += close ? -1 : 1;
+  }
 }
 
 /* random: a fair coin; nested: n/2 '(' then n/2 ')'; drift: runs of 1 ..
@@ -433,7 +448,50 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       }
     }
   }
-  if (rc == CLI_OK && hi >= 20) { /* the fair-coin input back, for the pass times */
+  /* The scene stage's input: its synthetic 2^20 stream has 105106 group nodes
+   * (a walk that never goes below depth 0); the same n and 2^17 on fair-coin
+   * and on that walk, each pass of lowmark apart. */
+  static const uint64_t scene_ns[2] = {105106, 131072};
+  if (rc == CLI_OK && nmax >= scene_ns[1])
+    bench_printf(rep, "\nscene input: n = 105106 (the group nodes of `bench scene` at 2^20) and 2^17; random = fair coin,\n"
+                      "reflect = a fair walk that never closes at depth 0 (the scene's group nodes)\n"
+                      "%-7s %-8s %-10s %11s   passes (us)\n", "n", "input", "variant", "GPU us");
+  for (int si = 0; si < 2 && rc == CLI_OK && nmax >= scene_ns[1]; si++) {
+    uint64_t n = scene_ns[si];
+    for (int kind = 0; kind < 2 && rc == CLI_OK; kind++) {
+      if (kind == 0) fill_input(in, n, IN_RANDOM);
+      else fill_reflect(in, n);
+      cn_parens_cpu(in, cpu_out, n);
+      r = cn_buffer_upload(ctx, &bin, 0, in, n);
+      for (int v = 0; v < NV && rc == CLI_OK && r == CN_OK; v++) {
+        cn_parens_variant pv = bench_variants[v];
+        if (!bench_variant_on(pv) || pv == CN_PARENS_SINGLE || pv == CN_PARENS_LOOKBACK) continue;
+        parens_job job = {.a = {.variant = pv, .in = bin.address, .out = bout.address, .scratch = bscratch.address,
+                                .n = n, .tuning = &tuning}};
+        double ns;
+        r = bench_gpu_median(ctx, o, record_parens, &job, &ns);
+        if (r == CN_OK) r = cn_buffer_download(ctx, &bout, 0, got, n * 4);
+        if (r != CN_OK) break;
+        if (memcmp(got, cpu_out, n * 4) != 0) {
+          fprintf(stderr, "canopy bench parens: %s on the scene input at n = %llu differs from the CPU reference\n",
+                  cn_parens_variant_name(pv), (unsigned long long)n);
+          rc = CLI_FAIL;
+          break;
+        }
+        bench_printf(rep, "%-7llu %-8s %-10s %11.2f  ", (unsigned long long)n, kind ? "reflect" : "random",
+                     cn_parens_variant_name(pv), ns / 1e3);
+        const char *labels[MAX_LABELS];
+        double pns[MAX_LABELS];
+        uint32_t nl = 0;
+        if (pv != CN_PARENS_AUTO && time_passes(ctx, &job, labels, pns, &nl) == CN_OK)
+          for (uint32_t k = 0; k < nl; k++) bench_printf(rep, " %s %.1f", labels[k] + strlen("parens "), pns[k] / 1e3);
+        bench_printf(rep, "\n");
+      }
+      if (r != CN_OK && rc == CLI_OK) rc = cli_fail("bench", "timing the scene input", r);
+    }
+  }
+
+  if (rc == CLI_OK && hi >= 17) { /* the fair-coin input back, for the pass times */
     fill_input(in, nmax, IN_RANDOM);
     r = cn_buffer_upload(ctx, &bin, 0, in, nmax);
     if (r != CN_OK) rc = cli_fail("bench", "uploading", r);

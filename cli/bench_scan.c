@@ -3,8 +3,12 @@
  * with decoupled look-back against the two-pass reduce-then-scan, and a copy
  * kernel moving the same bytes (4n read, 4n written) in the same run. Every
  * result is checked against the CPU scan at sizes <= 2^22 and the largest.
- * CANOPY_BENCH_SCAN_SHAPES="wg,items ..." adds one-pass rows of those block
- * shapes (a sweep; this benchmark only). */
+ * CANOPY_BENCH_SCAN_SHAPES="wg,items[,backoff[,static[,entries]]] ..." adds
+ * one-pass rows of those block shapes, look-back pauses (cn_scan_tuning.backoff),
+ * block orders (static: .static_order) and look-back windows (.lookback_entries)
+ * (a sweep; this benchmark only);
+ * with CANOPY_BENCH_SCAN_BASE=0 those rows alone (one-pass, two-pass and
+ * fenced left out). */
 #include "bench.h"
 #include <stdio.h>
 
@@ -32,22 +36,33 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   int hi = o->max_log2 ? o->max_log2 : (o->quick ? 16 : 28);
   if (hi > 30) hi = 30;
   if (lo > hi) lo = hi;
-  enum { MAX_FORMS = 10 };
+  enum { MAX_FORMS = 20 };
   cn_scan_tuning forms[MAX_FORMS] = {{.two_pass = false}, {.two_pass = true}, {.fenced = true}};
   char form_names[MAX_FORMS][24] = {"one-pass", "two-pass", "1p-fenced"};
   int nforms = caps->buffer_int64_atomics ? 3 : 2; /* the fenced look-back apart only where it is not the default */
-  const char *sw = getenv("CANOPY_BENCH_SCAN_SHAPES");
+  const char *sw = getenv("CANOPY_BENCH_SCAN_SHAPES"), *base = getenv("CANOPY_BENCH_SCAN_BASE");
+  if (sw && *sw && base && strcmp(base, "0") == 0) nforms = 0; /* the listed shapes alone, the first timed first */
   for (const char *p = sw; p && *p && nforms < MAX_FORMS;) {
-    unsigned wg = 0, items = 0;
-    int used = 0;
+    unsigned wg = 0, items = 0, backoff = 0, ordered = 0, entries = 0;
+    int used = 0, more = 0;
     if (sscanf(p, " %u,%u%n", &wg, &items, &used) != 2) {
-      fprintf(stderr, "canopy bench scan: CANOPY_BENCH_SCAN_SHAPES=%s: expected \"wg,items ...\"\n", sw);
+      fprintf(stderr, "canopy bench scan: CANOPY_BENCH_SCAN_SHAPES=%s: expected \"wg,items[,backoff[,static[,entries]]] ...\"\n",
+              sw);
       return CLI_USAGE;
     }
-    forms[nforms] = (cn_scan_tuning){.wg = wg, .items = items};
-    snprintf(form_names[nforms], sizeof form_names[nforms], "1p-%ux%u", wg, items);
-    nforms++;
     p += used;
+    if (sscanf(p, ",%u%n", &backoff, &more) == 1) {
+      p += more;
+      if (sscanf(p, ",%u%n", &ordered, &more) == 1) {
+        p += more;
+        if (sscanf(p, ",%u%n", &entries, &more) == 1) p += more;
+      }
+    }
+    forms[nforms] = (cn_scan_tuning){
+        .wg = wg, .items = items, .backoff = backoff, .static_order = ordered != 0, .lookback_entries = entries};
+    snprintf(form_names[nforms], sizeof form_names[nforms], "1p-%ux%u%s%.0u%s%s%.0u", wg, items, backoff ? "b" : "",
+             backoff, ordered ? "s" : "", entries ? "w" : "", entries);
+    nforms++;
     while (*p == ' ') p++;
   }
   uint64_t nmax = 0, scratch_bytes = 0;
@@ -66,8 +81,10 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   }
   bench_printf(rep, "u32 sum scan, inclusive, in place: random words, n = 2^%d .. 2^%d\n", lo, hi);
   bench_printf(rep, "moved = 4n bytes read + 4n written; copy = copy_u32x4 moving the same bytes in the same run\n");
-  bench_printf(rep, "one-pass: decoupled look-back, blocks of 4096 (a clear of its flags and the scan: 2 dispatches;\n"
-                    "          1 up to one block), flag and value in one 64-bit atomic word%s;\n"
+  bench_printf(rep, "one-pass: decoupled look-back, blocks of 256 x 16, 512 x 16 from 2^19 (a clear of its flags and the\n"
+                    "          scan: 2 dispatches),\n"
+                    "          n <= 16384 in one block and one dispatch (1024 x 16; 8 items per invocation up to 8192),\n"
+                    "          flag and value in one 64-bit atomic word%s;\n"
                     "1p-fenced: the same with flag and value apart, ordered by memory fences;\n"
                     "two-pass: reduce, scan of the block sums (recursively), apply; 1p-WGxITEMS: other block shapes\n\n",
                caps->buffer_int64_atomics ? "" : " (not on this device: fenced)");
@@ -89,7 +106,7 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   if (r == CN_OK) r = cn_buffer_upload(ctx, &orig, 0, in, 4 * nmax);
   if (r != CN_OK) rc = cli_fail("bench", "setting up", r);
 
-  bench_printf(rep, "%-5s %-11s %11s %9s %9s %8s %10s\n", "n", "form", "GPU us", "G elem/s", "GB/s", "of copy",
+  bench_printf(rep, "%-5s %-13s %11s %9s %9s %8s %10s\n", "n", "form", "GPU us", "G elem/s", "GB/s", "of copy",
                "copy GB/s");
   double frac26 = 0;
   for (int lg = lo; lg <= hi && rc == CLI_OK; lg++) {
@@ -136,13 +153,13 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
         }
       }
       double gbs = 8.0 * (double)n / ns;
-      bench_printf(rep, "2^%-3d %-11s %11.2f %9.3f %9.1f %7.1f%% %10.1f\n", lg, form_names[f], ns / 1e3,
+      bench_printf(rep, "2^%-3d %-13s %11.2f %9.3f %9.1f %7.1f%% %10.1f\n", lg, form_names[f], ns / 1e3,
                    (double)n / ns, gbs, 100.0 * gbs / copy_gbs, copy_gbs);
       if (lg == 26 && f == 0) frac26 = 100.0 * gbs / copy_gbs;
     }
   }
   if (rc == CLI_OK && hi >= 26)
-    bench_printf(rep, "\nat 2^26: one-pass %.1f%% of copy bandwidth (target >= 70%%)\n", frac26);
+    bench_printf(rep, "\nat 2^26: %s %.1f%% of copy bandwidth (target >= 70%%)\n", form_names[0], frac26);
   if (rc == CLI_OK) bench_printf(rep, "results checked against the CPU scan at sizes <= 2^22 and 2^%d\n", hi);
   if (rc == CLI_OK) {
     uint32_t nk = cn_context_kernel_count(ctx);

@@ -7,10 +7,17 @@
 // one of its own unmatched '(' that lies below every later chunk's low mark.
 // No compaction, no local-memory stack: each survivor knows its slot. The
 // chunk's sum and low mark come four elements at a time (lm_summary); only a
-// chunk with survivors walks its elements for its bitmask.
+// chunk with survivors walks its elements for its bitmask. The chunks'
+// survivors fill consecutive slots, so the slice is assembled in shared
+// memory and leaves in 16-byte stores of consecutive invocations (deep input
+// keeps most '(' unmatched: the slice is then as long as the partition).
 #define PARENS_NO_PARTITION
 #include "parens.glsl"
 #include "parens_lm.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 16) PARENS_COHERENT buffer ParensI32x4 { ivec4 v[]; };
+
+shared int sh_slice[P]; // the partition's slice, bottom first
 
 void main() {
   uint q = cn_group_id(), t = lm_chunk_id();
@@ -28,11 +35,22 @@ void main() {
   int surv = after == LM_INF ? b : clamp(after - low_t, 0, b);
   if (surv > 0) lm_walk(c);
   uint m = c.mask;
-  uint slot = q * P + uint(low_t - low);
+  uint slot = uint(low_t - low);
   for (int k = 0; k < surv; k++) {
     uint bit = uint(findLSB(m));
     m ^= 1u << bit;
-    pc.slices.v[slot + uint(k)] = int(part + t * LK + bit);
+    sh_slice[slot + uint(k)] = int(part + t * LK + bit);
   }
-  if (gl_LocalInvocationID.x == 0u) pc.tree.v[q] = uvec2(uint(-low), uint(sum - low));
+  uint lt = gl_LocalInvocationID.x, b_all = uint(sum - low); // the slice's length
+  if (lt == 0u) pc.tree.v[q] = uvec2(uint(-low), b_all);
+  barrier();
+  ParensI32x4 dst = ParensI32x4(pc.slices);
+  for (uint i = lt; 4u * i < b_all; i += WG) {
+    uint e = 4u * i;
+    if (e + 4u <= b_all) {
+      dst.v[(q * P + e) / 4u] = ivec4(sh_slice[e], sh_slice[e + 1u], sh_slice[e + 2u], sh_slice[e + 3u]);
+    } else {
+      for (uint j = e; j < b_all; j++) pc.slices.v[q * P + j] = sh_slice[j];
+    }
+  }
 }

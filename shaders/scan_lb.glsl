@@ -32,14 +32,20 @@
 // With SCAN_ATOMIC64 (devices with 64-bit buffer atomics) a block's flag and
 // value share one 64-bit word (state: the counter, then one word per block
 // from byte 8), read and written by relaxed atomics: no fences, and the first
-// subgroup alone walks back.
+// subgroup alone walks back, LB_LANE predecessors per lane and step (a
+// window of subgroup size x LB_LANE blocks).
 #include "common.glsl"
 #extension GL_EXT_control_flow_attributes : require
 
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 256;
 layout(constant_id = CN_SPEC_ITEMS) const uint ITEMS = 16; // a multiple of 4, at most 32
-layout(constant_id = 2) const uint VEC4 = 0;                // src and dst 16-byte aligned
+layout(constant_id = 2) const uint SCAN_MODE = 0;           // bits below
 layout(constant_id = 3) const uint SPIN_BUDGET = 16384u;    // flag loads per block
+const uint VEC4 = SCAN_MODE & 1u;                           // src and dst 16-byte aligned
+const uint STATIC_ORDER = (SCAN_MODE >> 1) & 1u;            // block id = workgroup id (no counter)
+const uint BACKOFF = SCAN_MODE >> 8;                        // dependent ALU steps between flag loads (0: none)
+const uint LB_LANE = 1u << ((SCAN_MODE >> 2) & 3u);         // look-back entries per lane and step (64-bit form)
+const uint LB_MAX = 8u;
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 #define SCAN_T uint
@@ -61,6 +67,15 @@ const uint FLAG_AGGREGATE = 1u, FLAG_PREFIX = 2u;
 
 shared uint sh_sg[WG_SIZE]; // one total per subgroup
 shared uint sh_bcast[4];    // invocation 0 to all: block id, flag state
+
+// A pause between two loads of a flag that is not yet set (BACKOFF steps of
+// a dependent multiply-add on the loaded word; spinning lanes then load less
+// often from the few cache lines every waiting block polls). The result is
+// folded into `sink`, which the kernel keeps live.
+uint scan_backoff(uint x) {
+  [[dont_unroll]] for (uint i = 0u; i < BACKOFF; i++) x = x * 1664525u + 1013904223u;
+  return x;
+}
 
 #ifndef SCAN_SG_INCLUSIVE
 uint scan_sg_inclusive(uint x) {
@@ -142,7 +157,9 @@ void main() {
   ScanState st = ScanState(pc.partial);
   uint agg_at = 1u + nb, pre_at = 1u + 2u * nb; // state words of aggregates, prefixes
   uint b = 0u;
-  if (lookback) {
+  if (lookback && STATIC_ORDER != 0u) {
+    b = cn_group_id();
+  } else if (lookback) {
     if (t == 0u) sh_bcast[0] = atomicAdd(st.v[0], 1u);
     barrier();
     b = sh_bcast[0];
@@ -179,31 +196,53 @@ void main() {
                              gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
     if (gl_SubgroupID == 0u && b != 0u) {
       uint r = b, budget = SPIN_BUDGET, lane = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
-      uint acc = SCAN_IDENTITY;
+      uint acc = SCAN_IDENTITY, sink = 0u, span = sg * LB_LANE;
       while (r != 0u) { // uniform in the subgroup
-        uint64_t w = scan_pack(FLAG_PREFIX, SCAN_IDENTITY); // lanes past block 0 never end a window first
-        if (lane < r) {
-          for (;;) {
-            w = atomicLoad(s64.v[r - 1u - lane], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-            if ((w >> 32) != 0ul || budget == 0u) break;
-            budget--;
+        // Entries e = lane * LB_LANE + j of the window: block r - 1 - e (older
+        // as e grows). All loads first, then a spin on those still unset.
+        uint64_t w[LB_MAX];
+        [[unroll]] for (uint j = 0u; j < LB_MAX; j++) {
+          uint e = lane * LB_LANE + j;
+          w[j] = scan_pack(FLAG_PREFIX, SCAN_IDENTITY); // entries past block 0 never end a window first
+          if (j < LB_LANE && e < r)
+            w[j] = atomicLoad(s64.v[r - 1u - e], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+        }
+        [[unroll]] for (uint j = 0u; j < LB_MAX; j++) {
+          uint e = lane * LB_LANE + j;
+          if (j < LB_LANE && e < r) {
+            while ((w[j] >> 32) == 0ul && budget != 0u) {
+              budget = budget > BACKOFF ? budget - 1u - BACKOFF : 0u; // the pause's steps count (llvmpipe's loop limit)
+              if (BACKOFF != 0u) sink ^= scan_backoff(uint(w[j]) + budget);
+              w[j] = atomicLoad(s64.v[r - 1u - e], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+            }
           }
         }
-        uint f = uint(w >> 32);
-        uvec4 stop = subgroupBallot(f != FLAG_AGGREGATE);
-        uint m = any(notEqual(stop, uvec4(0u))) ? subgroupBallotFindLSB(stop) : sg;
-        uint fm = subgroupShuffle(f, m < sg ? m : 0u);
-        if (m == sg) fm = FLAG_AGGREGATE;
+        // The window ends at the nearest entry that is not an aggregate (a
+        // prefix, or nothing published within the budget).
+        uint jl = LB_LANE, fl = FLAG_AGGREGATE;
+        [[unroll]] for (uint j = LB_MAX; j-- > 0u;) {
+          uint f = uint(w[j] >> 32);
+          if (j < LB_LANE && f != FLAG_AGGREGATE) {
+            jl = j;
+            fl = f;
+          }
+        }
+        uvec4 stop = subgroupBallot(jl < LB_LANE);
+        uint ml = any(notEqual(stop, uvec4(0u))) ? subgroupBallotFindLSB(stop) : sg;
+        uint m = ml < sg ? ml * LB_LANE + subgroupShuffle(jl, ml) : span;
+        uint fm = ml < sg ? subgroupShuffle(fl, ml) : FLAG_AGGREGATE;
         uint cnt = fm == FLAG_PREFIX ? m + 1u : m;
-        uint x = lane < cnt ? uint(w) : SCAN_IDENTITY;
-        for (uint d = 1u; d < sg; d <<= 1) { // lane 0: fold of lanes cnt-1 .. 0, oldest first
+        uint x = SCAN_IDENTITY; // this lane's entries below cnt, oldest first
+        [[unroll]] for (uint j = LB_MAX; j-- > 0u;)
+          if (j < LB_LANE && lane * LB_LANE + j < cnt) x = SCAN_COMBINE(x, uint(w[j]));
+        for (uint d = 1u; d < sg; d <<= 1) { // lane 0: fold of lanes sg-1 .. 0, oldest first
           uint y = subgroupShuffle(x, min(lane + d, sg - 1u));
           if (lane + d < sg) x = SCAN_COMBINE(y, x);
         }
         acc = SCAN_COMBINE(subgroupBroadcast(x, 0u), acc);
         if (fm == FLAG_PREFIX) {
           r = 0u;
-        } else if (m < sg) { // block r - 1 - m published nothing in time: fold its input here
+        } else if (m < span) { // block r - 1 - m published nothing in time: fold its input here
           uint q = r - 1u - m;
           uint v = scan_block_total_sg(q);
           uint64_t wq = atomicLoad(s64.v[q], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
@@ -212,9 +251,10 @@ void main() {
           acc = SCAN_COMBINE(v, acc);
           r = fq == FLAG_PREFIX ? 0u : q;
         } else {
-          r -= sg;
+          r = r > span ? r - span : 0u; // r <= span ends at a prefix (block 0's at the latest) or a fallback
         }
       }
+      if (BACKOFF != 0u && sink == 0x9E3779B9u) sh_bcast[2] = sink; // keeps the pause's work (sh_bcast[2] is unused here)
       if (lane == 0u) {
         sh_bcast[3] = acc;
         atomicStore(s64.v[b], scan_pack(FLAG_PREFIX, SCAN_COMBINE(acc, total)), gl_ScopeDevice,
@@ -246,7 +286,8 @@ void main() {
           for (;;) {
             f = atomicLoad(st.v[r - lane], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
             if (f != 0u || budget == 0u) break;
-            budget--;
+            budget = budget > BACKOFF ? budget - 1u - BACKOFF : 0u; // the pause's steps count (llvmpipe's loop limit)
+            if (BACKOFF != 0u && scan_backoff(budget) == 0x9E3779B9u) budget = 0u; // keeps the pause's work
           }
         }
         uvec4 stop = subgroupBallot(f != FLAG_AGGREGATE);

@@ -21,6 +21,9 @@ enum {
   PARENS_SINGLE_K = 16,       /* single: elements per invocation at its largest n (fewer below) */
   PARENS_SINGLE_MIN_K = 4,    /* single: the fewest elements per invocation it picks */
   PARENS_SINGLE_MIN_WG = 32,  /* single: smallest workgroup */
+  PARENS_SINGLE_DEFAULT_FORM = CN_PARENS_SINGLE_LOWMARK, /* single: form without tuning */
+  PARENS_AUTO_TREE_SINGLE_MAX = 1 << 12, /* auto: the tree form of single up to here (no low-mark form) */
+  PARENS_AUTO_LOWMARK_MIN = 1 << 18,     /* auto: simple below, lowmark from here */
 };
 
 typedef struct cn__parens_shape {
@@ -55,25 +58,34 @@ static uint32_t cn__parens_tree_levels(const cn_parens_tuning *t) {
   return t->tree_levels >= 1 && t->tree_levels <= PARENS_TREE_LEVELS ? t->tree_levels : PARENS_TREE_LEVELS;
 }
 
-/* Shared memory of the partition kernels (parens.glsl) for a shape. */
-static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window) {
+/* lowmark's matching forms (parens_lm_match.glsl, MATCH_FORM): bit 0
+ * STAGE, bit 1 REWALK, bit 2 PSV_TABLES, bit 3 POS_ROWS. */
+enum { LM_STAGE = 1, LM_REWALK = 2, LM_PSV_TABLES = 4, LM_POS_ROWS = 8 };
+
+/* Shared memory of the partition kernels (parens.glsl, parens_lm_match.glsl
+ * in form lm_form; lowmark's reduce kernel needs less) for a shape. */
+static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32_t k, uint32_t window,
+                                        uint32_t lm_form) {
   uint64_t p = (uint64_t)wg * k;
   if (v == CN_PARENS_SINGLE) return 4 * (uint64_t)wg * 5 + 64; /* sh_tree, sh_mask, sh_scalars */
-  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match, words per chunk: sh_sg, sh_psv, log2(wg) of sh_min, k + 1 each of sh_pos and sh_ans */
+  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match, words per chunk: sh_sg, sh_psv, sh_mask (rows: k + 1 of
+                                   sh_pos), sh_min (tables: log2(wg) levels of it), k + 1 of sh_ans */
     uint64_t log = 0;
     while ((1ull << log) < wg) log++;
-    return 4 * (uint64_t)wg * (2 + log + 2 * (k + 1)) + 64;
+    return 4 * (uint64_t)wg *
+               (2 + (lm_form & LM_POS_ROWS ? k + 1 : 1) + (lm_form & LM_PSV_TABLES ? log : 1) + k + 1) +
+           64;
   }
   uint64_t common = (p + p / 32) * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
   uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : 32 * 8; /* parens_match's sh_near */
   return common + near + 4 * (v == CN_PARENS_LOOKBACK ? p + window : p) + 64;
 }
 
-static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn__parens_shape s) {
+static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn__parens_shape s, uint32_t lm_form) {
   if (v == CN_PARENS_LOWMARK && ((s.k != 16 && s.k != 32) || s.wg < ctx->caps.max_subgroup_size)) return false;
   return s.wg >= 32 && s.wg <= ctx->caps.max_workgroup_invocations && (s.wg & (s.wg - 1)) == 0 && s.k >= 1 &&
          s.k <= 32 && (s.k <= 2 || s.k % 4 == 0) && s.window >= 1 && s.window <= s.wg * s.k &&
-         cn__parens_shared_bytes(v, s.wg, s.k, s.window) <= ctx->caps.max_shared_memory;
+         cn__parens_shared_bytes(v, s.wg, s.k, s.window, lm_form) <= ctx->caps.max_shared_memory;
 }
 
 /* Default shapes, the fastest of a sweep on the H200 (docs/PERF.md); smaller
@@ -95,7 +107,7 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
   const cn_parens_shape *ts = &t->shape[v];
   if (ts->wg || ts->k || ts->window) {
     cn__parens_shape s = {ts->wg, ts->k, ts->window ? ts->window : CN_MAX(1u, ts->wg * ts->k / PARENS_WINDOW_DIVISOR)};
-    *ok = cn__parens_shape_fits(ctx, v, s);
+    *ok = cn__parens_shape_fits(ctx, v, s, t->lowmark_psv_tables ? LM_PSV_TABLES : 0);
     return s;
   }
   cn__parens_shape s = cn__parens_default_shapes[v];
@@ -104,7 +116,8 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
     s.wg = wg;
     s.window = CN_MAX(1u, wg * s.k / PARENS_WINDOW_DIVISOR);
     if (wg <= CN_MAX(32u, ctx->caps.max_subgroup_size) ||
-        cn__parens_shared_bytes(v, wg, s.k, s.window) <= ctx->caps.max_shared_memory)
+        cn__parens_shared_bytes(v, wg, s.k, s.window, t->lowmark_psv_tables ? LM_PSV_TABLES : 0) <=
+            ctx->caps.max_shared_memory)
       break;
     wg /= 2;
   }
@@ -119,16 +132,60 @@ uint64_t cn_parens_single_max(cn_context *ctx) {
 
 static uint64_t cn__parens_scratch_of(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t, uint64_t n);
 
+/* Workgroup of single's low-mark form for n with k elements per invocation
+ * (16 or 32) and matching form lm_form: the smallest power of two of at
+ * least 32 invocations and the subgroup size that covers n; false when the
+ * device cannot run it. */
+static bool cn__parens_lm_single_wg(const cn_context *ctx, uint64_t n, uint32_t k, uint32_t lm_form, uint32_t *wg) {
+  *wg = CN_MAX((uint32_t)PARENS_SINGLE_MIN_WG, ctx->caps.max_subgroup_size);
+  while ((uint64_t)*wg * k < n && *wg <= ctx->caps.max_workgroup_invocations) *wg *= 2;
+  return *wg <= ctx->caps.max_workgroup_invocations &&
+         cn__parens_shared_bytes(CN_PARENS_LOWMARK, *wg, k, 1, lm_form) <= ctx->caps.max_shared_memory;
+}
+
+/* single's low-mark form for n: elements per invocation (the tuned k when it
+ * is 16 or 32, else 16, then 32), its matching form and workgroup; 0 when
+ * none fits. The H200 runs (docs/PERF.md): min tables and index rows, the
+ * fastest where they fit (5.1-5.9 us up to 2^12), else subgroup links and
+ * masks (512 x 16 at 2^13: 8.7 us; 256 x 32: 9.5). */
+static uint32_t cn__parens_lm_single_pick(const cn_context *ctx, uint64_t n, uint32_t tuned_k, uint32_t *wg,
+                                          uint32_t *lm_form) {
+  static const uint32_t forms[2] = {LM_PSV_TABLES | LM_POS_ROWS, 0};
+  for (uint32_t k = 16; k <= 32; k *= 2) {
+    if (tuned_k && k != tuned_k) continue;
+    for (int f = 0; f < 2; f++)
+      if (cn__parens_lm_single_wg(ctx, n, k, forms[f], wg)) {
+        *lm_form = forms[f];
+        return k;
+      }
+  }
+  return 0;
+}
+
+/* Largest n of single's low-mark form here (a power of two; 0: none). */
+static uint64_t cn__parens_lm_single_max(const cn_context *ctx) {
+  uint64_t n = 0;
+  if (!ctx) return 0;
+  uint32_t wg, form;
+  for (uint64_t m = 32; m <= ((uint64_t)1 << 16) && cn__parens_lm_single_pick(ctx, m, 0, &wg, &form); m *= 2) n = m;
+  return n;
+}
+
 cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n) {
-  /* From the H200 runs of 2026-11-23 (docs/PERF.md): single (one dispatch,
-   * 4 elements per invocation up to 2^12) is fastest to 2^11 and level with
-   * simple at 2^12 (14.9 us); at 2^13 and 2^14 its longer walk per invocation
-   * makes it slower (25, 45 us) than simple's three dispatches (15, 16 us);
-   * lowmark is fastest from 2^15 up, by 3.3x over efficient at 2^26.
-   * cn_parens_record() falls back to efficient when lowmark's 16-byte
-   * alignment is not met. */
-  if (n <= CN_MIN(cn_parens_single_max(ctx), (uint64_t)1 << 12)) return CN_PARENS_SINGLE;
-  cn_parens_variant v = n < (1u << 15) ? CN_PARENS_SIMPLE : CN_PARENS_LOWMARK;
+  /* From the H200 runs of 2026-11-23 (docs/PERF.md): single's low-mark form
+   * (one dispatch) takes 5.1-5.9 us up to 2^12 and 8.6 at 2^13, the tree
+   * form 9.7-24.6 and simple's three dispatches 12-15; without the low-mark
+   * form (shared memory) the tree form up to 2^12, where it is level with
+   * simple. Above, the multi-partition variants: on the walk that never goes below
+   * depth 0 (every balanced stream, the scene stage's group nodes) lowmark
+   * is 2.8-4.4 us slower than simple and efficient below 2^18 and level on
+   * fair-coin input; from 2^18 lowmark is fastest, by 3.3x over efficient at
+   * 2^26. cn_parens_record() falls back to efficient when lowmark's 16-byte
+   * alignment is not met, and to simple when single's is not above 2^12. */
+  uint64_t smax = cn_parens_single_max(ctx);
+  if (n <= CN_MIN(cn__parens_lm_single_max(ctx), smax) || n <= CN_MIN(smax, PARENS_AUTO_TREE_SINGLE_MAX))
+    return CN_PARENS_SINGLE;
+  cn_parens_variant v = n < PARENS_AUTO_LOWMARK_MIN ? CN_PARENS_SIMPLE : CN_PARENS_LOWMARK;
   /* The scratch must fit one allocation of the device (lowmark keeps a
    * partition's window per partition: 8 bytes an element, 2.15 GB at 2^28,
    * over lavapipe's 2 GiB): else the next variant whose scratch fits. */
@@ -216,8 +273,9 @@ static void cn__parens_pass(cn_context *ctx, VkCommandBuffer cmd, cn_timer *time
 static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v,
                                              cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc,
                                              const cn_parens_tuning *tu, cn_timer *timer) {
-  /* lowmark's matching form (parens_lm_match.comp): bit 0 STAGE, bit 1 REWALK */
-  uint32_t form = (tu->lowmark_stage ? 1u : 0u) | (tu->lowmark_rewalk ? 2u : 0u);
+  /* lowmark's matching form (LM_*; the index rows only in single's form) */
+  uint32_t form = (tu->lowmark_stage ? LM_STAGE : 0u) | (tu->lowmark_rewalk ? LM_REWALK : 0u) |
+                  (tu->lowmark_psv_tables ? LM_PSV_TABLES : 0u);
   uint32_t spec[4] = {s.wg, s.k, s.window, v == CN_PARENS_LOWMARK ? form : 0};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
@@ -252,7 +310,26 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
 }
 
 static cn_result cn__parens_record_single(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s, bool tuned,
-                                          uint64_t n, cn_parens_push pc, cn_timer *timer) {
+                                          uint64_t n, cn_parens_push pc, const cn_parens_tuning *tu,
+                                          cn_timer *timer) {
+  uint32_t form = tu->single_form ? tu->single_form : PARENS_SINGLE_DEFAULT_FORM;
+  /* The low-mark form (a tuned shape's k when it is 16 or 32, its workgroup
+   * then the largest; else 16 or 32 elements per invocation by n). */
+  uint32_t lm_wg = 0, lm_k = 0, lm_form = 0;
+  if (tuned && (s.k == 16 || s.k == 32)) {
+    lm_k = cn__parens_lm_single_pick(ctx, n, s.k, &lm_wg, &lm_form);
+    if (lm_wg > s.wg) lm_k = 0;
+  } else if (!tuned) {
+    lm_k = cn__parens_lm_single_pick(ctx, n, 0, &lm_wg, &lm_form);
+  }
+  if (form == CN_PARENS_SINGLE_LOWMARK && lm_k && pc.src % 16 == 0 && pc.dst % 16 == 0) {
+    uint32_t spec[4] = {lm_wg, lm_k, 1, lm_form};
+    VkPipeline single;
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_SINGLE, spec, 4, &single));
+    cn_dispatch(ctx, cmd, single, &pc, sizeof pc, 1);
+    cn__parens_pass(ctx, cmd, timer, "parens single");
+    return CN_OK;
+  }
   /* Elements per invocation: the tuning's, else the fewest of 4, 8, 16 that
    * the largest workgroup covers n with (a shorter serial walk per
    * invocation); then the smallest power-of-two workgroup that covers n. */
@@ -309,6 +386,9 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens
   if (v == CN_PARENS_AUTO) {
     v = cn_parens_choose(ctx, n);
     if (v == CN_PARENS_LOWMARK && (a->in % 16 || a->out % 16)) v = CN_PARENS_EFFICIENT;
+    /* single's low-mark form needs 16-byte alignment; its tree form is slower
+     * than simple above PARENS_AUTO_TREE_SINGLE_MAX */
+    if (v == CN_PARENS_SINGLE && (a->in % 16 || a->out % 16) && n > PARENS_AUTO_TREE_SINGLE_MAX) v = CN_PARENS_SIMPLE;
   } else if (v == CN_PARENS_LOWMARK && (a->in % 16 || a->out % 16)) {
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching (lowmark): in and out must be 16-byte aligned");
   }
@@ -330,7 +410,7 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens
                        .n1p = (uint32_t)l.n1p};
   if (v == CN_PARENS_SINGLE) {
     const cn_parens_shape *ts = &tu->shape[CN_PARENS_SINGLE];
-    return cn__parens_record_single(ctx, cmd, s, ts->wg || ts->k, n, pc, a->timer);
+    return cn__parens_record_single(ctx, cmd, s, ts->wg || ts->k, n, pc, tu, a->timer);
   }
   if (v == CN_PARENS_LOOKBACK) return cn__parens_record_lookback(ctx, cmd, s, &l, pc, tu, a->timer);
   return cn__parens_record_multipass(ctx, cmd, v, s, &l, pc, tu, a->timer);

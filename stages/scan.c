@@ -7,8 +7,13 @@
 #include <stdlib.h>
 
 enum {
-  SCAN_WG = 256,              /* one-pass: invocations per block */
+  SCAN_WG = 256,              /* one-pass: invocations per block (several blocks) */
+  SCAN_WG_LARGE = 512,        /* the same from SCAN_LARGE_FROM elements */
+  SCAN_LARGE_FROM = 1 << 19,
   SCAN_ITEMS = 16,            /* one-pass: elements per invocation (a multiple of 4) */
+  SCAN_ONE_BLOCK_WG = 1024,   /* one-pass: n up to this many invocations x SCAN_ITEMS in one block */
+  SCAN_ONE_BLOCK_ITEMS = 8,   /* one block: elements per invocation while the workgroup covers n with them */
+  SCAN_LOOKBACK_ENTRIES = 1,  /* 64-bit look-back: predecessors per lane and step */
   SCAN_SPIN_BUDGET = 16384,   /* one-pass: flag loads per block (see cn_scan.h) */
   SCAN_CLEAR_WG = 256,        /* scan_clear's workgroup */
   SCAN_TWO_PASS_ITEMS = 8,    /* two-pass: elements per invocation */
@@ -41,11 +46,31 @@ static const cn_scan_tuning *cn__scan_tuning(const cn_context *ctx, const cn_sca
   return ctx->tuning.scan ? ctx->tuning.scan : &cn__scan_no_tuning;
 }
 
-/* One-pass block shape: the tuning's, else SCAN_WG (or the device's largest
- * power of two below it) x SCAN_ITEMS; false when the tuning's does not fit. */
-static bool cn__scan_block(const cn_context *ctx, const cn_scan_tuning *tu, uint32_t *wg, uint32_t *items) {
-  *wg = tu->wg ? tu->wg : cn_floor_pow2(CN_MIN((uint32_t)SCAN_WG, ctx->caps.max_workgroup_invocations));
+/* One-pass block shape: the tuning's; else, for n that one workgroup of up to
+ * SCAN_ONE_BLOCK_WG invocations covers, one block (one dispatch, no clear of
+ * the look-back state): SCAN_ONE_BLOCK_ITEMS elements per invocation while
+ * they cover n, then SCAN_ITEMS, and the smallest power-of-two workgroup
+ * (at least 32 and the subgroup size) that covers n with them; else SCAN_WG
+ * (SCAN_WG_LARGE from SCAN_LARGE_FROM elements; or the device's largest power
+ * of two below it) x SCAN_ITEMS. False when
+ * the tuning's shape does not fit. (H200 measurements in docs/PERF.md: one
+ * block scans 2^12 in 3.6 us, where 256 x 16 took 4.2, and 2^13 in 4.9
+ * against 7.4 for two blocks and their clear; several blocks of 512 x 16 are
+ * faster than 256 x 16 from 2^19 up (2^26: 224 against 234 us), slower below
+ * (2^16: 8.1 against 7.6 us), so 256 x 16 blocks below 2^19.) */
+static bool cn__scan_block(const cn_context *ctx, const cn_scan_tuning *tu, uint64_t n, uint32_t *wg,
+                           uint32_t *items) {
+  uint32_t wg_default = n >= SCAN_LARGE_FROM ? SCAN_WG_LARGE : SCAN_WG;
+  *wg = tu->wg ? tu->wg : cn_floor_pow2(CN_MIN(wg_default, ctx->caps.max_workgroup_invocations));
   *items = tu->items ? tu->items : SCAN_ITEMS;
+  if (!tu->wg && !tu->items) {
+    uint32_t most = cn_floor_pow2(CN_MIN((uint32_t)SCAN_ONE_BLOCK_WG, ctx->caps.max_workgroup_invocations));
+    uint32_t least = CN_MAX(32u, ctx->caps.max_subgroup_size);
+    if (most >= least && n <= (uint64_t)most * SCAN_ITEMS && most * 4 <= ctx->caps.max_shared_memory) {
+      *items = n <= (uint64_t)most * SCAN_ONE_BLOCK_ITEMS ? SCAN_ONE_BLOCK_ITEMS : SCAN_ITEMS;
+      for (*wg = least; (uint64_t)*wg * *items < n;) *wg *= 2;
+    }
+  }
   return (*wg & (*wg - 1)) == 0 && *wg >= ctx->caps.max_subgroup_size && *wg <= ctx->caps.max_workgroup_invocations &&
          *wg * 4 <= ctx->caps.max_shared_memory && *items >= 4 && *items <= 32 && *items % 4 == 0;
 }
@@ -65,7 +90,7 @@ uint64_t cn_scan_scratch_bytes(cn_context *ctx, const cn_scan_args *a) {
   uint64_t n = a->n;
   if (!tu->two_pass) {
     uint32_t wg, items;
-    if (!cn__scan_block(ctx, tu, &wg, &items)) return 0;
+    if (!cn__scan_block(ctx, tu, n, &wg, &items)) return 0;
     uint64_t block = (uint64_t)wg * items;
     uint64_t blocks = CN_DIV_UP(n, block);
     if (blocks <= 1) return 0;
@@ -124,11 +149,22 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
   if (tu->two_pass) return cn__scan_two_pass(ctx, cmd, m, a);
 
   uint32_t wg, items;
-  if (!cn__scan_block(ctx, tu, &wg, &items))
+  if (!cn__scan_block(ctx, tu, a->n, &wg, &items))
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: block shape %u x %u does not fit this device", wg, items);
   uint64_t blocks = CN_DIV_UP(a->n, (uint64_t)wg * items);
-  uint32_t spec[4] = {wg, items, a->src % 16 == 0 && a->dst % 16 == 0,
-                      tu->spin_budget ? tu->spin_budget : SCAN_SPIN_BUDGET};
+  if (tu->backoff >= (1u << 24))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: look-back pause of %u steps: at most %u", tu->backoff,
+                   (1u << 24) - 1);
+  uint32_t entries = tu->lookback_entries ? tu->lookback_entries : SCAN_LOOKBACK_ENTRIES, log_entries = 0;
+  if (entries > 8 || (entries & (entries - 1)))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: %u look-back entries per lane: 1, 2, 4 or 8", entries);
+  while ((1u << log_entries) < entries) log_entries++;
+  /* Constant 2, the mode (scan_lb.glsl): bit 0 16-byte aligned buffers, bit 1
+   * static block order, bits 2-3 log2 of the look-back entries per lane, bits
+   * 8.. the look-back pause. */
+  uint32_t mode = (a->src % 16 == 0 && a->dst % 16 == 0) | (tu->static_order ? 2u : 0u) | log_entries << 2 |
+                  tu->backoff << 8;
+  uint32_t spec[4] = {wg, items, mode, tu->spin_budget ? tu->spin_budget : SCAN_SPIN_BUDGET};
   VkPipeline scan;
   bool a64 = cn__scan_a64(ctx, tu);
   CN_TRY(cn_pipeline_get(ctx, a64 ? m->single64 : m->single, spec, 4, &scan));

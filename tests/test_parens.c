@@ -193,9 +193,12 @@ TEST(parens_bad_arguments) {
   CHECK(cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_EFFICIENT, .n = 0}) == 0);
 }
 
-/* The one-dispatch path: every size class of its workgroup (32 .. the largest
- * power of two invocations x 16 elements) at and around its boundary, chunk
- * boundaries, up to the largest n; auto runs it up to there and a
+/* The one-dispatch path, in both forms (the low-mark form with 16 and with
+ * 32 elements per invocation, with min tables and index rows at the smaller
+ * sizes and subgroup links and bitmasks above, the tree form): every size class of its
+ * workgroup at and around its boundary, chunk boundaries, up to the largest
+ * n; sizes the low-mark form cannot hold on this device take the tree form.
+ * auto runs single up to the largest n it picks it for and a
  * multi-partition variant from one more element. */
 TEST(parens_single_sizes) {
   cn_context *ctx = test_context();
@@ -203,24 +206,40 @@ TEST(parens_single_sizes) {
   uint64_t smax = cn_parens_single_max(ctx);
   CHECK_EQ_U64(partition_size(ctx, CN_PARENS_SINGLE), smax);
   CHECK(cn_parens_choose(ctx, 1u << 12) == CN_PARENS_SINGLE);
-  CHECK(cn_parens_choose(ctx, (1u << 12) + 1) != CN_PARENS_SINGLE);
   CHECK(cn_parens_choose(ctx, smax + 1) != CN_PARENS_SINGLE);
-  uint64_t small[] = {1, 2, 3, 15, 16, 17, 31, 33, 511, 513};
-  for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
-    for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_SINGLE, small[i], pat);
-  for (uint64_t w = 32 * 16; w <= smax; w *= 2) {
-    check(CN_PARENS_SINGLE, w - 1, PAT_RANDOM);
-    check(CN_PARENS_SINGLE, w, PAT_SAWTOOTH);
-    check(CN_PARENS_SINGLE, w + 1 <= smax ? w + 1 : w, PAT_STAIRS);
+  uint64_t auto_max = 1u << 12; /* the largest power of two auto runs single for */
+  while (auto_max < smax && cn_parens_choose(ctx, 2 * auto_max) == CN_PARENS_SINGLE) auto_max *= 2;
+  CHECK(cn_parens_choose(ctx, auto_max + 1) != CN_PARENS_SINGLE);
+  uint32_t wg_max = (uint32_t)(smax / 16);
+  static const struct {
+    uint32_t form, k; /* k: the tuned elements per invocation, 0 the default */
+  } forms[] = {{CN_PARENS_SINGLE_LOWMARK, 0}, {CN_PARENS_SINGLE_LOWMARK, 32}, {CN_PARENS_SINGLE_TREE, 0}};
+  for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+    tuning = (cn_parens_tuning){.single_form = forms[f].form};
+    if (forms[f].k) tuning.shape[CN_PARENS_SINGLE] = (cn_parens_shape){.wg = wg_max, .k = forms[f].k};
+    uint64_t fmax = partition_size(ctx, CN_PARENS_SINGLE);
+    uint64_t small[] = {1, 2, 3, 15, 16, 17, 31, 33, 511, 513};
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+      for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_SINGLE, small[i], pat);
+    for (uint64_t w = 32 * 16; w <= fmax; w *= 2) {
+      check(CN_PARENS_SINGLE, w - 1, PAT_RANDOM);
+      check(CN_PARENS_SINGLE, w, PAT_SAWTOOTH);
+      check(CN_PARENS_SINGLE, w + 1 <= fmax ? w + 1 : w, PAT_STAIRS);
+      check(CN_PARENS_SINGLE, w, PAT_NESTED);
+    }
+    for (int pat = 0; pat < PAT_COUNT; pat++) {
+      check(CN_PARENS_SINGLE, fmax, pat);
+      check(CN_PARENS_SINGLE, fmax - 1, pat);
+    }
   }
+  tuning = (cn_parens_tuning){0};
   for (int pat = 0; pat < PAT_COUNT; pat++) {
-    check(CN_PARENS_SINGLE, smax, pat);
-    check(CN_PARENS_SINGLE, smax - 1, pat);
+    check(CN_PARENS_AUTO, auto_max, pat);
+    check(CN_PARENS_AUTO, auto_max + 1, pat);
     check(CN_PARENS_AUTO, smax, pat);
     check(CN_PARENS_AUTO, smax + 1, pat);
   }
 }
-
 
 /* Sizes 0, 1, 2, around chunks and ±1 around 1, 2, 3 partitions. */
 TEST(parens_small_boundaries) {
@@ -302,13 +321,9 @@ TEST(parens_lookback_redo) {
   tuning = (cn_parens_tuning){0};
 }
 
-/* Buffers at 4-byte but not 16-byte offsets: auto, which picks lowmark for
- * this n on aligned buffers, falls back to a variant that takes them. */
-TEST(parens_auto_unaligned) {
-  cn_context *ctx = test_context();
-  if (!ctx) return;
-  uint64_t n = (1u << 22) + 77;
-  CHECK(cn_parens_choose(ctx, n) == CN_PARENS_LOWMARK);
+/* auto on buffers at 4-byte but not 16-byte offsets (lowmark and single's
+ * low-mark form need 16): n is matched by a variant that takes them. */
+static void check_unaligned(cn_context *ctx, uint64_t n) {
   uint8_t *in = malloc(n);
   int32_t *want = malloc(n * 4), *got = malloc(n * 4);
   fill(in, n, PAT_SAWTOOTH, partition_size(ctx, CN_PARENS_LOWMARK));
@@ -317,7 +332,8 @@ TEST(parens_auto_unaligned) {
   CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, n + 32, &bin));
   CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, 4 * n + 32, &bout));
   cn_parens_args a = {.variant = CN_PARENS_AUTO, .n = n};
-  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_parens_scratch_bytes(ctx, &a), &bscratch));
+  uint64_t sb = cn_parens_scratch_bytes(ctx, &a);
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, sb > 16 ? sb : 16, &bscratch));
   CHECK_OK(cn_buffer_upload(ctx, &bin, 4, in, n));
   VkCommandBuffer cmd;
   CHECK_OK(cn_cmd_begin(ctx, &cmd));
@@ -328,7 +344,10 @@ TEST(parens_auto_unaligned) {
   cn_cmd_barrier(ctx, cmd);
   CHECK_OK(cn_cmd_submit(ctx, cmd));
   CHECK_OK(cn_buffer_download(ctx, &bout, 4, got, 4 * n));
-  CHECK(memcmp(got, want, 4 * n) == 0);
+  if (memcmp(got, want, 4 * n) != 0) {
+    fprintf(stderr, "  auto on unaligned buffers, n=%llu: wrong\n", (unsigned long long)n);
+    test_failures++;
+  }
   cn_buffer_destroy(ctx, &bscratch);
   cn_buffer_destroy(ctx, &bout);
   cn_buffer_destroy(ctx, &bin);
@@ -337,19 +356,36 @@ TEST(parens_auto_unaligned) {
   free(got);
 }
 
+/* auto's choices that need 16-byte alignment: lowmark (large n) and single
+ * (small n; the tree form below 2^12 + 1, else simple). */
+TEST(parens_auto_unaligned) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  uint64_t n = (1u << 22) + 77;
+  CHECK(cn_parens_choose(ctx, n) == CN_PARENS_LOWMARK);
+  check_unaligned(ctx, n);
+  CHECK(cn_parens_choose(ctx, 3000) == CN_PARENS_SINGLE);
+  check_unaligned(ctx, 3000);
+  check_unaligned(ctx, 4097);
+  check_unaligned(ctx, 6000);
+}
+
 /* lowmark's other shapes (k = 16 or 32): the smallest workgroup, 32 elements
- * per invocation, a larger workgroup; and the matching kernel's other forms:
- * outputs staged through shared memory and the second walk. */
+ * per invocation, larger workgroups; and the matching kernel's other forms:
+ * outputs staged through shared memory, the second walk, previous-smaller
+ * links from min tables. */
 TEST(parens_lowmark_shapes) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   static const struct {
     uint32_t wg, k;
-    bool stage, rewalk;
-  } runs[] = {{32, 16, true, false},  {64, 32, true, false},  {128, 16, true, false},
-              {64, 32, false, false}, {128, 16, false, true}, {64, 32, false, true}};
+    bool stage, rewalk, tables;
+  } runs[] = {{32, 16, true, false, false},  {64, 32, true, false, false},  {128, 16, true, false, false},
+              {64, 32, false, false, false}, {128, 16, false, true, false}, {64, 32, false, true, false},
+              {128, 16, false, false, true}, {32, 32, true, false, true},   {256, 16, false, false, false}};
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-    tuning = (cn_parens_tuning){.lowmark_stage = runs[i].stage, .lowmark_rewalk = runs[i].rewalk};
+    tuning = (cn_parens_tuning){
+        .lowmark_stage = runs[i].stage, .lowmark_rewalk = runs[i].rewalk, .lowmark_psv_tables = runs[i].tables};
     tuning.shape[CN_PARENS_LOWMARK] = (cn_parens_shape){.wg = runs[i].wg, .k = runs[i].k};
     uint64_t p = partition_size(ctx, CN_PARENS_LOWMARK);
     CHECK_EQ_U64(p, (uint64_t)runs[i].wg * runs[i].k);
@@ -385,7 +421,7 @@ TEST(parens_auto_fits_one_allocation) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   uint64_t most = cn_context_caps(ctx)->max_allocation_size;
-  uint64_t sizes[] = {1u << 15, 1u << 20, 1u << 26, 1u << 28, 1ull << 30};
+  uint64_t sizes[] = {1u << 18, 1u << 20, 1u << 26, 1u << 28, 1ull << 30};
   for (int i = 0; i < 5; i++) {
     uint64_t n = sizes[i];
     cn_parens_variant v = cn_parens_choose(ctx, n);

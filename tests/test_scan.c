@@ -3,8 +3,13 @@
 #include "test.h"
 
 /* Elements per block of the one-pass scan (256 x 16; smaller devices a
- * smaller workgroup, then the sizes below still cross several blocks). */
+ * smaller workgroup, then the sizes below still cross several blocks), from
+ * LARGE_FROM elements (512 x 16), and the largest n it scans as one block
+ * (1024 x 16; 8 elements per invocation up to 1024 x 8). */
 #define BLOCK 4096u
+#define BLOCK_LARGE 8192u
+#define LARGE_FROM (1u << 19)
+#define ONE_BLOCK_MAX 16384u
 /* The two-pass form's block (256 x 8). */
 #define BLOCK2 2048u
 
@@ -65,19 +70,29 @@ TEST(scan_bad_arguments) {
         CN_ERROR_LIMIT);
   CHECK(cn_scan_record(ctx, VK_NULL_HANDLE, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = 2, .n = 4}) ==
         CN_ERROR_INVALID_ARGUMENT);
+  CHECK(cn_scan_record(ctx, VK_NULL_HANDLE,
+                       &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 1u << 20,
+                                       .tuning = &(cn_scan_tuning){.backoff = 1u << 24}}) == CN_ERROR_INVALID_ARGUMENT);
   /* One block needs no scratch; more need 8 bytes per block and 8 (fenced:
    * 3 words per block and one). */
   CHECK_EQ_U64(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 100}), 0);
-  CHECK(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 1u << 20}) >= 8 * (1 + 256));
+  CHECK_EQ_U64(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = ONE_BLOCK_MAX}), 0);
+  CHECK(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 1u << 20}) >=
+        8 * (1 + (1u << 20) / BLOCK_LARGE));
   CHECK(cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = 1u << 20,
-                                                   .tuning = &(cn_scan_tuning){.fenced = true}}) >= 4 * (1 + 3 * 256));
+                                                   .tuning = &(cn_scan_tuning){.fenced = true}}) >=
+        4 * (1 + 3 * (1u << 20) / BLOCK_LARGE));
 }
 
-/* Within a block (one dispatch, subgroup rows) and every block boundary +-1
- * of the first few blocks; sizes not a multiple of 4 (the last quad partial). */
+/* Within one block (one dispatch, subgroup rows) at every workgroup size of
+ * the one-block shapes +-1, from one block to several, and every block
+ * boundary +-1 of the first few blocks; sizes not a multiple of 4 (the last
+ * quad partial). */
 TEST(scan_block_boundaries) {
-  const uint64_t sizes[] = {3, 5, 127, 129, 1023, 1025, BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK - 1, 2 * BLOCK,
-                            2 * BLOCK + 1, 3 * BLOCK + 2, 7 * BLOCK + 3};
+  const uint64_t sizes[] = {3, 5, 127, 129, 255, 257, 1023, 1025, 4095, 4097, ONE_BLOCK_MAX / 2 - 1,
+                            ONE_BLOCK_MAX / 2 + 1, ONE_BLOCK_MAX - 1, ONE_BLOCK_MAX, ONE_BLOCK_MAX + 1,
+                            5 * BLOCK - 1, 5 * BLOCK, 5 * BLOCK + 1, 6 * BLOCK + 2, 7 * BLOCK + 3,
+                            LARGE_FROM - 1, LARGE_FROM, LARGE_FROM + 1, LARGE_FROM + BLOCK_LARGE + 1};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     check_scan(sizes[i], false, 0);
     check_scan(sizes[i], true, 2);
@@ -105,7 +120,7 @@ TEST(scan_lookback_fallback) {
       tuning = (cn_scan_tuning){.spin_budget = b, .fenced = fenced};
       check_scan(37 * BLOCK + 5, false, 0);
       check_scan(37 * BLOCK + 5, true, 2);
-      check_scan(BLOCK + 1, true, 1);
+      check_scan(ONE_BLOCK_MAX + 1, true, 1);
     }
   tuning = (cn_scan_tuning){0};
 }
@@ -114,7 +129,7 @@ TEST(scan_lookback_fallback) {
  * other block shapes of the default look-back. */
 TEST(scan_fenced_and_shapes) {
   tuning = (cn_scan_tuning){.fenced = true};
-  check_scan(BLOCK + 1, false, 0);
+  check_scan(ONE_BLOCK_MAX + 1, false, 0);
   check_scan((1u << 20) + 7, true, 0);
   static const uint32_t shapes[][2] = {{64, 32}, {512, 8}, {1024, 16}};
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
@@ -123,6 +138,22 @@ TEST(scan_fenced_and_shapes) {
     check_scan(blk - 1, false, 0);
     check_scan(3 * blk + 1, true, 2);
     check_scan(40 * blk + 3, false, 0);
+  }
+  /* The look-back's pause between flag loads, the static block order (block
+   * = workgroup id; on llvmpipe blocks then often wait on ones not yet
+   * started: the fallback) and windows of 1 .. 8 predecessors per lane, alone
+   * and with a tiny spin budget. */
+  static const cn_scan_tuning others[] = {{.backoff = 8},
+                                          {.static_order = true},
+                                          {.static_order = true, .backoff = 4, .spin_budget = 2},
+                                          {.lookback_entries = 1},
+                                          {.lookback_entries = 2},
+                                          {.lookback_entries = 8, .spin_budget = 2},
+                                          {.wg = 64, .items = 16, .lookback_entries = 4}};
+  for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+    tuning = others[i];
+    check_scan(ONE_BLOCK_MAX + 1, false, 0);
+    check_scan(23 * BLOCK + 9, true, 2);
   }
   tuning = (cn_scan_tuning){0};
 }
@@ -154,8 +185,13 @@ TEST(scan_other_monoids) {
   if (!ctx) return;
   const uint64_t n = 5 * BLOCK + 77;
   uint32_t *in = malloc(n * 4), *got = malloc(n * 4), *want = malloc(n * 4);
+  /* Default shape, and small blocks with a window of 8 predecessors per lane
+   * (the segmented sum is not commutative: the window's fold keeps order). */
+  const cn_scan_tuning shapes[2] = {{0}, {.wg = 64, .items = 16, .lookback_entries = 8}};
   for (int op = CN_SCAN_U32_MAX; op <= CN_SCAN_F32_SEG_ADD; op++)
-    for (int off = 0; off <= 4; off += 4) {
+    for (int run = 0; run < 3; run++) { /* offset 0, offset 4 (not 16-byte aligned), the second shape */
+      int off = run == 1 ? 4 : 0;
+      const cn_scan_tuning *tu = &shapes[run == 2];
       for (uint64_t i = 0; i < n; i++) {
         if (op == CN_SCAN_U32_MAX) {
           in[i] = (uint32_t)test_rand_below(1u << 30);
@@ -183,7 +219,7 @@ TEST(scan_other_monoids) {
           acc = (acc & 0x80000000u) | (s.u & 0x7FFFFFFFu);
         }
       }
-      cn_scan_args a = {.op = (cn_scan_op)op, .n = n, .exclusive = true};
+      cn_scan_args a = {.op = (cn_scan_op)op, .n = n, .exclusive = true, .tuning = tu};
       cn_buffer data = {0}, scratch = {0};
       CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, n * 4 + 16, &data));
       CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_scan_scratch_bytes(ctx, &a), &scratch));
@@ -198,7 +234,7 @@ TEST(scan_other_monoids) {
       CHECK_OK(cn_buffer_download(ctx, &data, (VkDeviceSize)off, got, n * 4));
       uint64_t bad = 0;
       for (uint64_t i = 0; i < n; i++) bad += got[i] != want[i];
-      if (bad) fprintf(stderr, "  op %d offset %d: %llu wrong\n", op, off, (unsigned long long)bad);
+      if (bad) fprintf(stderr, "  op %d run %d: %llu wrong\n", op, run, (unsigned long long)bad);
       CHECK(bad == 0);
       cn_buffer_destroy(ctx, &scratch);
       cn_buffer_destroy(ctx, &data);

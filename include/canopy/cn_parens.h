@@ -92,18 +92,26 @@
  *              Needs in and out 16-byte aligned (CN_ERROR_INVALID_ARGUMENT
  *              otherwise) and full subgroups (chunk order follows subgroup
  *              id and lane).
- *   SINGLE     small inputs in one dispatch: one workgroup of up to 1024
- *              invocations x 16 elements (n <= cn_parens_single_max()); 4 or
- *              8 elements per invocation where those cover n, and the
- *              smallest power-of-two workgroup that covers n; the
- *              EFFICIENT partition walk with no stack before the partition:
- *              chunk bitmasks, a bicyclic tree over the chunks in shared
- *              memory, each element's match by a tree search; no scratch, no
- *              barrier between passes.
+ *   SINGLE     small inputs in one dispatch: one workgroup, no scratch, no
+ *              barrier between passes (n <= cn_parens_single_max(): 1024
+ *              invocations x 16 elements). Two forms (tuning.single_form):
+ *              the low-mark form (the default) is LOWMARK's matching kernel
+ *              over the whole input with an empty stack before it: 16
+ *              elements per invocation, else 32, in the smallest
+ *              power-of-two workgroup that covers n, with min tables and
+ *              index rows in shared memory where they fit, else subgroup
+ *              links and bitmasks; where the device's shared memory holds
+ *              that workgroup (on a 48 KiB device: n <= 8192) and in and
+ *              out are 16-byte aligned; otherwise the tree
+ *              form: the EFFICIENT partition walk with no stack before the
+ *              partition (chunk bitmasks, a bicyclic tree over the chunks in
+ *              shared memory, each element's match by a tree search), 4, 8
+ *              or 16 elements per invocation, the fewest that cover n.
  *   AUTO       the variant measured fastest for n on the H200 (docs/PERF.md):
- *              single up to 2^12 elements, simple below 2^15, lowmark from
- *              there; efficient instead of lowmark when in or out is not
- *              16-byte aligned.
+ *              single where its low-mark form holds n (else up to 2^12, the
+ *              tree form), simple below 2^18, lowmark from there; efficient
+ *              instead of lowmark, and simple instead of single above 2^12,
+ *              when in or out is not 16-byte aligned.
  *
  * Memory ordering of LOOKBACK. Flag accesses are relaxed atomics by one
  * invocation; ordering comes from workgroup-uniform control barriers with
@@ -153,7 +161,8 @@ typedef enum cn_parens_variant {
 /* A variant's shape: invocations per workgroup (a power of two, 32 ..
  * the device's limit), elements per invocation (1, 2 or a multiple of 4, at
  * most 32; lowmark 16 or 32; single: the largest workgroup and its elements
- * per invocation, used for every n) and, for lookback, the stack entries
+ * per invocation, used for every n; with k = 16 or 32 the low-mark form runs
+ * with that k where it holds n) and, for lookback, the stack entries
  * each partition publishes (1 .. wg * k). All zero: the variant's default. */
 typedef struct cn_parens_shape {
   uint32_t wg, k, window;
@@ -174,7 +183,18 @@ typedef struct cn_parens_tuning {
   /* lowmark's matching kernel: stage outputs through shared memory for
    * contiguous stores; walk the chunk twice instead of holding its outputs. */
   bool lowmark_stage, lowmark_rewalk;
+  /* lowmark's matching kernel: previous-smaller links by binary lifting
+   * over min tables in shared memory (log2(wg) levels, a barrier each)
+   * instead of subgroup shuffles and a search over the subgroups' minima
+   * (one barrier, one level). (single's low-mark form picks its own.) */
+  bool lowmark_psv_tables;
+  /* single's form (see SINGLE above): CN_PARENS_SINGLE_TREE or
+   * CN_PARENS_SINGLE_LOWMARK (where it holds n and the buffers are 16-byte
+   * aligned, else the tree form); 0: the low-mark form. */
+  uint32_t single_form;
 } cn_parens_tuning;
+
+enum { CN_PARENS_SINGLE_TREE = 1, CN_PARENS_SINGLE_LOWMARK = 2 };
 
 /* One matching: what cn_parens_record() records (see the header comment for
  * the buffers and their alignment). */

@@ -11,7 +11,10 @@
  * Limits:  n <= CN_SCAN_MAX_N, else CN_ERROR_LIMIT.
  *
  * Algorithm: one pass with decoupled look-back (shaders/scan_lb.glsl): blocks
- * of 256 x 16 elements; each invocation folds four elements at a time,
+ * of 256 x 16 elements (512 x 16 from 2^19 elements), and n up to 1024 x 16
+ * in one block (1024 x 8 and
+ * smaller workgroups of 8 elements each while those cover n); each
+ * invocation folds four elements at a time,
  * subgroup scans join the lanes, shared memory the subgroups; each block
  * publishes its total, folds its predecessors' published totals back to the
  * first one that has published its inclusive prefix, then publishes its own.
@@ -62,6 +65,15 @@ typedef struct cn_scan_tuning {
   uint32_t spin_budget; /* look-back: flag loads per block before it folds a
                            predecessor's input itself (0: 16384); small values
                            exercise that path */
+  uint32_t backoff;     /* look-back: a pause of this many dependent ALU steps
+                           between two loads of an unset flag (0: none) */
+  uint32_t lookback_entries; /* 64-bit look-back: predecessors each lane of the
+                           walking subgroup reads per step, 1, 2, 4 or 8 (a window
+                           of subgroup size x this); 0: the default */
+  bool static_order;    /* look-back: block b is workgroup b (no counter handing
+                           out block ids in the order blocks start; correct in
+                           any order through the spin budget, fast only where
+                           the device starts workgroups in id order) */
 } cn_scan_tuning;
 
 /* One scan: what cn_scan_record() records. Buffers are given by device

@@ -1,0 +1,207 @@
+// parens_lm_match.glsl: pass 4 of the LOWMARK variant (parens_lm_match.comp)
+// and, with PARENS_LM_SINGLE, the low-mark form of SINGLE (parens_lm_single.comp) (see parens_lm.glsl and
+// include/canopy/cn_parens.h). Per partition, in three steps with no per-element search:
+//   1. walk: each invocation walks its K (16 or 32) elements in registers
+//      with a bitmask of the chunk's '(' still open. An element with an open
+//      '(' in the chunk gets its index; else it needs the stack entry at
+//      depth v = g(i) relative to the partition, and since the chunk's stack
+//      is empty, v - start is minus the chunk's running low, d = 0, 1, ...:
+//      the element records d, to be patched. The walk also gives the chunk's
+//      sum, low mark, bitmask and how many depths (nq) it asks for.
+//   2. queries, per chunk, for its nq depths v = start - d: the answer lies in
+//      the last chunk u before it whose low mark is below v (a previous-smaller-
+//      value search), as the (v - 1 - low_u)-th lowest unmatched '(' of u,
+//      found by a bit select in u's mask (sh_mask); or, with no such chunk (v <= 0), in the
+//      window before the partition that parens_lm_window wrote. The searches
+//      follow the chunks' previous-smaller links (psv[u]: the last chunk before
+//      u with a lower low mark), each found once per chunk by binary lifting
+//      over min tables in shared memory; the depths of one chunk are asked in
+//      decreasing order, so its walk down the links only moves back. Answers
+//      go to the chunk's row of sh_ans.
+//   3. patch and store: recorded depths become their answers; the outputs
+//      leave as 16-byte stores, staged through shared memory (STAGE != 0) so
+//      that a subgroup's stores are contiguous, or straight from registers.
+//      With REWALK != 0 the first walk records nothing (no K outputs held in
+//      registers across step 2) and a second walk after the queries produces
+//      each output and stores each quad as it completes (STAGE is then unused).
+// With PARENS_LM_SINGLE one workgroup owns the whole input (n <= WG * K, one
+// dispatch, no scratch): a depth with no chunk before it answers -1 (the
+// stack before the input is empty) instead of reading the window.
+#define PARENS_NO_PARTITION
+#include "parens.glsl"
+#include "parens_lm.glsl"
+
+// Bit 0 (STAGE): stage outputs through shared memory for contiguous stores
+// (whole partitions); bit 1 (REWALK): walk twice instead of holding the outputs.
+layout(constant_id = CN_SPEC_PARENS_MATCH) const uint MATCH_FORM = 0;
+const uint STAGE = MATCH_FORM & 1u;
+const uint REWALK = MATCH_FORM & 2u;
+// Bit 2 (PSV_TABLES): previous-smaller links by binary lifting over min
+// tables (log2(WG) levels, a barrier each) instead of subgroup shuffles and
+// a search back over the subgroups' minima (one barrier).
+const uint PSV_TABLES = MATCH_FORM & 4u;
+// Bit 3 (POS_ROWS): each chunk's unmatched '(' as a row of indices in shared
+// memory (K + 1 words per chunk) instead of its bitmask and a bit select per
+// query.
+const uint POS_ROWS = MATCH_FORM & 8u;
+
+// log2(WG): levels of the min tables (WG is a power of two, 32 .. 1024).
+const uint LM_LOG = WG >= 1024u ? 10u : WG >= 512u ? 9u : WG >= 256u ? 8u : WG >= 128u ? 7u : WG >= 64u ? 6u : 5u;
+const uint ROW = LK + 1u; // sh_ans row per chunk: depths 0 .. K (odd stride: no bank conflicts)
+const uint MIN_LEVELS = PSV_TABLES != 0u ? LM_LOG : 1u;
+
+shared int sh_min[MIN_LEVELS * WG]; // level j, chunk x: min of low marks over chunks (x - 2^j, x]; level 0 = low marks
+shared int sh_psv[WG];          // last chunk before x with a lower low mark, or -1
+shared uint sh_mask[POS_ROWS != 0u ? 1u : WG];       // chunk x's unmatched '(' (bit j: element j of the chunk)
+shared int sh_pos[POS_ROWS != 0u ? WG * (LK + 1u) : 1u]; // POS_ROWS: chunk x's unmatched '(' (indices), lowest first
+shared int sh_ans[WG * ROW];    // chunk t's answers at depths start - d, d = 0 .. K; later the staged outputs
+
+// Position of the k-th lowest set bit of m (k = 0: the lowest; m has more
+// than k bits): halves by bit counts, five steps for 32 bits.
+uint lm_select_low(uint m, uint k) {
+  uint pos = 0u;
+  [[unroll]] for (uint w = 16u; w != 0u; w >>= 1) {
+    uint c = bitCount(m & ((1u << w) - 1u));
+    if (k >= c) {
+      k -= c;
+      m >>= w;
+      pos += w;
+    }
+  }
+  return pos;
+}
+
+void main() {
+#ifdef PARENS_LM_SINGLE
+  uint q = 0u, t = lm_chunk_id();
+#else
+  uint q = cn_group_id(), t = lm_chunk_id();
+#endif
+  uint part = q * P;
+  LmChunk c = lm_load_bits(part, t); // past n: zero bits, i.e. '(' after every real element
+  uint base = part + t * LK;
+
+  // 1. Walk. o[j] >= 0 is an answer; o[j] = -1 - d asks for depth start - d.
+  int o[LK];
+  uint mask = 0u;
+  int r = 0;
+  [[unroll]] for (uint j = 0u; j < LK; j++) {
+    int m = findMSB(mask);
+    if (REWALK == 0u) o[j] = m >= 0 ? int(base) + m : r - 1; // r = the running low when mask is empty
+    bool cl = (c.closes & (1u << j)) != 0u;
+    uint popped = mask & ~(1u << (uint(m) & 31u)); // the top removed (mask is 0 when m = -1)
+    mask = cl ? popped : mask | (1u << j);
+    r += cl ? -1 : 1;
+  }
+  int sum;
+  int start = lm_excl_add(r, sum);
+  int low = r - int(bitCount(mask)); // sum - (unmatched '(')
+  int low_t = start + low;
+  int nq = 1 - low; // depths d = 0 .. -low (the last is unused when only the chunk's end reaches it)
+
+  // 2. Min tables, links, queries.
+  uint row = t * ROW;
+  if (POS_ROWS != 0u)
+    for (uint m = mask, k = 0u; m != 0u; m &= m - 1u, k++) sh_pos[row + k] = int(base) + findLSB(m);
+  else
+    sh_mask[t] = mask;
+  sh_min[t] = low_t;
+  if (PSV_TABLES != 0u) {
+    for (uint j = 1u; j < MIN_LEVELS; j++) {
+      barrier();
+      uint h = 1u << (j - 1u);
+      int v = sh_min[(j - 1u) * WG + t];
+      if (t >= h) v = min(v, sh_min[(j - 1u) * WG + t - h]);
+      sh_min[j * WG + t] = v;
+    }
+    barrier();
+    int x = int(t) - 1; // skip back over chunks whose low mark is >= low_t
+    for (int j = int(MIN_LEVELS) - 1; j >= 0; j--)
+      if (x >= 0 && sh_min[uint(j) * WG + uint(x)] >= low_t) x -= 1 << j;
+    sh_psv[t] = max(x, -1);
+  } else {
+    // The nearest earlier lane of this subgroup with a lower low mark (lanes
+    // are consecutive chunks), else the last chunk below low_t in the nearest
+    // earlier subgroup whose minimum is below it.
+    uint lane = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
+    int sg_low = subgroupMin(low_t);
+    if (subgroupElect()) sh_sg[gl_SubgroupID] = sg_low;
+    int x = -1;
+    for (uint k = 1u; k < sg; k++) {
+      int lk = subgroupShuffle(low_t, lane >= k ? lane - k : lane);
+      if (x < 0 && lane >= k && lk < low_t) x = int(t - k);
+    }
+    barrier();
+    if (x < 0) {
+      int s = int(gl_SubgroupID) - 1;
+      while (s >= 0 && sh_sg[s] >= low_t) s--;
+      if (s >= 0) {
+        x = (s + 1) * int(sg) - 1;
+        while (sh_min[x] >= low_t) x--; // ends inside subgroup s: its minimum is below low_t
+      }
+    }
+    sh_psv[t] = x;
+  }
+  barrier();
+
+  int u = int(t) - 1, lu = u >= 0 ? sh_min[u] : 0; // a chunk and its low mark
+  for (int d = 0; d < nq; d++) {
+    int v = start - d;
+    while (u >= 0 && lu >= v) {
+      u = sh_psv[u];
+      lu = u >= 0 ? sh_min[u] : 0;
+    }
+    int a;
+    if (u >= 0 && POS_ROWS != 0u) a = sh_pos[uint(u) * ROW + uint(v - 1 - lu)];
+    else if (u >= 0) a = int(part + uint(u) * LK + lm_select_low(sh_mask[u], uint(v - 1 - lu)));
+#ifdef PARENS_LM_SINGLE
+    else a = -1;
+#else
+    else a = pc.win.v[q * P + uint(min(-v, int(P) - 1))]; // -v = P only for an unused depth
+#endif
+    sh_ans[row + uint(d)] = a;
+  }
+
+  // 3. Patch (each invocation reads its own row) and store.
+  if (REWALK != 0u) {
+    ParensOut4 dst = ParensOut4(pc.dst);
+    bool whole = c.count == LK;
+    ivec4 quad = ivec4(0);
+    mask = 0u;
+    r = 0;
+    [[unroll]] for (uint j = 0u; j < LK; j++) {
+      int m = findMSB(mask);
+      int ov = int(base) + m;
+      if (m < 0) ov = sh_ans[row + uint(-r)];
+      quad[j % 4u] = ov;
+      if (j % 4u == 3u && whole) dst.v[base / 4u + j / 4u] = quad;
+      if (!whole && j < c.count) pc.dst.v[base + j] = ov;
+      bool cl = (c.closes & (1u << j)) != 0u;
+      uint popped = mask & ~(1u << (uint(m) & 31u));
+      mask = cl ? popped : mask | (1u << j);
+      r += cl ? -1 : 1;
+    }
+    return;
+  }
+  [[unroll]] for (uint j = 0u; j < LK; j++)
+    if (o[j] < 0) o[j] = sh_ans[row + uint(-1 - o[j])];
+  if (STAGE != 0u && part + P <= pc.n) {
+    // The chunk's outputs go to its own row (read by no other invocation before the barrier).
+    [[unroll]] for (uint j = 0u; j < LK; j++) sh_ans[row + j] = o[j];
+    barrier();
+    ParensOut4 dst = ParensOut4(pc.dst);
+    uint lt = gl_LocalInvocationID.x;
+    [[unroll]] for (uint i = 0u; i < LK / 4u; i++) {
+      uint e = 4u * (i * WG + lt); // element of the partition; chunk e / LK
+      uint s = e + e / LK;         // its place in the rows (four in one row)
+      dst.v[(part + e) / 4u] = ivec4(sh_ans[s], sh_ans[s + 1u], sh_ans[s + 2u], sh_ans[s + 3u]);
+    }
+  } else if (c.count == LK) {
+    ParensOut4 dst = ParensOut4(pc.dst);
+    [[unroll]] for (uint i = 0u; i < LK / 4u; i++)
+      dst.v[base / 4u + i] = ivec4(o[4u * i], o[4u * i + 1u], o[4u * i + 2u], o[4u * i + 3u]);
+  } else {
+    [[unroll]] for (uint j = 0u; j < LK; j++)
+      if (j < c.count) pc.dst.v[base + j] = o[j];
+  }
+}
