@@ -13,6 +13,8 @@ cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn
   if (v->width == 0 || v->height == 0 || v->width > CN_RENDER_MAX_SIZE || v->height > CN_RENDER_MAX_SIZE)
     return cn_fail(CN_ERROR_LIMIT, "render target %ux%u: each side must be 1..%u", v->width, v->height,
                    CN_RENDER_MAX_SIZE);
+  if (v->aa >= CN_AA_COUNT)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "render view aa %u: neither CN_AA_AREA (0) nor CN_AA_SS16 (1)", v->aa);
   cn_context *ctx = r->ctx;
   if (r->timer) {
     cn_timer_reset(ctx, r->timer, cmd);

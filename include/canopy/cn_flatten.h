@@ -68,6 +68,9 @@
  *     paint's alpha by it): per period, the dashes plus what their caps cover
  *     of the gaps (square: up to 2h a gap; round: up to pi h / 2, the half
  *     discs' area over the stroke's width 2h), at most 1.
+ *   - A stroke whose width vectors map to at most 1 device pixel (Skia's
+ *     hairline test) gets CN_FLATTEN_ELEM_HAIRLINE in cn_flatten_elem.flags;
+ *     its lines are the same.
  *   - Closed subpaths are expected to end where they start (the scene
  *     builder adds the closing line). Fills close a gap themselves; a solid
  *     stroke of a closed subpath with a gap strokes the gap as a straight
