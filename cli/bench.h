@@ -15,6 +15,7 @@ typedef struct bench_opts {
   int min_log2, max_log2; /* size range where the target has one (0: its default) */
   const char *command; /* the command line, for the report */
   const char *scenes;  /* the real-scenes directory (--scenes, else the default; see cli.h) */
+  uint32_t aa;         /* render: the renderer's anti-aliasing (--aa, CN_AA_*) */
 } bench_opts;
 
 /* The report: printed to stdout and, with --out, to a file. */

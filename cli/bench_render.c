@@ -38,7 +38,7 @@ static cn_result br_time_scene(cn_context *ctx, const bench_opts *o, const cn_sc
   cn_result st = cn_renderer_create(ctx, &(cn_renderer_desc){.timing = true}, &r);
   if (st != CN_OK) return st;
   st = cn_renderer_set_scene(r, scene);
-  cn_render_view view = {.width = w, .height = h, .background = {1, 1, 1, 1}};
+  cn_render_view view = {.width = w, .height = h, .background = {1, 1, 1, 1}, .aa = o->aa};
   int runs = o->runs > 0 ? o->runs : 10, warm = o->warmup > 0 ? o->warmup : 3;
   double *samples = calloc((size_t)runs * BR_MAX_SPANS, sizeof *samples);
   if (!samples) st = CN_ERROR_OUT_OF_MEMORY;
@@ -220,7 +220,8 @@ int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   uint32_t w = o->quick ? 480 : 3840, h = o->quick ? 270 : 2160;
   uint32_t synth_n = o->quick ? 10000 : 100000;
   const char *root = o->scenes; /* checked by cmd_bench.c */
-  bench_printf(rep, "target %ux%u, white background, default tolerance; scenes from %s\n\n", w, h, root);
+  bench_printf(rep, "target %ux%u, white background, default tolerance, anti-aliasing %s; scenes from %s\n\n", w, h,
+               o->aa == CN_AA_SS16 ? "ss16" : "area", root);
 
   /* the SVG files, two directory levels deep, sorted */
   char *files[BR_MAX_FILES];

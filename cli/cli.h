@@ -15,6 +15,7 @@
 #include <canopy/cn_bbox.h>
 #include <canopy/cn_bins.h>
 #include <canopy/cn_box.h>
+#include <canopy/cn_render_shared.h>
 
 /* Evaluates expr once; returns it from the enclosing function when it is an error. */
 #define CLI_TRY(expr)                      \
@@ -167,6 +168,13 @@ int cli_font_dir_arg(const char *cmd, int argc, char **argv, int *i, cn_svg_opti
   "--font-dir DIR (repeatable): text uses only the fonts in DIR, with sans-serif, serif, monospace,\n" \
   "cursive and fantasy as Noto Sans, Noto Serif, Noto Mono, Yellowtail and Sedgwick Ave Display;\n" \
   "without it, the system's fontconfig fonts.\n"
+
+/* --aa NAME (opts.c): "area" (and NULL, not given) is CN_AA_AREA, "ss16"
+ * CN_AA_SS16, into *aa; CLI_OK, or CLI_USAGE with the message printed. */
+int cli_parse_aa(const char *cmd, const char *name, uint32_t *aa);
+#define CLI_AA_HELP \
+  "      --aa MODE          anti-aliasing: area (default), each pixel's exact covered area;\n" \
+  "                         ss16, 4x4 samples per pixel rounded as Skia/tiny-skia (resvg) do\n"
 
 /* Subcommands. */
 int cli_info(int argc, char **argv);

@@ -9,7 +9,8 @@
  * skipped-by-resvg-harness are left out (--list-skipped names them). Text is
  * rendered with only the fonts of the suite's ../fonts folder (--font-dir),
  * generic families mapped as resvg's harness maps them; rsvg-convert gets the
- * same fonts through a private fontconfig file. */
+ * same fonts through a private fontconfig file. canopy renders with --aa
+ * (default ss16: tiny-skia's 4x4 supersampling, as the references were made). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "cli.h"
 #include <canopy/cn_png.h>
@@ -31,6 +32,10 @@ extern char **environ;
 #define CONF_MAX_CATS 256
 #define CONF_DIFF 24          /* a channel differing by more than this... */
 #define CONF_BAD_FRACTION 0.01 /* ...in more than this fraction of pixels fails the test */
+/* canopy's anti-aliasing unless --aa says otherwise: the supersampled mode,
+ * which rounds edges as tiny-skia (resvg's rasterizer) did when it made the
+ * references; --aa area scores the renderer's default mode. */
+#define CONF_DEFAULT_AA "ss16"
 
 static const char *const conf_excluded_tags[] = {"filter", "raster-or-nested-image", "external-file",
                                                  "skipped-by-resvg-harness"};
@@ -56,7 +61,8 @@ typedef struct conf_cat {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: canopy conformance [--renderer canopy|rsvg] [--suite DIR] [--font-dir DIR] [--min-rate PCT]\n"
+          "usage: canopy conformance [--renderer canopy|rsvg] [--aa area|ss16] [--suite DIR] [--font-dir DIR]\n"
+          "                          [--min-rate PCT]\n"
           "                          [--min-category NAME=PCT]... [--category NAME] [--border PX]\n"
           "                          [--by subcategory] [--markdown] [--failures FILE] [--list-skipped]\n\n"
           "Renders every test of the resvg suite in DIR at its\n"
@@ -72,6 +78,8 @@ static void usage(FILE *f) {
           "then the pass rate per category (or per category/subcategory) and overall.\n"
           "--min-rate PCT: exit 1 when the overall rate is below PCT; --min-category NAME=PCT\n"
           "(repeatable): the same for one category. --markdown: tables as Markdown.\n"
+          "--aa MODE: canopy's anti-aliasing (default " CONF_DEFAULT_AA "): area, each pixel's exact covered area;\n"
+          "ss16, 4x4 samples rounded as tiny-skia (resvg's rasterizer, which made the references) does.\n"
           "--border PX: a diagnostic: pixels within PX of the picture's edge are not compared.\n"
           "--failures FILE: write the failing tests, one per line, with their bad-pixel fraction.\n"
           "exit: 0 done (and at or above --min-rate), 1 below it or the suite unreadable, 2 usage.\n");
@@ -151,6 +159,7 @@ typedef struct conf_state {
   char tmp_png[64];
   char resources[4096]; /* the suite's parent folder: its resources/ are allowed */
   const char *font_dir;  /* text: only these fonts */
+  uint32_t aa;           /* canopy's anti-aliasing (CN_AA_*) */
 } conf_state;
 
 /* Renders one test at w x h into *out (malloc'ed). */
@@ -180,7 +189,7 @@ static bool render_one(conf_state *S, const char *svg, uint32_t w, uint32_t h, u
   cn_result r = cn_svg_load_file(S->builder, svg, &opt, &scene, NULL);
   if (r == CN_OK) {
     *out = malloc((size_t)w * h * 4);
-    cn_render_view view = {.width = w, .height = h};
+    cn_render_view view = {.width = w, .height = h, .aa = S->aa};
     r = *out ? cn_render_scene_to_rgba8(S->ren, &scene, &view, *out) : CN_ERROR_OUT_OF_MEMORY;
   }
   if (r != CN_OK) {
@@ -210,12 +219,14 @@ static void print_table(const char *title, const conf_cat *cats, int ncats, int 
 
 int cli_conformance(int argc, char **argv) {
   const char *suite = NULL, *failures_path = NULL, *renderer = "canopy", *by = NULL, *font_dir = NULL, *only = NULL;
+  const char *aa_name = CONF_DEFAULT_AA;
   int border = 0;
   bool md = false, list_skipped = false;
   float min_rate = -1;
   cli_strings min_cats = {0};
   const cli_opt opts[] = {
       {.name = "renderer", .kind = CLI_OPT_STRING, .dst = &renderer, .metavar = "canopy or rsvg"},
+      {.name = "aa", .kind = CLI_OPT_STRING, .dst = &aa_name, .metavar = "area or ss16"},
       {.name = "suite", .kind = CLI_OPT_STRING, .dst = &suite, .metavar = "a directory"},
       {.name = "min-rate", .kind = CLI_OPT_FLOAT, .dst = &min_rate, .lo = 0, .hi = 100, .metavar = "a percentage"},
       {.name = "min-category", .kind = CLI_OPT_STRINGS, .dst = &min_cats, .metavar = "NAME=PCT"},
@@ -233,6 +244,8 @@ int cli_conformance(int argc, char **argv) {
   bool rsvg = strcmp(renderer, "rsvg") == 0;
   if (!rsvg && strcmp(renderer, "canopy") != 0)
     return cli_usage_error("conformance", "--renderer: '%s' is neither canopy nor rsvg", renderer);
+  uint32_t aa = CN_AA_AREA;
+  if (cli_parse_aa("conformance", aa_name, &aa) != CLI_OK) return CLI_USAGE;
   if (by && strcmp(by, "subcategory") != 0) return cli_usage_error("conformance", "--by takes 'subcategory'");
   bool by_sub = by != NULL;
   /* --min-category NAME=PCT: a floor per category */
@@ -325,7 +338,7 @@ int cli_conformance(int argc, char **argv) {
     setenv("FONTCONFIG_FILE", fc_conf, 1); /* environ goes to rsvg-convert */
   }
   static conf_state S;
-  S = (conf_state){.rsvg = rsvg, .font_dir = font_dir};
+  S = (conf_state){.rsvg = rsvg, .font_dir = font_dir, .aa = aa};
   snprintf(S.resources, sizeof S.resources, "%.4000s/..", suite);
   int rc = CLI_OK;
   if (!rsvg) {
@@ -389,8 +402,8 @@ int cli_conformance(int argc, char **argv) {
   cn_renderer_destroy(S.ren);
   cn_context_destroy(S.ctx);
   if (rc != CLI_OK) return rc;
-  printf("%s on %s: %d tests scored, %d left out (--list-skipped)\n", rsvg ? "rsvg-convert" : "canopy", suite,
-         scored, nskipped);
+  printf("%s%s on %s: %d tests scored, %d left out (--list-skipped)\n", rsvg ? "rsvg-convert" : "canopy",
+         rsvg ? "" : aa == CN_AA_SS16 ? " --aa ss16" : " --aa area", suite, scored, nskipped);
   print_table(by_sub ? "subcategory" : "category", cats, ncats, scored, passed, md);
   double rate = scored ? 100.0 * passed / scored : 0;
   for (int k = 0; k < nmin_cat; k++) {

@@ -37,6 +37,7 @@ static void usage(FILE *f) {
           "  -b, --background COLOR an SVG/CSS colour (white, #336699, rgba(0,0,0,0.5)); default\n"
           "                         transparent\n"
           "      --tolerance T      curve flattening tolerance in pixels (default 0.25)\n"
+          CLI_AA_HELP
           "      --resource-root DIR  images and <use> of other files are read from FILE.svg's\n"
           "                         directory tree only; this allows DIR's tree too (repeatable);\n"
           "                         URLs are never fetched\n"
@@ -178,6 +179,7 @@ static char *out_in_dir(const char *outdir, const char *in) {
 typedef struct render_opts {
   cn_svg_options svg;
   float bg[4], tolerance;
+  uint32_t aa; /* CN_AA_* */
   bool stats;
   bool batch;
 } render_opts;
@@ -215,7 +217,7 @@ static int render_one(render_ctx *R, const render_opts *o, const job *j) {
                      h, CN_RENDER_MAX_SIZE);
   uint8_t *px = malloc((size_t)w * h * 4);
   if (!px) return cli_error("render", "%s: out of memory for %ux%u pixels", name, w, h);
-  cn_render_view view = {.width = w, .height = h, .tolerance = o->tolerance};
+  cn_render_view view = {.width = w, .height = h, .tolerance = o->tolerance, .aa = o->aa};
   memcpy(view.background, o->bg, sizeof o->bg);
   r = cn_render_scene_to_rgba8(R->ren, &scene, &view, px);
   void *png = NULL;
@@ -246,7 +248,7 @@ int cli_render(int argc, char **argv) {
   render_opts o = {0};
   cli_strings roots = {0}, fonts = {0};
   float dpi = 0, zoom = 0;
-  const char *out = NULL;
+  const char *out = NULL, *aa = NULL;
   const float max_size = (float)CN_RENDER_MAX_SIZE;
   const cli_opt opts[] = {
       {.name = "output", .short_name = 'o', .kind = CLI_OPT_STRING, .dst = &out, .metavar = "a file or directory"},
@@ -257,12 +259,14 @@ int cli_render(int argc, char **argv) {
       {.name = "dpi", .kind = CLI_OPT_FLOAT, .dst = &dpi, .lo = 1, .hi = 100000},
       {.name = "background", .short_name = 'b', .kind = CLI_OPT_COLOR, .dst = o.bg, .metavar = "a colour"},
       {.name = "tolerance", .kind = CLI_OPT_FLOAT, .dst = &o.tolerance, .lo = 0.001, .hi = 100},
+      {.name = "aa", .kind = CLI_OPT_STRING, .dst = &aa, .metavar = "area or ss16"},
       {.name = "stats", .kind = CLI_OPT_FLAG, .dst = &o.stats},
       {.name = "resource-root", .kind = CLI_OPT_STRINGS, .dst = &roots, .metavar = "a directory"},
       {.name = "font-dir", .kind = CLI_OPT_STRINGS, .dst = &fonts, .metavar = "a directory"},
       {0}};
   int nin = 0;
   CLI_PARSE("render", argc, argv, opts, usage, &nin);
+  if (cli_parse_aa("render", aa, &o.aa) != CLI_OK) return CLI_USAGE;
   o.svg.scale = (zoom > 0 ? zoom : 1) * (dpi > 0 ? dpi / 96.0f : 1);
   o.svg.resource_roots = roots.v;
   o.svg.resource_root_count = roots.n;

@@ -138,3 +138,10 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, void 
   *nops = n;
   return CLI_OK;
 }
+
+int cli_parse_aa(const char *cmd, const char *name, uint32_t *aa) {
+  if (!name || strcmp(name, "area") == 0) *aa = CN_AA_AREA;
+  else if (strcmp(name, "ss16") == 0) *aa = CN_AA_SS16;
+  else return cli_usage_error(cmd, "--aa: '%s' is neither area nor ss16", name);
+  return CLI_OK;
+}

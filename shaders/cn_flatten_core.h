@@ -222,12 +222,14 @@ FL_GLOBAL bool fl_dashed;
 FL_GLOBAL CN_U32 fl_dash_first, fl_dash_count, fl_dash_m; /* m: entries of one period (count, doubled if odd) */
 FL_GLOBAL float fl_dash_period, fl_dash_off0;
 FL_GLOBAL float fl_cover; /* the paint's alpha factor: < 1 for a collapsed dash pattern */
+FL_GLOBAL CN_U32 fl_flags; /* CN_FLATTEN_ELEM_* of the element */
 
 FL_FN float fl_dash_len(CN_U32 jm) { return fl_dash_at(fl_dash_first + jm % fl_dash_count); }
 
 /* Sets the state for element el; false when it draws nothing. */
 FL_FN bool fl_begin(cn_element el) {
   fl_cover = 1.0f;
+  fl_flags = 0u;
   if (el.tag != CN_TAG_FILL && el.tag != CN_TAG_STROKE && el.tag != CN_TAG_BEGIN_CLIP) return false;
   cn_path p = fl_path(el.path);
   fl_path_first = p.seg_first;
@@ -239,6 +241,13 @@ FL_FN bool fl_begin(cn_element el) {
   cn_stroke st = fl_stroke_at(el.aux);
   fl_h = 0.5f * st.width;
   if (!(fl_h > 0.0f) || !(fl_h < 3.0e37f)) return false; /* SVG: width 0 (or negative) draws nothing */
+  {
+    /* Skia's hairline test: both width vectors at most 1 device px long by its fast length */
+    float w = st.width;
+    float x0 = fl_fabs(fl_T.a * w), y0 = fl_fabs(fl_T.b * w), x1 = fl_fabs(fl_T.c * w), y1 = fl_fabs(fl_T.d * w);
+    float l0 = fl_fmax(x0, y0) + 0.5f * fl_fmin(x0, y0), l1 = fl_fmax(x1, y1) + 0.5f * fl_fmin(x1, y1);
+    if (l0 <= 1.0f && l1 <= 1.0f) fl_flags = CN_FLATTEN_ELEM_HAIRLINE;
+  }
   fl_join_style = st.join <= CN_JOIN_MITER_CLIP ? st.join : CN_JOIN_MITER;
   fl_cap_style = st.cap <= CN_CAP_SQUARE ? st.cap : CN_CAP_BUTT;
   fl_limit = st.miter_limit >= 1.0f ? st.miter_limit : 1.0f;

@@ -41,7 +41,7 @@ void main() {
       pc.elem_out.v[o + 4u] = 0u;
       pc.elem_out.v[o + 5u] = 0u;
       pc.elem_out.v[o + 6u] = floatBitsToUint(1.0); // cover (flatten_pairs: the element's first pair)
-      pc.elem_out.v[o + 7u] = 0u;
+      pc.elem_out.v[o + 7u] = 0u; // flags (flatten_pairs: the element's first pair)
     }
     pc.work.v[CN_FL_OFF_PAIR_BASE + e] = n;
     return;

@@ -88,7 +88,10 @@ void main() {
     g_quota = pc.work.v[pl + pair + 1u] - g_base;
   }
   fl_pair(e, k, pair, false);
-  if (pc.mode == CN_FL_MODE_WRITE && k == 0u) pc.elem_out.v[e * FL_ELEM_WORDS + 6u] = floatBitsToUint(fl_cover);
+  if (pc.mode == CN_FL_MODE_WRITE && k == 0u) {
+    pc.elem_out.v[e * FL_ELEM_WORDS + 6u] = floatBitsToUint(fl_cover);
+    pc.elem_out.v[e * FL_ELEM_WORDS + 7u] = fl_flags;
+  }
 
   if (pc.mode == CN_FL_MODE_COUNT) {
     pc.work.v[pl + pair] = g_count;

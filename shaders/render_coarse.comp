@@ -197,6 +197,8 @@ void main() {
           flags = E.flags;
           uint aux = src == e ? el.aux : cfg.elements.v[src].aux;
           rule = el.tag == CN_TAG_STROKE ? CN_RULE_NONZERO : aux;
+          // supersampling: a hairline stroke keeps area coverage (CN_FILL_AREA)
+          if (el.tag == CN_TAG_STROKE && cfg.aa == CN_AA_SS16 && cn_flat_hairline(cfg, e)) rule |= CN_FILL_AREA;
           arg = el.paint;
         } else {
           arg = src == e ? el.aux : cfg.elements.v[src].aux;

@@ -47,8 +47,8 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer SpillBuf { 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer OutBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer CountBuf { uint v; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer BinBuf { uint v[]; };
-// cn_flatten_elem: first line, line count, box x0 y0 x1 y1, cover (floats)
-struct cn_render_flat_elem { uint first; uint count; float x0; float y0; float x1; float y1; float cover; uint pad0; };
+// cn_flatten_elem: first line, line count, box x0 y0 x1 y1, cover (floats), flags (CN_FLATTEN_ELEM_*)
+struct cn_render_flat_elem { uint first; uint count; float x0; float y0; float x1; float y1; float cover; uint flags; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer FlatElemBuf { cn_render_flat_elem v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer BoxBuf { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ImageBuf { cn_image v[]; };
@@ -59,6 +59,25 @@ float cn_cover(CnRenderConfig cfg, uint e) {
   return uint64_t(cfg.flat_elems) != uint64_t(0) ? clamp(cfg.flat_elems.v[e].cover, 0.0, 1.0) : 1.0;
 }
 
+
+// Is element e a stroke the flatten stage marked as a Skia hairline (CN_RENDER_FLAT_HAIRLINE)?
+bool cn_flat_hairline(CnRenderConfig cfg, uint e) {
+  return uint64_t(cfg.flat_elems) != uint64_t(0) && (cfg.flat_elems.v[e].flags & CN_RENDER_FLAT_HAIRLINE) != 0;
+}
+
+// CN_AA_SS16: the line as Skia's edge holds it, its ends truncated toward
+// zero to 1/256 px (26.6 fixed point of quarter-pixel samples; exact in
+// float). Tiles, backdrops and pieces then follow the same line as the
+// samples' x (render_coverage_ss.glsl), which for a nearly horizontal line
+// can lie pixels away from the unsnapped one.
+cn_render_line cn_ss_snap(cn_render_line l) {
+  vec4 p = trunc(vec4(l.x0, l.y0, l.x1, l.y1) * 256.0) * (1.0 / 256.0);
+  l.x0 = p.x;
+  l.y0 = p.y;
+  l.x1 = p.z;
+  l.y1 = p.w;
+  return l;
+}
 
 // Number of valid lines this frame.
 uint cn_line_count(CnRenderConfig cfg) { return min(cfg.line_count.v, cfg.cap_lines); }

@@ -8,6 +8,8 @@
 // the pixel's row of "how much of the pixel lies right of the piece", plus the
 // y edges (see render_tile_seg.comp). Nonzero takes min(|w|, 1), even-odd the
 // distance of w to the nearest even integer (both exact for a single edge).
+// With cn_render_config.aa == CN_AA_SS16 the coverage is 4x4 point samples
+// instead (render_coverage_ss.glsl).
 //
 // Colour is premultiplied sRGB floats. BEGIN_CLIP/BEGIN_BLEND push the current
 // colour on a stack: CN_FINE_STACK_REGS levels in registers, deeper levels in
@@ -15,6 +17,7 @@
 #include "render_common.glsl"
 #include "render_blend.glsl"
 #include "render_paint.glsl"
+#include "render_coverage_ss.glsl"
 
 layout(local_size_x = CN_TILE_PIXELS) in;
 
@@ -48,8 +51,18 @@ float H(float t) { return t < 0.0 ? t : (t < 1.0 ? t - 0.5 * t * t : 0.5); }
 
 // Area coverage at local pixel (px, py) of a tile path: segments from head.
 float coverage(uint head, int backdrop, uint rule, float px, float py) {
-  float area = float(backdrop);
   SegBuf sb = cfg.segs;
+  if (cfg.aa == CN_AA_SS16) {
+    // supersampled, unless coarse asked for area coverage (a hairline stroke)
+    if ((rule & CN_FILL_AREA) == 0) {
+      LineBuf lb = cfg.lines;
+      uint tile = cn_group_id();
+      ivec2 pixel = ivec2(tile % cfg.tiles_x, tile / cfg.tiles_x) * CN_TILE + ivec2(px, py);
+      return cn_coverage_ss16(sb, lb, cfg.cap_segs, head, backdrop, rule, px, py, pixel);
+    }
+    rule &= ~CN_FILL_AREA;
+  }
+  float area = float(backdrop);
   uint guard = 0;
   for (uint s = head; s != 0 && guard < cfg.cap_segs; guard++) {
     cn_render_seg g = sb.v[s];

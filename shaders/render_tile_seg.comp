@@ -107,6 +107,7 @@ void main() {
   uint nrows = 0u;
   if (i < nlines) {
     cn_render_line l = cfg.lines.v[i];
+    if (cfg.aa == CN_AA_SS16) l = cn_ss_snap(l); // pieces of the line Skia's edge follows
     bool ok = l.element < cfg.n_elements && !any(isnan(vec4(l.x0, l.y0, l.x1, l.y1))) &&
               !any(isinf(vec4(l.x0, l.y0, l.x1, l.y1)));
     cn_render_elem E;
@@ -250,7 +251,7 @@ void main() {
           }
         }
         seg.yedge_sign = yedge_sign;
-        seg.pad0 = 0;
+        seg.line = first + s; // the line of slot s
         uint off = base + p;
         uint tile = toff + uint(r - R.y) * uint(R.z - R.x) + uint(c - R.x);
         seg.next = atomicExchange(tb.v[tile].seg_head, off);

@@ -55,25 +55,64 @@ static cn_result fl_scan(cn_context *ctx, VkCommandBuffer cmd, cn_scan_op op, Vk
                                         .exclusive = exclusive});
 }
 
-static uint64_t fl_scan_bytes(cn_context *ctx, const cn_flatten_args *a) {
-  uint64_t E = a->element_count, P = a->pair_count, S = a->segment_count;
-  uint64_t m = CN_MAX(fl_scan_scratch(ctx, CN_SCAN_U32_ADD, P + 1),
-                      CN_MAX(fl_scan_scratch(ctx, CN_SCAN_U32_ADD, E + 1), fl_scan_scratch(ctx, CN_SCAN_U32_MAX, S)));
-  return a->dashed ? CN_MAX(m, fl_scan_scratch(ctx, CN_SCAN_F32_SEG_ADD, P)) : m;
+/* Two scan scratch regions: the pair-base and subpath-start scans of setup are
+ * independent and run without a barrier between them, each in its own region
+ * (the first region serves every other scan too). */
+static uint64_t fl_scan_bytes_a(cn_context *ctx, const cn_flatten_args *a) {
+  uint64_t E = a->element_count, P = a->pair_count;
+  uint64_t m = CN_MAX(fl_scan_scratch(ctx, CN_SCAN_U32_ADD, P + 1), fl_scan_scratch(ctx, CN_SCAN_U32_ADD, E + 1));
+  m = a->dashed ? CN_MAX(m, fl_scan_scratch(ctx, CN_SCAN_F32_SEG_ADD, P)) : m;
+  return (CN_MAX(m, 16) + 255) & ~255ull;
+}
+
+static uint64_t fl_scan_bytes_b(cn_context *ctx, const cn_flatten_args *a) {
+  return CN_MAX(fl_scan_scratch(ctx, CN_SCAN_U32_MAX, a->segment_count), 16);
 }
 
 uint64_t cn_flatten_scratch_bytes(cn_context *ctx, const cn_flatten_args *a) {
   if (!ctx || !a) return 0;
-  return fl_work_bytes(a) + CN_MAX(fl_scan_bytes(ctx, a), 16);
+  return fl_work_bytes(a) + fl_scan_bytes_a(ctx, a) + fl_scan_bytes_b(ctx, a);
 }
 
-cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatten_args *a) {
-  if (!ctx || !cmd || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_flatten_record: NULL argument");
+/* The subpath links: sub_first (start flags, max scan) and sub_last. They
+ * read only the segments and write only their own words of the work buffer
+ * and the second scan region. */
+static cn_result fl_record_links(cn_context *ctx, VkCommandBuffer cmd, const cn_flatten_args *a) {
+  VkPipeline k_sub;
+  CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_SUBPATHS, &k_sub));
+  const uint32_t E = a->element_count, S = a->segment_count, P = a->pair_count;
+  cn_flatten_push pc = {.segments = a->segments, .work = a->scratch, .element_count = E, .pair_count = P,
+                        .segment_count = S};
+  const uint64_t off_sub_first = CN_FL_OFF_SUB_FIRST((uint64_t)E, (uint64_t)P) * 4;
+  pc.mode = CN_FL_MODE_SUB_START;
+  cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
+  cn_cmd_barrier(ctx, cmd);
+  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_MAX, a->scratch + off_sub_first,
+                 a->scratch + fl_work_bytes(a) + fl_scan_bytes_a(ctx, a), S, false));
+  cn_cmd_barrier(ctx, cmd);
+  pc.mode = CN_FL_MODE_SUB_LINK;
+  cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
+  return CN_OK;
+}
+
+static cn_result fl_check_args(const cn_flatten_args *a) {
   if (a->element_count >= FL_MAX_COUNT || a->segment_count >= FL_MAX_COUNT || a->pair_count >= FL_MAX_COUNT)
     return cn_fail(CN_ERROR_LIMIT, "flatten: %u elements, %u segments, %u pairs: at most 2^30 - 1 each",
                    a->element_count, a->segment_count, a->pair_count);
   if (!a->scratch || !a->elems || !a->lines || (a->element_count && (!a->elements || !a->paths)))
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_flatten_record: a buffer address is 0");
+  return CN_OK;
+}
+
+cn_result cn_flatten_record_links(cn_context *ctx, VkCommandBuffer cmd, const cn_flatten_args *a) {
+  if (!ctx || !cmd || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_flatten_record_links: NULL argument");
+  CN_TRY(fl_check_args(a));
+  return fl_record_links(ctx, cmd, a);
+}
+
+cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatten_args *a) {
+  if (!ctx || !cmd || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_flatten_record: NULL argument");
+  CN_TRY(fl_check_args(a));
   const uint32_t E = a->element_count, S = a->segment_count, P = a->pair_count;
   float tol = a->tolerance > 0 ? a->tolerance : CN_FLATTEN_DEFAULT_TOLERANCE;
   if (!(tol < 1e30f)) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "flatten: tolerance %g is not finite", tol);
@@ -101,23 +140,31 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
       .pair_count = P, .segment_count = S, .line_capacity = a->line_capacity};
   const VkDeviceAddress w = a->scratch;
   const VkDeviceAddress scan_scratch = a->scratch + fl_work_bytes(a);
+  const VkDeviceAddress scan_scratch_b = scan_scratch + fl_scan_bytes_a(ctx, a);
   const uint64_t off_pair_lines = CN_FL_OFF_PAIR_LINES((uint64_t)E) * 4;
   const uint64_t off_sub_first = CN_FL_OFF_SUB_FIRST((uint64_t)E, (uint64_t)P) * 4;
   const uint64_t off_dash = CN_FL_OFF_DASH((uint64_t)E, (uint64_t)P, (uint64_t)S) * 4;
 
-  /* setup: header and the slot after the last pair's count start at 0 */
+  /* setup: header and the slot after the last pair's count start at 0; the
+   * subpath links (unless recorded earlier) alongside */
   pc.mode = CN_FL_MODE_ELEM_INIT;
   cn_dispatch(ctx, cmd, k_elem, &pc, sizeof pc, CN_DIV_UP((uint64_t)E + 1, FL_WG));
-  pc.mode = CN_FL_MODE_SUB_START;
-  cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
-  cn_cmd_barrier(ctx, cmd);
-  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + CN_FL_OFF_PAIR_BASE * 4, scan_scratch, (uint64_t)E + 1, true));
-  cn_cmd_barrier(ctx, cmd);
-  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_MAX, w + off_sub_first, scan_scratch, S, false));
-  cn_cmd_barrier(ctx, cmd);
-  pc.mode = CN_FL_MODE_SUB_LINK;
-  cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
-  cn_cmd_barrier(ctx, cmd);
+  if (a->links_recorded) {
+    cn_cmd_barrier(ctx, cmd);
+    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + CN_FL_OFF_PAIR_BASE * 4, scan_scratch, (uint64_t)E + 1, true));
+    cn_cmd_barrier(ctx, cmd);
+  } else {
+    pc.mode = CN_FL_MODE_SUB_START;
+    cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
+    cn_cmd_barrier(ctx, cmd);
+    /* independent scans (own scratch regions): no barrier between them */
+    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + CN_FL_OFF_PAIR_BASE * 4, scan_scratch, (uint64_t)E + 1, true));
+    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_MAX, w + off_sub_first, scan_scratch_b, S, false));
+    cn_cmd_barrier(ctx, cmd);
+    pc.mode = CN_FL_MODE_SUB_LINK;
+    cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
+    cn_cmd_barrier(ctx, cmd);
+  }
   if (P && a->dashed) {
     pc.mode = CN_FL_MODE_DASH_LEN;
     cn_dispatch(ctx, cmd, k_pairs, &pc, sizeof pc, CN_DIV_UP((uint64_t)P, FL_WG));
@@ -144,7 +191,7 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
   cn_cmd_barrier(ctx, cmd);
   pc.mode = CN_FL_MODE_ELEM_FINISH;
   cn_dispatch(ctx, cmd, k_elem, &pc, sizeof pc, CN_DIV_UP((uint64_t)CN_MAX(E, 1), FL_WG));
-  cn_cmd_barrier(ctx, cmd);
+  if (!a->caller_barrier) cn_cmd_barrier(ctx, cmd);
   if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: write");
   return CN_OK;
 }

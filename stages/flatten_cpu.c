@@ -135,11 +135,12 @@ cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc
     st.box[0] = st.box[1] = INFINITY;
     st.box[2] = st.box[3] = -INFINITY;
     float cover = 1.0f;
+    uint32_t flags = 0;
     if (fl_draws_cpu(el->tag)) {
       uint32_t n = scene->paths[el->path].seg_count;
       for (uint32_t k = 0; k < n; k++) {
         fl_pair(e, k, pair + k, false);
-        if (k == 0) cover = fl_cover; /* as flatten_pairs: set by the element's first pair */
+        if (k == 0) cover = fl_cover, flags = fl_flags; /* as flatten_pairs: set by the element's first pair */
       }
       pair += n;
     }
@@ -153,7 +154,7 @@ cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc
       o->x1 = empty ? 0 : st.box[2];
       o->y1 = empty ? 0 : st.box[3];
       o->cover = cover;
-      o->pad0 = 0;
+      o->flags = flags;
     }
   }
   fl_st = NULL;

@@ -145,6 +145,9 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
                    CN_RENDER_MAX_SIZE);
   if (v->stride && v->stride < v->width)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "render target stride %u < width %u", v->stride, v->width);
+  _Static_assert(CN_RENDER_FLAT_HAIRLINE == CN_FLATTEN_ELEM_HAIRLINE, "cn_render_shared.h mirrors cn_flatten_shared.h");
+  if (v->aa >= CN_AA_COUNT)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "render view aa %u: neither CN_AA_AREA (0) nor CN_AA_SS16 (1)", v->aa);
   cn_context *ctx = r->ctx;
   uint32_t tiles_x = CN_DIV_UP(v->width, CN_TILE), tiles_y = CN_DIV_UP(v->height, CN_TILE);
   CN_TRY(cn__reserve(r, tiles_x, tiles_y, v));
@@ -204,6 +207,7 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
       .images = CN__SG_ADDR(g, images),
       .image_pixels = CN__SG_ADDR(g, image_pixels),
       .out_stride = v->stride ? v->stride : v->width,
+      .aa = v->aa,
       .use_bins = r->binned ? 1u : 0u,
       .cap_bins = (uint32_t)CN_MIN(so.bin_capacity, 0xFFFFFFFFull),
       .bin_offsets = r->binned ? so.bin_offsets : 0,

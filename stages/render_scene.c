@@ -13,6 +13,8 @@ cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn
   if (v->width == 0 || v->height == 0 || v->width > CN_RENDER_MAX_SIZE || v->height > CN_RENDER_MAX_SIZE)
     return cn_fail(CN_ERROR_LIMIT, "render target %ux%u: each side must be 1..%u", v->width, v->height,
                    CN_RENDER_MAX_SIZE);
+  if (v->aa >= CN_AA_COUNT)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "render view aa %u: neither CN_AA_AREA (0) nor CN_AA_SS16 (1)", v->aa);
   cn_context *ctx = r->ctx;
   if (r->timer) {
     cn_timer_reset(ctx, r->timer, cmd);
@@ -27,7 +29,11 @@ cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn
                       .tolerance = v->tolerance,
                       .timer = r->timer};
   memcpy(f.transform, v->transform, sizeof f.transform);
-  CN_TRY(cn_scene_gpu_record(r->sg, cmd, &f));
+  /* the counters' readback copies go after fine, off the critical path */
+  r->sg->defer_readback = true;
+  cn_result sr = cn_scene_gpu_record(r->sg, cmd, &f);
+  r->sg->defer_readback = false;
+  CN_TRY(sr);
   r->scene_frame = true;
   r->binned = r->sg->binned;
   cn_scene_gpu_outputs o;
@@ -42,6 +48,8 @@ cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn
   cn_result res = cn_renderer_record_frame(r, cmd, v, false);
   r->scene_frame = true;
   r->binned = binned;
+  /* after the frame's last barrier (cn_renderer_record_frame ends with one) */
+  if (res == CN_OK) cn__scene_gpu_record_readback(r->sg, cmd);
   return res;
 }
 

@@ -203,6 +203,45 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
   g->nbins = 0;
   uint64_t gb = g->info.group_count ? g->info.group_count : 1;
   bool stage = n > 0 && (f->bin_size || f->cull || !f->flatten);
+  /* flatten's buffers and arguments (its result-box input is set after the stage) */
+  cn_flatten_args fa = {0};
+  if (f->flatten) {
+    if (!g->cap.lines) {
+      uint64_t guess = g->initial.lines ? g->initial.lines : 1024 + 8ull * g->info.pair_count;
+      g->cap.lines = (uint32_t)CN_MIN(guess, (uint64_t)UINT32_MAX);
+    }
+    fa = (cn_flatten_args){
+        .elements = CN__SG_ADDR(g, elements),
+        .paths = CN__SG_ADDR(g, paths),
+        .segments = CN__SG_ADDR(g, segments),
+        .transforms = CN__SG_ADDR(g, transforms),
+        .strokes = CN__SG_ADDR(g, strokes),
+        .dashes = CN__SG_ADDR(g, dashes),
+        .element_count = n,
+        .segment_count = s->segment_count,
+        .pair_count = g->info.pair_count,
+        .dashed = g->info.dashed,
+        .extent = g->info.extent,
+        .tolerance = f->tolerance,
+        .line_capacity = g->cap.lines,
+        .timer = f->timer,
+        .caller_barrier = g->defer_readback,
+    };
+    memcpy(fa.view, f->transform, sizeof fa.view);
+    CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX((uint64_t)g->cap.lines * sizeof(cn_line), 16), &g->lines));
+    CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX((uint64_t)n * sizeof(cn_flatten_elem), 16), &g->line_elems));
+    CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, cn_flatten_scratch_bytes(ctx, &fa), &g->fl_scratch));
+    fa.lines = g->lines.address;
+    fa.elems = g->line_elems.address;
+    fa.scratch = g->fl_scratch.address;
+  }
+  /* The subpath links depend on the segments alone: recorded before the scene
+   * stage, they run alongside its first pass (the stage's barriers order them
+   * before flatten). */
+  if (f->flatten && stage) {
+    CN_TRY(cn_flatten_record_links(ctx, cmd, &fa));
+    fa.links_recorded = true;
+  }
   if (stage) {
     if (f->bin_size) {
       CN_TRY(cn_bins_grid_make(vp, f->bin_size, &g->grid));
@@ -253,37 +292,15 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
     g->binned = f->bin_size != 0;
   }
   if (f->flatten) {
-    if (!g->cap.lines) {
-      uint64_t guess = g->initial.lines ? g->initial.lines : 1024 + 8ull * g->info.pair_count;
-      g->cap.lines = (uint32_t)CN_MIN(guess, (uint64_t)UINT32_MAX);
-    }
-    cn_flatten_args fa = {
-        .elements = CN__SG_ADDR(g, elements),
-        .paths = CN__SG_ADDR(g, paths),
-        .segments = CN__SG_ADDR(g, segments),
-        .transforms = CN__SG_ADDR(g, transforms),
-        .strokes = CN__SG_ADDR(g, strokes),
-        .dashes = CN__SG_ADDR(g, dashes),
-        .element_count = n,
-        .segment_count = s->segment_count,
-        .pair_count = g->info.pair_count,
-        .dashed = g->info.dashed,
-        .extent = g->info.extent,
-        .tolerance = f->tolerance,
-        .cull_boxes = f->cull && g->staged ? g->boxes.address : 0,
-        .line_capacity = g->cap.lines,
-        .timer = f->timer,
-    };
-    memcpy(fa.view, f->transform, sizeof fa.view);
-    CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX((uint64_t)g->cap.lines * sizeof(cn_line), 16), &g->lines));
-    CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX((uint64_t)n * sizeof(cn_flatten_elem), 16), &g->line_elems));
-    CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, cn_flatten_scratch_bytes(ctx, &fa), &g->fl_scratch));
-    fa.lines = g->lines.address;
-    fa.elems = g->line_elems.address;
-    fa.scratch = g->fl_scratch.address;
+    fa.cull_boxes = f->cull && g->staged ? g->boxes.address : 0;
     CN_TRY(cn_flatten_record(ctx, cmd, &fa));
     g->flattened = true;
   }
+  if (!g->defer_readback) cn__scene_gpu_record_readback(g, cmd);
+  return CN_OK;
+}
+
+void cn__scene_gpu_record_readback(cn_scene_gpu *g, VkCommandBuffer cmd) {
   /* what frame_done reads */
   VkBufferCopy c[3];
   uint32_t nc = 0;
@@ -303,7 +320,6 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
                         .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                         .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
-  return CN_OK;
 }
 
 /* Reads what the last frame counted into need; checks the group structure. */

@@ -57,6 +57,12 @@ struct cn_scene_gpu {
   uint32_t nbins;
   bool staged, binned, flattened;
   cn_scene_gpu_counts counts;
+  /* set by the renderer around its whole-scene frames: cn_scene_gpu_record
+   * leaves out the readback copies (and flatten's last barrier, the renderer's
+   * setup barrier standing for it); the renderer records the copies with
+   * cn__scene_gpu_record_readback after its last pass, off the critical path
+   * (no pass of the frame writes what they copy) */
+  bool defer_readback;
 };
 
 /* Device address of an array of the uploaded scene. */
@@ -66,6 +72,11 @@ struct cn_scene_gpu {
  * little slack for counts that are upper bounds anyway); *grew says whether
  * any did. CN_ERROR_LIMIT past a stage's limit. */
 cn_result cn__scene_sizes_grow(cn_scene_gpu *g, const cn__scene_needs *need, bool *grew);
+
+/* Records the copies of the frame's counters (bbox status, bin total, flatten
+ * header) into the readback buffer, and the barrier to the host; after a
+ * barrier that follows the stages' last writes. */
+void cn__scene_gpu_record_readback(cn_scene_gpu *g, VkCommandBuffer cmd);
 
 /* Reads what the last frame counted (and checks the group structure). */
 cn_result cn__scene_gpu_read(cn_scene_gpu *g, cn__scene_needs *need);

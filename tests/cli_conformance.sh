@@ -14,8 +14,12 @@ src=$2
 # Raise them with the figures, never lower them. The overall rate includes
 # the images category (structure/image, painting/image-rendering); the floors
 # of the five other categories keep their combined rate at 96.6% or more.
-MIN_RATE=93.0
-MIN_CATEGORIES=(structure=97.3 shapes=100 painting=97.2 masking=100 paint-servers=87.7 images=29.5 text=94.8)
+# They are the figures of the command's default mode, --aa ss16 (4x4 samples
+# rounded as tiny-skia rounds them, as the references were made); the
+# renderer's default, --aa area, scores every category at or below them
+# (docs/CONFORMANCE.md has both columns).
+MIN_RATE=96.2
+MIN_CATEGORIES=(structure=98.0 shapes=100 painting=97.4 masking=100 paint-servers=87.7 images=100 text=94.8)
 suite=""
 for d in "${CANOPY_SHARED:-}" "$src/../shared" /work/shared; do
   if [ -n "$d" ] && [ -f "$d/conformance/resvg/FEATURES.tsv" ]; then suite="$d/conformance/resvg"; break; fi

@@ -67,6 +67,26 @@ pixel background "$dir/b.png" 60 10 "80 40 128 128 255 255"
 "$canopy" render "$dir/a.svg" -o "$dir/d.png" --scale 0.5 --background "rgba(0,0,0,0)" >"$out" 2>"$err"; expect scale 0 $?
 pixel scale "$dir/d.png" 2 2 "20 10 255 0 0 255"
 
+# --aa: the frame the resvg suite's image tests draw (a 1-unit stroke at 3.75 px per unit, its
+# edges at 1.875 and 5.625 px): exact area 32 and 159, tiny-skia's 4x4 samples 0 and 192
+cat >"$dir/frame.svg" <<'SVG'
+<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300" viewBox="0 0 80 80">
+  <rect x="1" y="1" width="78" height="78" stroke="black" fill="none"/>
+</svg>
+SVG
+"$canopy" render "$dir/frame.svg" -o "$dir/frame-area.png" >"$out" 2>"$err"; expect aa-default 0 $?
+pixel aa-area-outer "$dir/frame-area.png" 1 150 "300 300 0 0 0 32"
+pixel aa-area-inner "$dir/frame-area.png" 5 150 "300 300 0 0 0 159"
+"$canopy" render --aa ss16 "$dir/frame.svg" -o "$dir/frame-ss16.png" >"$out" 2>"$err"; expect aa-ss16 0 $?
+pixel aa-ss16-outer "$dir/frame-ss16.png" 1 150 "300 300 0 0 0 0"
+pixel aa-ss16-inside "$dir/frame-ss16.png" 3 150 "300 300 0 0 0 255"
+pixel aa-ss16-inner "$dir/frame-ss16.png" 5 150 "300 300 0 0 0 192"
+pixel aa-ss16-top "$dir/frame-ss16.png" 150 5 "300 300 0 0 0 192"
+"$canopy" render --aa=area "$dir/frame.svg" -o "$dir/frame-area2.png" >"$out" 2>"$err"; expect aa-area 0 $?
+pixel aa-area-named "$dir/frame-area2.png" 5 150 "300 300 0 0 0 159"
+"$canopy" render --aa msaa8 "$dir/frame.svg" -o "$dir/frame-bad.png" >"$out" 2>"$err"; expect aa-bad 2 $?
+contains aa-bad "$err" "neither area nor ss16"
+
 # errors
 "$canopy" render >"$out" 2>"$err"; expect no-args 2 $?
 printf '<svg xmlns="http://www.w3.org/2000/svg"><rect' >"$dir/bad.svg"

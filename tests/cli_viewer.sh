@@ -157,6 +157,12 @@ px=$("$check" pixel "$tmp/plain.png" 393 200)
 "$view" $demo --frames 1 --input "b" --screenshot "$tmp/key-b.png" >"$out" 2>"$err"; expect key-b 0 $?
 if "$check" differ "$tmp/key-b.png" "$tmp/shots/boxes.png" >"$out"; then fail "key-b: $(cat "$out")"; else pass; fi
 "$view" $demo --frames 1 --input "wheel:x@1,2" >"$out" 2>"$err"; expect bad-input 2 $?
+# --aa: the supersampled mode draws the same scene with other edge pixels
+"$view" $demo --frames 1 --no-hud --screenshot "$tmp/aa-area.png" >"$out" 2>"$err"; expect aa-area 0 $?
+"$view" $demo --frames 1 --no-hud --aa ss16 --screenshot "$tmp/aa-ss16.png" >"$out" 2>"$err"; expect aa-ss16 0 $?
+if "$check" differ "$tmp/aa-area.png" "$tmp/aa-ss16.png" >"$out"; then pass; else fail "aa: ss16 drew what area drew"; fi
+"$view" --demo --aa msaa >"$out" 2>"$err"; expect bad-aa 2 $?
+contains bad-aa "$err" "want area or ss16"
 
 # --- files: reload when the file changes on disk, drag-and-drop, a bad reload keeps the scene
 rect() { printf '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect x="%s" y="%s" width="%s" height="%s" fill="%s"/></svg>' "$@"; }

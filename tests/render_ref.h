@@ -5,7 +5,8 @@
  *                  closed cn_render_line outlines (uniform curve subdivision):
  *                  TEST ONLY, it stands in for the GPU flattening stage
  *   ref_render     a CPU reference of the renderer's semantics without tiles:
- *                  exact per-pixel area coverage from all lines of an element,
+ *                  exact per-pixel area coverage (or 4x4 samples, CN_AA_SS16)
+ *                  from all lines of an element,
  *                  the clip/blend/mask stack, gradients, images (nearest and
  *                  bilinear, edge texels clamped); premultiplied floats
  *
@@ -20,6 +21,7 @@
 #include <canopy/cn_render.h>
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,8 +145,15 @@ static inline void ref_end_blend(ref_scene *s) {
 
 /* ------------------------------------------------------ CPU flattening (TEST ONLY) */
 
+/* A line as Skia's scan converter holds it (ref_coverage_ss16). */
+typedef struct ref_edge {
+  int64_t top, bottom, x, dx; /* sub-rows top..bottom-1; x (16.16) at sub-row top, dx per sub-row */
+  int sgn;                    /* +1 down, -1 up; 0: no sub-row (dropped) */
+} ref_edge;
+
 typedef struct ref_lines {
   cn_render_line *v;
+  ref_edge *edges; /* per line, made by ref_render_aa for CN_AA_SS16 */
   uint32_t n, cap;
   uint32_t first[REF_CAP], count[REF_CAP]; /* per element: its lines are contiguous */
 } ref_lines;
@@ -210,7 +219,7 @@ static inline ref_lines *ref_flatten_alloc(const cn_scene_data *d) {
 }
 
 static inline void ref_lines_free(ref_lines *L) {
-  if (L) free(L->v);
+  if (L) free(L->v), free(L->edges);
   free(L);
 }
 
@@ -241,6 +250,59 @@ static inline double ref_coverage(const ref_lines *L, uint32_t e, uint32_t rule,
   double a = ref_area(L, e, px, py);
   if (rule == CN_RULE_EVENODD) return fmin(1, fabs(a - 2 * nearbyint(0.5 * a)));
   return fmin(1, fabs(a));
+}
+
+/* 4x4 supersampled coverage (CN_AA_SS16): Skia's supersampling scan converter
+ * (tiny-skia, shift 2) written out per line, without tiles. Each line becomes
+ * Skia's edge: ends scaled by 256 and truncated (26.6 fixed point of
+ * sub-samples), active on sub-rows top..bottom-1 (ends rounded half up), x in
+ * 16.16 at the centre of sub-row top plus dx per sub-row, rounded half up to
+ * a sample column from which on it adds its direction. Nonzero: w != 0,
+ * even-odd: w odd; a row adds 16 per covered sample, 64 when full (63 for the
+ * pixel's last row). */
+static inline ref_edge ref_edge_of(const cn_render_line *l) {
+  double f[4] = {l->x0 * 256.0, l->y0 * 256.0, l->x1 * 256.0, l->y1 * 256.0};
+  int64_t q[4];
+  for (int c = 0; c < 4; c++) q[c] = (int64_t)fmax(-2147483520.0, fmin(2147483520.0, f[c])); /* toward zero */
+  ref_edge g = {.sgn = 1};
+  if (q[1] > q[3]) {
+    int64_t t0 = q[0], t1 = q[1];
+    q[0] = q[2], q[1] = q[3], q[2] = t0, q[3] = t1;
+    g.sgn = -1;
+  }
+  g.top = (q[1] + 32) >> 6, g.bottom = (q[3] + 32) >> 6;
+  if (g.top == g.bottom) {
+    g.sgn = 0;
+    return g;
+  }
+  g.dx = ((q[2] - q[0]) * 65536) / (q[3] - q[1]); /* C division truncates toward zero, as Skia's */
+  if (g.dx > INT32_MAX) g.dx = INT32_MAX;
+  if (g.dx < INT32_MIN) g.dx = INT32_MIN;
+  g.x = (q[0] + ((g.dx * (g.top * 64 + 32 - q[1])) >> 16)) * 1024; /* >> on negatives: arithmetic, as Skia */
+  return g;
+}
+
+static inline double ref_coverage_ss16(const ref_lines *L, uint32_t e, uint32_t rule, int px, int py) {
+  int alpha = 0;
+  for (int j = 0; j < 4; j++) {
+    int64_t row = 4 * (int64_t)py + j;
+    int w[4] = {0, 0, 0, 0};
+    for (uint32_t k = L->first[e]; k < L->first[e] + L->count[e]; k++) {
+      const ref_edge *g = &L->edges[k];
+      if (L->v[k].element != e || !g->sgn || row < g->top || row >= g->bottom) continue;
+      int64_t col = (g->x + (row - g->top) * g->dx + 0x8000) >> 16;
+      for (int i = 0; i < 4; i++)
+        if (4 * (int64_t)px + i >= col) w[i] += g->sgn;
+    }
+    int n = 0;
+    for (int i = 0; i < 4; i++) n += rule == CN_RULE_EVENODD ? (w[i] & 1) != 0 : w[i] != 0;
+    alpha += n == 4 ? 64 - (j == 3) : 16 * n;
+  }
+  return alpha / 255.0;
+}
+
+static inline double ref_coverage_aa(const ref_lines *L, uint32_t e, uint32_t rule, int px, int py, uint32_t aa) {
+  return aa == CN_AA_SS16 ? ref_coverage_ss16(L, e, rule, px, py) : ref_coverage(L, e, rule, px, py);
 }
 
 typedef struct ref_rgba { double r, g, b, a; } ref_rgba;
@@ -420,7 +482,7 @@ static inline ref_rgba ref_paint(const cn_scene_data *d, uint32_t pi, double x, 
 }
 
 /* Renders one pixel of the scene (premultiplied). */
-static inline ref_rgba ref_pixel(const cn_scene_data *d, const ref_lines *L, int px, int py) {
+static inline ref_rgba ref_pixel(const cn_scene_data *d, const ref_lines *L, int px, int py, uint32_t aa) {
   ref_rgba stack[256], cur = {0, 0, 0, 0};
   uint32_t clip_of[256];
   int depth = 0;
@@ -429,7 +491,7 @@ static inline ref_rgba ref_pixel(const cn_scene_data *d, const ref_lines *L, int
   for (uint32_t e = 0; e < d->element_count; e++) {
     const cn_element *el = &d->elements[e];
     if (el->tag == CN_TAG_FILL || el->tag == CN_TAG_STROKE) {
-      double c = ref_coverage(L, e, el->tag == CN_TAG_FILL ? el->aux : CN_RULE_NONZERO, px, py);
+      double c = ref_coverage_aa(L, e, el->tag == CN_TAG_FILL ? el->aux : CN_RULE_NONZERO, px, py, aa);
       cur = ref_over(ref_scale(ref_paint(d, el->paint, px + 0.5, py + 0.5), c), cur);
     } else if (el->tag == CN_TAG_BEGIN_CLIP) {
       clip_of[nopen] = e;
@@ -439,7 +501,7 @@ static inline ref_rgba ref_pixel(const cn_scene_data *d, const ref_lines *L, int
     } else if (el->tag == CN_TAG_END_CLIP) {
       uint32_t b = open[--nopen];
       (void)clip_of;
-      double m = ref_coverage(L, b, d->elements[b].aux, px, py);
+      double m = ref_coverage_aa(L, b, d->elements[b].aux, px, py, aa);
       cur = ref_over(ref_scale(cur, m), stack[--depth]);
     } else if (el->tag == CN_TAG_BEGIN_BLEND) {
       open[nopen++] = e;
@@ -472,9 +534,18 @@ static inline void ref_pack(ref_rgba c, uint8_t *o) {
   o[3] = (uint8_t)lround(a * 255);
 }
 
-static inline void ref_render(const cn_scene_data *d, const ref_lines *L, int w, int h, uint8_t *rgba) {
+/* The scene with coverage aa (CN_AA_*). */
+static inline void ref_render_aa(const cn_scene_data *d, ref_lines *L, int w, int h, uint32_t aa, uint8_t *rgba) {
+  if (aa == CN_AA_SS16 && !L->edges) {
+    L->edges = malloc(sizeof *L->edges * (L->n ? L->n : 1));
+    for (uint32_t k = 0; k < L->n; k++) L->edges[k] = ref_edge_of(&L->v[k]);
+  }
   for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++) ref_pack(ref_pixel(d, L, x, y), rgba + 4 * ((size_t)y * w + x));
+    for (int x = 0; x < w; x++) ref_pack(ref_pixel(d, L, x, y, aa), rgba + 4 * ((size_t)y * w + x));
+}
+
+static inline void ref_render(const cn_scene_data *d, ref_lines *L, int w, int h, uint8_t *rgba) {
+  ref_render_aa(d, L, w, h, CN_AA_AREA, rgba);
 }
 
 #endif

@@ -236,28 +236,47 @@ TEST(fill_overflow_rerun) {
                         .dashed = info.dashed};
   CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, (uint64_t)d.element_count * sizeof(cn_flatten_elem), &elems));
   CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_flatten_scratch_bytes(ctx, &fa), &scratch));
-  for (int round = 0; round < 2; round++) {
+  /* round 2: caller_barrier (the record leaves out its last barrier, the test
+   * records one); round 3: the subpath links recorded first
+   * (cn_flatten_record_links, a barrier, links_recorded), the scratch cleared
+   * before them: the same lines, header and element ranges as round 1 */
+  cn_flatten_elem *e1 = calloc(d.element_count, sizeof *e1), *e2 = calloc(d.element_count, sizeof *e2);
+  for (int round = 0; round < 4; round++) {
     fa.line_capacity = round == 0 ? 1 : nb;
+    fa.caller_barrier = round == 2;
+    fa.links_recorded = round == 3;
     CHECK_OK(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (uint64_t)fa.line_capacity * sizeof(cn_line), &lines));
     fa.lines = lines.address;
     fa.elems = elems.address;
     fa.scratch = scratch.address;
     VkCommandBuffer cmd;
     CHECK_OK(cn_cmd_begin(ctx, &cmd));
+    if (round == 3) {
+      cn_cmd_fill(ctx, cmd, &scratch, 0, scratch.size, 0);
+      cn_cmd_barrier(ctx, cmd);
+      CHECK_OK(cn_flatten_record_links(ctx, cmd, &fa));
+      cn_cmd_barrier(ctx, cmd);
+    }
     CHECK_OK(cn_flatten_record(ctx, cmd, &fa));
+    if (fa.caller_barrier) cn_cmd_barrier(ctx, cmd);
     CHECK_OK(cn_cmd_submit(ctx, cmd));
     cn_flatten_header h;
     CHECK_OK(cn_buffer_download(ctx, &scratch, 0, &h, sizeof h));
     CHECK_EQ_U64(h.line_count, nb);
     CHECK_EQ_U64(h.line_capacity, fa.line_capacity);
     CHECK((h.flags & CN_FLATTEN_OVERFLOW) == (round == 0 ? CN_FLATTEN_OVERFLOW : 0u));
-    if (round == 1) {
+    if (round >= 1) {
       cn_line *c = malloc((size_t)nb * sizeof *c);
       CHECK_OK(cn_buffer_download(ctx, &lines, 0, c, (size_t)nb * sizeof *c));
       CHECK(memcmp(c, b, (size_t)nb * sizeof *c) == 0);
       free(c);
+      CHECK_OK(cn_buffer_download(ctx, &elems, 0, round == 1 ? e1 : e2, d.element_count * sizeof *e1));
+      if (round >= 2) CHECK(memcmp(e1, e2, d.element_count * sizeof *e1) == 0);
     }
   }
+  CHECK(e1[0].line_count == nb);
+  free(e1);
+  free(e2);
   cn_buffer_destroy(ctx, &buf);
   cn_buffer_destroy(ctx, &lines);
   cn_buffer_destroy(ctx, &elems);

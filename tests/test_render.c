@@ -5,7 +5,10 @@
  * pixel matches when every channel is within 1 of the expectation (the GPU
  * works in 32-bit floats, the reference in doubles; rounding at .5 may differ).
  * Hand-computed expectations (coverage of a known square, W3C blend results)
- * use the same tolerance. */
+ * use the same tolerance. Every comparison with the reference runs in both
+ * anti-aliasing modes (CN_AA_AREA, CN_AA_SS16); the supersampled mode must
+ * match exactly (the reference follows Skia's fixed point per line, the GPU
+ * the tile decomposition), ties at sample centres included. */
 #include "render_ref.h"
 #include "test.h"
 
@@ -22,12 +25,12 @@ static cn_renderer *renderer(const cn_renderer_desc *desc) {
   return r;
 }
 
-/* Renders s (flattened on the CPU) at w x h; returns malloc'd RGBA8 or NULL. */
-static uint8_t *gpu_render(cn_renderer *r, const ref_scene *s, int w, int h, const float *bg) {
+/* Renders s (flattened on the CPU) at w x h with anti-aliasing aa; returns malloc'd RGBA8 or NULL. */
+static uint8_t *gpu_render_aa(cn_renderer *r, const ref_scene *s, int w, int h, const float *bg, uint32_t aa) {
   cn_scene_data d = ref_data(s, (float)w, (float)h);
   ref_lines *L = ref_flatten_alloc(&d);
   uint8_t *px = calloc((size_t)w * h, 4);
-  cn_render_view v = {.width = (uint32_t)w, .height = (uint32_t)h};
+  cn_render_view v = {.width = (uint32_t)w, .height = (uint32_t)h, .aa = aa};
   if (bg) memcpy(v.background, bg, sizeof v.background);
   cn_result res = cn_render_lines_to_rgba8(r, &d, L->v, L->n, &v, px);
   CHECK_OK(res);
@@ -37,6 +40,10 @@ static uint8_t *gpu_render(cn_renderer *r, const ref_scene *s, int w, int h, con
     return NULL;
   }
   return px;
+}
+
+static uint8_t *gpu_render(cn_renderer *r, const ref_scene *s, int w, int h, const float *bg) {
+  return gpu_render_aa(r, s, w, h, bg, CN_AA_AREA);
 }
 
 static void premul8(const uint8_t *p, int *o) {
@@ -67,27 +74,29 @@ static int compare(const char *what, const uint8_t *got, const uint8_t *want, in
 
 static int check_against_ref_tol(const char *what, const ref_scene *s, int w, int h, const cn_renderer_desc *desc,
                                  int tol);
-/* GPU result equals the CPU reference (premultiplied, +-1). */
+/* GPU result equals the CPU reference (premultiplied, +-1), in both anti-aliasing modes. */
 static void check_against_ref(const char *what, const ref_scene *s, int w, int h, const cn_renderer_desc *desc) {
   check_against_ref_tol(what, s, w, h, desc, 1);
 }
 
-/* The same with tolerance tol; returns the number of pixels compared (0 when no GPU). */
+/* The same with tolerance tol; returns the number of pixels compared in the
+ * area mode (0 when no GPU). */
 static int check_against_ref_tol(const char *what, const ref_scene *s, int w, int h, const cn_renderer_desc *desc,
                                  int tol) {
   int compared = 0;
   cn_renderer *r = renderer(desc);
   if (!r) return 0;
-  uint8_t *got = gpu_render(r, s, w, h, NULL);
-  if (got) {
+  for (uint32_t aa = 0; aa < CN_AA_COUNT; aa++) {
+    uint8_t *got = gpu_render_aa(r, s, w, h, NULL, aa);
+    if (!got) break;
     cn_scene_data d = ref_data(s, (float)w, (float)h);
     ref_lines *L = ref_flatten_alloc(&d);
     uint8_t *want = malloc((size_t)w * h * 4);
-    ref_render(&d, L, w, h, want);
+    ref_render_aa(&d, L, w, h, aa, want);
     int bad = compare(what, got, want, w, h, tol);
-    if (bad) fprintf(stderr, "  %s: %d pixels differ\n", what, bad);
+    if (bad) fprintf(stderr, "  %s (%s): %d pixels differ\n", what, aa == CN_AA_SS16 ? "ss16" : "area", bad);
     CHECK(bad == 0);
-    compared = w * h;
+    if (aa == CN_AA_AREA) compared = w * h;
     free(want);
     ref_lines_free(L);
     free(got);
@@ -128,6 +137,176 @@ TEST(render_rect_exact_coverage) {
   }
   free(px);
   cn_renderer_destroy(r);
+}
+
+/* ---- supersampled coverage (CN_AA_SS16), computed here sample by sample */
+
+/* A sample point inside a shape, with the scan converter's conventions: an
+ * edge at x covers the samples strictly right of it, an edge's y extent takes
+ * the sample rows in (y_top, y_bottom]. */
+typedef bool (*ss_inside)(double sx, double sy);
+static bool ss_in_rect(double sx, double sy, double x0, double y0, double x1, double y1) {
+  return x0 < sx && sx <= x1 && y0 < sy && sy <= y1;
+}
+
+/* Skia's alpha of pixel (px, py): per sample row 16 per covered sample, a full
+ * row 64 (the pixel's last row 63). */
+static int ss_alpha(ss_inside in, int px, int py) {
+  int alpha = 0;
+  for (int j = 0; j < 4; j++) {
+    int n = 0;
+    for (int i = 0; i < 4; i++) n += in(px + (i + 0.5) / 4, py + (j + 0.5) / 4);
+    alpha += n == 4 ? 64 - (j == 3) : 16 * n;
+  }
+  return alpha;
+}
+
+/* Renders s (opaque black paint) in the mode aa and checks every pixel's alpha
+ * against in(); returns the alpha image (malloc'd) or NULL. */
+static uint8_t *check_ss_exact(const char *what, const ref_scene *s, int w, int h, ss_inside in) {
+  cn_renderer *r = renderer(NULL);
+  if (!r) return NULL;
+  uint8_t *px = gpu_render_aa(r, s, w, h, NULL, CN_AA_SS16);
+  cn_renderer_destroy(r);
+  if (!px) return NULL;
+  int bad = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      int want = ss_alpha(in, x, y), got = px[4 * (y * w + x) + 3];
+      if (got != want && bad++ < 5) fprintf(stderr, "  %s: (%d,%d): alpha %d, want %d\n", what, x, y, got, want);
+    }
+  if (bad) fprintf(stderr, "  %s: %d pixels differ\n", what, bad);
+  CHECK(bad == 0);
+  return px;
+}
+
+/* The frame every image test of the resvg suite draws: a 1-unit stroke at
+ * 3.75 px per unit, its edges at 1.875 and 5.625 px (sample centres). */
+static bool ss_frame(double sx, double sy) {
+  return ss_in_rect(sx, sy, 1.875, 1.875, 62.125, 62.125) && !ss_in_rect(sx, sy, 5.625, 5.625, 58.375, 58.375);
+}
+
+TEST(render_ss16_frame_exact) {
+  static ref_scene s;
+  ref_init(&s);
+  uint32_t p = ref_path_begin(&s);
+  ref_line(&s, 1.875f, 1.875f, 62.125f, 1.875f); /* outer, clockwise */
+  ref_line(&s, 62.125f, 1.875f, 62.125f, 62.125f);
+  ref_line(&s, 62.125f, 62.125f, 1.875f, 62.125f);
+  ref_line(&s, 1.875f, 62.125f, 1.875f, 1.875f);
+  ref_close(&s);
+  ref_line(&s, 5.625f, 5.625f, 5.625f, 58.375f); /* inner, anticlockwise */
+  ref_line(&s, 5.625f, 58.375f, 58.375f, 58.375f);
+  ref_line(&s, 58.375f, 58.375f, 58.375f, 5.625f);
+  ref_line(&s, 58.375f, 5.625f, 5.625f, 5.625f);
+  ref_close(&s);
+  ref_fill(&s, p, ref_solid(&s, 0, 0, 0, 1), CN_RULE_NONZERO);
+  uint8_t *px = check_ss_exact("frame", &s, 64, 64, ss_frame);
+  if (px) {
+    /* tiny-skia's values, which resvg's references hold */
+    CHECK_EQ_U64(px[4 * (30 * 64 + 1) + 3], 0);   /* edge at 1.875: no sample right of it in pixel 1 */
+    CHECK_EQ_U64(px[4 * (30 * 64 + 2) + 3], 255);
+    CHECK_EQ_U64(px[4 * (30 * 64 + 5) + 3], 192); /* edge at 5.625: 3 of 4 columns, 4 rows */
+    CHECK_EQ_U64(px[4 * (30 * 64 + 6) + 3], 0);
+    CHECK_EQ_U64(px[4 * (1 * 64 + 30) + 3], 0);   /* the same along y */
+    CHECK_EQ_U64(px[4 * (5 * 64 + 30) + 3], 192); /* rows 0-2 of pixel 5 full, 64 each */
+    CHECK_EQ_U64(px[4 * (5 * 64 + 5) + 3], 240);  /* corner: three full rows and 3 samples */
+    CHECK_EQ_U64(px[4 * (30 * 64 + 62) + 3], 64); /* 62.125: the sample at the edge is covered */
+  }
+  free(px);
+  /* the area mode gives the exact area: 0.125 and 0.625 of the pixel */
+  cn_renderer *r = renderer(NULL);
+  if (!r) return;
+  px = gpu_render(r, &s, 64, 64, NULL);
+  if (px) {
+    CHECK_EQ_U64(px[4 * (30 * 64 + 1) + 3], 32);
+    CHECK_EQ_U64(px[4 * (30 * 64 + 5) + 3], 159);
+  }
+  free(px);
+  cn_renderer_destroy(r);
+}
+
+static bool ss_rect_a(double sx, double sy) { return ss_in_rect(sx, sy, 10.3, 10.25, 20.5, 20.75); }
+static bool ss_rect_b(double sx, double sy) { return ss_in_rect(sx, sy, 14.5, 30.125, 33.875, 47.5); }
+/* a triangle with a diagonal edge of slope 1/2 (x at sample rows on odd 1/16ths: no ties) across tiles */
+static bool ss_triangle(double sx, double sy) { return 3 < sy && sy <= 35 && 12 < sx && sx <= 12 + (sy - 3) / 2; }
+static bool ss_sq1(double sx, double sy) { return ss_in_rect(sx, sy, 10.3, 10.3, 22.6, 22.6); }
+static bool ss_sq2(double sx, double sy) { return ss_in_rect(sx, sy, 18.125, 18.125, 30.875, 30.875); }
+static bool ss_xor(double sx, double sy) { return ss_sq1(sx, sy) != ss_sq2(sx, sy); }
+static bool ss_or(double sx, double sy) { return ss_sq1(sx, sy) || ss_sq2(sx, sy); }
+
+/* Half- and quarter-pixel edges, a diagonal edge, two squares overlapping
+ * under both rules: every pixel's alpha as computed sample by sample. */
+TEST(render_ss16_shapes_exact) {
+  static ref_scene s;
+  ref_init(&s);
+  ref_fill(&s, ref_rect(&s, 10.3f, 10.25f, 20.5f, 20.75f), ref_solid(&s, 0, 0, 0, 1), CN_RULE_NONZERO);
+  uint8_t *px = check_ss_exact("rect", &s, 40, 40, ss_rect_a);
+  if (px) {
+    CHECK_EQ_U64(px[4 * (10 * 40 + 10) + 3], 144); /* 3 columns x 3 rows */
+    CHECK_EQ_U64(px[4 * (15 * 40 + 10) + 3], 192); /* 3 columns x 4 rows */
+    CHECK_EQ_U64(px[4 * (10 * 40 + 15) + 3], 191); /* rows 1-3 full: 64 + 64 + 63 */
+    CHECK_EQ_U64(px[4 * (15 * 40 + 20) + 3], 128); /* 20.125, 20.375 <= 20.5 */
+    CHECK_EQ_U64(px[4 * (20 * 40 + 20) + 3], 96);
+  }
+  free(px);
+  ref_init(&s);
+  ref_fill(&s, ref_rect(&s, 14.5f, 30.125f, 33.875f, 47.5f), ref_solid(&s, 0, 0, 0, 1), CN_RULE_NONZERO);
+  free(check_ss_exact("tile-crossing rect", &s, 50, 50, ss_rect_b));
+  ref_init(&s);
+  float tri[6] = {12, 3, 28, 35, 12, 35};
+  ref_fill(&s, ref_poly(&s, tri, 3), ref_solid(&s, 0, 0, 0, 1), CN_RULE_NONZERO);
+  free(check_ss_exact("diagonal", &s, 40, 40, ss_triangle));
+  for (uint32_t rule = 0; rule < 2; rule++) {
+    ref_init(&s);
+    uint32_t p = ref_path_begin(&s);
+    float a[4] = {10.3f, 10.3f, 22.6f, 22.6f}, b[4] = {18.125f, 18.125f, 30.875f, 30.875f};
+    for (int k = 0; k < 2; k++) {
+      const float *q = k ? b : a;
+      ref_line(&s, q[0], q[1], q[2], q[1]);
+      ref_line(&s, q[2], q[1], q[2], q[3]);
+      ref_line(&s, q[2], q[3], q[0], q[3]);
+      ref_line(&s, q[0], q[3], q[0], q[1]);
+      ref_close(&s);
+    }
+    ref_fill(&s, p, ref_solid(&s, 0, 0, 0, 1), rule);
+    px = check_ss_exact(rule == CN_RULE_EVENODD ? "overlap even-odd" : "overlap nonzero", &s, 40, 40,
+                        rule == CN_RULE_EVENODD ? ss_xor : ss_or);
+    if (px) CHECK_EQ_U64(px[4 * (20 * 40 + 20) + 3], rule == CN_RULE_EVENODD ? 0 : 255);
+    free(px);
+  }
+  /* an unknown mode is refused */
+  cn_renderer *r = renderer(NULL);
+  if (!r) return;
+  cn_scene_data d = ref_data(&s, 8, 8);
+  uint8_t out[8 * 8 * 4];
+  cn_render_view v = {.width = 8, .height = 8, .aa = CN_AA_COUNT};
+  CHECK(cn_render_lines_to_rgba8(r, &d, NULL, 0, &v, out) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(cn_last_error(), "aa 2");
+  cn_renderer_destroy(r);
+}
+
+/* Polygons with vertices on multiples of 1.875 px (half units at 3.75 px per
+ * unit, as the resvg suite draws): edges through sample centres on many rows,
+ * 45-degree and steeper diagonals, lines reaching far outside the target. */
+TEST(render_ss16_ties_vs_reference) {
+  test_seed(1875);
+  for (int round = 0; round < 3; round++) {
+    static ref_scene s;
+    ref_init(&s);
+    for (int k = 0; k < 14; k++) {
+      float xy[24];
+      int n = 3 + (int)test_rand_below(9);
+      for (int i = 0; i < n; i++) {
+        xy[2 * i] = 1.875f * (float)test_rand_below(60) - 7.5f;
+        xy[2 * i + 1] = 1.875f * (float)test_rand_below(50) - 7.5f;
+      }
+      if (round == 2 && k < 3) xy[0] = k == 0 ? -900.0f : 700.0f, xy[1] = k == 1 ? -600.0f : 45.0f;
+      uint32_t paint = ref_solid(&s, (float)test_rand_below(256) / 255, 0.3f, 0.8f, 0.5f);
+      ref_fill(&s, ref_poly(&s, xy, n), paint, (uint32_t)test_rand_below(2));
+    }
+    check_against_ref("1.875-grid polygons", &s, 101, 83, NULL);
+  }
 }
 
 /* A five-point star: the centre is inside with nonzero, outside with even-odd. */
@@ -585,7 +764,8 @@ TEST(render_bad_scenes) {
   cn_renderer_destroy(r);
 }
 
-TEST_MAIN(T(render_rect_exact_coverage), T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference), T(render_wide_and_tall_vs_reference),
+TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss16_shapes_exact), T(render_ss16_ties_vs_reference),
+          T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference), T(render_wide_and_tall_vs_reference),
           T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
           T(render_deep_nesting_spills), T(render_blend_modes), T(render_blend_known_values),
           T(render_gradients_vs_reference), T(render_image_nearest_exact),

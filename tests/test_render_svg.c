@@ -11,8 +11,8 @@
 
 #include <math.h>
 
-/* Renders svg (a string) at its own size; *w, *h get the size. NULL on failure. */
-static uint8_t *render_svg(const char *svg, uint32_t *w, uint32_t *h) {
+/* Renders svg (a string) at its own size with anti-aliasing aa; *w, *h get the size. NULL on failure. */
+static uint8_t *render_svg_aa(const char *svg, uint32_t *w, uint32_t *h, uint32_t aa) {
   cn_context *ctx = test_context();
   if (!ctx) return NULL;
   cn_scene_builder *b = NULL;
@@ -29,7 +29,7 @@ static uint8_t *render_svg(const char *svg, uint32_t *w, uint32_t *h) {
     cn_renderer *ren = NULL;
     CHECK_OK(cn_renderer_create(ctx, NULL, &ren));
     px = calloc((size_t)*w * *h, 4);
-    cn_render_view v = {.width = *w, .height = *h};
+    cn_render_view v = {.width = *w, .height = *h, .aa = aa};
     if (ren && px) {
       r = cn_render_scene_to_rgba8(ren, &scene, &v, px);
       CHECK_OK(r);
@@ -43,6 +43,8 @@ static uint8_t *render_svg(const char *svg, uint32_t *w, uint32_t *h) {
   cn_scene_builder_destroy(b);
   return px;
 }
+
+static uint8_t *render_svg(const char *svg, uint32_t *w, uint32_t *h) { return render_svg_aa(svg, w, h, CN_AA_AREA); }
 
 #define PX(p, w, x, y) ((p) + 4 * ((size_t)(y) * (w) + (x)))
 
@@ -420,5 +422,36 @@ TEST(render_under_device_budget) {
   cn_scene_builder_destroy(b);
 }
 
-TEST_MAIN(T(render_view_transform), T(render_bins_match_full_walk), T(svg_rect_coverage), T(svg_fill_rules), T(svg_clip_path), T(svg_stroke), T(svg_blend_multiply_and_opacity),
+/* The supersampled mode through the whole pipeline, as the resvg suite draws
+ * its pictures: an 80-unit viewBox at 300 px (3.75 px per unit). The frame's
+ * 1-unit stroke has its edges at 1.875 and 5.625 px: tiny-skia's 4x4 samples
+ * give 0 and 192 there (exact area: 32 and 159). The crosshair's 0.2-unit
+ * stroke (0.75 px, at most 1 px: a Skia hairline, flagged by the flatten
+ * stage) keeps area coverage, 0.375 on each side of x = 150 px, as Skia's
+ * hairline scaled by its width gives; 16 samples would give 64 and 128. */
+TEST(svg_ss16_frame_and_hairline) {
+  const char *svg = "<svg xmlns='http://www.w3.org/2000/svg' width='300' height='300' viewBox='0 0 80 80'>"
+                    "<path d='M 40 8 L 40 72' stroke='black' stroke-width='0.2'/>"
+                    "<rect x='1' y='1' width='78' height='78' fill='none' stroke='black'/></svg>";
+  uint32_t w, h;
+  uint8_t *ss = render_svg_aa(svg, &w, &h, CN_AA_SS16), *area = render_svg(svg, &w, &h);
+  if (ss && area) {
+    CHECK_EQ_U64(w, 300);
+    expect_px(ss, w, 1, 150, 0, 0, 0, 0, 0);
+    expect_px(ss, w, 3, 150, 0, 0, 0, 255, 0);
+    expect_px(ss, w, 5, 150, 0, 0, 0, 192, 0);
+    expect_px(ss, w, 150, 5, 0, 0, 0, 192, 0);
+    expect_px(ss, w, 5, 5, 0, 0, 0, 240, 0); /* corner: 3 full sample rows, then 3 samples */
+    expect_px(area, w, 1, 150, 0, 0, 0, 32, 1);
+    expect_px(area, w, 5, 150, 0, 0, 0, 159, 1);
+    for (int x = 149; x <= 150; x++) {
+      expect_px(ss, w, x, 100, 0, 0, 0, 96, 1);
+      expect_px(area, w, x, 100, 0, 0, 0, 96, 1);
+    }
+  }
+  free(ss);
+  free(area);
+}
+
+TEST_MAIN(T(svg_ss16_frame_and_hairline), T(render_view_transform), T(render_bins_match_full_walk), T(svg_rect_coverage), T(svg_fill_rules), T(svg_clip_path), T(svg_stroke), T(svg_blend_multiply_and_opacity),
           T(svg_linear_gradient), T(svg_luminance_mask), T(render_under_device_budget), T(svg_subpixel_dashes), T(svg_huge_geometry))

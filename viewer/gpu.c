@@ -116,7 +116,7 @@ bool vw_gpu_set_depth(vw_gpu *g, const vw_analysis *a, char *err, size_t errcap)
 
 bool vw_gpu_record(vw_gpu *g, VkCommandBuffer cmd, const float view[6], uint32_t w, uint32_t h, char *err,
                    size_t errcap) {
-  cn_render_view v = {.width = w, .height = h, .background = {1.0f, 1.0f, 1.0f, 1.0f}};
+  cn_render_view v = {.width = w, .height = h, .background = {1.0f, 1.0f, 1.0f, 1.0f}, .aa = g->aa};
   memcpy(v.transform, view, sizeof v.transform);
   g->source = VW_SOURCE_NONE;
   cn_result r = cn_renderer_record_scene(g->renderer, cmd, &v);

@@ -27,6 +27,7 @@ typedef struct vw_gpu {
   uint32_t uploads;          /* scenes handed to the renderer (each one upload, canopy's own submission) */
   cn_timer *draw_timer;      /* the viewer's render pass; NULL without timestamps */
   bool timing;
+  uint32_t aa;               /* anti-aliasing of every frame (CN_AA_*, --aa); set after vw_gpu_create */
   /* what the last frames measured: the renderer's stages, then "draw" */
   uint32_t spans;
   const char *span_label[VW_MAX_SPANS];

@@ -882,6 +882,8 @@ static void vw__usage(FILE *f) {
           "                      (waits until the file changes on disk and is reloaded); keys also\n"
           "                      [ ] pgup pgdn; frames are at\n"
           "                      least one more than the events\n"
+          "  --aa MODE           anti-aliasing: area (default), each pixel's exact covered area; ss16,\n"
+          "                      4x4 samples per pixel rounded as Skia/tiny-skia (resvg) do\n"
           "  --font-dir DIR      text uses only the fonts in DIR (repeatable); generic families as Noto\n"
           "                      Sans/Serif/Mono, Yellowtail, Sedgwick Ave Display (default: system fonts)\n"
           "  --print-boxes       with --frames: print each element's box in window pixels after the\n"
@@ -918,6 +920,7 @@ int main(int argc, char **argv) {
   app->view = (vw_view){1.0, 0.0, 0.0};
   const char *file = NULL;
   bool demo = false, hud_set = false, vsync = true, vsync_set = false;
+  uint32_t aa = CN_AA_AREA;
   int want_w = 0, want_h = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -935,6 +938,12 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--vsync") || !strcmp(a, "--no-vsync")) {
       vsync = !strcmp(a, "--vsync");
       vsync_set = true;
+    } else if (!strcmp(a, "--aa")) {
+      if (i + 1 >= argc) return vw__usage_error("%s needs area or ss16", a);
+      const char *v = argv[++i];
+      if (!strcmp(v, "area")) aa = CN_AA_AREA;
+      else if (!strcmp(v, "ss16")) aa = CN_AA_SS16;
+      else return vw__usage_error("--aa '%s': want area or ss16", v);
     } else if (!strcmp(a, "--font-dir")) {
       static const char *font_dirs[16];
       if (i + 1 >= argc) return vw__usage_error("%s needs a directory", a);
@@ -1095,6 +1104,7 @@ int main(int argc, char **argv) {
     code = VW_EXIT_FAIL;
   }
   if (code == VW_EXIT_OK) {
+    app->gpu.aa = aa;
     app->fb_w = app->host.extent.width;
     app->fb_h = app->host.extent.height;
     vw__fit(app);

@@ -68,6 +68,9 @@
  *     paint's alpha by it): per period, the dashes plus what their caps cover
  *     of the gaps (square: up to 2h a gap; round: up to pi h / 2, the half
  *     discs' area over the stroke's width 2h), at most 1.
+ *   - A stroke whose width vectors map to at most 1 device pixel (Skia's
+ *     hairline test) gets CN_FLATTEN_ELEM_HAIRLINE in cn_flatten_elem.flags;
+ *     its lines are the same.
  *   - Closed subpaths are expected to end where they start (the scene
  *     builder adds the closing line). Fills close a gap themselves; a solid
  *     stroke of a closed subpath with a gap strokes the gap as a straight
@@ -138,16 +141,30 @@ typedef struct cn_flatten_args {
   VkDeviceAddress scratch; /* cn_flatten_scratch_bytes() bytes, 256-byte aligned; starts with the
                               cn_flatten_header (exact line count, flags) */
   cn_timer *timer; /* optional: marks "flatten: setup", "flatten: count", "flatten: scan", "flatten: write" */
+  /* true: the record ends without its last barrier; the caller records one
+   * before anything reads the outputs or the header (work that touches none of
+   * them may run between, overlapping the last pass) */
+  bool caller_barrier;
+  /* true: cn_flatten_record_links was recorded into the same command buffer
+   * earlier with the same args, with a barrier since */
+  bool links_recorded;
 } cn_flatten_args;
 
 CN_API uint64_t cn_flatten_scratch_bytes(cn_context *ctx, const cn_flatten_args *args);
 
 /* Records the stage into cmd; ends with a barrier (later stages may read the
- * outputs and the header). The write pass writes the lines that fit; the
+ * outputs and the header) unless args->caller_barrier. The write pass writes the lines that fit; the
  * header at scratch says how many there are: when line_count > line_capacity
  * the caller grows the line buffer to line_count and records again (the
  * count is exact). Failure: CN_ERROR_INVALID_ARGUMENT, CN_ERROR_LIMIT. */
 CN_API cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatten_args *args);
+
+/* Records the part of the setup that depends on the segments alone (each
+ * segment linked to its subpath's first and last segment) into the scratch,
+ * without a trailing barrier: a caller records it early, alongside other
+ * work (cn_scene_gpu: with the scene stage, whose result boxes flatten waits
+ * for), then cn_flatten_record with links_recorded after a barrier. */
+CN_API cn_result cn_flatten_record_links(cn_context *ctx, VkCommandBuffer cmd, const cn_flatten_args *args);
 
 /* Standalone (tests, CLI): uploads the scene (cn_scene_gpu), records, submits,
  * re-runs when the lines did not fit, downloads. *lines is malloc'ed (free()

@@ -32,14 +32,22 @@ CN_STRUCT(cn_line) {
  * BEGIN_CLIP). cover: the factor its paint's alpha is scaled by, 1 except for
  * a dashed stroke whose pattern is too fine to draw (a period under
  * CN_FLATTEN_DASH_COLLAPSE_PX device pixels): its lines are then the solid
- * stroke and cover the pattern's mean coverage (cn_flatten.h). */
+ * stroke and cover the pattern's mean coverage (cn_flatten.h). flags: below. */
 CN_STRUCT(cn_flatten_elem) {
   CN_U32 line_first;
   CN_U32 line_count;
   CN_F32 x0, y0, x1, y1;
   CN_F32 cover;
-  CN_U32 pad0;
+  CN_U32 flags; /* CN_FLATTEN_ELEM_* */
 } CN_STRUCT_END(cn_flatten_elem)
+
+/* cn_flatten_elem.flags: a stroke Skia (tiny-skia) draws as an anti-aliased
+ * hairline with its alpha scaled by the width: its width vectors (w, 0) and
+ * (0, w) under the transform each have Skia's fast length (max + min/2 of
+ * |x|, |y|) of at most 1 device pixel. The renderer's supersampled mode
+ * (CN_AA_SS16) gives it area coverage, which is what such a hairline comes
+ * to (render_coarse.comp). */
+#define CN_FLATTEN_ELEM_HAIRLINE 1u
 
 /* The first 16 bytes of the work buffer. line_count is the exact number of
  * lines the scene needs (whatever the capacity); lines at index >= capacity

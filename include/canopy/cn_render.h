@@ -70,6 +70,15 @@ typedef struct cn_render_view {
    * (all zero: identity), and the flattening tolerance in device pixels (0: 0.25). */
   float transform[6];
   float tolerance;
+  /* Anti-aliasing: CN_AA_AREA (0, the default) takes each pixel's coverage as
+   * the exact area of the pixel square inside the path; CN_AA_SS16 as 16 point
+   * samples on a 4x4 grid, counted as Skia's supersampling rasterizer counts
+   * them (the pictures tiny-skia and resvg make, edges quantised to quarter
+   * pixels). It applies to fills, strokes and clip paths alike, except that in
+   * whole-scene frames a stroke at most 1 device pixel wide (Skia's hairline
+   * test, cn_flatten_elem.flags) keeps area coverage, as Skia draws it as a
+   * hairline scaled by its width. docs/RENDER.md has the rules. */
+  uint32_t aa;
 } cn_render_view;
 
 /* Creates a renderer bound to ctx. *out is NULL on failure. */

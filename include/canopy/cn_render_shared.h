@@ -55,6 +55,22 @@
 #define CN_CMD_END_BLEND 9u   /* [blend index] composite the layer with its mode and opacity */
 #define CN_CMD_POP 10u        /* drop the top of the stack (a mask whose masked group is empty here) */
 
+/* Anti-aliasing of fine's coverage (cn_render_view.aa, cn_render_config.aa). */
+#define CN_AA_AREA 0u /* exact area of the pixel square under the winding rule (the default) */
+#define CN_AA_SS16 1u /* 4x4 point samples per pixel, with the sample and rounding conventions of
+                         Skia's supersampling scan converter (tiny-skia, resvg): count / 16 */
+#define CN_AA_COUNT 2u
+/* The rule word of FILL (coarse -> fine): this bit asks for area coverage under CN_AA_SS16 too.
+ * Coarse sets it for strokes the flatten stage marked as Skia hairlines
+ * (cn_flatten_elem.flags & CN_FLATTEN_ELEM_HAIRLINE, mirrored here as
+ * CN_RENDER_FLAT_HAIRLINE): Skia draws those as a 1-pixel anti-aliased line
+ * with its alpha scaled by the width, which the exact area of the thin
+ * outline approximates (the same for a line centred on a pixel edge, at
+ * most 1/8 of full coverage off elsewhere); 16 samples would quantise it to
+ * quarter pixels. */
+#define CN_FILL_AREA (1u << 8)
+#define CN_RENDER_FLAT_HAIRLINE 1u
+
 /* Registers of the fine clip/blend stack; deeper levels spill to memory. */
 #define CN_FINE_STACK_REGS 4u
 
@@ -125,7 +141,8 @@ CN_RSTRUCT(cn_render_seg) {
   CN_F32 yedge;      /* tile-local y of the left-edge crossing; >= CN_TILE: none */
   CN_F32 yedge_sign; /* +1 or -1 */
   CN_U32 next;       /* next record of the tile's list, 0: end */
-  CN_U32 pad0;
+  CN_U32 line;       /* the line (config lines[]) it is a piece of: the supersampled coverage
+                        evaluates its x from the whole line, as Skia's edges do */
 } CN_RSTRUCT_END(cn_render_seg)
 
 /* Per screen tile: where its spilled stack entries live. */
@@ -168,7 +185,7 @@ typedef struct cn_render_config {
   CN_U32 cap_bins;               /* entries bin_elems holds */
   CN_U32 image_count;            /* scene: images[] */
   CN_U32 image_pixel_count;      /* scene: image_pixels[] */
-  CN_U32 pad0;
+  CN_U32 aa;                     /* CN_AA_*: how fine computes coverage */
   CN_PTR(BinBuf) bin_offsets;    /* bins_x * bins_y + 1 uint32 (CSR offsets) */
   CN_PTR(BinBuf) bin_elems;      /* cap_bins uint32: element indices, stream order per bin */
   /* Whole scenes: the flatten stage's per-element line boxes (cn_flatten_elem)
