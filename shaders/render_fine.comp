@@ -9,7 +9,10 @@
 // y edges (see render_tile_seg.comp). Nonzero takes min(|w|, 1), even-odd the
 // distance of w to the nearest even integer (both exact for a single edge).
 // With cn_render_config.aa == CN_AA_SS16 the coverage is 4x4 point samples
-// instead (render_coverage_ss.glsl).
+// instead (render_coverage_ss.glsl). The mode is also a specialization
+// constant (FINE_AA, set from the view by render.c), so each pipeline holds
+// only its own coverage code: the supersampler's registers would otherwise
+// halve the area pipeline's occupancy.
 //
 // Colour is premultiplied sRGB floats. BEGIN_CLIP/BEGIN_BLEND push the current
 // colour on a stack: CN_FINE_STACK_REGS levels in registers, deeper levels in
@@ -20,6 +23,7 @@
 #include "render_coverage_ss.glsl"
 
 layout(local_size_x = CN_TILE_PIXELS) in;
+layout(constant_id = CN_SPEC_FINE_AA) const uint FINE_AA = CN_AA_AREA;
 
 
 CnRenderConfig cfg;
@@ -52,7 +56,7 @@ float H(float t) { return t < 0.0 ? t : (t < 1.0 ? t - 0.5 * t * t : 0.5); }
 // Area coverage at local pixel (px, py) of a tile path: segments from head.
 float coverage(uint head, int backdrop, uint rule, float px, float py) {
   SegBuf sb = cfg.segs;
-  if (cfg.aa == CN_AA_SS16) {
+  if (FINE_AA == CN_AA_SS16) {
     // supersampled, unless coarse asked for area coverage (a hairline stroke)
     if ((rule & CN_FILL_AREA) == 0) {
       LineBuf lb = cfg.lines;

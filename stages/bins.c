@@ -103,7 +103,7 @@ static bool cn__bins_small(const cn_context *ctx, uint64_t n, const cn__bins_sha
 }
 
 bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
-  cn__bins_shape s;
+  cn__bins_shape s = {0};
   uint32_t slice;
   return cn__bins_shape_of(ctx, n, g, &s) == CN_OK && cn__bins_small(ctx, n, &s, &slice);
 }
@@ -115,7 +115,7 @@ uint64_t cn_bins_scratch_bytes(cn_context *ctx, const cn_bins_args *a) {
 }
 
 static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
-  cn__bins_shape s;
+  cn__bins_shape s = {0};
   if (cn__bins_shape_of(ctx, n, g, &s) != CN_OK) return 0;
   uint64_t m = (s.matrix * 4 + 255) & ~255ull;
   return m + cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = s.matrix});
@@ -125,7 +125,7 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
   if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bins_record: NULL argument");
   if (!a->boxes || !a->bin_offsets || !a->scratch || (a->capacity && !a->elems))
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bins_record: a buffer address is 0");
-  cn__bins_shape s;
+  cn__bins_shape s = {0};
   CN_TRY(cn__bins_shape_of(ctx, a->n, &a->grid, &s));
   if (!ctx->caps.subgroup_size || CN__BINS_WG % ctx->caps.subgroup_size)
     return cn_fail(CN_ERROR_LIMIT, "cn_bins_record: workgroups of %u are not whole subgroups of %u", CN__BINS_WG,

@@ -161,7 +161,8 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_SEG, 0, &k_seg)); /* 256 invocations, fixed */
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BACKDROP, wg, &k_backdrop)); /* a subgroup per row */
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_COARSE, 0, &k_coarse));
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_FINE, 0, &k_fine));
+  uint32_t fine_spec[CN_SPEC_FINE_AA + 1] = {[CN_SPEC_FINE_AA] = v->aa}; /* no other constant in fine */
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_FINE, fine_spec, CN_SPEC_FINE_AA + 1, &k_fine));
 
   cn_scene_gpu *g = r->sg;
   const cn_scene_data *host = g->host;
