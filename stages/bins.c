@@ -130,23 +130,23 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
   if (!ctx->caps.subgroup_size || CN__BINS_WG % ctx->caps.subgroup_size)
     return cn_fail(CN_ERROR_LIMIT, "cn_bins_record: workgroups of %u are not whole subgroups of %u", CN__BINS_WG,
                    ctx->caps.subgroup_size);
+  cn_bins_push pc = {.boxes = a->boxes,
+                     .elems = a->elems,
+                     .bin_offsets = a->bin_offsets,
+                     .vp_x0 = a->grid.x0,
+                     .vp_y0 = a->grid.y0,
+                     .n = (uint32_t)a->n,
+                     .bin_size = a->grid.bin_size,
+                     .nbx = a->grid.nbx,
+                     .nby = a->grid.nby,
+                     .nchunks = 1,
+                     .rounds = (uint32_t)CN_DIV_UP(a->n, CN__BINS_WG),
+                     .capacity = (uint32_t)CN_MIN(a->capacity, UINT32_MAX)};
   uint32_t small_slice;
   if (cn__bins_small(ctx, a->n, &s, &small_slice)) {
     uint32_t spec[3] = {CN__BINS_WG, 1, small_slice};
     VkPipeline small;
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_SMALL, spec, 3, &small));
-    cn_bins_push pc = {.boxes = a->boxes,
-                       .elems = a->elems,
-                       .bin_offsets = a->bin_offsets,
-                       .vp_x0 = a->grid.x0,
-                       .vp_y0 = a->grid.y0,
-                       .n = (uint32_t)a->n,
-                       .bin_size = a->grid.bin_size,
-                       .nbx = a->grid.nbx,
-                       .nby = a->grid.nby,
-                       .nchunks = 1,
-                       .rounds = (uint32_t)CN_DIV_UP(a->n, CN__BINS_WG),
-                       .capacity = (uint32_t)CN_MIN(a->capacity, UINT32_MAX)};
     cn_dispatch(ctx, cmd, small, &pc, sizeof pc, 1);
     if (a->timer) {
       cn_cmd_barrier(ctx, cmd);
@@ -161,19 +161,9 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_FILL, spec, 3, &fill));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_GATHER, NULL, 0, &gather));
   VkDeviceAddress matrix = a->scratch, scan = a->scratch + ((s.matrix * 4 + 255) & ~255ull);
-  cn_bins_push pc = {.boxes = a->boxes,
-                     .matrix = matrix,
-                     .elems = a->elems,
-                     .bin_offsets = a->bin_offsets,
-                     .vp_x0 = a->grid.x0,
-                     .vp_y0 = a->grid.y0,
-                     .n = (uint32_t)a->n,
-                     .bin_size = a->grid.bin_size,
-                     .nbx = a->grid.nbx,
-                     .nby = a->grid.nby,
-                     .nchunks = (uint32_t)s.nchunks,
-                     .rounds = s.rounds,
-                     .capacity = (uint32_t)CN_MIN(a->capacity, UINT32_MAX)};
+  pc.matrix = matrix;
+  pc.nchunks = (uint32_t)s.nchunks;
+  pc.rounds = s.rounds;
   uint64_t groups = s.nchunks * CN_DIV_UP(s.nbins, s.slice);
   cn_dispatch(ctx, cmd, count, &pc, sizeof pc, CN_MAX(groups, 1));
   cn_cmd_barrier(ctx, cmd);
