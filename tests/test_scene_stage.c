@@ -261,22 +261,23 @@ TEST(scene_small_path_rerun) {
   for (int pass = 0; pass < 2; pass++) free(boxes[pass]), free(offsets[pass]), free(elems[pass]);
 }
 
-/* Paths longer than a workgroup of segments, next to short ones. */
-TEST(pathbox_long_paths) {
+/* Paths of many random cubics (every short_every-th path, from index 1, of
+ * short_segs only) whose box comes from one far segment at a random place, so
+ * a lost workgroup of segments shows; each filled and stroked. */
+static void build_long_paths(int paths, int short_every, int short_segs, int min_segs, int span, uint32_t join,
+                             uint32_t cap, cn_scene_data *s) {
   cn_scene_builder *b = builder();
   CHECK_OK(cn_scene_begin(b, 0, 0, 800, 600));
   uint32_t paint;
   CHECK_OK(cn_scene_solid(b, 0, 1, 0, 1, &paint));
-  for (int p = 0; p < 40; p++) {
+  for (int p = 0; p < paths; p++) {
     cn_transform t = {frand(0.5f, 2), frand(-0.5f, 0.5f), frand(-0.5f, 0.5f), frand(0.5f, 2), frand(0, 400),
                       frand(0, 300)};
     CHECK_OK(cn_scene_set_transform(b, &t));
     uint32_t path;
     CHECK_OK(cn_scene_path_begin(b));
     CHECK_OK(cn_scene_move_to(b, 0, 0));
-    /* every path's box comes from one far segment at a random place, so a lost
-     * workgroup of segments shows */
-    int segs = p % 3 == 1 ? 3 : 300 + (int)test_rand_below(900);
+    int segs = p % short_every == 1 ? short_segs : min_segs + (int)test_rand_below((uint64_t)span);
     int far = (int)test_rand_below((uint64_t)segs);
     for (int k = 0; k < segs; k++) {
       float r = k == far ? 500.0f : 50.0f;
@@ -286,11 +287,16 @@ TEST(pathbox_long_paths) {
     CHECK_OK(cn_scene_close(b));
     CHECK_OK(cn_scene_path_end(b, &path));
     CHECK_OK(cn_scene_fill(b, path, paint, CN_RULE_NONZERO));
-    cn_stroke_desc sd = {.width = 3, .miter_limit = 4, .join = CN_JOIN_ROUND, .cap = CN_CAP_ROUND};
+    cn_stroke_desc sd = {.width = 3, .miter_limit = 4, .join = join, .cap = cap};
     CHECK_OK(cn_scene_stroke(b, path, paint, &sd));
   }
+  CHECK_OK(cn_scene_end(b, s));
+}
+
+/* Paths longer than a workgroup of segments, next to short ones. */
+TEST(pathbox_long_paths) {
   cn_scene_data s;
-  CHECK_OK(cn_scene_end(b, &s));
+  build_long_paths(40, 3, 3, 300, 900, CN_JOIN_ROUND, CN_CAP_ROUND, &s);
   check_scene(&s, 128, "long paths");
 }
 
@@ -351,32 +357,8 @@ TEST(pathbox_small_path) {
     build_random(builder(), k == 0 ? 5 : k == 1 ? 180 : 700, 4, &s);
     check_pathbox_small(&s, true, "pathbox_small random");
   }
-  cn_scene_builder *b = builder();
-  CHECK_OK(cn_scene_begin(b, 0, 0, 800, 600));
-  uint32_t paint;
-  CHECK_OK(cn_scene_solid(b, 0, 1, 0, 1, &paint));
-  for (int p = 0; p < 12; p++) {
-    cn_transform t = {frand(0.5f, 2), frand(-0.5f, 0.5f), frand(-0.5f, 0.5f), frand(0.5f, 2), frand(0, 400),
-                      frand(0, 300)};
-    CHECK_OK(cn_scene_set_transform(b, &t));
-    uint32_t path;
-    CHECK_OK(cn_scene_path_begin(b));
-    CHECK_OK(cn_scene_move_to(b, 0, 0));
-    int segs = p % 4 == 1 ? 2 : 500 + (int)test_rand_below(2500);
-    int far = (int)test_rand_below((uint64_t)segs);
-    for (int k = 0; k < segs; k++) {
-      float r = k == far ? 500.0f : 50.0f;
-      CHECK_OK(cn_scene_cubic_to(b, frand(-r, r), frand(-r, r), frand(-r, r), frand(-r, r), frand(-50, 50),
-                                 frand(-50, 50)));
-    }
-    CHECK_OK(cn_scene_close(b));
-    CHECK_OK(cn_scene_path_end(b, &path));
-    CHECK_OK(cn_scene_fill(b, path, paint, CN_RULE_NONZERO));
-    cn_stroke_desc sd = {.width = 3, .miter_limit = 4, .join = CN_JOIN_MITER, .cap = CN_CAP_SQUARE};
-    CHECK_OK(cn_scene_stroke(b, path, paint, &sd));
-  }
   cn_scene_data s;
-  CHECK_OK(cn_scene_end(b, &s));
+  build_long_paths(12, 4, 2, 500, 2500, CN_JOIN_MITER, CN_CAP_SQUARE, &s);
   CHECK(s.segment_count > 4 * 1024); /* more than one round of the workgroup */
   check_pathbox_small(&s, true, "pathbox_small long paths");
   uint32_t cap = cn__pathbox_small_paths(ctx);
