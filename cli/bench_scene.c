@@ -19,10 +19,11 @@
 /* Stage labels in recording order (cn_timer_mark labels of the stages). */
 /* "bbox small" and "bins small" are the single-workgroup path of small
  * streams (cn_tuning.bbox_small_max, bins_small_max): one dispatch each in place of the
- * stages before them. */
+ * stages before them; "bins rows" binning in one dispatch of a workgroup per bin row
+ * (cn_tuning.bins_rows_max). */
 static const char *const stage_labels[] = {"path boxes", "bbox compact", "bbox parens", "bbox clip",
                                            "bbox draws", "bbox blend",   "bbox small",  "bins count",
-                                           "bins scan",  "bins fill",    "bins small"};
+                                           "bins scan",  "bins fill",    "bins small",  "bins rows"};
 enum { NSTAGES = sizeof stage_labels / sizeof stage_labels[0], MAX_REPS = 60 };
 
 typedef struct scene_job {
@@ -288,7 +289,7 @@ static int run_job(cn_context *ctx, const bench_opts *o, bench_report *rep, cons
 static void print_head(bench_report *rep) {
   bench_printf(rep, "%-24s %9s %8s", "input", "n", "groups");
   const char *short_names[NSTAGES] = {"pathbox", "compact", "parens",  "clip",    "draws", "blend",
-                                      "bbox1",   "bincount", "binscan", "binfill", "bins1"};
+                                      "bbox1",   "bincount", "binscan", "binfill", "bins1",  "binsrow"};
   for (int k = 0; k < NSTAGES; k++) bench_printf(rep, " %8s", short_names[k]);
   bench_printf(rep, " %9s %8s %8s %9s %9s\n", "total_us", "copy_us", "bbox/cp", "cpu_ms", "vs_cpu");
 }

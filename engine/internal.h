@@ -130,6 +130,12 @@ uint32_t cn__bins_small_max(const cn_context *ctx);
 bool cn__bbox_small(const cn_context *ctx, uint64_t n, uint64_t group_bound);
 struct cn_bins_grid;
 bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const struct cn_bins_grid *g); /* bins_small */
+/* bins_rows (one workgroup per bin row): the element count up to which it
+ * runs (cn_tuning.bins_rows_max, else the default; 0 when turned off) and
+ * whether it takes n elements on grid g. */
+#define CN_BINS_ROWS_DEFAULT 8192u
+uint32_t cn__bins_rows_max(const cn_context *ctx);
+bool cn__bins_rows_grid(const cn_context *ctx, uint64_t n, const struct cn_bins_grid *g);
 /* Path boxes (stages/pathbox.c) in one workgroup and one dispatch
  * (pathbox_small) for scenes of at most cn_tuning.pathbox_small_max segments
  * and elements (else the default) and at most cn__pathbox_small_paths paths

@@ -12,6 +12,7 @@
 /* Specialization constants of the scene-stage kernels (besides 0 = workgroup
  * size and 1 = items per invocation). */
 #define CN_SPEC_BINS_SLICE 2 /* bins: bins held in shared memory at once */
+#define CN_SPEC_BINS_LIST 2  /* bins_rows: elements its shared list holds */
 #define CN_SPEC_BBOX_TREE_CAP 2 /* bbox_small: group nodes it can hold */
 #define CN_SPEC_PATHBOX_PATHS 2 /* pathbox_small: paths whose key boxes it holds */
 

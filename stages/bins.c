@@ -108,6 +108,47 @@ bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const cn_bins_grid *
   return cn__bins_shape_of(ctx, n, g, &s) == CN_OK && cn__bins_small(ctx, n, &s, &slice);
 }
 
+/* bins_rows: one workgroup per bin row, each reading every box (see the
+ * kernel). It takes n elements on grid g when n is at most the threshold and
+ * the shared list (LIST entries: the threshold, at most 2^14, as many as the
+ * device's shared memory holds after the kernel's other arrays), a row has at
+ * most min(workgroup, 512) bins, the 32-bit total cannot wrap
+ * (n x nbins < 2^32 - 1), n x rows stays within 2^23 box reads (a tall grid
+ * takes the multi-pass kernels), and on drivers with a loop-trip limit its
+ * loops stay inside it. *wg, *list: the shape it runs with. */
+uint32_t cn__bins_rows_max(const cn_context *ctx) {
+  uint32_t v = ctx->tuning.bins_rows_max;
+  if (v == CN_SMALL_OFF) return 0;
+  return v ? v : CN_BINS_ROWS_DEFAULT;
+}
+
+static bool cn__bins_rows(const cn_context *ctx, uint64_t n, const cn_bins_grid *g, uint32_t *wg, uint32_t *list) {
+  const cn_device_caps *c = &ctx->caps;
+  uint32_t w = cn_floor_pow2(CN_MIN(1024u, c->max_workgroup_invocations));
+  if (!c->subgroup_size || !c->min_subgroup_size || w % c->subgroup_size || w < 32) return false;
+  uint64_t other = 512 * 4 + (uint64_t)w * 4 + 64; /* sh_cnt, sh_sg, sh_m and slack */
+  uint64_t fit = c->max_shared_memory > other ? (c->max_shared_memory - other) / 4 : 0;
+  uint64_t l = CN_MIN(CN_MIN((uint64_t)cn__bins_rows_max(ctx), 1u << 14), fit);
+  uint64_t nbins = (uint64_t)g->nbx * g->nby;
+  if (!n || n > l || !g->nbx || !g->nby || g->nbx > CN_MIN(w, 512u) || n * nbins >= UINT32_MAX ||
+      n * g->nby > (1u << 23))
+    return false;
+  if (c->max_loop_iterations) {
+    uint64_t sgs = w / c->min_subgroup_size; /* subgroups, at most */
+    uint64_t trips = CN_DIV_UP(n, w) * (sgs + 40) + 2 * CN_DIV_UP(g->nbx, w / c->max_subgroup_size) *
+                     (CN_DIV_UP(n, c->min_subgroup_size) + 1) + 3 * sgs + 64;
+    if (trips > c->max_loop_iterations) return false;
+  }
+  *wg = w;
+  *list = (uint32_t)l;
+  return true;
+}
+
+bool cn__bins_rows_grid(const cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
+  uint32_t wg, list;
+  return cn__bins_rows(ctx, n, g, &wg, &list);
+}
+
 static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid *g);
 
 uint64_t cn_bins_scratch_bytes(cn_context *ctx, const cn_bins_args *a) {
@@ -142,6 +183,18 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
                      .nchunks = 1,
                      .rounds = (uint32_t)CN_DIV_UP(a->n, CN__BINS_WG),
                      .capacity = (uint32_t)CN_MIN(a->capacity, UINT32_MAX)};
+  uint32_t rows_wg, rows_list;
+  if (cn__bins_rows(ctx, a->n, &a->grid, &rows_wg, &rows_list)) {
+    uint32_t spec[3] = {rows_wg, 1, rows_list};
+    VkPipeline rows;
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_ROWS, spec, 3, &rows));
+    cn_dispatch(ctx, cmd, rows, &pc, sizeof pc, a->grid.nby);
+    if (a->timer) {
+      cn_cmd_barrier(ctx, cmd);
+      cn_timer_mark(ctx, a->timer, cmd, "bins rows");
+    }
+    return CN_OK;
+  }
   uint32_t small_slice;
   if (cn__bins_small(ctx, a->n, &s, &small_slice)) {
     uint32_t spec[3] = {CN__BINS_WG, 1, small_slice};

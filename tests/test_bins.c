@@ -117,7 +117,8 @@ TEST(bins_rounds_and_big_elements) {
   const uint32_t rounds[] = {1, 3, 64};
   cn_context *ctx = test_context();
   for (int k = 0; k < 3 && ctx; k++) {
-    cn_context_set_tuning(ctx, &(cn_tuning){.bins_rounds = rounds[k], .bins_small_max = CN_SMALL_OFF});
+    cn_context_set_tuning(ctx, &(cn_tuning){.bins_rounds = rounds[k], .bins_small_max = CN_SMALL_OFF,
+                                            .bins_rows_max = CN_SMALL_OFF});
     check_bins(b, n, vp, 64, names[k]);
   }
   cn_context_set_tuning(ctx, NULL);
@@ -163,10 +164,12 @@ TEST(bins_limits) {
 }
 
 /* Other chunk shapes of the multi-pass kernels through the context's tuning
- * (0: the defaults, the single-workgroup path for small streams included). */
+ * (0: the defaults, the one-dispatch paths for small streams included). */
 static void set_rounds(uint32_t r) {
   cn_context *ctx = test_context();
-  if (ctx) cn_context_set_tuning(ctx, r ? &(cn_tuning){.bins_rounds = r, .bins_small_max = CN_SMALL_OFF} : NULL);
+  if (ctx)
+    cn_context_set_tuning(ctx, r ? &(cn_tuning){.bins_rounds = r, .bins_small_max = CN_SMALL_OFF, .bins_rows_max = CN_SMALL_OFF}
+                                 : NULL);
 }
 
 TEST(bins_nested_groups) {
@@ -215,6 +218,9 @@ TEST(bins_nested_groups) {
 TEST(bins_small_path) {
   cn_context *ctx = test_context();
   if (!ctx) return;
+  /* bins_rows (tested below) comes first where it fits: off here */
+  const cn_tuning no_rows = {.bins_rows_max = CN_SMALL_OFF};
+  cn_context_set_tuning(ctx, &no_rows);
   bool limited = cn_context_caps(ctx)->max_loop_iterations != 0;
   uint64_t max = cn__bins_small_max(ctx);
   const float vp[4] = {0, 0, 1024, 1000}; /* 16 x 16 bins of 64 */
@@ -259,15 +265,118 @@ TEST(bins_small_path) {
   check_bins(b, 100, flat, 4, "small path, no bins");
   free(b);
   /* turned off: never */
-  cn_context_set_tuning(ctx, &(cn_tuning){.bins_small_max = CN_SMALL_OFF});
+  cn_context_set_tuning(ctx, &(cn_tuning){.bins_small_max = CN_SMALL_OFF, .bins_rows_max = CN_SMALL_OFF});
   CHECK(!cn__bins_small_grid(ctx, 10, &g));
   /* a higher threshold: 3000 elements in one workgroup (12 rounds) */
-  cn_context_set_tuning(ctx, &(cn_tuning){.bins_small_max = 3000});
+  cn_context_set_tuning(ctx, &(cn_tuning){.bins_small_max = 3000, .bins_rows_max = CN_SMALL_OFF});
   b = malloc(3000 * sizeof *b);
   for (int i = 0; i < 3000; i++) b[i] = test_rand_below(10) ? rand_box_in(vp, 150) : (cn_box){0, 0, 0, 0};
   CHECK(cn__bins_small_grid(ctx, 3000, &g));
   check_bins(b, 3000, vp, 64, "small path, threshold 3000");
   free(b);
+  cn_context_set_tuning(ctx, NULL);
+}
+
+/* The largest n that bins_rows takes on grid g (it takes every n from 1 up
+ * to it): the tuning's threshold or the default, less where the device's
+ * shared memory holds fewer list entries. */
+static uint64_t rows_threshold(cn_context *ctx, const cn_bins_grid *g) {
+  uint64_t lo = 0, hi = 1u << 15;
+  while (lo < hi) {
+    uint64_t mid = (lo + hi + 1) / 2;
+    if (cn__bins_rows_grid(ctx, mid, g)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* A box anywhere around the viewport: inside, across its edges or outside
+ * it, on bin edges, one pixel or zero wide, covering everything, empty. */
+static cn_box adversarial_box(const float vp[4], uint32_t bs) {
+  float w = vp[2] - vp[0], h = vp[3] - vp[1];
+  switch (test_rand_below(8)) {
+  case 0: return (cn_box){vp[0], vp[1], vp[2], vp[3]};
+  case 1: return (cn_box){vp[0] - 50, vp[1] - 50, vp[2] + 50, vp[3] + 50};
+  case 2: return (cn_box){0, 0, 0, 0};
+  case 3: { /* exactly on bin edges */
+    float x = vp[0] + (float)(test_rand_below((uint64_t)(w / bs) + 1) * bs);
+    float y = vp[1] + (float)(test_rand_below((uint64_t)(h / bs) + 1) * bs);
+    float k = (float)(bs * (1 + test_rand_below(3)));
+    return (cn_box){x, y, x + k, y + k};
+  }
+  case 4: { /* zero wide on an edge */
+    float x = vp[0] + (float)(test_rand_below((uint64_t)(w / bs) + 1) * bs);
+    return (cn_box){x, vp[1], x, vp[3]};
+  }
+  default: { /* anywhere, crossing the viewport's edges */
+    float x = vp[0] - 100 + (float)test_rand_below((uint64_t)w + 200);
+    float y = vp[1] - 100 + (float)test_rand_below((uint64_t)h + 200);
+    return (cn_box){x, y, x + (float)test_rand_below(4 * bs), y + (float)test_rand_below(4 * bs)};
+  }
+  }
+}
+
+/* bins_rows (one workgroup per bin row) against the CPU reference: sizes
+ * around its threshold (bins_small or the multi-pass kernels past it), a
+ * lower threshold from the tuning, one bin, rows of 512 bins (the most it
+ * takes) and 513 (not taken), a tall column of rows, boxes across and
+ * outside the viewport and on bin edges, lists that overflow the first
+ * capacity (cn_bins_run grows the buffer to the exact count and runs again). */
+TEST(bins_rows_path) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  CHECK_EQ_U64(cn__bins_rows_max(ctx), 8192);
+  const float vp[4] = {0, 0, 1024, 1000}; /* 16 x 16 bins of 64 */
+  cn_bins_grid g;
+  CHECK_OK(cn_bins_grid_make(vp, 64, &g));
+  uint64_t thr = rows_threshold(ctx, &g);
+  CHECK(thr >= 1024 && thr <= 8192);
+  const uint64_t sizes[] = {0, 1, 2, 7, 8, 9, 31, 32, 33, 1023, 1024, 1025, thr - 1, thr, thr + 1};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    uint64_t n = sizes[k];
+    cn_box *b = malloc((n ? n : 1) * sizeof *b);
+    for (uint64_t i = 0; i < n; i++) b[i] = test_rand_below(10) ? rand_box_in(vp, 150) : adversarial_box(vp, 64);
+    CHECK(cn__bins_rows_grid(ctx, n, &g) == (n >= 1 && n <= thr));
+    check_bins(b, n, vp, 64, "rows path");
+    free(b);
+  }
+  /* grids: one bin; a row of 512 bins (taken) and of 513 (not); 2 x 1500 rows */
+  const float vps[4][4] = {{0, 0, 50, 50}, {0, 0, 512 * 4, 8}, {0, 0, 513 * 4, 8}, {-3.5f, 2, 4.5f, 3002}};
+  const uint32_t bs[4] = {64, 4, 4, 4};
+  const uint64_t ns[4] = {thr, thr, 2000, 1000};
+  for (int k = 0; k < 4; k++) {
+    uint64_t n = ns[k];
+    cn_box *b = malloc(n * sizeof *b);
+    for (uint64_t i = 0; i < n; i++)
+      b[i] = test_rand_below(4) ? rand_box_in(vps[k], 20) : adversarial_box(vps[k], bs[k]);
+    cn_bins_grid gk;
+    CHECK_OK(cn_bins_grid_make(vps[k], bs[k], &gk));
+    CHECK(cn__bins_rows_grid(ctx, n, &gk) == (k != 2));
+    check_bins(b, n, vps[k], bs[k], "rows path grids");
+    free(b);
+  }
+  /* boxes over all 256 bins: about 170 n entries, far past the first capacity (4n) */
+  cn_box *b = malloc(thr * sizeof *b);
+  for (uint64_t i = 0; i < thr; i++) b[i] = i % 3 ? (cn_box){0, 0, 1024, 1000} : rand_box_in(vp, 300);
+  check_bins(b, thr, vp, 64, "rows path overflow");
+  free(b);
+  /* not where the 32-bit total could wrap: 8192 elements on 512 x 1024 bins */
+  const float wrap[4] = {0, 0, 512, 1024};
+  cn_bins_grid gw;
+  CHECK_OK(cn_bins_grid_make(wrap, 1, &gw));
+  CHECK(!cn__bins_rows_grid(ctx, 8192, &gw));
+  /* a lower threshold from the tuning: 100 in bins_rows, 101 not */
+  cn_context_set_tuning(ctx, &(cn_tuning){.bins_rows_max = 100});
+  CHECK_EQ_U64(rows_threshold(ctx, &g), 100);
+  for (uint64_t n = 100; n <= 101; n++) {
+    b = malloc(n * sizeof *b);
+    for (uint64_t i = 0; i < n; i++) b[i] = adversarial_box(vp, 64);
+    check_bins(b, n, vp, 64, "rows path, threshold 100");
+    free(b);
+  }
+  /* turned off: never */
+  cn_context_set_tuning(ctx, &(cn_tuning){.bins_rows_max = CN_SMALL_OFF});
+  CHECK(!cn__bins_rows_grid(ctx, 10, &g));
   cn_context_set_tuning(ctx, NULL);
 }
 
@@ -313,5 +422,5 @@ TEST(bins_shape_sweep) {
   }
 }
 
-TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_limits), T(bins_nested_groups), T(bins_loop_limit_known), T(bins_small_path),
+TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_limits), T(bins_nested_groups), T(bins_loop_limit_known), T(bins_small_path), T(bins_rows_path),
           T(bins_shape_sweep))

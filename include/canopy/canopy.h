@@ -109,7 +109,7 @@ typedef struct cn_context cn_context;
  * them itself (the CLI does, see its --help). */
 struct cn_parens_tuning; /* cn_parens.h */
 struct cn_scan_tuning;   /* cn_scan.h */
-#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max, pathbox_small_max: no single-workgroup path */
+#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max: never that path */
 typedef struct cn_tuning {
   /* bbox stage: workgroup size and elements per invocation of the compaction
    * and draws kernels, workgroup size of bbox_clip_local (powers of two,
@@ -131,6 +131,12 @@ typedef struct cn_tuning {
    * measurements in docs/PERF.md: one workgroup's arithmetic costs more than
    * two dispatches from about 2000 segments on); CN_SMALL_OFF: never. */
   uint32_t pathbox_small_max;
+  /* binning: streams of at most bins_rows_max elements on grids of at most
+   * 512 bins a row run binning in one dispatch of one workgroup per bin row
+   * (bins_rows, before bins_small and the multi-pass kernels are
+   * considered), when they fit its limits (cn_bins.h). 0: the default (8192);
+   * CN_SMALL_OFF: never. */
+  uint32_t bins_rows_max;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;

@@ -1,0 +1,129 @@
+#version 460
+// bins_rows: the whole binning of a stream of at most LIST elements in one
+// dispatch of one workgroup per bin row (stages/bins.c), with the lists the
+// multi-pass kernels make (stream order, bin_offsets[nbins] = the total,
+// entries past capacity not written). Workgroup y:
+//   1. reads every box, takes its bin rectangle (bin_range, as bins.glsl),
+//      sums the pairs it makes in the rows above y (the row's first offset:
+//      no count matrix, no scan between workgroups) and lists the elements
+//      whose rectangle meets row y in shared memory, in stream order
+//      (subgroup ballots, one round of WG elements after another);
+//   2. counts each bin of the row over that list, one subgroup per bin, a
+//      subgroup's lanes taking consecutive list entries (ballot bit counts);
+//   3. scans the row's counts (bin_offsets of the row);
+//   4. writes each bin's list, one subgroup per bin again, every lane its
+//      entry's slot by the ballot's exclusive bit count.
+// The host takes it only where nbx <= min(WG, 512), n <= LIST <= 2^14 and
+// n * nbins < 2^32 - 1 (no 32-bit total can wrap); a list entry packs the
+// element (14 bits) and its columns lx, hx (9 bits each). Needs workgroups of
+// whole subgroups: element of a round = subgroup id * subgroup size + lane.
+#include "common.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer BoxBuf { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
+#define CN_USE_BINS_PUSH
+#include "cn_scene_stage_shared.h"
+
+layout(constant_id = CN_SPEC_WG_SIZE) const uint WG = 1024;
+layout(constant_id = CN_SPEC_BINS_LIST) const uint LIST = 8192;
+layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
+#include "scene_box.glsl"
+
+shared uint sh_list[LIST];
+shared uint sh_cnt[512]; // per bin of the row: its count, then its first slot
+shared uint sh_sg[WG];   // per subgroup: a partial total (WG / subgroup size entries used)
+shared uint sh_m;        // entries of sh_list
+
+uint col_lo(uint v) { return (v >> 14) & 0x1FFu; }
+uint col_hi(uint v) { return v >> 23; }
+
+// Sum over the workgroup (every invocation calls it; returns the sum to all).
+uint wg_sum(uint v) {
+  uint s = subgroupAdd(v);
+  barrier(); // earlier readers of sh_sg are done
+  if (subgroupElect()) sh_sg[gl_SubgroupID] = s;
+  barrier();
+  uint all = 0u;
+  for (uint j = 0u; j < gl_NumSubgroups; j++) all += sh_sg[j];
+  return all;
+}
+
+void main() {
+  uint t = gl_LocalInvocationID.x;
+  uint y = cn_group_id();
+  uint slot = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+  if (t == 0u) sh_m = 0u;
+  // 1. rectangles: pairs above the row, the row's list
+  uint above = 0u;
+  for (uint i0 = 0u; i0 < pc.n; i0 += WG) {
+    uint i = i0 + slot;
+    uint lx = 0u, hx = 0u, ly = 0u, hy = 0u;
+    bool have = false;
+    if (i < pc.n) {
+      vec4 bx = pc.boxes.v[i];
+      have = !box_is_empty(bx) && bin_range(bx.x, bx.z, pc.vp_x0, pc.bin_size, pc.nbx, lx, hx) &&
+             bin_range(bx.y, bx.w, pc.vp_y0, pc.bin_size, pc.nby, ly, hy);
+    }
+    if (have && ly < y) above += (hx - lx + 1u) * (min(hy, y - 1u) - ly + 1u);
+    bool in_row = have && ly <= y && y <= hy;
+    uvec4 ball = subgroupBallot(in_row);
+    uint rank = subgroupBallotExclusiveBitCount(ball);
+    barrier(); // the previous round is done with sh_sg and sh_m
+    if (subgroupElect()) sh_sg[gl_SubgroupID] = subgroupBallotBitCount(ball);
+    barrier();
+    uint before = sh_m, batch = 0u;
+    for (uint j = 0u; j < gl_NumSubgroups; j++) {
+      uint v = sh_sg[j];
+      before += j < gl_SubgroupID ? v : 0u;
+      batch += v;
+    }
+    if (in_row) sh_list[before + rank] = i | (lx << 14) | (hx << 23);
+    barrier(); // every invocation has read sh_m
+    if (t == 0u) sh_m += batch;
+  }
+  uint first = wg_sum(above); // also the barrier after the last round's sh_m update
+  uint m = sh_m;
+  uint nsg = gl_NumSubgroups;
+  // 2. counts of the row's bins, one subgroup per bin
+  for (uint x = gl_SubgroupID; x < pc.nbx; x += nsg) {
+    uint c = 0u;
+    for (uint j0 = 0u; j0 < m; j0 += gl_SubgroupSize) {
+      uint j = j0 + gl_SubgroupInvocationID;
+      uint v = j < m ? sh_list[j] : 0u;
+      c += subgroupBallotBitCount(subgroupBallot(j < m && col_lo(v) <= x && x <= col_hi(v)));
+    }
+    if (subgroupElect()) sh_cnt[x] = c;
+  }
+  barrier();
+  // 3. the row's offsets (nbx <= WG: invocation t has bin t)
+  uint c = t < pc.nbx ? sh_cnt[t] : 0u;
+  uint incl = subgroupInclusiveAdd(c);
+  barrier(); // sh_sg's last readers (wg_sum) and sh_cnt's readers are done
+  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) sh_sg[gl_SubgroupID] = incl;
+  barrier();
+  uint start = first + incl - c, row = 0u;
+  for (uint j = 0u; j < gl_NumSubgroups; j++) {
+    uint v = sh_sg[j];
+    start += j < gl_SubgroupID ? v : 0u;
+    row += v;
+  }
+  if (t < pc.nbx) {
+    sh_cnt[t] = start;
+    pc.bin_offsets.v[y * pc.nbx + t] = start;
+  }
+  if (t == 0u && y + 1u == pc.nby) pc.bin_offsets.v[pc.nbx * pc.nby] = first + row;
+  barrier();
+  // 4. the lists, one subgroup per bin
+  for (uint x = gl_SubgroupID; x < pc.nbx; x += nsg) {
+    uint pos = sh_cnt[x];
+    for (uint j0 = 0u; j0 < m; j0 += gl_SubgroupSize) {
+      uint j = j0 + gl_SubgroupInvocationID;
+      uint v = j < m ? sh_list[j] : 0u;
+      bool hit = j < m && col_lo(v) <= x && x <= col_hi(v);
+      uvec4 b = subgroupBallot(hit);
+      uint at = pos + subgroupBallotExclusiveBitCount(b);
+      if (hit && at < pc.capacity) pc.elems.v[at] = v & 0x3FFFu;
+      pos += subgroupBallotBitCount(b);
+    }
+  }
+}
