@@ -34,8 +34,9 @@ static void print_help(FILE *f) {
           "the options; `-` names standard input or output where a command reads or writes files.\n\n"
           "environment: CANOPY_DEVICE=<index|name> picks a device; CANOPY_VALIDATION=1 turns the\n"
           "Vulkan validation layer on; CANOPY_BBOX_SHAPE=wg,items,clip_wg, CANOPY_BINS_ROUNDS=r and\n"
-          "CANOPY_SCENE_SMALL=n|off|bbox,bins[,pathbox[,binsrows]] (the scene stage's single-workgroup\n"
-          "kernels up to n elements; pathbox: segments and elements; binsrows: binning by bin rows)\n"
+          "CANOPY_SCENE_SMALL=n|off|bbox,bins[,pathbox[,binsrows[,pathboxfused]]] (the scene stage's\n"
+          "one-dispatch kernels up to n elements; pathbox: segments and elements; binsrows: binning by\n"
+          "bin rows; pathboxfused: path boxes in two dispatches)\n"
           "try other kernel shapes (benchmarks; results do not change); compiled GPU pipelines are kept in\n"
           "$XDG_CACHE_HOME/canopy/pipelines.bin (else ~/.cache/canopy/pipelines.bin) to start\n"
           "faster: CANOPY_PIPELINE_CACHE=FILE puts it elsewhere, CANOPY_PIPELINE_CACHE=0 turns it off.\n"
@@ -70,8 +71,8 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   if (shape && sscanf(shape, "%u,%u,%u", &wg, &items, &clip) == 3)
     cli_tuning.bbox_wg = wg, cli_tuning.bbox_items = items, cli_tuning.bbox_clip_wg = clip;
   if (rounds) cli_tuning.bins_rounds = (uint32_t)strtoul(rounds, NULL, 10);
-  /* CANOPY_SCENE_SMALL=n, off, or bbox,bins[,pathbox[,binsrows]] (each a count
-   * or off); n sets bbox and bins, off all four */
+  /* CANOPY_SCENE_SMALL=n, off, or bbox,bins[,pathbox[,binsrows[,pathboxfused]]]
+   * (each a count or off); n sets bbox and bins, off all five */
   const char *small = getenv("CANOPY_SCENE_SMALL");
   if (small && *small) {
     const char *comma = strchr(small, ',');
@@ -82,9 +83,13 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
     const char *comma3 = comma2 ? strchr(comma2 + 1, ',') : NULL;
     if (comma2)
       cli_tuning.pathbox_small_max = strncmp(comma2 + 1, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(comma2 + 1, NULL, 10);
+    const char *comma4 = comma3 ? strchr(comma3 + 1, ',') : NULL;
     if (comma3)
       cli_tuning.bins_rows_max = strncmp(comma3 + 1, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(comma3 + 1, NULL, 10);
-    if (!comma && strncmp(small, "off", 3) == 0) cli_tuning.pathbox_small_max = cli_tuning.bins_rows_max = CN_SMALL_OFF;
+    if (comma4)
+      cli_tuning.pathbox_fused_max = strncmp(comma4 + 1, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(comma4 + 1, NULL, 10);
+    if (!comma && strncmp(small, "off", 3) == 0)
+      cli_tuning.pathbox_small_max = cli_tuning.bins_rows_max = cli_tuning.pathbox_fused_max = CN_SMALL_OFF;
   }
   char cache[4096];
   cn_context_desc d = {.validation = cli_env_flag("CANOPY_VALIDATION"),

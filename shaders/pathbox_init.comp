@@ -1,6 +1,7 @@
 #version 460
 // pathbox_init: keys[path] = the empty key box (+inf, +inf, -inf, -inf) before
-// pathbox_segments folds segments in (stages/pathbox.c).
+// pathbox_segments or pathbox_fused folds segments in (stages/pathbox.c), and
+// pathbox_fused's ticket counter (the word after the key boxes) = 0.
 #include "common.glsl"
 #include "cn_scene_layout.h"
 layout(local_size_x = 256) in;
@@ -20,4 +21,5 @@ layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uin
 void main() {
   uint p = cn_group_id() * 256u + gl_LocalInvocationID.x;
   if (p < pc.path_count) pc.keys.v[p] = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
+  if (p == 0u) pc.keys.v[pc.path_count] = ivec4(0);
 }

@@ -18,48 +18,10 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer StrokeBuf {
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer BoxBuf { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
 #define CN_USE_PATHBOX_PUSH
+#define CN_PATHBOX_SEGMENT_PASS
 #include "cn_scene_stage_shared.h"
 
 #include "scene_box.glsl"
 #include "pathbox.glsl"
 
-shared uint sh_path;
-shared ivec4 sh_key;
-
-void main() {
-  uint j = cn_group_id() * 256u + gl_LocalInvocationID.x;
-  uint path = 0xFFFFFFFFu;
-  ivec4 key = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
-  bool ok = j < pc.count && segment_key(j, path, key);
-  // Fold into the workgroup's box first when the segment belongs to the path
-  // of the workgroup's first segment (paths are contiguous runs of segments,
-  // so that is most of them): one set of global atomics per workgroup.
-  if (gl_LocalInvocationID.x == 0u) {
-    sh_path = path;
-    sh_key = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
-  }
-  barrier();
-  if (ok && path == sh_path) {
-    // the active invocations of the subgroup fold first: one lane's shared atomics
-    ivec4 k = ivec4(subgroupMin(key.x), subgroupMin(key.y), subgroupMax(key.z), subgroupMax(key.w));
-    if (subgroupElect()) {
-      atomicMin(sh_key.x, k.x);
-      atomicMin(sh_key.y, k.y);
-      atomicMax(sh_key.z, k.z);
-      atomicMax(sh_key.w, k.w);
-    }
-  } else if (ok) {
-    atomicMin(pc.keys.v[path].x, key.x);
-    atomicMin(pc.keys.v[path].y, key.y);
-    atomicMax(pc.keys.v[path].z, key.z);
-    atomicMax(pc.keys.v[path].w, key.w);
-  }
-  barrier();
-  if (gl_LocalInvocationID.x == 0u && sh_path < pc.path_count) {
-    ivec4 k = sh_key;
-    atomicMin(pc.keys.v[sh_path].x, k.x);
-    atomicMin(pc.keys.v[sh_path].y, k.y);
-    atomicMax(pc.keys.v[sh_path].z, k.z);
-    atomicMax(pc.keys.v[sh_path].w, k.w);
-  }
-}
+void main() { fold_segment(cn_group_id() * 256u + gl_LocalInvocationID.x); }

@@ -1,5 +1,6 @@
 /* pathbox.c: host side of the path-box stage (see cn_pathbox.h) and its CPU
- * reference. Kernels: shaders/pathbox_{init,segments,elements}.comp, and
+ * reference. Kernels: shaders/pathbox_{init,segments,elements}.comp,
+ * pathbox_fused.comp (segments and elements in one dispatch, after init) and
  * pathbox_small.comp for small scenes (one dispatch), pathbox.glsl. */
 #include "cn_pathbox.h"
 
@@ -14,7 +15,7 @@
 
 uint64_t cn_pathbox_scratch_bytes(cn_context *ctx, const cn_pathbox_args *a) {
   (void)ctx;
-  return a ? (uint64_t)CN_MAX(a->path_count, 1) * 16 : 0;
+  return a ? ((uint64_t)CN_MAX(a->path_count, 1) + 1) * 16 : 0; /* the key boxes, then pathbox_fused's ticket */
 }
 
 /* ------------------------------------------------------------ small path */
@@ -51,6 +52,26 @@ uint32_t cn__pathbox_small_wg(const cn_context *ctx, uint64_t segments, uint64_t
   return wg;
 }
 
+/* pathbox_fused: scenes of at most cn_tuning.pathbox_fused_max elements (else
+ * the default) run the segment and element steps in one dispatch, the last
+ * workgroup writing every element's box; its workgroup size (0: the three
+ * dispatches run). On drivers with a loop-trip limit only where its element
+ * rounds stay inside it. */
+uint32_t cn__pathbox_fused_max(const cn_context *ctx) {
+  uint32_t v = ctx->tuning.pathbox_fused_max;
+  if (v == CN_SMALL_OFF) return 0;
+  return v ? v : CN_PATHBOX_FUSED_DEFAULT;
+}
+
+uint32_t cn__pathbox_fused_wg(const cn_context *ctx, uint64_t segments, uint64_t elements) {
+  const cn_device_caps *c = &ctx->caps;
+  uint32_t wg = cn_floor_pow2(CN_MIN(1024u, c->max_workgroup_invocations));
+  if (elements > cn__pathbox_fused_max(ctx) || segments >= (1ull << 32) - wg) return 0;
+  if (!c->subgroup_size || wg % c->subgroup_size) return 0;
+  if (c->max_loop_iterations && CN_DIV_UP(elements, 4ull * wg) * 8 + 16 > c->max_loop_iterations) return 0;
+  return wg;
+}
+
 cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *a) {
   if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: NULL argument");
   if (a->element_count && !a->boxes) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: no boxes buffer");
@@ -74,12 +95,22 @@ cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathb
     pc.count = a->segment_count;
     pc.element_count = a->element_count;
     cn_dispatch(ctx, cmd, small, &pc, sizeof pc, a->element_count || a->segment_count ? 1 : 0);
+  } else if ((wg = cn__pathbox_fused_wg(ctx, a->segment_count, a->element_count)) != 0) {
+    uint32_t spec[1] = {wg};
+    VkPipeline init, fused;
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_INIT, NULL, 0, &init));
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_FUSED, spec, 1, &fused));
+    cn_dispatch(ctx, cmd, init, &pc, sizeof pc, CN_MAX(CN_DIV_UP((uint64_t)a->path_count, 256), 1));
+    cn_cmd_barrier(ctx, cmd);
+    pc.count = a->segment_count;
+    pc.element_count = a->element_count;
+    cn_dispatch(ctx, cmd, fused, &pc, sizeof pc, CN_MAX(CN_DIV_UP((uint64_t)a->segment_count, wg), 1));
   } else {
     VkPipeline init, segs, elems;
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_INIT, NULL, 0, &init));
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_SEGMENTS, NULL, 0, &segs));
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_ELEMENTS, NULL, 0, &elems));
-    cn_dispatch(ctx, cmd, init, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->path_count, 256));
+    cn_dispatch(ctx, cmd, init, &pc, sizeof pc, CN_MAX(CN_DIV_UP((uint64_t)a->path_count, 256), 1));
     cn_cmd_barrier(ctx, cmd);
     pc.count = a->segment_count;
     cn_dispatch(ctx, cmd, segs, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->segment_count, 256));

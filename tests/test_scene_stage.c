@@ -321,14 +321,14 @@ static void check_pathbox_small(const cn_scene_data *s, bool expect, const char 
   cn_context *ctx = test_context();
   if (!ctx) return;
   uint32_t max = CN_MAX(s->segment_count, s->element_count);
-  cn_tuning at = {.pathbox_small_max = max}, below = {.pathbox_small_max = max - 1};
+  cn_tuning at = {.pathbox_small_max = max}, below = {.pathbox_small_max = max - 1, .pathbox_fused_max = CN_SMALL_OFF};
   cn_context_set_tuning(ctx, &at);
   bool small = cn__pathbox_small_wg(ctx, s->segment_count, s->element_count, s->path_count) != 0;
   CHECK(small == expect);
   cn_context_set_tuning(ctx, &below);
   CHECK(cn__pathbox_small_wg(ctx, s->segment_count, s->element_count, s->path_count) == 0);
   cn_box *a = gpu_path_boxes(s, &at), *b = gpu_path_boxes(s, &below),
-         *c = gpu_path_boxes(s, &(cn_tuning){.pathbox_small_max = CN_SMALL_OFF});
+         *c = gpu_path_boxes(s, &(cn_tuning){.pathbox_small_max = CN_SMALL_OFF, .pathbox_fused_max = CN_SMALL_OFF});
   CHECK(a && b && c);
   if (a && b && c) {
     for (uint32_t i = 0; i < s->element_count; i++)
@@ -368,6 +368,59 @@ TEST(pathbox_small_path) {
     CHECK_EQ_U64(s.path_count, paths);
     check_pathbox_small(&s, paths <= cap, "pathbox_small path limit");
   }
+}
+
+/* pathbox_fused (segments, then the last workgroup's element boxes, in one
+ * dispatch after pathbox_init) with its threshold at the scene's element
+ * count (it runs) and one below (the three dispatches run): the same bits as
+ * the three dispatches, and the whole stage against the CPU reference. */
+static void check_pathbox_fused(const cn_scene_data *s, const char *what) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  cn_tuning at = {.pathbox_small_max = CN_SMALL_OFF, .pathbox_fused_max = s->element_count},
+            below = {.pathbox_small_max = CN_SMALL_OFF, .pathbox_fused_max = s->element_count - 1},
+            multi = {.pathbox_small_max = CN_SMALL_OFF, .pathbox_fused_max = CN_SMALL_OFF};
+  cn_context_set_tuning(ctx, &at);
+  CHECK(cn__pathbox_fused_wg(ctx, s->segment_count, s->element_count) != 0);
+  cn_context_set_tuning(ctx, &below);
+  CHECK(cn__pathbox_fused_wg(ctx, s->segment_count, s->element_count) == 0);
+  cn_box *a = gpu_path_boxes(s, &at), *b = gpu_path_boxes(s, &below), *c = gpu_path_boxes(s, &multi);
+  CHECK(a && b && c);
+  if (a && b && c) {
+    for (uint32_t i = 0; i < s->element_count; i++)
+      if (memcmp(&a[i], &c[i], sizeof *a) != 0 || memcmp(&b[i], &c[i], sizeof *a) != 0) {
+        fprintf(stderr, "  %s: path box of element %u: fused %.9g %.9g %.9g %.9g, three passes %.9g %.9g %.9g %.9g\n",
+                what, i, a[i].x0, a[i].y0, a[i].x1, a[i].y1, c[i].x0, c[i].y0, c[i].x1, c[i].y1);
+        test_failures++;
+        break;
+      }
+  }
+  free(a), free(b), free(c);
+  cn_context_set_tuning(ctx, &at);
+  check_scene(s, 64, what);
+  cn_context_set_tuning(ctx, NULL);
+}
+
+/* pathbox_fused on random scenes (one workgroup of segments and several),
+ * long paths across workgroups of segments, and more elements than one
+ * round of the last workgroup (4 per invocation), miter joins and square caps. */
+TEST(pathbox_fused_path) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  CHECK_EQ_U64(cn__pathbox_fused_max(ctx), 4096);
+  const int paths[] = {3, 5, 180, 700, 2600};
+  for (size_t k = 0; k < sizeof paths / sizeof paths[0]; k++) {
+    cn_scene_data s;
+    build_random(builder(), paths[k], 4, &s);
+    check_pathbox_fused(&s, "pathbox_fused random");
+  }
+  cn_scene_data s;
+  build_long_paths(12, 4, 2, 500, 2500, CN_JOIN_MITER, CN_CAP_SQUARE, &s);
+  CHECK(s.segment_count > 4 * 1024); /* several workgroups of segments */
+  check_pathbox_fused(&s, "pathbox_fused long paths");
+  build_long_paths(2200, 5, 1, 2, 3, CN_JOIN_BEVEL, CN_CAP_BUTT, &s);
+  CHECK(s.element_count > 4096); /* more than one round of the last workgroup's elements */
+  check_pathbox_fused(&s, "pathbox_fused many elements");
 }
 
 TEST(scene_errors) {
@@ -439,4 +492,4 @@ TEST(scene_corpus) {
   CHECK(rv.loaded == rv.checked);
 }
 
-TEST_MAIN(T(pathbox_hand), T(pathbox_long_paths), T(pathbox_small_path), T(scene_random), T(scene_small_path_rerun), T(scene_errors), T(scene_corpus))
+TEST_MAIN(T(pathbox_hand), T(pathbox_long_paths), T(pathbox_small_path), T(pathbox_fused_path), T(scene_random), T(scene_small_path_rerun), T(scene_errors), T(scene_corpus))

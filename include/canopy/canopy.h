@@ -109,7 +109,7 @@ typedef struct cn_context cn_context;
  * them itself (the CLI does, see its --help). */
 struct cn_parens_tuning; /* cn_parens.h */
 struct cn_scan_tuning;   /* cn_scan.h */
-#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max: never that path */
+#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max: never that path */
 typedef struct cn_tuning {
   /* bbox stage: workgroup size and elements per invocation of the compaction
    * and draws kernels, workgroup size of bbox_clip_local (powers of two,
@@ -137,6 +137,11 @@ typedef struct cn_tuning {
    * considered), when they fit its limits (cn_bins.h). 0: the default (8192);
    * CN_SMALL_OFF: never. */
   uint32_t bins_rows_max;
+  /* path boxes past pathbox_small: scenes of at most pathbox_fused_max
+   * elements run the segment and element steps in one dispatch, the last
+   * workgroup writing the element boxes (pathbox_fused, two dispatches in all
+   * instead of three). 0: the default (4096); CN_SMALL_OFF: never. */
+  uint32_t pathbox_fused_max;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;
