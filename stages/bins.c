@@ -113,8 +113,8 @@ bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const cn_bins_grid *
  * the shared list (LIST entries: the threshold, at most 2^14, as many as the
  * device's shared memory holds after the kernel's other arrays), a row has at
  * most min(workgroup, 512) bins, the 32-bit total cannot wrap
- * (n x nbins < 2^32 - 1), n x rows stays within 2^23 box reads (a tall grid
- * takes the multi-pass kernels), and on drivers with a loop-trip limit its
+ * (n x nbins < 2^32 - 1), n x rows stays within 2^20 box reads (16 MiB of
+ * cached reads; a tall grid takes the multi-pass kernels), and on drivers with a loop-trip limit its
  * loops stay inside it. *wg, *list: the shape it runs with. */
 uint32_t cn__bins_rows_max(const cn_context *ctx) {
   uint32_t v = ctx->tuning.bins_rows_max;
@@ -131,7 +131,7 @@ static bool cn__bins_rows(const cn_context *ctx, uint64_t n, const cn_bins_grid 
   uint64_t l = CN_MIN(CN_MIN((uint64_t)cn__bins_rows_max(ctx), 1u << 14), fit);
   uint64_t nbins = (uint64_t)g->nbx * g->nby;
   if (!n || n > l || !g->nbx || !g->nby || g->nbx > CN_MIN(w, 512u) || n * nbins >= UINT32_MAX ||
-      n * g->nby > (1u << 23))
+      n * g->nby > (1u << 20))
     return false;
   if (c->max_loop_iterations) {
     uint64_t sgs = w / c->min_subgroup_size; /* subgroups, at most */

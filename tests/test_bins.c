@@ -340,7 +340,7 @@ TEST(bins_rows_path) {
     check_bins(b, n, vp, 64, "rows path");
     free(b);
   }
-  /* grids: one bin; a row of 512 bins (taken) and of 513 (not); 2 x 1500 rows */
+  /* grids: one bin; a row of 512 bins (taken) and of 513 (not); 2 x 750 rows */
   const float vps[4][4] = {{0, 0, 50, 50}, {0, 0, 512 * 4, 8}, {0, 0, 513 * 4, 8}, {-3.5f, 2, 4.5f, 3002}};
   const uint32_t bs[4] = {64, 4, 4, 4};
   const uint64_t ns[4] = {thr, thr, 2000, 1000};
@@ -355,6 +355,11 @@ TEST(bins_rows_path) {
     check_bins(b, n, vps[k], bs[k], "rows path grids");
     free(b);
   }
+  /* not past 2^20 box reads: 2000 elements on the 750 rows above */
+  cn_bins_grid gt;
+  CHECK_OK(cn_bins_grid_make(vps[3], 4, &gt));
+  CHECK_EQ_U64(gt.nby, 750);
+  CHECK(!cn__bins_rows_grid(ctx, 2000, &gt));
   /* boxes over all 256 bins: about 170 n entries, far past the first capacity (4n) */
   cn_box *b = malloc(thr * sizeof *b);
   for (uint64_t i = 0; i < thr; i++) b[i] = i % 3 ? (cn_box){0, 0, 1024, 1000} : rand_box_in(vp, 300);

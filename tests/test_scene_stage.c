@@ -4,7 +4,7 @@
  * boxes and bins bit for bit), and errors of bad encoded scenes. */
 #include "test.h"
 
-#include "internal.h" /* cn__bbox_small, cn__bins_small_grid: which path a scene takes */
+#include "internal.h" /* cn__bbox_small, cn__bins_small_grid, cn__bins_rows_grid: which path a scene takes */
 
 #include <canopy/cn_bbox.h>
 #include <canopy/cn_box.h>
@@ -211,10 +211,11 @@ TEST(scene_random) {
   }
 }
 
-/* A small scene through cn_scene_gpu (the single-workgroup path), its bin
- * lists far past a first capacity of 16 entries: one re-run at the exact
- * count, and the same results as the CPU reference and as the multi-pass
- * kernels (cn_tuning.bbox_small_max and bins_small_max off). */
+/* A small scene through cn_scene_gpu (the one-dispatch paths: bbox_small,
+ * bins_rows, then with bins_rows off bins_small), its bin lists far past a
+ * first capacity of 16 entries: one re-run at the exact count, and the same
+ * results as the CPU reference and as the multi-pass kernels (all of
+ * cn_tuning's thresholds off). */
 TEST(scene_small_path_rerun) {
   cn_context *ctx = test_context();
   if (!ctx) return;
@@ -227,11 +228,16 @@ TEST(scene_small_path_rerun) {
   CHECK(cn__bbox_small(ctx, s.element_count, groups));
   CHECK(cn__bins_small_grid(ctx, s.element_count, &grid));
   uint64_t nbins = (uint64_t)grid.nbx * grid.nby, n = s.element_count;
-  cn_box *boxes[2];
-  uint32_t *offsets[2], *elems[2];
-  uint64_t totals[2];
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass) cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = CN_SMALL_OFF, .bins_small_max = CN_SMALL_OFF});
+  CHECK(cn__bins_rows_grid(ctx, s.element_count, &grid));
+  cn_box *boxes[3];
+  uint32_t *offsets[3], *elems[3];
+  uint64_t totals[3];
+  for (int pass = 0; pass < 3; pass++) {
+    if (pass == 1) cn_context_set_tuning(ctx, &(cn_tuning){.bins_rows_max = CN_SMALL_OFF});
+    if (pass == 2)
+      cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = CN_SMALL_OFF, .bins_small_max = CN_SMALL_OFF,
+                                              .pathbox_small_max = CN_SMALL_OFF, .bins_rows_max = CN_SMALL_OFF,
+                                              .pathbox_fused_max = CN_SMALL_OFF});
     cn_scene_gpu *g = NULL;
     CHECK_OK(cn_scene_gpu_create(ctx, &(cn_scene_gpu_desc){.initial = {.bin_entries = 16}}, &g));
     CHECK_OK(cn_scene_gpu_set_scene(g, &s));
@@ -253,12 +259,14 @@ TEST(scene_small_path_rerun) {
   }
   cn_context_set_tuning(ctx, NULL);
   CHECK(totals[0] > 16);
-  CHECK_EQ_U64(totals[0], totals[1]);
-  CHECK(memcmp(boxes[0], boxes[1], n * sizeof(cn_box)) == 0);
-  CHECK(memcmp(offsets[0], offsets[1], (nbins + 1) * 4) == 0);
-  if (totals[0] == totals[1]) CHECK(memcmp(elems[0], elems[1], totals[0] * 4) == 0);
+  for (int pass = 1; pass < 3; pass++) {
+    CHECK_EQ_U64(totals[0], totals[pass]);
+    CHECK(memcmp(boxes[0], boxes[pass], n * sizeof(cn_box)) == 0);
+    CHECK(memcmp(offsets[0], offsets[pass], (nbins + 1) * 4) == 0);
+    if (totals[0] == totals[pass]) CHECK(memcmp(elems[0], elems[pass], totals[0] * 4) == 0);
+  }
   check_scene(&s, 64, "small path scene"); /* against the CPU reference */
-  for (int pass = 0; pass < 2; pass++) free(boxes[pass]), free(offsets[pass]), free(elems[pass]);
+  for (int pass = 0; pass < 3; pass++) free(boxes[pass]), free(offsets[pass]), free(elems[pass]);
 }
 
 /* Paths of many random cubics (every short_every-th path, from index 1, of

@@ -39,6 +39,17 @@
  * (its rounds run one after another): docs/PERF.md. The timer then marks one
  * span, "bins small".
  *
+ * Before either: streams of at most cn_tuning.bins_rows_max elements (8192
+ * by default, fewer where the device's shared memory holds fewer list
+ * entries) on grids of at most min(512, workgroup size) bins a row, with
+ * n x nbins < 2^32 - 1 and n x nby <= 2^20, run in one dispatch of one
+ * workgroup per bin row (bins_rows): each workgroup reads every box, sums the
+ * pairs of the rows above its own (its first offset, with no count matrix
+ * and no scan between workgroups), lists the elements meeting its row in
+ * shared memory in stream order, and then counts and fills each bin of the
+ * row with subgroup ballots over that list (a subgroup per bin): the same
+ * lists, the same capacity rule. The timer marks "bins rows".
+ *
  * Limits: n < 2^32 - 2^16; nbx * B and nby * B below 2^24 pixels; at most
  * 2^22 bins; the count matrix has nbins x chunks entries (chunks of 256 x
  * rounds elements, rounds the fewest (at most 16) that keep it within
@@ -79,7 +90,7 @@ typedef struct cn_bins_args {
   uint64_t n;
   uint64_t capacity;
   cn_bins_grid grid;
-  cn_timer *timer;             /* optional: marks "bins count", "bins scan", "bins fill" (small streams: "bins small") */
+  cn_timer *timer;             /* optional: marks "bins count", "bins scan", "bins fill" (small streams: "bins rows" or "bins small") */
 } cn_bins_args;
 
 CN_API uint64_t cn_bins_scratch_bytes(cn_context *ctx, const cn_bins_args *args);
