@@ -67,6 +67,11 @@ static int info_kernels(void) {
   free(out);
   free(words);
   if (r == CN_OK) r = info_render(ctx);
+  /* again without the tiny scene's one-workgroup path boxes and row binning:
+   * pathbox_fused and bins_small are built too */
+  const cn_tuning other = {.pathbox_small_max = CN_SMALL_OFF, .bins_rows_max = CN_SMALL_OFF};
+  if (r == CN_OK) cn_context_set_tuning(ctx, &other);
+  if (r == CN_OK) r = info_render(ctx);
   if (r != CN_OK) {
     cn_context_destroy(ctx);
     return cli_fail("info", "building the kernels", r);
