@@ -145,9 +145,10 @@ bool cn__bins_rows_grid(const cn_context *ctx, uint64_t n, const struct cn_bins_
 #define CN_PATHBOX_SMALL_DEFAULT 1024u
 /* pathbox_fused (segments, then the last workgroup's element boxes, in one
  * dispatch after pathbox_init) for scenes of at most
- * cn_tuning.pathbox_fused_max elements (else the default): the threshold (0
- * when turned off) and its workgroup size for these counts (0: not taken). */
-#define CN_PATHBOX_FUSED_DEFAULT 4096u
+ * cn_tuning.pathbox_fused_max elements: the threshold (0 when turned off,
+ * the default: slower than the three dispatches on the H200, docs/PERF.md)
+ * and its workgroup size for these counts (0: not taken). */
+#define CN_PATHBOX_FUSED_DEFAULT 0u
 uint32_t cn__pathbox_fused_max(const cn_context *ctx);
 uint32_t cn__pathbox_fused_wg(const cn_context *ctx, uint64_t segments, uint64_t elements);
 #define CN__PATHBOX_SMALL_PATHS 1024u /* paths per 16 KiB of shared memory */

@@ -52,10 +52,11 @@ uint32_t cn__pathbox_small_wg(const cn_context *ctx, uint64_t segments, uint64_t
   return wg;
 }
 
-/* pathbox_fused: scenes of at most cn_tuning.pathbox_fused_max elements (else
- * the default) run the segment and element steps in one dispatch, the last
- * workgroup writing every element's box; its workgroup size (0: the three
- * dispatches run). On drivers with a loop-trip limit only where its element
+/* pathbox_fused: scenes of at most cn_tuning.pathbox_fused_max elements (a
+ * tuning option, off by default: on the H200 the last workgroup's element
+ * boxes cost more than the dispatch they save, docs/PERF.md) run the segment
+ * and element steps in one dispatch, the last workgroup writing every
+ * element's box; its workgroup size (0: the three dispatches run). On drivers with a loop-trip limit only where its element
  * rounds stay inside it. */
 uint32_t cn__pathbox_fused_max(const cn_context *ctx) {
   uint32_t v = ctx->tuning.pathbox_fused_max;

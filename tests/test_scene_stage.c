@@ -415,7 +415,7 @@ static void check_pathbox_fused(const cn_scene_data *s, const char *what) {
 TEST(pathbox_fused_path) {
   cn_context *ctx = test_context();
   if (!ctx) return;
-  CHECK_EQ_U64(cn__pathbox_fused_max(ctx), 4096);
+  CHECK_EQ_U64(cn__pathbox_fused_max(ctx), 0); /* off by default */
   const int paths[] = {3, 5, 180, 700, 2600};
   for (size_t k = 0; k < sizeof paths / sizeof paths[0]; k++) {
     cn_scene_data s;

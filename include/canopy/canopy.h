@@ -140,7 +140,9 @@ typedef struct cn_tuning {
   /* path boxes past pathbox_small: scenes of at most pathbox_fused_max
    * elements run the segment and element steps in one dispatch, the last
    * workgroup writing the element boxes (pathbox_fused, two dispatches in all
-   * instead of three). 0: the default (4096); CN_SMALL_OFF: never. */
+   * instead of three). 0 (the default) or CN_SMALL_OFF: never (on the H200
+   * it is 0.2 - 3.6 µs slower than the three dispatches on every real scene,
+   * docs/PERF.md). */
   uint32_t pathbox_fused_max;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */

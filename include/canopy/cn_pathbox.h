@@ -26,8 +26,9 @@
  * segments and elements, 1024 by default, and at most 2048 paths, 1024 on
  * devices with less than 32 KiB of shared memory) run the
  * same steps in one workgroup and one dispatch (pathbox_small: the paths' key
- * boxes in shared memory), with the same results bit for bit. Larger scenes
- * of at most cn_tuning.pathbox_fused_max elements (4096 by default) run
+ * boxes in shared memory), with the same results bit for bit. As a tuning
+ * option (off by default: slower on the H200, docs/PERF.md), scenes of at
+ * most cn_tuning.pathbox_fused_max elements run
  * pathbox_init and then pathbox_fused, which folds the segments as
  * pathbox_segments does and has its last workgroup to finish (a ticket
  * counter after the key boxes) write every element's box: two dispatches
