@@ -16,7 +16,7 @@
  *   CANOPY_PARENS_LOWMARK_LIFT=0|1
  *   CANOPY_BENCH_PARENS_TRAFFIC=only  print lowmark's traffic model at the largest size, time nothing
  *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
- *   CANOPY_PARENS_SINGLE_FORM=tree|lowmark
+ *   CANOPY_PARENS_SINGLE_FORM=tree|lowmark, CANOPY_PARENS_SINGLE_LINKS=0|1
  *   CANOPY_BENCH_PARENS_VARIANTS=name[,name...]  time only those variants */
 #include "bench.h"
 
@@ -73,6 +73,7 @@ static bool bench_tuning_env(cn_parens_tuning *t) {
   if ((e = getenv("CANOPY_PARENS_LOWMARK_REDUCE_PARTS")) && *e) t->lowmark_reduce_parts = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_SINGLE_FORM")) && *e)
     t->single_form = strcmp(e, "lowmark") == 0 ? CN_PARENS_SINGLE_LOWMARK : CN_PARENS_SINGLE_TREE;
+  if ((e = getenv("CANOPY_PARENS_SINGLE_LINKS")) && *e) t->single_psv_links = strcmp(e, "1") == 0;
   return true;
 }
 
