@@ -2,13 +2,18 @@
 // bbox_pyramid: the union pyramid over the gap keys of bbox_draws
 // (stages/bbox.c; key boxes, bbox_keys.glsl): level j+1 entry x = level j
 // entries 2x ∪ 2x+1, each level right after the previous one in the buffer.
-// One dispatch: workgroup g reduces level-0 entries [256 g, 256 g + 256)
-// through 8 levels; the last workgroup to finish (a ticket counter) then
-// builds all the levels above, 256 entries at a time, in the same way (so the
-// layout is the one a dispatch per 8 levels would make).
+// One dispatch, built in stages of 8 levels: workgroup g reduces level-0
+// entries [256 g, 256 g + 256) through 8 levels (one entry of level 8);
+// the last of the (up to) 256 workgroups that feed one block of 256 level-8
+// entries (a ticket counter per such block) reduces that block through the
+// next 8 levels, and so on up to the single top entry. The layout is the one a
+// dispatch per 8 levels would make; the serial tail is one block per stage.
+// Tickets: stage s (s >= 1) has ceil(blocks of stage s - 1 / 256) of them,
+// stage after stage from word 0 (bbox_count zeroes them).
 // Memory ordering: stores, then a device-scope acquire-release control
 // barrier, then the ticket (relaxed atomic); the last one's barrier after the
-// ticket makes every workgroup's stores visible to it (as parens_lookback).
+// ticket makes every feeding workgroup's stores (and, transitively, what those
+// had acquired) visible to it (as parens_lookback).
 #include "common.glsl"
 
 layout(local_size_x = 256) in;
@@ -53,25 +58,22 @@ uint reduce_block(uint g, uint off, uint count) {
 
 void main() {
   uint t = gl_LocalInvocationID.x;
-  uint groups = (pc.count + 255u) / 256u;
-  reduce_block(cn_group_id(), 0u, pc.count);
-  fence_barrier(); // release: this workgroup's levels before its ticket
-  if (t == 0u) sh_last = atomicAdd(pc.ticket.v[0], 1u) == groups - 1u ? 1u : 0u;
-  fence_barrier(); // acquire (for the last): every workgroup's levels
-  if (sh_last == 0u) return;
-  // the levels above, as further dispatches of this kernel would build them
-  uint off = 0u, count = pc.count;
-  for (;;) {
-    uint next_off = off, next_count = count;
-    for (uint k = 0u; k < 8u && next_count > 1u; k++) {
-      next_off += next_count;
-      next_count = (next_count + 1u) / 2u;
+  uint g = cn_group_id(), off = 0u, count = pc.count, tbase = 0u;
+  for (;;) { // uniform in the workgroup
+    uint blocks = (count + 255u) / 256u;
+    reduce_block(g, off, count);
+    if (blocks <= 1u) return; // the top entry is built
+    // the next stage's source: 8 levels up (blocks entries)
+    for (uint k = 0u; k < 8u; k++) {
+      off += count;
+      count = (count + 1u) / 2u;
     }
-    off = next_off;
-    count = next_count;
-    if (count <= 1u) break;
-    uint g_count = (count + 255u) / 256u;
-    for (uint g = 0u; g < g_count; g++) reduce_block(g, off, count);
-    fence_barrier(); // this workgroup's own stores before it reads them as the next source
+    uint parent = g / 256u, children = min(256u, blocks - parent * 256u);
+    fence_barrier(); // release: this workgroup's levels before its ticket
+    if (t == 0u) sh_last = atomicAdd(pc.ticket.v[tbase + parent], 1u) == children - 1u ? 1u : 0u;
+    fence_barrier(); // acquire (for the last): every feeding workgroup's levels
+    if (sh_last == 0u) return;
+    tbase += (blocks + 255u) / 256u;
+    g = parent;
   }
 }

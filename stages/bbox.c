@@ -5,7 +5,6 @@
 #include "cn_box.h"
 #include "cn_parens.h"
 #include "cn_scene_stage_shared.h"
-#include "cn_scan.h"
 #include "internal.h"
 #include "kernels.gen.h"
 
@@ -61,8 +60,8 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
 
 /* Scratch layout: byte offsets, each 256-aligned. */
 typedef struct cn__bbox_layout {
-  uint64_t nblocks, pyramid_boxes;
-  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc, link, slice, pyramid, ticket, total;
+  uint64_t nblocks, pyramid_boxes, tickets;
+  uint64_t counts, offsets, lookback, idx, gbytes, parens, parens_scratch, acc, link, slice, pyramid, ticket, total;
 } cn__bbox_layout;
 
 static uint64_t cn__align(uint64_t x) { return (x + 255u) & ~(uint64_t)255u; }
@@ -76,18 +75,31 @@ static uint64_t cn__pyramid_boxes(uint64_t level0) {
   return total;
 }
 
+/* bbox_pyramid's tickets: one per block of 256 entries of every stage of 8
+ * levels above level 0 that has more than one block below it. */
+static uint64_t cn__pyramid_tickets(uint64_t level0) {
+  uint64_t tickets = 0;
+  while (level0 > 256) {
+    level0 = CN_DIV_UP(level0, 256);
+    tickets += CN_DIV_UP(level0, 256);
+  }
+  return tickets;
+}
+
 static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape *s, uint64_t n, uint64_t gb) {
   cn__bbox_layout l = {0};
   l.nblocks = CN_DIV_UP(n, s->block);
   l.pyramid_boxes = cn__pyramid_boxes(gb);
+  l.tickets = cn__pyramid_tickets(gb);
   uint64_t at = 0;
 #define CN__PLACE(field, bytes) \
   do {                          \
     l.field = at;               \
     at += cn__align(bytes);     \
   } while (0)
-  CN__PLACE(counts, (l.nblocks + 1) * 4);
-  CN__PLACE(scan, cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = l.nblocks + 1}));
+  CN__PLACE(counts, l.nblocks * 4);
+  CN__PLACE(offsets, (l.nblocks + 1) * 4);
+  CN__PLACE(lookback, l.nblocks * 4);
   CN__PLACE(idx, gb * 4);
   CN__PLACE(gbytes, CN_DIV_UP(gb, 4) * 4);
   CN__PLACE(parens, gb * 4);
@@ -99,7 +111,7 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   CN__PLACE(link, gb * 4);
   CN__PLACE(slice, gb * 4);
   CN__PLACE(pyramid, l.pyramid_boxes * 16);
-  CN__PLACE(ticket, 4);
+  CN__PLACE(ticket, CN_MAX(l.tickets, 1) * 4);
 #undef CN__PLACE
   l.total = at;
   return l;
@@ -146,6 +158,12 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
   rc->n = a->n;
   rc->gb = CN_MIN(a->group_bound, a->n);
   rc->l = cn__bbox_layout_of(ctx, &rc->s, rc->n, rc->gb);
+  /* bbox_compact's look-back takes up to nblocks / subgroup size loop trips
+   * (when no earlier block has published yet): within a loop-trip limit */
+  uint32_t trips = ctx->caps.max_loop_iterations;
+  if (trips && rc->l.nblocks / CN_MAX(ctx->caps.min_subgroup_size, 1u) + 64 > trips)
+    return cn_fail(CN_ERROR_LIMIT, "cn_bbox_record: %llu elements: more than this device's loop-trip limit (%u) allows",
+                   (unsigned long long)a->n, trips);
   rc->vp = cn_box_clean((cn_box){a->viewport[0], a->viewport[1], a->viewport[2], a->viewport[3]});
   return CN_OK;
 }
@@ -163,7 +181,8 @@ static cn_result cn__bbox_pipelines(cn_context *ctx, cn__bbox_rec *rc) {
   return CN_OK;
 }
 
-/* Compaction: counts, scan, compacted idx and group bytes. */
+/* Compaction: counts, then offsets (look-back over the counts), compacted
+ * idx and group bytes: two dispatches. */
 static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_args *a, const cn__bbox_rec *rc) {
   const cn__bbox_layout l = rc->l;
   VkDeviceAddress S = a->scratch;
@@ -171,6 +190,8 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
   /* 1. compaction */
   cn_bbox_compact_push cp = {.tags = a->tags,
                              .counts = S + l.counts,
+                             .offsets = S + l.offsets,
+                             .lookback = S + l.lookback,
                              .idx = S + l.idx,
                              .gbytes = S + l.gbytes,
                              .status = a->status,
@@ -179,12 +200,9 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
                              .ticket = S + l.ticket,
                              .n = (uint32_t)n,
                              .nblocks = (uint32_t)l.nblocks,
-                             .group_bound = (uint32_t)gb};
+                             .group_bound = (uint32_t)gb,
+                             .tickets = (uint32_t)l.tickets};
   cn_dispatch(ctx, cmd, rc->count, &cp, sizeof cp, CN_MAX(l.nblocks, 1));
-  cn_cmd_barrier(ctx, cmd);
-  CN_TRY(cn_scan_record(ctx, cmd,
-                        &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = S + l.counts, .dst = S + l.counts,
-                                        .scratch = S + l.scan, .n = l.nblocks + 1, .exclusive = true}));
   cn_cmd_barrier(ctx, cmd);
   cn_dispatch(ctx, cmd, rc->compact, &cp, sizeof cp, l.nblocks);
   cn_cmd_barrier(ctx, cmd);
@@ -206,7 +224,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                           .idx = S + l.idx,
                           .gbytes = S + l.gbytes,
                           .parens = S + l.parens,
-                          .offsets = S + l.counts,
+                          .offsets = S + l.offsets,
                           .acc_dst = S + l.acc,
                           .link_dst = S + l.link,
                           .slice = S + l.slice,
@@ -228,7 +246,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   /* 4. draws */
   cn_bbox_draws_push dp = {.tags = a->tags,
                            .boxes = a->boxes,
-                           .offsets = S + l.counts,
+                           .offsets = S + l.offsets,
                            .parens = S + l.parens,
                            .acc = S + l.acc,
                            .result = a->result,
@@ -257,7 +275,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                             .parens = S + l.parens,
                             .pyramid = S + l.pyramid,
                             .result = a->result,
-                            .offsets = S + l.counts + 4 * l.nblocks, /* the group node count */
+                            .offsets = S + l.offsets + 4 * l.nblocks, /* the group node count */
                             .status = a->status,
                             .group_bound = (uint32_t)gb};
   cn_dispatch(ctx, cmd, rc->groups, &gp, sizeof gp, CN_MAX(CN_DIV_UP(gb, 256), 1));

@@ -234,6 +234,15 @@ static cn_result record_stream(const stream *s, uint64_t group_bound, const floa
                          cn_bbox_scratch_bytes(ctx, &(cn_bbox_args){.n = s->n, .group_bound = group_bound}), &scratch);
   if (r == CN_OK && s->n) r = cn_buffer_upload(ctx, &tags, 0, s->tags, s->n * 4);
   if (r == CN_OK && s->n) r = cn_buffer_upload(ctx, &boxes, 0, s->boxes, s->n * 16);
+  if (r == CN_OK) { /* the stage must not depend on what the scratch held before */
+    void *junk = malloc(scratch.size);
+    if (!junk) r = CN_ERROR_OUT_OF_MEMORY;
+    else {
+      memset(junk, 0xA5, scratch.size);
+      r = cn_buffer_upload(ctx, &scratch, 0, junk, scratch.size);
+      free(junk);
+    }
+  }
   VkCommandBuffer cmd;
   if (r == CN_OK) r = cn_cmd_begin(ctx, &cmd);
   if (r == CN_OK) {
@@ -494,6 +503,94 @@ TEST(bbox_large) {
   stream_free(&s);
 }
 
+/* A balanced stream with exactly gb group nodes (a random walk of gb / 2
+ * BEGINs and as many ENDs, clips and blends mixed), `draws` percent of the
+ * picks a draw; deep: every BEGIN first. */
+static stream gen_exact(uint64_t gb, int draws, bool deep) {
+  uint64_t cap = gb * 8 + 16, n = 0, opens = gb / 2, depth = 0;
+  stream s = stream_alloc(cap);
+  uint32_t *stack = malloc((gb ? gb : 1) * 4);
+  while ((opens || depth) && n + 2 < cap) {
+    if (test_rand_below(100) < (uint64_t)draws) {
+      s.tags[n] = CN_TAG_FILL, s.boxes[n++] = rand_box();
+      continue;
+    }
+    bool open = opens && (deep || !depth || test_rand_below(2));
+    if (open) {
+      uint32_t t = test_rand_below(3) ? CN_TAG_BEGIN_CLIP : CN_TAG_BEGIN_BLEND;
+      stack[depth++] = t, opens--;
+      s.tags[n] = t, s.boxes[n++] = t == CN_TAG_BEGIN_CLIP ? rand_box() : (cn_box){0};
+    } else {
+      s.tags[n] = stack[--depth] + 1, s.boxes[n++] = (cn_box){0};
+    }
+  }
+  s.n = n;
+  free(stack);
+  return s;
+}
+
+/* Compares the recording path (scratch filled with junk first) with the CPU. */
+static void check_recorded(const stream *s, const float vp[4], const char *what) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  uint64_t gb = cn_bbox_count_groups(s->tags, s->n);
+  cn_box *want = malloc(s->n * sizeof *want), *got = malloc(s->n * sizeof *got);
+  cn_bbox_status st;
+  CHECK_OK(cn_bbox_cpu(s->tags, s->boxes, s->n, vp, want));
+  CHECK_OK(record_stream(s, gb, vp, got, &st));
+  CHECK_OK(cn_bbox_status_check(&st, gb));
+  CHECK_EQ_U64(st.group_count, gb);
+  if (memcmp(got, want, s->n * sizeof *got) != 0) {
+    fprintf(stderr, "  %s (n %llu, %llu group nodes): results differ\n", what, (unsigned long long)s->n,
+            (unsigned long long)gb);
+    test_failures++;
+  }
+  free(want);
+  free(got);
+}
+
+/* bbox_pyramid's stages of 8 levels (a ticket per block of 256 entries above
+ * level 0) at their boundaries: 65536 group nodes fill one block of level 8
+ * exactly, 65538 need a second block with one entry, 131074 three blocks of
+ * level 8 (the last with one entry) under one of level 16, 300002 a third
+ * stage (levels 17 and up, which the widest groups of the deep stream read:
+ * their range queries take entries of level 17). bbox_compact's
+ * look-back over long runs of blocks without group nodes and blocks of
+ * group nodes only. */
+TEST(bbox_pyramid_and_lookback) {
+  const uint64_t gbs[] = {65536, 65538, 131072, 131074, 300002};
+  for (size_t k = 0; k < sizeof gbs / sizeof gbs[0]; k++) {
+    stream s = gen_exact(gbs[k], 40, false);
+    CHECK_EQ_U64(cn_bbox_count_groups(s.tags, s.n), gbs[k]);
+    check_recorded(&s, VP_SMALL, "pyramid stages");
+    stream_free(&s);
+    s = gen_exact(gbs[k], k & 1 ? 30 : 0, true);
+    check_recorded(&s, VP_UNBOUNDED, "pyramid stages, deep");
+    stream_free(&s);
+  }
+  /* 3 groups, then 300 000 draws inside a fourth (about 290 blocks without a
+   * group node), then 50 000 group nodes without draws, then draws */
+  uint64_t n = 3 * 3 + 1 + 300000 + 1 + 50000 + 5000;
+  stream s = stream_alloc(n);
+  uint64_t m = 0;
+  for (int g = 0; g < 3; g++) {
+    s.tags[m] = CN_TAG_BEGIN_CLIP, s.boxes[m++] = rand_box();
+    s.tags[m] = CN_TAG_FILL, s.boxes[m++] = rand_box();
+    s.tags[m] = CN_TAG_END_CLIP, s.boxes[m++] = (cn_box){0};
+  }
+  s.tags[m] = CN_TAG_BEGIN_BLEND, s.boxes[m++] = (cn_box){0};
+  for (int i = 0; i < 300000; i++) s.tags[m] = CN_TAG_STROKE, s.boxes[m++] = rand_box();
+  s.tags[m] = CN_TAG_END_BLEND, s.boxes[m++] = (cn_box){0};
+  for (int i = 0; i < 25000; i++) {
+    uint32_t t = i % 2 ? CN_TAG_BEGIN_CLIP : CN_TAG_BEGIN_BLEND;
+    s.tags[m] = t, s.boxes[m++] = rand_box();
+    s.tags[m] = t + 1, s.boxes[m++] = (cn_box){0};
+  }
+  while (m < n) s.tags[m] = CN_TAG_FILL, s.boxes[m++] = rand_box();
+  check_recorded(&s, VP_SMALL, "look-back over empty blocks");
+  stream_free(&s);
+}
+
 /* The recording API directly, with every parentheses-matching variant, and a
  * group_bound larger than needed (the matching then runs over padding). */
 TEST(bbox_record_variants) {
@@ -556,4 +653,5 @@ TEST(bbox_record_variants) {
 }
 
 TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_unbalanced_large), T(bbox_shapes), T(bbox_errors), T(bbox_small_random), T(bbox_small_path), T(bbox_block_edges), T(bbox_fully_nested),
-          T(bbox_all_clip_and_empty_groups), T(bbox_disjoint_clips), T(bbox_large))
+          T(bbox_all_clip_and_empty_groups), T(bbox_disjoint_clips), T(bbox_large),
+          T(bbox_pyramid_and_lookback))
