@@ -80,6 +80,11 @@ void main() {
   }
   barrier();
   uint c_row = sh_base;
+  // bbox_draws' pyramid tickets: this block reaches into gap entries
+  // c_row .. min(c_row + mine, group_bound - 1) (bbox_pyramid_build.glsl)
+  uint hi = min(c_row + mine, pc.group_bound - 1u);
+  if (pc.group_bound > 1u && c_row <= hi)
+    for (uint P = c_row / 256u + gl_LocalInvocationID.x; P <= hi / 256u; P += WG_SIZE) atomicAdd(pc.ticket.v[P], 1u);
   for (uint k = 0u; k < ITEMS; k++) {
     uint i = bs + k * WG_SIZE + lane;
     uint tag = i < pc.n ? pc.tags.v[i] : 0u;

@@ -24,9 +24,10 @@ typedef struct cn__bbox_shape {
   uint32_t clip_wg;          /* bbox_clip_local partition */
 } cn__bbox_shape;
 
-/* Shared memory of bbox_draws (two uints per invocation), bbox_compact (one
- * per invocation) and bbox_clip_local (a box and a link per invocation). */
-static uint32_t cn__draws_shared(uint32_t wg, uint32_t items) { (void)items; return 8u * wg; }
+/* Shared memory of bbox_draws (two uints per invocation and the pyramid's 512
+ * key boxes), bbox_compact (two per invocation) and bbox_clip_local (a box and
+ * a link per invocation). */
+static uint32_t cn__draws_shared(uint32_t wg, uint32_t items) { (void)items; return 8u * wg + 512u * 16u + 16u; }
 static uint32_t cn__clip_shared(uint32_t wg) { return 20u * wg; }
 
 static bool cn__pow2(uint32_t x) { return x && (x & (x - 1)) == 0; }
@@ -75,10 +76,11 @@ static uint64_t cn__pyramid_boxes(uint64_t level0) {
   return total;
 }
 
-/* bbox_pyramid's tickets: one per block of 256 entries of every stage of 8
+/* The pyramid's tickets (bbox_pyramid_build.glsl): one per block of 256
+ * level-0 entries, then one per block of 256 entries of every stage of 8
  * levels above level 0 that has more than one block below it. */
 static uint64_t cn__pyramid_tickets(uint64_t level0) {
-  uint64_t tickets = 0;
+  uint64_t tickets = level0 > 1 ? CN_DIV_UP(level0, 256) : 0;
   while (level0 > 256) {
     level0 = CN_DIV_UP(level0, 256);
     tickets += CN_DIV_UP(level0, 256);
@@ -137,7 +139,7 @@ typedef struct cn__bbox_rec {
   cn__bbox_layout l;
   uint64_t n, gb;
   cn_box vp;
-  VkPipeline count, compact, clip_local, clip_resolve, draws, pyramid, groups;
+  VkPipeline count, compact, clip_local, clip_resolve, draws, groups;
 } cn__bbox_rec;
 
 static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bbox_rec *rc) {
@@ -176,7 +178,6 @@ static cn_result cn__bbox_pipelines(cn_context *ctx, cn__bbox_rec *rc) {
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_LOCAL, &rc->s.clip_wg, 1, &rc->clip_local));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_RESOLVE, NULL, 0, &rc->clip_resolve));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_DRAWS, spec, 2, &rc->draws));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_PYRAMID, NULL, 0, &rc->pyramid));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_GROUPS, NULL, 0, &rc->groups));
   return CN_OK;
 }
@@ -243,7 +244,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox clip");
 
-  /* 4. draws */
+  /* 4. draws, and the union pyramid over their gaps */
   cn_bbox_draws_push dp = {.tags = a->tags,
                            .boxes = a->boxes,
                            .offsets = S + l.offsets,
@@ -252,6 +253,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                            .result = a->result,
                            .pyramid = S + l.pyramid,
                            .status = a->status,
+                           .ticket = S + l.ticket,
                            .vp_x0 = vp.x0,
                            .vp_y0 = vp.y0,
                            .vp_x1 = vp.x1,
@@ -263,13 +265,8 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox draws");
 
-  /* 5. blends: union pyramid over the gaps between group nodes (one
-   * dispatch), then one query per END */
-  if (gb > 1) {
-    cn_bbox_pyramid_push pp = {.pyramid = S + l.pyramid, .ticket = S + l.ticket, .count = (uint32_t)gb};
-    cn_dispatch(ctx, cmd, rc->pyramid, &pp, sizeof pp, CN_DIV_UP(gb, 256));
-    cn_cmd_barrier(ctx, cmd);
-  }
+  /* 5. blends: one query per END on the union pyramid over the gaps between
+   * group nodes (built by bbox_draws) */
   cn_bbox_groups_push gp = {.gbytes = S + l.gbytes,
                             .idx = S + l.idx,
                             .parens = S + l.parens,

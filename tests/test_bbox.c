@@ -238,7 +238,7 @@ static cn_result record_stream(const stream *s, uint64_t group_bound, const floa
     void *junk = malloc(scratch.size);
     if (!junk) r = CN_ERROR_OUT_OF_MEMORY;
     else {
-      memset(junk, 0xA5, scratch.size);
+      memset(junk, 0x7F, scratch.size); /* as keys: far above every box (a max folding it in shows it) */
       r = cn_buffer_upload(ctx, &scratch, 0, junk, scratch.size);
       free(junk);
     }
@@ -519,7 +519,11 @@ static stream gen_exact(uint64_t gb, int draws, bool deep) {
     if (open) {
       uint32_t t = test_rand_below(3) ? CN_TAG_BEGIN_CLIP : CN_TAG_BEGIN_BLEND;
       stack[depth++] = t, opens--;
-      s.tags[n] = t, s.boxes[n++] = t == CN_TAG_BEGIN_CLIP ? rand_box() : (cn_box){0};
+      /* deep: clips whose intersection stays non-empty, so the wide groups'
+       * unions are not empty (their range queries then read every level) */
+      cn_box clip = deep ? (cn_box){(float)(n % 97), (float)(n % 89), 1000.0f - (float)(n % 83), 1000.0f - (float)(n % 79)}
+                         : rand_box();
+      s.tags[n] = t, s.boxes[n++] = t == CN_TAG_BEGIN_CLIP ? clip : (cn_box){0};
     } else {
       s.tags[n] = stack[--depth] + 1, s.boxes[n++] = (cn_box){0};
     }
@@ -529,20 +533,21 @@ static stream gen_exact(uint64_t gb, int draws, bool deep) {
   return s;
 }
 
-/* Compares the recording path (scratch filled with junk first) with the CPU. */
-static void check_recorded(const stream *s, const float vp[4], const char *what) {
+/* Compares the recording path (scratch filled with junk first, group_bound
+ * pad above the group node count) with the CPU. */
+static void check_recorded(const stream *s, uint64_t pad, const float vp[4], const char *what) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   uint64_t gb = cn_bbox_count_groups(s->tags, s->n);
   cn_box *want = malloc(s->n * sizeof *want), *got = malloc(s->n * sizeof *got);
   cn_bbox_status st;
   CHECK_OK(cn_bbox_cpu(s->tags, s->boxes, s->n, vp, want));
-  CHECK_OK(record_stream(s, gb, vp, got, &st));
-  CHECK_OK(cn_bbox_status_check(&st, gb));
+  CHECK_OK(record_stream(s, gb + pad, vp, got, &st));
+  CHECK_OK(cn_bbox_status_check(&st, gb + pad));
   CHECK_EQ_U64(st.group_count, gb);
   if (memcmp(got, want, s->n * sizeof *got) != 0) {
-    fprintf(stderr, "  %s (n %llu, %llu group nodes): results differ\n", what, (unsigned long long)s->n,
-            (unsigned long long)gb);
+    fprintf(stderr, "  %s (n %llu, %llu group nodes, group_bound %llu): results differ\n", what,
+            (unsigned long long)s->n, (unsigned long long)gb, (unsigned long long)(gb + pad));
     test_failures++;
   }
   free(want);
@@ -556,16 +561,19 @@ static void check_recorded(const stream *s, const float vp[4], const char *what)
  * stage (levels 17 and up, which the widest groups of the deep stream read:
  * their range queries take entries of level 17). bbox_compact's
  * look-back over long runs of blocks without group nodes and blocks of
- * group nodes only. */
+ * group nodes only. group_bound above the count leaves blocks of level 0
+ * that no group node reaches (bbox_draws builds those without a ticket). */
 TEST(bbox_pyramid_and_lookback) {
   const uint64_t gbs[] = {65536, 65538, 131072, 131074, 300002};
   for (size_t k = 0; k < sizeof gbs / sizeof gbs[0]; k++) {
     stream s = gen_exact(gbs[k], 40, false);
     CHECK_EQ_U64(cn_bbox_count_groups(s.tags, s.n), gbs[k]);
-    check_recorded(&s, VP_SMALL, "pyramid stages");
+    check_recorded(&s, 0, VP_SMALL, "pyramid stages");
     stream_free(&s);
-    s = gen_exact(gbs[k], k & 1 ? 30 : 0, true);
-    check_recorded(&s, VP_UNBOUNDED, "pyramid stages, deep");
+    s = gen_exact(gbs[k], k == 0 || k == 2 ? 0 : 30, true);
+    check_recorded(&s, 0, VP_UNBOUNDED, "pyramid stages, deep");
+    /* a group_bound above the count: blocks of level 0 past every group node */
+    check_recorded(&s, k ? 300 : 70000, VP_UNBOUNDED, "pyramid stages, deep, padded");
     stream_free(&s);
   }
   /* 3 groups, then 300 000 draws inside a fourth (about 290 blocks without a
@@ -587,7 +595,7 @@ TEST(bbox_pyramid_and_lookback) {
     s.tags[m] = t + 1, s.boxes[m++] = (cn_box){0};
   }
   while (m < n) s.tags[m] = CN_TAG_FILL, s.boxes[m++] = rand_box();
-  check_recorded(&s, VP_SMALL, "look-back over empty blocks");
+  check_recorded(&s, 0, VP_SMALL, "look-back over empty blocks");
   stream_free(&s);
 }
 
