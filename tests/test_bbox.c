@@ -554,12 +554,13 @@ static void check_recorded(const stream *s, uint64_t pad, const float vp[4], con
   free(got);
 }
 
-/* bbox_pyramid's stages of 8 levels (a ticket per block of 256 entries above
- * level 0) at their boundaries: 65536 group nodes fill one block of level 8
+/* The union pyramid's stages of 8 levels (bbox_pyramid_build.glsl: a ticket
+ * per block of 256 entries) at their boundaries: 65536 group nodes fill one block of level 8
  * exactly, 65538 need a second block with one entry, 131074 three blocks of
  * level 8 (the last with one entry) under one of level 16, 300002 a third
- * stage (levels 17 and up, which the widest groups of the deep stream read:
- * their range queries take entries of level 17). bbox_compact's
+ * stage (levels 17 and up; the deep streams' clips keep their widest
+ * groups' unions non-empty, so those range queries show every level they
+ * read). bbox_compact's
  * look-back over long runs of blocks without group nodes and blocks of
  * group nodes only. group_bound above the count leaves blocks of level 0
  * that no group node reaches (bbox_draws builds those without a ticket). */
