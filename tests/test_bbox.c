@@ -184,14 +184,16 @@ TEST(bbox_unbalanced_large) {
 static stream gen_nested(uint64_t levels, bool clips_only);
 
 /* Other shapes of the kernels (cn_tuning.bbox_*: wg, items, clip_wg): the
- * H200's 4 items per invocation and 1024-wide clip partitions included. */
+ * H200's 4 items per invocation and 1024-wide clip partitions included, and
+ * workgroups narrower and wider than the pyramid's blocks of 256 entries. */
 TEST(bbox_shapes) {
-  const char *shapes[] = {"128,4,1024", "64,8,64", "256,1,128", "32,2,32"};
+  const char *shapes[] = {"128,4,1024", "64,8,64", "256,1,128", "32,2,32", "512,2,256"};
   const uint32_t off = CN_SMALL_OFF; /* the multi-pass kernels also at small n */
   const cn_tuning tunings[] = {{.bbox_wg = 128, .bbox_items = 4, .bbox_clip_wg = 1024, .bbox_small_max = off},
                                {.bbox_wg = 64, .bbox_items = 8, .bbox_clip_wg = 64, .bbox_small_max = off},
                                {.bbox_wg = 256, .bbox_items = 1, .bbox_clip_wg = 128, .bbox_small_max = off},
-                               {.bbox_wg = 32, .bbox_items = 2, .bbox_clip_wg = 32, .bbox_small_max = off}};
+                               {.bbox_wg = 32, .bbox_items = 2, .bbox_clip_wg = 32, .bbox_small_max = off},
+                               {.bbox_wg = 512, .bbox_items = 2, .bbox_clip_wg = 256, .bbox_small_max = off}};
   cn_context *ctx = test_context();
   if (!ctx) return;
   for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
