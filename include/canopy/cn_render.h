@@ -55,6 +55,13 @@ typedef struct cn_renderer_desc {
   /* Whole scenes: no per-bin lists; coarse then walks every element for every
    * bin (the scene stage's result boxes still bound each element's tiles). */
   bool no_bins;
+  /* Fine draws only the tiles whose command list coarse could not reduce to
+   * one colour, in an indirect dispatch of at most fine_max_groups workgroups
+   * (0: the device's limit), each taking every fine_max_groups-th listed
+   * tile. fine_every_tile lists every tile (coarse then writes no pixel):
+   * tests compare both ways. */
+  uint32_t fine_max_groups;
+  bool fine_every_tile;
 } cn_renderer_desc;
 
 typedef struct cn_render_view {
