@@ -414,6 +414,7 @@ void main() {
   if (subgroupElect() && n > 0u) {
     FineListBuf list = cfg.fine_tiles;
     first = atomicAdd(list.v[CN_FINE_LIST_COUNT], n);
+    atomicAdd(cfg.bump.v.fine_tiles, n);
     atomicMax(list.v[CN_FINE_LIST_ARGS], min(first + n, max(pc.arg & ~CN_COARSE_FINE_ALL, 1u)));
   }
   first = subgroupBroadcastFirst(first);

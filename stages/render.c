@@ -335,6 +335,8 @@ void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out) {
   out->used_chunks = r->last_bump.chunks;
   out->used_spill = r->last_bump.spill;
   out->lines = r->last_bump.lines;
+  out->tiles = CN_DIV_UP(r->last_w, CN_TILE) * CN_DIV_UP(r->last_h, CN_TILE);
+  out->fine_tiles = r->last_bump.fine_tiles;
   out->reruns = r->reruns;
   out->binned = r->binned;
 }

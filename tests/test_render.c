@@ -858,6 +858,28 @@ TEST(render_one_colour_tiles) {
       for (int k = 0; k < 4; k++) free(img[path][k]);
     if (bg[3] == 0) check_against_ref("one-colour tiles", &s, w, h, NULL);
   }
+  /* how many tiles fine drew, exactly: a square from 8.5 to 55.5 on a target
+   * of 4x4 tiles has its edges in the 12 tiles of the outer ring; the 4
+   * inside it are one colour when it is opaque (alpha 1, or more: clamped),
+   * not when its alpha is just below 1; nothing at all: no tile for fine. */
+  static ref_scene s;
+  const float white[4] = {1, 1, 1, 1};
+  const struct {
+    float a;
+    uint32_t fine;
+  } known[] = {{1, 12}, {1.5f, 12}, {0.99999994f, 16}, {0.5f, 16}, {-1, 0}};
+  for (int i = 0; i < 5; i++) {
+    ref_init(&s);
+    if (known[i].a >= 0)
+      ref_fill(&s, ref_rect(&s, 8.5f, 8.5f, 55.5f, 55.5f), ref_solid(&s, 0.2f, 0.4f, 0.6f, known[i].a), CN_RULE_NONZERO);
+    for (int k = 0; k < 4; k++) {
+      free(gpu_render(rs[k], &s, 64, 64, white));
+      cn_render_stats st;
+      cn_renderer_stats(rs[k], &st);
+      CHECK_EQ_U64(st.tiles, 16);
+      CHECK_EQ_U64(st.fine_tiles, (k == 3 ? 16u : known[i].fine));
+    }
+  }
 done:
   for (int k = 0; k < 4; k++) cn_renderer_destroy(rs[k]);
 }

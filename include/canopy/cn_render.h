@@ -138,6 +138,7 @@ typedef struct cn_render_stats {
   uint32_t cap_tiles, cap_segs, cap_chunks, cap_spill;
   uint32_t used_tiles, used_segs, used_chunks, used_spill, lines;
   uint32_t reruns; /* re-runs the last cn_render_*_to_rgba8 call needed */
+  uint32_t tiles, fine_tiles; /* the target's tiles; those fine drew (coarse wrote the others: one colour) */
   bool binned;     /* the last frame's coarse stage walked the scene stage's bin lists */
 } cn_render_stats;
 CN_API void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out);

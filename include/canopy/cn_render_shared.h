@@ -124,7 +124,7 @@ CN_RSTRUCT(cn_render_bump) {
   CN_U32 chunks;      /* extra command chunks used */
   CN_U32 spill;       /* spilled stack entries used (each CN_TILE_PIXELS vec4) */
   CN_U32 host_lines;  /* lines uploaded from the host (what line_count points at then) */
-  CN_U32 pad0;
+  CN_U32 fine_tiles;  /* tiles coarse listed for fine (the others it filled with one colour) */
 } CN_RSTRUCT_END(cn_render_bump)
 
 /* cn_render_elem.flags: a BEGIN_CLIP whose content blends with a mode other
