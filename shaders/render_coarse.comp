@@ -60,6 +60,7 @@ shared bool sh_fill_one[CN_BIN_TILES];
 CnRenderConfig cfg;
 CmdBuf cmds;
 uint pos, chunk_end;
+bool long_list; // the list took more than its first chunk
 bool cut;
 bool conservative; // lines, tile records or tile segments were short this frame
 
@@ -71,6 +72,7 @@ bool conservative; // lines, tile records or tile segments were short this frame
 bool reserve(uint k) {
   if (pos + k <= chunk_end) return true;
   uint c = atomicAdd(cfg.bump.v.chunks, 1);
+  long_list = true;
   if (!cut && c >= cfg.cap_chunks) {
     atomicOr(cfg.bump.v.failed, CN_FAIL_CMDS);
     cmds.v[pos] = CN_CMD_END;
@@ -169,6 +171,7 @@ void main() {
   pos = start;
   chunk_end = start + CN_CMD_CHUNK - 2;
   cut = false;
+  long_list = false;
   conservative = (cfg.bump.v.failed & (CN_FAIL_TILES | CN_FAIL_SEGS)) != 0 || cfg.line_count.v > cfg.cap_lines;
   groups_open = 0;
   uint zero_depth = 0, depth = 0, max_depth = 0;
@@ -401,24 +404,33 @@ void main() {
     } else if (pos == start + 6u && cmds.v[start] == CN_CMD_SOLID && cmds.v[start + 1u] == CN_CMD_COLOR &&
                uintBitsToFloat(cmds.v[start + 5u]) == 1.0) {
       one = true;
-      word = cn_pack_straight(uintBitsToFloat(uvec4(cmds.v[start + 2u], cmds.v[start + 3u], cmds.v[start + 4u], cmds.v[start + 5u])));
+      vec4 c = uintBitsToFloat(uvec4(cmds.v[start + 2u], cmds.v[start + 3u], cmds.v[start + 4u], cmds.v[start + 5u]));
+      word = cn_pack_straight(c);
     }
   }
   sh_fill_one[lid] = one;
   sh_fill[lid] = word;
-  // the others go to fine: one atomic per subgroup
+  // the others go to fine (long lists from the front, short ones from the
+  // back): a few atomics per subgroup
   bool draw = valid && !one;
-  uvec4 ballot = subgroupBallot(draw);
-  uint n = subgroupBallotBitCount(ballot);
-  uint first = 0u;
-  if (subgroupElect() && n > 0u) {
+  uvec4 b_long = subgroupBallot(draw && long_list), b_short = subgroupBallot(draw && !long_list);
+  uint n_long = subgroupBallotBitCount(b_long), n_short = subgroupBallotBitCount(b_short);
+  uint first_long = 0u, first_short = 0u;
+  if (subgroupElect() && n_long + n_short > 0u) {
     FineListBuf list = cfg.fine_tiles;
-    first = atomicAdd(list.v[CN_FINE_LIST_COUNT], n);
-    atomicAdd(cfg.bump.v.fine_tiles, n);
-    atomicMax(list.v[CN_FINE_LIST_ARGS], min(first + n, max(pc.arg & ~CN_COARSE_FINE_ALL, 1u)));
+    uint first = atomicAdd(list.v[CN_FINE_LIST_COUNT], n_long + n_short);
+    atomicMax(list.v[CN_FINE_LIST_ARGS], min(first + n_long + n_short, max(pc.arg & ~CN_COARSE_FINE_ALL, 1u)));
+    if (n_long > 0u) first_long = atomicAdd(list.v[CN_FINE_LIST_LONG], n_long);
+    if (n_short > 0u) first_short = atomicAdd(list.v[CN_FINE_LIST_SHORT], n_short);
+    atomicAdd(cfg.bump.v.fine_tiles, n_long + n_short);
   }
-  first = subgroupBroadcastFirst(first);
-  if (draw) cfg.fine_tiles.v[CN_FINE_LIST_FIRST + first + subgroupBallotExclusiveBitCount(ballot)] = tile;
+  first_long = subgroupBroadcastFirst(first_long);
+  first_short = subgroupBroadcastFirst(first_short);
+  uint ntiles = cfg.tiles_x * cfg.tiles_y;
+  if (draw && long_list)
+    cfg.fine_tiles.v[CN_FINE_LIST_FIRST + first_long + subgroupBallotExclusiveBitCount(b_long)] = tile;
+  if (draw && !long_list)
+    cfg.fine_tiles.v[CN_FINE_LIST_FIRST + ntiles - 1u - (first_short + subgroupBallotExclusiveBitCount(b_short))] = tile;
   barrier();
   // the pixels of the bin's tiles of one colour, a pixel row of the bin at a time
   {

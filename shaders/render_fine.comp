@@ -3,7 +3,8 @@
 // tile's command list (render_coarse) and writes the pixel as RGBA8 sRGB with
 // straight alpha. Only the tiles coarse listed in fine_tiles run here (an
 // indirect dispatch; coarse wrote the pixels of tiles of a single colour);
-// each workgroup takes list entries gl_WorkGroupID.x, + gl_NumWorkGroups.x, ...
+// each workgroup takes list entries gl_WorkGroupID.x, + gl_NumWorkGroups.x, ...,
+// the tiles with long lists first.
 //
 // Coverage is the exact area integral of the winding number over the pixel
 // square: the tile's backdrop, plus for each segment piece the integral over
@@ -182,9 +183,10 @@ void main() {
   cfg = pc.config;
   uint ntiles = cfg.tiles_x * cfg.tiles_y;
   FineListBuf list = cfg.fine_tiles;
-  uint count = min(list.v[CN_FINE_LIST_COUNT], ntiles);
+  uint count = min(list.v[CN_FINE_LIST_COUNT], ntiles), nlong = min(list.v[CN_FINE_LIST_LONG], count);
   for (uint i = gl_WorkGroupID.x; i < count; i += gl_NumWorkGroups.x) {
-    tile = list.v[CN_FINE_LIST_FIRST + i];
+    // the long lists first (from the front of the list), then the short ones (from its back)
+    tile = list.v[CN_FINE_LIST_FIRST + (i < nlong ? i : ntiles - 1u - (i - nlong))];
     if (tile < ntiles) draw_tile();
   }
 }

@@ -251,6 +251,7 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   cn_render_bump bump0 = {.lines = cap_lines, .host_lines = cap_lines};
   vkCmdUpdateBuffer(cmd, r->bump.buffer, 0, sizeof bump0, &bump0);
   const uint32_t fine0[CN_FINE_LIST_FIRST] = {[CN_FINE_LIST_ARGS] = 0, 1, 1, [CN_FINE_LIST_COUNT] = 0};
+  _Static_assert(CN_FINE_LIST_LONG > CN_FINE_LIST_COUNT && CN_FINE_LIST_SHORT < CN_FINE_LIST_FIRST, "fine0 zeroes them");
   vkCmdUpdateBuffer(cmd, r->fine_tiles.buffer, 0, sizeof fine0, fine0);
   uint32_t n = host->element_count;
   if (n) {

@@ -80,10 +80,15 @@
  * (empty: the background; one SOLID with an opaque COLOR) and appends every
  * other tile here. Words 0..2 are fine's indirect dispatch (x, 1, 1; x is at
  * most the pass word coarse gets, the device's workgroup limit, and fine's
- * workgroups stride over the list), word 3 the count, the tile indices follow. */
+ * workgroups stride over the list), word 3 the count, the tile indices follow:
+ * the tiles whose list took more than its first chunk (word 4 counts them)
+ * from the front, the others from the back (word 5), so fine starts the
+ * longest lists first instead of finding one at the end of its dispatch. */
 #define CN_FINE_LIST_ARGS 0u
 #define CN_FINE_LIST_COUNT 3u
-#define CN_FINE_LIST_FIRST 4u
+#define CN_FINE_LIST_LONG 4u
+#define CN_FINE_LIST_SHORT 5u
+#define CN_FINE_LIST_FIRST 6u
 /* render_coarse's pass word: the most workgroups fine may ask for (below
  * 2^31), plus this bit: list every tile for fine, write no pixel. */
 #define CN_COARSE_FINE_ALL (1u << 31)
