@@ -6,19 +6,18 @@
 //
 // Each subgroup takes rows in turn and reads LOADS subgroup-wide chunks at
 // once, all loads issued before the subgroup scans: a row of up to LOADS
-// chunks (512 tiles on 32-wide subgroups: an 8192-px target) costs one memory
+// chunks (256 tiles on 32-wide subgroups: a 4096-px target) costs one memory
 // round trip instead of one per tile, and narrower rows share a round trip
-// (a row of one chunk: LOADS rows at once; a 3840-px row of 8 chunks: two).
-// Longer rows take LOADS chunks at a time. The host asks for 256
-// invocations: the 135 rows of a 3840x2160 element take 9 round trips on the
-// H200's eight subgroups (17 with 8 chunks a round; with 64 invocations, 68;
-// measured in docs/PERF.md).
+// (a row of one chunk: LOADS rows at once). Longer rows take LOADS chunks at
+// a time. The host asks for 256 invocations: the 135 rows of a 2160-px-high
+// element take 17 round trips on the H200's eight subgroups (with 64
+// invocations, 68; measured in docs/PERF.md).
 #include "render_common.glsl"
 
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 256;
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
-const uint LOADS = 16u;
+const uint LOADS = 8u;
 
 void main() {
   CnRenderConfig cfg = pc.config;

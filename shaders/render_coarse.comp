@@ -24,7 +24,6 @@
 // Lists live in chunks (see cn_render_shared.h); past cap_chunks the list is
 // cut, CN_FAIL_CMDS set and the rest counted (reserve). Stack levels past CN_FINE_STACK_REGS get spill
 // memory, bump-allocated here (CN_FAIL_SPILL past cap_spill).
-#extension GL_EXT_control_flow_attributes : enable
 #include "render_common.glsl"
 
 layout(local_size_x = CN_BIN_TILES) in;
@@ -125,9 +124,7 @@ bool close_group() {
 
 // The tile record of staged element k's path at tile (tx, ty), when the tile
 // is inside its rectangle and the record exists (else zeros). The walk reads
-// the records of AHEAD elements at once, so their latencies overlap (one
-// element ahead, the walk waited on a load per covering element).
-const uint AHEAD = 8u;
+// it one element ahead, so its latency overlaps the element before.
 cn_render_tile tile_of(uint k, int tx, int ty) {
   cn_render_tile t;
   t.backdrop = 0;
@@ -272,115 +269,110 @@ void main() {
     barrier();
 
     if (valid) {
-      for (uint k0 = 0u; k0 < total; k0 += AHEAD) {
-        // the tile records of the next AHEAD elements, all loads issued at once
-        cn_render_tile rec[AHEAD];
-        [[unroll]] for (uint j = 0u; j < AHEAD; j++)
-          rec[j] = k0 + j < total ? tile_of(k0 + j, tx, ty) : cn_render_tile(0, 0u);
-        for (uint k = k0; k < min(k0 + AHEAD, total); k++) {
-          cn_render_tile tcur = rec[0];
-          [[unroll]] for (uint j = 1u; j < AHEAD; j++) if (k - k0 == j) tcur = rec[j];
-          uint tag = sh_tag[k], arg = sh_arg[k];
-          uint seg_head, rule;
-          int backdrop;
-          if (mask_next != CN_NONE && sh_elem[k] != mask_next) {
-            if (reserve(1)) {
-              put(CN_CMD_POP);
-              depth--;
-            }
-            mask_next = CN_NONE;
+      cn_render_tile tnext = total > 0u ? tile_of(0u, tx, ty) : cn_render_tile(0, 0u);
+      for (uint k = 0; k < total; k++) {
+        cn_render_tile tcur = tnext;
+        if (k + 1u < total) tnext = tile_of(k + 1u, tx, ty);
+        uint tag = sh_tag[k], arg = sh_arg[k];
+        uint seg_head, rule;
+        int backdrop;
+        if (mask_next != CN_NONE && sh_elem[k] != mask_next) {
+          if (reserve(1)) {
+            put(CN_CMD_POP);
+            depth--;
           }
-          if (tag == CN_TAG_FILL || tag == CN_TAG_STROKE) {
-            uint pb = sh_pbits[k];
-            if (zero_depth != 0 || (pb & P_SKIP) != 0) continue;
-            uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule);
-            if (cov == 0) continue;
-            if (cov == 1 && depth == 0 && (pb & P_OPAQUE) != 0 && !cut) {
-              // an opaque tile-covering fill hides everything drawn before it
-              pos = start;
-              chunk_end = start + CN_CMD_CHUNK - 2;
-            }
-            if (!reserve(4 + 5)) continue;
-            if (cov == 2) {
-              put(CN_CMD_FILL);
-              put(seg_head);
-              put(uint(backdrop));
-              put(rule);
-            } else {
-              put(CN_CMD_SOLID);
-            }
-            vec4 c = sh_color[k];
-            if ((pb & P_SOLID) != 0) {
-              put(CN_CMD_COLOR);
-              put(floatBitsToUint(c.x));
-              put(floatBitsToUint(c.y));
-              put(floatBitsToUint(c.z));
-              put(floatBitsToUint(c.w));
-            } else {
-              put(CN_CMD_GRADIENT);
-              put(arg);
-              put(floatBitsToUint(c.x));
-            }
-          } else if (tag == CN_TAG_BEGIN_CLIP) {
-            if (zero_depth != 0) { zero_depth++; continue; }
-            uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule);
-            if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
-            if (cov == 0) zero_depth = 1;
-            else if (cov == 2 && reserve(1)) {
-              uint before = pos;
-              put(CN_CMD_BEGIN_CLIP);
-              depth++;
-              open_group(before, true);
-            }
-          } else if (tag == CN_TAG_END_CLIP) {
-            if (zero_depth != 0) { zero_depth--; continue; }
-            uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule); // its BEGIN's path
-            if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
-            if (cov == 2 && close_group()) {
-              depth--; // nothing was drawn inside: BEGIN_CLIP taken back
-            } else if (cov == 2 && reserve(4)) {
-              put(CN_CMD_END_CLIP);
-              put(seg_head);
-              put(uint(backdrop));
-              put(rule);
-              depth--;
-            }
-          } else if (tag == CN_TAG_BEGIN_BLEND) {
-            if (zero_depth != 0) { zero_depth++; continue; }
-            if ((sh_flags[k] & CN_BLEND_MASKED) != 0) {
-              bool has_mask = mask_next == sh_elem[k];
-              mask_next = CN_NONE;
-              if (!has_mask) { zero_depth = 1; continue; }
-            }
-            if (reserve(2)) {
-              uint before = pos;
-              put(CN_CMD_BEGIN_BLEND);
-              put(arg);
-              depth++;
-              uint flags = sh_flags[k];
-              open_group(before, (flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA | CN_BLEND_MASKED)) == 0);
-            }
-          } else if (tag == CN_TAG_END_BLEND) {
-            if (zero_depth != 0) { zero_depth--; continue; }
-            uint bl = arg; // its BEGIN's blend
-            if (close_group()) {
-              depth--; // an empty group leaves the backdrop as it is, whatever its mode
-            } else if (reserve(2)) {
-              put(CN_CMD_END_BLEND);
-              put(bl);
-              uint flags = sh_flags[k];
-              // a mask's END keeps its coverage pushed; the masked group's END pops both
-              if ((flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA)) != 0) {
-                mask_next = sh_elem[k] + 1;
-              } else if ((flags & CN_BLEND_MASKED) != 0) {
-                depth -= 2;
-              } else {
-                depth--;
-              }
-            }
-          }
-          max_depth = max(max_depth, depth);
+          mask_next = CN_NONE;
         }
+        if (tag == CN_TAG_FILL || tag == CN_TAG_STROKE) {
+          uint pb = sh_pbits[k];
+          if (zero_depth != 0 || (pb & P_SKIP) != 0) continue;
+          uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule);
+          if (cov == 0) continue;
+          if (cov == 1 && depth == 0 && (pb & P_OPAQUE) != 0 && !cut) {
+            // an opaque tile-covering fill hides everything drawn before it
+            pos = start;
+            chunk_end = start + CN_CMD_CHUNK - 2;
+          }
+          if (!reserve(4 + 5)) continue;
+          if (cov == 2) {
+            put(CN_CMD_FILL);
+            put(seg_head);
+            put(uint(backdrop));
+            put(rule);
+          } else {
+            put(CN_CMD_SOLID);
+          }
+          vec4 c = sh_color[k];
+          if ((pb & P_SOLID) != 0) {
+            put(CN_CMD_COLOR);
+            put(floatBitsToUint(c.x));
+            put(floatBitsToUint(c.y));
+            put(floatBitsToUint(c.z));
+            put(floatBitsToUint(c.w));
+          } else {
+            put(CN_CMD_GRADIENT);
+            put(arg);
+            put(floatBitsToUint(c.x));
+          }
+        } else if (tag == CN_TAG_BEGIN_CLIP) {
+          if (zero_depth != 0) { zero_depth++; continue; }
+          uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule);
+          if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
+          if (cov == 0) zero_depth = 1;
+          else if (cov == 2 && reserve(1)) {
+            uint before = pos;
+            put(CN_CMD_BEGIN_CLIP);
+            depth++;
+            open_group(before, true);
+          }
+        } else if (tag == CN_TAG_END_CLIP) {
+          if (zero_depth != 0) { zero_depth--; continue; }
+          uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule); // its BEGIN's path
+          if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
+          if (cov == 2 && close_group()) {
+            depth--; // nothing was drawn inside: BEGIN_CLIP taken back
+          } else if (cov == 2 && reserve(4)) {
+            put(CN_CMD_END_CLIP);
+            put(seg_head);
+            put(uint(backdrop));
+            put(rule);
+            depth--;
+          }
+        } else if (tag == CN_TAG_BEGIN_BLEND) {
+          if (zero_depth != 0) { zero_depth++; continue; }
+          if ((sh_flags[k] & CN_BLEND_MASKED) != 0) {
+            bool has_mask = mask_next == sh_elem[k];
+            mask_next = CN_NONE;
+            if (!has_mask) { zero_depth = 1; continue; }
+          }
+          if (reserve(2)) {
+            uint before = pos;
+            put(CN_CMD_BEGIN_BLEND);
+            put(arg);
+            depth++;
+            uint flags = sh_flags[k];
+            open_group(before, (flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA | CN_BLEND_MASKED)) == 0);
+          }
+        } else if (tag == CN_TAG_END_BLEND) {
+          if (zero_depth != 0) { zero_depth--; continue; }
+          uint bl = arg; // its BEGIN's blend
+          if (close_group()) {
+            depth--; // an empty group leaves the backdrop as it is, whatever its mode
+          } else if (reserve(2)) {
+            put(CN_CMD_END_BLEND);
+            put(bl);
+            uint flags = sh_flags[k];
+            // a mask's END keeps its coverage pushed; the masked group's END pops both
+            if ((flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA)) != 0) {
+              mask_next = sh_elem[k] + 1;
+            } else if ((flags & CN_BLEND_MASKED) != 0) {
+              depth -= 2;
+            } else {
+              depth--;
+            }
+          }
+        }
+        max_depth = max(max_depth, depth);
       }
     }
     barrier();
