@@ -13,7 +13,7 @@
  *   CANOPY_PARENS_<SIMPLE|EFFICIENT|LOOKBACK|LOWMARK|SINGLE>=wg,k[,window]  a shape
  *   CANOPY_PARENS_LOWMARK_STAGE=0|1, CANOPY_PARENS_LOWMARK_REWALK=0|1, CANOPY_PARENS_LOWMARK_TABLES=0|1
  *   CANOPY_PARENS_LOWMARK_REDUCE_PARTS=1..64, CANOPY_PARENS_LOWMARK_WINDOW_CACHE=0|1,
- *   CANOPY_PARENS_LOWMARK_LIFT=0|1
+ *   CANOPY_PARENS_LOWMARK_LIFT=0|1 (0: one shuffle per lane in place of the lifting, the default)
  *   CANOPY_BENCH_PARENS_TRAFFIC=only  print lowmark's traffic model at the largest size, time nothing
  *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
  *   CANOPY_PARENS_SINGLE_FORM=tree|lowmark, CANOPY_PARENS_SINGLE_LINKS=0|1
@@ -69,7 +69,7 @@ static bool bench_tuning_env(cn_parens_tuning *t) {
   if ((e = getenv("CANOPY_PARENS_SPIN_BUDGET")) && *e) t->spin_budget = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_LOWMARK_TABLES")) && *e) t->lowmark_psv_tables = strcmp(e, "1") == 0;
   if ((e = getenv("CANOPY_PARENS_LOWMARK_WINDOW_CACHE")) && *e) t->lowmark_window_cache = strcmp(e, "1") == 0;
-  if ((e = getenv("CANOPY_PARENS_LOWMARK_LIFT")) && *e) t->lowmark_psv_lifting = strcmp(e, "1") == 0;
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_LIFT")) && *e) t->lowmark_psv_per_lane = strcmp(e, "0") == 0;
   if ((e = getenv("CANOPY_PARENS_LOWMARK_REDUCE_PARTS")) && *e) t->lowmark_reduce_parts = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_SINGLE_FORM")) && *e)
     t->single_form = strcmp(e, "lowmark") == 0 ? CN_PARENS_SINGLE_LOWMARK : CN_PARENS_SINGLE_TREE;

@@ -237,9 +237,11 @@ static int render_one(render_ctx *R, const render_opts *o, const job *j) {
     cn_scene_gpu_counts sc;
     cn_scene_gpu_counts_get(cn_renderer_scene_gpu(R->ren), &sc);
     if (o->batch) fprintf(f, "file: %s\n", name);
-    fprintf(f, "elements: %u\nlines: %u\nbin entries: %llu\ntiles: %u\nsegments: %u\nchunks: %u\nspill: %u\nreruns: %u\n",
+    fprintf(f,
+            "elements: %u\nlines: %u\nbin entries: %llu\ntiles: %u\nsegments: %u\nchunks: %u\nspill: %u\n"
+            "fine tiles: %u of %u\nreruns: %u\n",
             scene.element_count, sc.lines, (unsigned long long)sc.bin_entries, rs.used_tiles, rs.used_segs,
-            rs.used_chunks, rs.used_spill, rs.reruns);
+            rs.used_chunks, rs.used_spill, rs.fine_tiles, rs.tiles, rs.reruns);
   }
   return rc;
 }

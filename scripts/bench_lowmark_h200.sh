@@ -4,7 +4,7 @@
 # this checkout's, alternating (base, new, base, new) so that clock changes
 # affect both alike, at 2^26 with lowmark's optional forms one at a time and
 # together (the next partition's input loaded ahead in the reduce pass,
-# previous-smaller links by binary lifting, the window's first entries cached
+# previous-smaller links one shuffle per lane (binary lifting is the default), the window's first entries cached
 # in shared memory, 64 x 16 partitions), then the defaults and the best
 # combination at 2^28 with the depth inputs. Every run checks its results
 # against the CPU reference. Run in the checkout root with `.gl` and both
@@ -12,7 +12,7 @@
 # baseline; everything lands in $OUT/lowmark.txt.
 B=${B:-.gpu-lowmark/canopy}
 BASE=${BASE:-.gpu-base/canopy}
-BEST=${BEST:-"CANOPY_PARENS_LOWMARK_REDUCE_PARTS=4 CANOPY_PARENS_LOWMARK_LIFT=1 CANOPY_PARENS_LOWMARK_WINDOW_CACHE=1"}
+BEST=${BEST:-"CANOPY_PARENS_LOWMARK=64,16"}
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; mkdir -p /tmp/libs; for f in .gl/extra/*.deb; do dpkg -x $f /tmp/libs; done
 export LD_LIBRARY_PATH=/tmp/libs/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 O=$OUT/lowmark.txt
@@ -31,7 +31,7 @@ run new $B $A26
 run "base 64x16" CANOPY_PARENS_LOWMARK=64,16 $BASE $A26
 run "new 64x16" CANOPY_PARENS_LOWMARK=64,16 $B $A26
 for r in 2 4 8; do run "new reduce parts $r" CANOPY_PARENS_LOWMARK_REDUCE_PARTS=$r $B $A26; done
-run "new lift" CANOPY_PARENS_LOWMARK_LIFT=1 $B $A26
+run "new per-lane links" CANOPY_PARENS_LOWMARK_LIFT=0 $B $A26
 run "new window cache" CANOPY_PARENS_LOWMARK_WINDOW_CACHE=1 $B $A26
 run "new best: $BEST" $BEST $B $A26
 run "new best 64x16" $BEST CANOPY_PARENS_LOWMARK=64,16 $B $A26

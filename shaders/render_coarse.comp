@@ -15,12 +15,21 @@
 //   BEGIN_BLEND/END_BLEND: always (a mask's END keeps its coverage on the stack
 //                for the masked group after it, whose END pops both).
 // An opaque solid fill of the whole tile at depth 0 drops what came before.
+// A tile whose list leaves one colour (no command: the background; or one
+// SOLID with an opaque COLOR) is not drawn by fine: the workgroup writes its
+// pixels at the end (a row of the bin's pixels at a time, so the stores are
+// contiguous), and every other tile is appended to fine_tiles, whose first
+// words are fine's indirect dispatch (pass word: the most workgroups it may
+// ask for).
 // Lists live in chunks (see cn_render_shared.h); past cap_chunks the list is
 // cut, CN_FAIL_CMDS set and the rest counted (reserve). Stack levels past CN_FINE_STACK_REGS get spill
 // memory, bump-allocated here (CN_FAIL_SPILL past cap_spill).
 #include "render_common.glsl"
 
 layout(local_size_x = CN_BIN_TILES) in;
+#if CN_BIN * CN_TILE != CN_BIN_TILES
+#error "the pixel rows of a bin are written one invocation per pixel"
+#endif
 
 
 shared uint sh_scan[CN_BIN_TILES];
@@ -43,10 +52,14 @@ shared vec4 sh_color[CN_BIN_TILES];
 const uint P_SKIP = 1u;     // draws nothing (no such paint, cover 0, transparent solid)
 const uint P_SOLID = 2u;    // a solid colour: sh_color holds the COLOR words
 const uint P_OPAQUE = 4u;   // solid and opaque: covering a tile, it hides what came before
+// Per tile of the bin: the RGBA8 word of a tile of one colour (fill_one set), written by the workgroup.
+shared uint sh_fill[CN_BIN_TILES];
+shared bool sh_fill_one[CN_BIN_TILES];
 
 CnRenderConfig cfg;
 CmdBuf cmds;
 uint pos, chunk_end;
+bool long_list; // the list took more than its first chunk
 bool cut;
 bool conservative; // lines, tile records or tile segments were short this frame
 
@@ -58,6 +71,7 @@ bool conservative; // lines, tile records or tile segments were short this frame
 bool reserve(uint k) {
   if (pos + k <= chunk_end) return true;
   uint c = atomicAdd(cfg.bump.v.chunks, 1);
+  long_list = true;
   if (!cut && c >= cfg.cap_chunks) {
     atomicOr(cfg.bump.v.failed, CN_FAIL_CMDS);
     cmds.v[pos] = CN_CMD_END;
@@ -154,6 +168,7 @@ void main() {
   pos = start;
   chunk_end = start + CN_CMD_CHUNK - 2;
   cut = false;
+  long_list = false;
   conservative = (cfg.bump.v.failed & (CN_FAIL_TILES | CN_FAIL_SEGS)) != 0 || cfg.line_count.v > cfg.cap_lines;
   groups_open = 0;
   uint zero_depth = 0, depth = 0, max_depth = 0;
@@ -363,12 +378,66 @@ void main() {
     barrier();
   }
 
-  if (!valid) return;
-  if (mask_next != CN_NONE && reserve(1)) {
+  if (valid && mask_next != CN_NONE && reserve(1)) {
     put(CN_CMD_POP);
     depth--;
   }
-  if (!cut) cmds.v[pos] = CN_CMD_END;
+  if (valid && !cut) cmds.v[pos] = CN_CMD_END;
+
+  // One colour for the whole tile? Fine would composite the list over the
+  // background and pack it: nothing leaves the background, bg * 1 + 0; an
+  // opaque colour c leaves c + bg * 0 = c, exactly, whatever the rounding.
+  bool one = false;
+  uint word = 0u;
+  if (valid && !cut && (pc.arg & CN_COARSE_FINE_ALL) == 0u) {
+    if (pos == start) {
+      one = true;
+      word = cn_pack_straight(vec4(cfg.background[0], cfg.background[1], cfg.background[2], cfg.background[3]));
+    } else if (pos == start + 6u && cmds.v[start] == CN_CMD_SOLID && cmds.v[start + 1u] == CN_CMD_COLOR &&
+               uintBitsToFloat(cmds.v[start + 5u]) == 1.0) {
+      one = true;
+      vec4 c = uintBitsToFloat(uvec4(cmds.v[start + 2u], cmds.v[start + 3u], cmds.v[start + 4u], cmds.v[start + 5u]));
+      word = cn_pack_straight(c);
+    }
+  }
+  sh_fill_one[lid] = one;
+  sh_fill[lid] = word;
+  // the others go to fine (long lists from the front, short ones from the
+  // back): a few atomics per subgroup
+  bool draw = valid && !one;
+  uvec4 b_long = subgroupBallot(draw && long_list), b_short = subgroupBallot(draw && !long_list);
+  uint n_long = subgroupBallotBitCount(b_long), n_short = subgroupBallotBitCount(b_short);
+  uint first_long = 0u, first_short = 0u;
+  if (subgroupElect() && n_long + n_short > 0u) {
+    FineListBuf list = cfg.fine_tiles;
+    uint first = atomicAdd(list.v[CN_FINE_LIST_COUNT], n_long + n_short);
+    atomicMax(list.v[CN_FINE_LIST_ARGS], min(first + n_long + n_short, max(pc.arg & ~CN_COARSE_FINE_ALL, 1u)));
+    if (n_long > 0u) first_long = atomicAdd(list.v[CN_FINE_LIST_LONG], n_long);
+    if (n_short > 0u) first_short = atomicAdd(list.v[CN_FINE_LIST_SHORT], n_short);
+    atomicAdd(cfg.bump.v.fine_tiles, n_long + n_short);
+  }
+  first_long = subgroupBroadcastFirst(first_long);
+  first_short = subgroupBroadcastFirst(first_short);
+  uint ntiles = cfg.tiles_x * cfg.tiles_y;
+  if (draw && long_list)
+    cfg.fine_tiles.v[CN_FINE_LIST_FIRST + first_long + subgroupBallotExclusiveBitCount(b_long)] = tile;
+  if (draw && !long_list)
+    cfg.fine_tiles.v[CN_FINE_LIST_FIRST + ntiles - 1u - (first_short + subgroupBallotExclusiveBitCount(b_short))] = tile;
+  barrier();
+  // the pixels of the bin's tiles of one colour, a pixel row of the bin at a time
+  {
+    uint px = uint(bx0) * CN_TILE + lid; // CN_BIN * CN_TILE == 256 pixels across a bin
+    uint k = lid / CN_TILE;              // the tile column in the bin
+    uint y0 = uint(by0) * CN_TILE, y1 = min(uint(by1) * CN_TILE, cfg.height);
+    if (px < cfg.width) {
+      for (uint y = y0; y < y1; y++) {
+        uint t = ((y - y0) / CN_TILE) * CN_BIN + k;
+        if (sh_fill_one[t]) cfg.target.v[y * cfg.out_stride + px] = sh_fill[t];
+      }
+    }
+  }
+
+  if (!valid) return;
   cn_render_ptile pt;
   pt.depth = max_depth;
   pt.spill_off = 0;

@@ -26,6 +26,7 @@ layout(buffer_reference) buffer FlatElemBuf;
 layout(buffer_reference) buffer BoxBuf;
 layout(buffer_reference) buffer ImageBuf;
 layout(buffer_reference) buffer TexelBuf;
+layout(buffer_reference) buffer FineListBuf;
 layout(buffer_reference) buffer CnRenderConfig;
 
 #define CN_USE_RENDER_PUSH
@@ -53,6 +54,7 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Fla
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer BoxBuf { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ImageBuf { cn_image v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer TexelBuf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer FineListBuf { uint v[]; };
 
 // The alpha factor of element e's paint (a dash pattern drawn at its mean coverage: cn_flatten_elem.cover).
 float cn_cover(CnRenderConfig cfg, uint e) {
@@ -77,6 +79,15 @@ cn_render_line cn_ss_snap(cn_render_line l) {
   l.x1 = p.z;
   l.y1 = p.w;
   return l;
+}
+
+// A premultiplied colour as the RGBA8 output word: straight alpha, rounded
+// (fine's pixels, and coarse's for tiles of one colour: the same function).
+uint cn_pack_straight(vec4 c) {
+  c = clamp(c, 0.0, 1.0);
+  vec3 rgb = c.a > 0.0 ? clamp(c.rgb / c.a, 0.0, 1.0) : vec3(0.0);
+  uvec4 u = uvec4(round(vec4(rgb, c.a) * 255.0));
+  return u.r | (u.g << 8) | (u.b << 16) | (u.a << 24);
 }
 
 // Number of valid lines this frame.

@@ -1,7 +1,10 @@
 #version 460
 // render_fine: one workgroup per tile, one invocation per pixel; walks the
 // tile's command list (render_coarse) and writes the pixel as RGBA8 sRGB with
-// straight alpha.
+// straight alpha. Only the tiles coarse listed in fine_tiles run here (an
+// indirect dispatch; coarse wrote the pixels of tiles of a single colour);
+// each workgroup takes list entries gl_WorkGroupID.x, + gl_NumWorkGroups.x, ...,
+// the tiles with long lists first.
 //
 // Coverage is the exact area integral of the winding number over the pixel
 // square: the tile's backdrop, plus for each segment piece the integral over
@@ -27,6 +30,7 @@ layout(constant_id = CN_SPEC_FINE_AA) const uint FINE_AA = CN_AA_AREA;
 
 
 CnRenderConfig cfg;
+uint tile;
 vec4 regs[CN_FINE_STACK_REGS];
 uint depth;
 uint spill_base;
@@ -60,7 +64,6 @@ float coverage(uint head, int backdrop, uint rule, float px, float py) {
     // supersampled, unless coarse asked for area coverage (a hairline stroke)
     if ((rule & CN_FILL_AREA) == 0) {
       LineBuf lb = cfg.lines;
-      uint tile = cn_group_id();
       ivec2 pixel = ivec2(tile % cfg.tiles_x, tile / cfg.tiles_x) * CN_TILE + ivec2(px, py);
       return cn_coverage_ss16(sb, lb, cfg.cap_segs, head, backdrop, rule, px, py, pixel);
     }
@@ -93,17 +96,7 @@ float coverage(uint head, int backdrop, uint rule, float px, float py) {
   return min(abs(area), 1.0);
 }
 
-uint pack_straight(vec4 c) {
-  c = clamp(c, 0.0, 1.0);
-  vec3 rgb = c.a > 0.0 ? clamp(c.rgb / c.a, 0.0, 1.0) : vec3(0.0);
-  uvec4 u = uvec4(round(vec4(rgb, c.a) * 255.0));
-  return u.r | (u.g << 8) | (u.b << 16) | (u.a << 24);
-}
-
-void main() {
-  cfg = pc.config;
-  uint tile = cn_group_id();
-  if (tile >= cfg.tiles_x * cfg.tiles_y) return;
+void draw_tile() {
   uint lid = gl_LocalInvocationID.x;
   uint tx = tile % cfg.tiles_x, ty = tile / cfg.tiles_x;
   float lx = float(lid % CN_TILE), ly = float(lid / CN_TILE);
@@ -183,5 +176,17 @@ void main() {
   }
   vec4 bg = vec4(cfg.background[0], cfg.background[1], cfg.background[2], cfg.background[3]);
   rgba = rgba + bg * (1.0 - rgba.a);
-  if (x < cfg.width && y < cfg.height) cfg.target.v[y * cfg.out_stride + x] = pack_straight(rgba);
+  if (x < cfg.width && y < cfg.height) cfg.target.v[y * cfg.out_stride + x] = cn_pack_straight(rgba);
+}
+
+void main() {
+  cfg = pc.config;
+  uint ntiles = cfg.tiles_x * cfg.tiles_y;
+  FineListBuf list = cfg.fine_tiles;
+  uint count = min(list.v[CN_FINE_LIST_COUNT], ntiles), nlong = min(list.v[CN_FINE_LIST_LONG], count);
+  for (uint i = gl_WorkGroupID.x; i < count; i += gl_NumWorkGroups.x) {
+    // the long lists first (from the front of the list), then the short ones (from its back)
+    tile = list.v[CN_FINE_LIST_FIRST + (i < nlong ? i : ntiles - 1u - (i - nlong))];
+    if (tile < ntiles) draw_tile();
+  }
 }

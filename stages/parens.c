@@ -68,7 +68,7 @@ enum { LM_STAGE = 1, LM_REWALK = 2, LM_PSV_TABLES = 4, LM_POS_ROWS = 8, LM_WIN_C
 static uint32_t cn__lm_form(const cn_parens_tuning *t) {
   return (t->lowmark_stage ? LM_STAGE : 0u) | (t->lowmark_rewalk ? LM_REWALK : 0u) |
          (t->lowmark_psv_tables ? LM_PSV_TABLES : 0u) | (t->lowmark_window_cache ? LM_WIN_CACHE : 0u) |
-         (t->lowmark_psv_lifting ? LM_PSV_LIFT : 0u);
+         (t->lowmark_psv_per_lane ? 0u : LM_PSV_LIFT);
 }
 
 /* Shared memory of the partition kernels (parens.glsl, parens_lm_match.glsl

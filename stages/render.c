@@ -45,7 +45,7 @@ cn_result cn_renderer_create(cn_context *ctx, const cn_renderer_desc *desc, cn_r
 void cn_renderer_destroy(cn_renderer *r) {
   if (!r) return;
   cn_context *ctx = r->ctx;
-  cn_buffer *bufs[] = {&r->lines, &r->config, &r->bump, &r->bump_read, &r->ptiles, &r->out};
+  cn_buffer *bufs[] = {&r->lines, &r->config, &r->bump, &r->bump_read, &r->ptiles, &r->fine_tiles, &r->out};
   for (size_t i = 0; i < CN_ARRAY_LEN(bufs); i++) cn_buffer_destroy(ctx, bufs[i]);
   if (r->timer) cn_timer_destroy(ctx, r->timer);
   if (r->own_sg) cn_scene_gpu_destroy(r->sg);
@@ -117,6 +117,8 @@ static cn_result cn__reserve(cn_renderer *r, uint32_t tiles_x, uint32_t tiles_y,
   uint32_t ntiles = tiles_x * tiles_y;
   CN_TRY(cn__scene_gpu_reserve_render(r->sg, ntiles));
   CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (VkDeviceSize)ntiles * sizeof(cn_render_ptile), &r->ptiles));
+  CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, ((VkDeviceSize)CN_FINE_LIST_FIRST + ntiles) * sizeof(uint32_t),
+                           &r->fine_tiles));
   if (!v->target)
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (VkDeviceSize)v->width * v->height * 4, &r->out));
   return CN_OK;
@@ -215,6 +217,7 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
       .bin_elems = r->binned ? so.bin_elems : 0,
       .flat_elems = r->scene_frame ? so.line_elems : 0,
       .result_boxes = r->scene_frame ? so.boxes : 0,
+      .fine_tiles = r->fine_tiles.address,
   };
   /* background: straight -> premultiplied */
   float a = v->background[3] < 0 ? 0 : v->background[3] > 1 ? 1 : v->background[3];
@@ -247,6 +250,9 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   vkCmdUpdateBuffer(cmd, r->config.buffer, 0, sizeof cfg, &cfg);
   cn_render_bump bump0 = {.lines = cap_lines, .host_lines = cap_lines};
   vkCmdUpdateBuffer(cmd, r->bump.buffer, 0, sizeof bump0, &bump0);
+  const uint32_t fine0[CN_FINE_LIST_FIRST] = {[CN_FINE_LIST_ARGS] = 0, 1, 1, [CN_FINE_LIST_COUNT] = 0};
+  _Static_assert(CN_FINE_LIST_LONG > CN_FINE_LIST_COUNT && CN_FINE_LIST_SHORT < CN_FINE_LIST_FIRST, "fine0 zeroes them");
+  vkCmdUpdateBuffer(cmd, r->fine_tiles.buffer, 0, sizeof fine0, fine0);
   uint32_t n = host->element_count;
   if (n) {
     VkBufferCopy c = {.size = (VkDeviceSize)n * sizeof(cn_render_elem)};
@@ -270,10 +276,24 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   cn_dispatch(ctx, cmd, k_backdrop, &pc, sizeof pc, n);
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "backdrop");
-  cn_dispatch(ctx, cmd, k_coarse, &pc, sizeof pc, (uint64_t)cfg.bins_x * cfg.bins_y);
-  cn_cmd_barrier(ctx, cmd);
+  /* coarse writes the tiles of one colour and lists the others for fine: an
+   * indirect dispatch of at most this many workgroups (they stride over the list) */
+  uint32_t fine_groups = CN_MIN(ctx->caps.max_workgroup_count[0], 65535u);
+  if (r->desc.fine_max_groups) fine_groups = CN_MIN(fine_groups, r->desc.fine_max_groups);
+  cn_render_push pc_coarse = {.config = r->config.address,
+                              .arg = fine_groups | (r->desc.fine_every_tile ? CN_COARSE_FINE_ALL : 0u)};
+  cn_dispatch(ctx, cmd, k_coarse, &pc_coarse, sizeof pc_coarse, (uint64_t)cfg.bins_x * cfg.bins_y);
+  VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                        .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                        .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                         VK_ACCESS_INDIRECT_COMMAND_READ_BIT};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &mb, 0, NULL,
+                       0, NULL);
   cn__mark(r, cmd, "coarse");
-  cn_dispatch(ctx, cmd, k_fine, &pc, sizeof pc, (uint64_t)tiles_x * tiles_y);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k_fine);
+  vkCmdPushConstants(cmd, ctx->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, &pc);
+  vkCmdDispatchIndirect(cmd, r->fine_tiles.buffer, CN_FINE_LIST_ARGS * sizeof(uint32_t));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "fine");
   VkBufferCopy bc = {.size = sizeof(cn_render_bump)};
@@ -316,6 +336,8 @@ void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out) {
   out->used_chunks = r->last_bump.chunks;
   out->used_spill = r->last_bump.spill;
   out->lines = r->last_bump.lines;
+  out->tiles = CN_DIV_UP(r->last_w, CN_TILE) * CN_DIV_UP(r->last_h, CN_TILE);
+  out->fine_tiles = r->last_bump.fine_tiles;
   out->reruns = r->reruns;
   out->binned = r->binned;
 }

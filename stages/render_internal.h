@@ -29,7 +29,7 @@ struct cn_renderer {
   bool scene_frame;    /* it ran the scene stage and flatten (record_scene) */
   bool binned;         /* its coarse walked the bin lists */
   /* target-sized buffers */
-  cn_buffer config, bump, bump_read, ptiles, out;
+  cn_buffer config, bump, bump_read, ptiles, fine_tiles, out;
   uint32_t last_w, last_h;
   cn_render_bump last_bump;
   uint32_t reruns;

@@ -401,7 +401,7 @@ TEST(parens_lowmark_shapes) {
                                 .lowmark_rewalk = runs[i].rewalk,
                                 .lowmark_psv_tables = runs[i].tables,
                                 .lowmark_window_cache = runs[i].cache,
-                                .lowmark_psv_lifting = runs[i].lift};
+                                .lowmark_psv_per_lane = !runs[i].lift};
     tuning.shape[CN_PARENS_LOWMARK] = (cn_parens_shape){.wg = runs[i].wg, .k = runs[i].k};
     uint64_t p = partition_size(ctx, CN_PARENS_LOWMARK);
     CHECK_EQ_U64(p, (uint64_t)runs[i].wg * runs[i].k);

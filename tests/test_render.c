@@ -764,9 +764,130 @@ TEST(render_bad_scenes) {
   cn_renderer_destroy(r);
 }
 
+/* Tiles of one colour: coarse writes the pixels of a tile whose command list
+ * is empty (the background) or one SOLID with an opaque COLOR, and fine draws
+ * only the others, its workgroups striding over the list. Random scenes built
+ * around that threshold (tile-aligned and unaligned opaque rectangles, alpha 1
+ * and just below, opaque fills inside clips and groups, translucent over
+ * opaque and the reverse, empty groups and clips) at sizes that cut tiles and
+ * bins, over transparent, opaque and translucent backgrounds: the picture
+ * equals, bit for bit, the one fine draws alone for every tile
+ * (fine_every_tile), with fine's workgroups capped at 1 and 3 too, and the
+ * CPU reference; through host lines and whole scenes (bin lists). */
+static void one_colour_scene(ref_scene *s, int w, int h) {
+  ref_init(s);
+  const float alphas[] = {1.0f, 1.0f, 0.99999994f, 254.0f / 255, 0.5f, 0.0f, 1.5f};
+  int n = 2 + (int)test_rand_below(12);
+  int open[6], nopen = 0; /* 0: clip, 1: blend group */
+  for (int i = 0; i < n; i++) {
+    float x0, y0, x1, y1;
+    if (test_rand_below(2)) { /* on tile borders (or one pixel off them) */
+      x0 = 16.0f * (float)test_rand_below((uint64_t)w / 16 + 2) - 16 + (float)test_rand_below(3) - 1;
+      y0 = 16.0f * (float)test_rand_below((uint64_t)h / 16 + 2) - 16 + (float)test_rand_below(3) - 1;
+      x1 = x0 + 16.0f * (float)(1 + test_rand_below(12));
+      y1 = y0 + 16.0f * (float)(1 + test_rand_below(12));
+    } else {
+      x0 = (float)test_rand_below((uint64_t)w * 110) / 100.0f - w * 0.1f;
+      y0 = (float)test_rand_below((uint64_t)h * 110) / 100.0f - h * 0.1f;
+      x1 = x0 + (float)test_rand_below((uint64_t)w * 100) / 100.0f;
+      y1 = y0 + (float)test_rand_below((uint64_t)h * 100) / 100.0f;
+    }
+    uint32_t path = test_rand_below(4) ? ref_rect(s, x0, y0, x1, y1)
+                                       : ref_circle(s, 0.5f * (x0 + x1), 0.5f * (y0 + y1), 0.5f * (x1 - x0) + 1);
+    uint64_t what = test_rand_below(10);
+    if (what <= 1 && nopen < 6) {
+      if (what == 0) ref_begin_clip(s, path, (uint32_t)test_rand_below(2));
+      else
+        ref_begin_blend(s, (uint32_t)test_rand_below(CN_BLEND_MODE_COUNT), test_rand_below(2) ? 1.0f : 0.8f,
+                        CN_BLEND_ISOLATED);
+      open[nopen++] = (int)what;
+      if (test_rand_below(3) == 0) { /* an empty clip or group */
+        if (open[--nopen] == 0) ref_end_clip(s);
+        else ref_end_blend(s);
+      }
+    } else if (what == 2 && nopen > 0) {
+      if (open[--nopen] == 0) ref_end_clip(s);
+      else ref_end_blend(s);
+    } else {
+      float a = alphas[test_rand_below(sizeof alphas / sizeof alphas[0])];
+      uint32_t paint = ref_solid(s, (float)test_rand_below(256) / 255, (float)test_rand_below(256) / 255,
+                                 (float)test_rand_below(256) / 255, a);
+      ref_fill(s, path, paint, (uint32_t)test_rand_below(2));
+    }
+  }
+  while (nopen > 0) {
+    if (open[--nopen] == 0) ref_end_clip(s);
+    else ref_end_blend(s);
+  }
+}
+
+TEST(render_one_colour_tiles) {
+  static const int sizes[][2] = {{1, 1}, {16, 16}, {17, 15}, {255, 33}, {256, 256}, {257, 271}, {300, 170}, {530, 40}};
+  static const float bgs[][4] = {{0, 0, 0, 0}, {0.2f, 0.6f, 1, 1}, {1, 0.5f, 0.25f, 0.4f}};
+  cn_renderer_desc d_all = {.fine_every_tile = true}, d_one = {.fine_max_groups = 1}, d_three = {.fine_max_groups = 3};
+  const cn_renderer_desc *descs[] = {NULL, &d_one, &d_three, &d_all};
+  cn_renderer *rs[4] = {0};
+  for (int k = 0; k < 4; k++) {
+    rs[k] = renderer(descs[k]);
+    if (!rs[k]) goto done;
+  }
+  for (int iter = 0; iter < 24; iter++) {
+    static ref_scene s;
+    int w = sizes[iter % 8][0], h = sizes[iter % 8][1];
+    one_colour_scene(&s, w, h);
+    const float *bg = bgs[iter % 3];
+    uint32_t aa = (uint32_t)(iter / 2 % CN_AA_COUNT);
+    cn_scene_data sd = ref_data(&s, (float)w, (float)h);
+    uint8_t *img[2][4] = {{0}};
+    for (int k = 0; k < 4; k++) {
+      img[0][k] = gpu_render_aa(rs[k], &s, w, h, bg, aa);
+      img[1][k] = calloc((size_t)w * h, 4);
+      cn_render_view v = {.width = (uint32_t)w, .height = (uint32_t)h, .aa = aa};
+      memcpy(v.background, bg, sizeof v.background);
+      CHECK_OK(cn_render_scene_to_rgba8(rs[k], &sd, &v, img[1][k]));
+    }
+    for (int path = 0; path < 2; path++)
+      for (int k = 0; k < 3; k++) {
+        bool same = img[path][k] && img[path][3] && memcmp(img[path][k], img[path][3], (size_t)w * h * 4) == 0;
+        if (!same)
+          fprintf(stderr, "  one-colour tiles, scene %d (%dx%d, %s, %s): renderer %d differs from fine on every tile\n",
+                  iter, w, h, aa ? "ss16" : "area", path ? "whole scene" : "host lines", k);
+        CHECK(same);
+      }
+    for (int path = 0; path < 2; path++)
+      for (int k = 0; k < 4; k++) free(img[path][k]);
+    if (bg[3] == 0) check_against_ref("one-colour tiles", &s, w, h, NULL);
+  }
+  /* how many tiles fine drew, exactly: a square from 8.5 to 55.5 on a target
+   * of 4x4 tiles has its edges in the 12 tiles of the outer ring; the 4
+   * inside it are one colour when it is opaque (alpha 1, or more: clamped),
+   * not when its alpha is just below 1; nothing at all: no tile for fine. */
+  static ref_scene s;
+  const float white[4] = {1, 1, 1, 1};
+  const struct {
+    float a;
+    uint32_t fine;
+  } known[] = {{1, 12}, {1.5f, 12}, {0.99999994f, 16}, {0.5f, 16}, {-1, 0}};
+  for (int i = 0; i < 5; i++) {
+    ref_init(&s);
+    if (known[i].a >= 0)
+      ref_fill(&s, ref_rect(&s, 8.5f, 8.5f, 55.5f, 55.5f), ref_solid(&s, 0.2f, 0.4f, 0.6f, known[i].a), CN_RULE_NONZERO);
+    for (int k = 0; k < 4; k++) {
+      free(gpu_render(rs[k], &s, 64, 64, white));
+      cn_render_stats st;
+      cn_renderer_stats(rs[k], &st);
+      CHECK_EQ_U64(st.tiles, 16);
+      CHECK_EQ_U64(st.fine_tiles, (k == 3 ? 16u : known[i].fine));
+    }
+  }
+done:
+  for (int k = 0; k < 4; k++) cn_renderer_destroy(rs[k]);
+}
+
 TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss16_shapes_exact), T(render_ss16_ties_vs_reference),
           T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference), T(render_wide_and_tall_vs_reference),
           T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
           T(render_deep_nesting_spills), T(render_blend_modes), T(render_blend_known_values),
           T(render_gradients_vs_reference), T(render_image_nearest_exact),
-          T(render_image_bilinear_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes))
+          T(render_image_bilinear_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes),
+          T(render_one_colour_tiles))

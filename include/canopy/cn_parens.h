@@ -82,17 +82,18 @@
  *                 chunk whose low mark is below the depth holds it as one of
  *                 its unmatched '(' (a bit select in its bitmask, kept in
  *                 shared memory), found by following previous-smaller links
- *                 between chunks (each computed once, from subgroup shuffles
- *                 and the subgroups' minima); with no such chunk the
+ *                 between chunks (each computed once, within a subgroup by
+ *                 binary lifting over shuffled minima, across subgroups from
+ *                 their minima); with no such chunk the
  *                 partition's window holds it. Then the recorded depths are
  *                 patched and the outputs leave as 16-byte stores. Tuning:
  *                 lowmark_stage stages them through shared memory for
  *                 contiguous stores; lowmark_rewalk walks the chunk a second
  *                 time after the queries instead of holding its outputs in
  *                 registers; lowmark_psv_tables builds the links by binary
- *                 lifting over min tables in shared memory,
- *                 lowmark_psv_lifting by binary lifting over shuffled minima
- *                 (fewer shuffles); lowmark_window_cache loads the window's
+ *                 lifting over min tables in shared memory instead;
+ *                 lowmark_psv_per_lane uses one shuffle per earlier lane
+ *                 instead of the lifting; lowmark_window_cache loads the window's
  *                 first wg entries into shared memory with the input;
  *                 lowmark_reduce_parts has each reduce workgroup work
  *                 through several partitions, the next one's input loaded
@@ -197,10 +198,10 @@ typedef struct cn_parens_tuning {
    * (one barrier, one level). (single's low-mark form picks its own.) */
   bool lowmark_psv_tables;
   /* lowmark's matching kernel: previous-smaller links inside a subgroup by
-   * binary lifting over shuffled minima (2 log2(subgroup) - 1 shuffles)
-   * instead of one shuffle per earlier lane (no effect with
+   * one shuffle per earlier lane instead of binary lifting over shuffled
+   * minima (2 log2(subgroup) - 1 shuffles, the default; no effect with
    * lowmark_psv_tables). */
-  bool lowmark_psv_lifting;
+  bool lowmark_psv_per_lane;
   /* lowmark's matching kernel: the window's first wg entries loaded with
    * the input into shared memory, so that the queries below the partition
    * read them there instead of from global memory inside the query loop. */

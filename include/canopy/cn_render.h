@@ -55,6 +55,13 @@ typedef struct cn_renderer_desc {
   /* Whole scenes: no per-bin lists; coarse then walks every element for every
    * bin (the scene stage's result boxes still bound each element's tiles). */
   bool no_bins;
+  /* Fine draws only the tiles whose command list coarse could not reduce to
+   * one colour, in an indirect dispatch of at most fine_max_groups workgroups
+   * (0: the device's limit), each taking every fine_max_groups-th listed
+   * tile. fine_every_tile lists every tile (coarse then writes no pixel):
+   * tests compare both ways. */
+  uint32_t fine_max_groups;
+  bool fine_every_tile;
 } cn_renderer_desc;
 
 typedef struct cn_render_view {
@@ -131,6 +138,7 @@ typedef struct cn_render_stats {
   uint32_t cap_tiles, cap_segs, cap_chunks, cap_spill;
   uint32_t used_tiles, used_segs, used_chunks, used_spill, lines;
   uint32_t reruns; /* re-runs the last cn_render_*_to_rgba8 call needed */
+  uint32_t tiles, fine_tiles; /* the target's tiles; those fine drew (coarse wrote the others: one colour) */
   bool binned;     /* the last frame's coarse stage walked the scene stage's bin lists */
 } cn_render_stats;
 CN_API void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out);

@@ -11,8 +11,10 @@
  *   render_tile_seg   per line: the pieces of the line in each tile it touches,
  *                     linked into the tile's list, and the backdrop deltas
  *   render_backdrop   per element row of tiles: prefix sum of the deltas
- *   render_coarse     per bin of 16x16 tiles: per-tile command lists in draw order
- *   render_fine       per tile: walks its commands, writes 16x16 pixels
+ *   render_coarse     per bin of 16x16 tiles: per-tile command lists in draw order;
+ *                     writes the pixels of tiles whose list leaves one colour
+ *                     (no command, or one opaque solid) and lists the others
+ *   render_fine       per listed tile (indirect): walks its commands, writes 16x16 pixels
  *
  * Every kernel takes one push-constant block (cn_render_push): the device
  * address of a cn_render_config (all buffer addresses and sizes of the frame)
@@ -73,6 +75,24 @@
 #define CN_FILL_AREA (1u << 8)
 #define CN_RENDER_FLAT_HAIRLINE 1u
 
+/* The tiles fine draws (cn_render_config.fine_tiles, u32 words): coarse
+ * fills in the pixels of a tile whose command list leaves a single colour
+ * (empty: the background; one SOLID with an opaque COLOR) and appends every
+ * other tile here. Words 0..2 are fine's indirect dispatch (x, 1, 1; x is at
+ * most the pass word coarse gets, the device's workgroup limit, and fine's
+ * workgroups stride over the list), word 3 the count, the tile indices follow:
+ * the tiles whose list took more than its first chunk (word 4 counts them)
+ * from the front, the others from the back (word 5), so fine starts the
+ * longest lists first instead of finding one at the end of its dispatch. */
+#define CN_FINE_LIST_ARGS 0u
+#define CN_FINE_LIST_COUNT 3u
+#define CN_FINE_LIST_LONG 4u
+#define CN_FINE_LIST_SHORT 5u
+#define CN_FINE_LIST_FIRST 6u
+/* render_coarse's pass word: the most workgroups fine may ask for (below
+ * 2^31), plus this bit: list every tile for fine, write no pixel. */
+#define CN_COARSE_FINE_ALL (1u << 31)
+
 /* Registers of the fine clip/blend stack; deeper levels spill to memory. */
 #define CN_FINE_STACK_REGS 4u
 
@@ -109,7 +129,7 @@ CN_RSTRUCT(cn_render_bump) {
   CN_U32 chunks;      /* extra command chunks used */
   CN_U32 spill;       /* spilled stack entries used (each CN_TILE_PIXELS vec4) */
   CN_U32 host_lines;  /* lines uploaded from the host (what line_count points at then) */
-  CN_U32 pad0;
+  CN_U32 fine_tiles;  /* tiles coarse listed for fine (the others it filled with one colour) */
 } CN_RSTRUCT_END(cn_render_bump)
 
 /* cn_render_elem.flags: a BEGIN_CLIP whose content blends with a mode other
@@ -198,6 +218,7 @@ typedef struct cn_render_config {
   CN_PTR(BoxBuf) result_boxes;
   CN_PTR(ImageBuf) images;       /* scene: cn_image[image_count] */
   CN_PTR(TexelBuf) image_pixels; /* scene: u32[image_pixel_count], RGBA8 premultiplied */
+  CN_PTR(FineListBuf) fine_tiles; /* u32[CN_FINE_LIST_FIRST + tiles_x * tiles_y]: the tiles fine draws */
 #ifdef VULKAN
 };
 #else
@@ -219,7 +240,7 @@ CN_STATIC_ASSERT_SIZE(cn_render_bump, 32);
 CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
 CN_STATIC_ASSERT_SIZE(cn_render_tile, 8);
 CN_STATIC_ASSERT_SIZE(cn_render_seg, 32);
-CN_STATIC_ASSERT_SIZE(cn_render_config, 296);
+CN_STATIC_ASSERT_SIZE(cn_render_config, 304);
 #endif
 
 #endif
