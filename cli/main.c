@@ -84,6 +84,11 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
     else if (!comma && strncmp(small, "off", 3) == 0)
       cli_tuning.pathbox_small_max = CN_SMALL_OFF;
   }
+  /* CANOPY_FLATTEN_SCAN_ONE_BLOCK=n or off (cn_tuning.flatten_scan_one_block_max) */
+  const char *fl_one = getenv("CANOPY_FLATTEN_SCAN_ONE_BLOCK");
+  if (fl_one && *fl_one)
+    cli_tuning.flatten_scan_one_block_max =
+        strncmp(fl_one, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(fl_one, NULL, 10);
   char cache[4096];
   cn_context_desc d = {.validation = cli_env_flag("CANOPY_VALIDATION"),
                        .device = getenv("CANOPY_DEVICE"),

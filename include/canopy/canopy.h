@@ -109,7 +109,7 @@ typedef struct cn_context cn_context;
  * them itself (the CLI does, see its --help). */
 struct cn_parens_tuning; /* cn_parens.h */
 struct cn_scan_tuning;   /* cn_scan.h */
-#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max, pathbox_small_max: no single-workgroup path */
+#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max, pathbox_small_max, flatten_scan_one_block_max: no single-workgroup path */
 typedef struct cn_tuning {
   /* bbox stage: workgroup size and elements per invocation of the compaction
    * and draws kernels, workgroup size of bbox_clip_local (powers of two,
@@ -131,6 +131,14 @@ typedef struct cn_tuning {
    * measurements in docs/PERF.md: one workgroup's arithmetic costs more than
    * two dispatches from about 2000 segments on); CN_SMALL_OFF: never. */
   uint32_t pathbox_small_max;
+  /* flatten: its scans (pair bases, subpath links, line offsets) of more
+   * elements than the scan's one-workgroup default covers (16 per invocation)
+   * and at most this many run in one workgroup of the device's largest
+   * power-of-two size up to 1024, with up to 32 elements per invocation: one
+   * dispatch, without the clear and barrier of the look-back state. 0: the
+   * default (32 x that workgroup, 32768 on most devices); CN_SMALL_OFF:
+   * never. Not used when cn_tuning.scan sets a block shape or two passes. */
+  uint32_t flatten_scan_one_block_max;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;
