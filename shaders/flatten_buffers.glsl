@@ -41,6 +41,7 @@ uint fl_off_pair_lines() { return CN_FL_OFF_PAIR_LINES(pc.element_count); }
 uint fl_off_sub_first() { return CN_FL_OFF_SUB_FIRST(pc.element_count, pc.pair_count); }
 uint fl_off_sub_last() { return CN_FL_OFF_SUB_LAST(pc.element_count, pc.pair_count, pc.segment_count); }
 uint fl_off_dash() { return CN_FL_OFF_DASH(pc.element_count, pc.pair_count, pc.segment_count); }
+uint fl_off_agg() { return CN_FL_OFF_AGG(pc.element_count, pc.pair_count, pc.segment_count); }
 
 
 bool fl_is_drawing(uint tag) { return tag == CN_TAG_FILL || tag == CN_TAG_STROKE || tag == CN_TAG_BEGIN_CLIP; }

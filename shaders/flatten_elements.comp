@@ -4,7 +4,8 @@
 //                           STROKE, BEGIN_CLIP) and is not culled (pc.cull: its
 //                           result box is empty), else 0; pair_base[E] = 0 (the
 //                           host scans it into offsets); the box is reset; the
-//                           header and the last pair-count slot are zeroed.
+//                           header, the last pair-count slot and the
+//                           per-workgroup line totals are zeroed.
 //   CN_FL_MODE_ELEM_FINISH: line range and box of every element; the header's
 //                           capacity and overflow flag (flatten_finish.glsl).
 #include "flatten_buffers.glsl"
@@ -24,6 +25,8 @@ void main() {
       pc.work.v[3] = 0u;
       pc.work.v[fl_off_pair_lines() + pc.pair_count] = 0u;
     }
+    // the per-workgroup line totals of flatten_pairs (used when it numbers the lines itself)
+    if (e < (pc.pair_count + CN_FL_PAIR_GROUP - 1u) / CN_FL_PAIR_GROUP) pc.work.v[fl_off_agg() + e] = 0u;
     if (e > E) return;
     uint n = 0u;
     if (e < E) {

@@ -8,7 +8,9 @@
  *          link beside the pair-base scan)
  *          (dashed strokes) pairs: flattened lengths -> segmented scan -> distances
  *   count  pairs: lines per pair (and the total, in the header)
- *   scan   exclusive scan of lines per pair -> each pair's first line
+ *   scan   exclusive scan of lines per pair -> each pair's first line (up to
+ *          cn_tuning.flatten_write_scan_max pairs: none; count adds up each
+ *          workgroup's lines, write numbers its pairs' lines from them)
  *   write  pairs: the lines; elements: ranges, boxes, overflow flag (the
  *          element part in the caller's next pass when caller_finish)
  */
@@ -24,6 +26,18 @@
 
 #define FL_WG 64u
 #define FL_MAX_COUNT (1u << 30)
+/* default cn_tuning.flatten_write_scan_max: up to 1024 workgroups of pairs,
+ * each summing at most 16 earlier totals per invocation */
+#define FL_WRITE_SCAN_DEFAULT (1024u * FL_WG)
+_Static_assert(FL_WG == CN_FL_PAIR_GROUP, "the work buffer's per-workgroup totals are per FL_WG pairs");
+
+/* Whether the count and write passes number the lines themselves (no scan
+ * between them): at most cn_tuning.flatten_write_scan_max pairs. */
+static bool fl_write_scans(const cn_context *ctx, uint32_t pairs) {
+  uint32_t max = ctx->tuning.flatten_write_scan_max;
+  if (max == CN_SMALL_OFF) return false;
+  return pairs > 0 && pairs <= (max ? max : FL_WRITE_SCAN_DEFAULT);
+}
 
 static cn_result fl_kernel(cn_context *ctx, int kernel, VkPipeline *out) {
   uint32_t spec[1] = {FL_WG};
@@ -150,8 +164,10 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
   VkPipeline k_elem, k_sub, k_pairs;
   CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_ELEMENTS, &k_elem));
   CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_SUBPATHS, &k_sub));
-  uint32_t pair_spec[2] = {FL_WG, fl_needs_box_clip(a, view) ? 1u : 0u}; /* CN_SPEC_FL_BOX_CLIP */
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_PAIRS, pair_spec, 2, &k_pairs));
+  const bool write_scans = fl_write_scans(ctx, P);
+  /* constants: workgroup, the box cut, the write pass numbering the lines (flatten_pairs.comp) */
+  uint32_t pair_spec[3] = {FL_WG, fl_needs_box_clip(a, view) ? 1u : 0u, write_scans ? 1u : 0u};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_PAIRS, pair_spec, 3, &k_pairs));
 
   cn_flatten_push pc = {
       .elements = a->elements, .paths = a->paths, .segments = a->segments, .transforms = a->transforms,
@@ -170,8 +186,9 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
    * subpath links alongside: the start flags (unless recorded earlier), their
    * max scan, then the link beside the pair-base scan. The two scans are
    * independent (own scratch regions). */
-  pc.mode = CN_FL_MODE_ELEM_INIT;
-  cn_dispatch(ctx, cmd, k_elem, &pc, sizeof pc, CN_DIV_UP((uint64_t)E + 1, FL_WG));
+  pc.mode = CN_FL_MODE_ELEM_INIT; /* with write_scans it also zeroes the per-workgroup totals */
+  uint64_t init_n = CN_MAX((uint64_t)E + 1, write_scans ? CN_DIV_UP((uint64_t)P, FL_WG) : 0);
+  cn_dispatch(ctx, cmd, k_elem, &pc, sizeof pc, CN_DIV_UP(init_n, FL_WG));
   if (!a->links_recorded) {
     pc.mode = CN_FL_MODE_SUB_START;
     cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
@@ -200,10 +217,12 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
   cn_cmd_barrier(ctx, cmd);
   if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: count");
 
-  /* scan */
-  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + off_pair_lines, scan_scratch, (uint64_t)P + 1, true));
-  cn_cmd_barrier(ctx, cmd);
-  if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: scan");
+  /* scan (unless the write pass numbers the lines) */
+  if (!write_scans) {
+    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + off_pair_lines, scan_scratch, (uint64_t)P + 1, true));
+    cn_cmd_barrier(ctx, cmd);
+    if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: scan");
+  }
 
   /* write */
   pc.mode = CN_FL_MODE_WRITE;
