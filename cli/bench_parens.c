@@ -12,7 +12,7 @@
  *   CANOPY_PARENS_<SIMPLE|EFFICIENT|LOOKBACK|LOWMARK|SINGLE>=wg,k[,window]  a shape
  *   CANOPY_PARENS_LOWMARK_STAGE=0|1, CANOPY_PARENS_LOWMARK_REWALK=0|1, CANOPY_PARENS_LOWMARK_TABLES=0|1
  *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
- *   CANOPY_PARENS_SINGLE_FORM=tree|lowmark
+ *   CANOPY_PARENS_SINGLE_FORM=tree|lowmark, CANOPY_PARENS_SINGLE_LINKS=0|1
  *   CANOPY_BENCH_PARENS_VARIANTS=name[,name...]  time only those variants */
 #include "bench.h"
 
@@ -66,6 +66,7 @@ static bool bench_tuning_env(cn_parens_tuning *t) {
   if ((e = getenv("CANOPY_PARENS_LOWMARK_TABLES")) && *e) t->lowmark_psv_tables = strcmp(e, "1") == 0;
   if ((e = getenv("CANOPY_PARENS_SINGLE_FORM")) && *e)
     t->single_form = strcmp(e, "lowmark") == 0 ? CN_PARENS_SINGLE_LOWMARK : CN_PARENS_SINGLE_TREE;
+  if ((e = getenv("CANOPY_PARENS_SINGLE_LINKS")) && *e) t->single_psv_links = strcmp(e, "1") == 0;
   return true;
 }
 

@@ -3,10 +3,12 @@
  * with decoupled look-back against the two-pass reduce-then-scan, and a copy
  * kernel moving the same bytes (4n read, 4n written) in the same run. Every
  * result is checked against the CPU scan at sizes <= 2^22 and the largest.
- * CANOPY_BENCH_SCAN_SHAPES="wg,items[,backoff[,static[,entries]]] ..." adds
- * one-pass rows of those block shapes, look-back pauses (cn_scan_tuning.backoff),
- * block orders (static: .static_order) and look-back windows (.lookback_entries)
- * (a sweep; this benchmark only);
+ * CANOPY_BENCH_SCAN_SHAPES="wg,items[,backoff[,static[,entries[,agg[,apart]]]]] ..."
+ * adds one-pass rows of those block shapes, look-back pauses
+ * (cn_scan_tuning.backoff), block orders (static: .static_order), look-back
+ * windows (.lookback_entries), the block's total first (.aggregate_first)
+ * and output to another buffer than the input (apart) (a sweep; this
+ * benchmark only; wg and items 0: the default shape);
  * with CANOPY_BENCH_SCAN_BASE=0 those rows alone (one-pass, two-pass and
  * fenced left out). */
 #include "bench.h"
@@ -39,14 +41,17 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   enum { MAX_FORMS = 20 };
   cn_scan_tuning forms[MAX_FORMS] = {{.two_pass = false}, {.two_pass = true}, {.fenced = true}};
   char form_names[MAX_FORMS][24] = {"one-pass", "two-pass", "1p-fenced"};
+  bool apart[MAX_FORMS] = {false}; /* output to the copy's buffer, not in place */
   int nforms = caps->buffer_int64_atomics ? 3 : 2; /* the fenced look-back apart only where it is not the default */
   const char *sw = getenv("CANOPY_BENCH_SCAN_SHAPES"), *base = getenv("CANOPY_BENCH_SCAN_BASE");
   if (sw && *sw && base && strcmp(base, "0") == 0) nforms = 0; /* the listed shapes alone, the first timed first */
   for (const char *p = sw; p && *p && nforms < MAX_FORMS;) {
-    unsigned wg = 0, items = 0, backoff = 0, ordered = 0, entries = 0;
+    unsigned wg = 0, items = 0, backoff = 0, ordered = 0, entries = 0, agg = 0, out = 0;
     int used = 0, more = 0;
     if (sscanf(p, " %u,%u%n", &wg, &items, &used) != 2) {
-      fprintf(stderr, "canopy bench scan: CANOPY_BENCH_SCAN_SHAPES=%s: expected \"wg,items[,backoff[,static[,entries]]] ...\"\n",
+      fprintf(stderr,
+              "canopy bench scan: CANOPY_BENCH_SCAN_SHAPES=%s: expected "
+              "\"wg,items[,backoff[,static[,entries[,agg[,apart]]]]] ...\"\n",
               sw);
       return CLI_USAGE;
     }
@@ -55,13 +60,25 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       p += more;
       if (sscanf(p, ",%u%n", &ordered, &more) == 1) {
         p += more;
-        if (sscanf(p, ",%u%n", &entries, &more) == 1) p += more;
+        if (sscanf(p, ",%u%n", &entries, &more) == 1) {
+          p += more;
+          if (sscanf(p, ",%u%n", &agg, &more) == 1) {
+            p += more;
+            if (sscanf(p, ",%u%n", &out, &more) == 1) p += more;
+          }
+        }
       }
     }
-    forms[nforms] = (cn_scan_tuning){
-        .wg = wg, .items = items, .backoff = backoff, .static_order = ordered != 0, .lookback_entries = entries};
-    snprintf(form_names[nforms], sizeof form_names[nforms], "1p-%ux%u%s%.0u%s%s%.0u", wg, items, backoff ? "b" : "",
-             backoff, ordered ? "s" : "", entries ? "w" : "", entries);
+    forms[nforms] = (cn_scan_tuning){.wg = wg,
+                                     .items = items,
+                                     .backoff = backoff,
+                                     .static_order = ordered != 0,
+                                     .lookback_entries = entries,
+                                     .aggregate_first = agg != 0};
+    apart[nforms] = out != 0;
+    snprintf(form_names[nforms], sizeof form_names[nforms], "1p-%ux%u%s%.0u%s%s%.0u%s%s", wg, items,
+             backoff ? "b" : "", backoff, ordered ? "s" : "", entries ? "w" : "", entries, agg ? "a" : "",
+             out ? "o" : "");
     nforms++;
     while (*p == ' ') p++;
   }
@@ -86,7 +103,9 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                     "          n <= 16384 in one block and one dispatch (1024 x 16; 8 items per invocation up to 8192),\n"
                     "          flag and value in one 64-bit atomic word%s;\n"
                     "1p-fenced: the same with flag and value apart, ordered by memory fences;\n"
-                    "two-pass: reduce, scan of the block sums (recursively), apply; 1p-WGxITEMS: other block shapes\n\n",
+                    "two-pass: reduce, scan of the block sums (recursively), apply; 1p-WGxITEMS: other block shapes\n"
+                    "          (0x0: the default; suffixes: bN pause, s static order, wN window, a total first,\n"
+                    "          o output to another buffer)\n\n",
                caps->buffer_int64_atomics ? "" : " (not on this device: fenced)");
   uint32_t *in = malloc(nmax * 4), *want = malloc(nmax * 4), *got = malloc(nmax * 4);
   cn_buffer data = {0}, orig = {0}, copy = {0}, scratch = {0};
@@ -123,6 +142,7 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     double copy_gbs = 8.0 * (double)n / copy_ns;
     for (int f = 0; f < nforms && rc == CLI_OK; f++) {
       job.a.tuning = &forms[f];
+      job.a.dst = apart[f] ? copy.address : data.address;
       double ns;
       r = bench_gpu_median(ctx, o, record_scan, &job, &ns);
       if (r != CN_OK) {
@@ -140,7 +160,7 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
           cn_result s = cn_cmd_submit(ctx, cmd);
           if (r == CN_OK) r = s;
         }
-        if (r == CN_OK) r = cn_buffer_download(ctx, &data, 0, got, 4 * n);
+        if (r == CN_OK) r = cn_buffer_download(ctx, apart[f] ? &copy : &data, 0, got, 4 * n);
         if (r != CN_OK) {
           rc = cli_fail("bench", "checking the scan", r);
           break;

@@ -6,6 +6,8 @@
 //   SCAN_COMBINE(a,b) the associative operation (a before b)
 //   SCAN_SG_INCLUSIVE(x) optional: a subgroup inclusive scan builtin
 //                     (subgroupInclusiveAdd, ...); default: shuffles
+//   SCAN_SG_REDUCE(x) optional, for a commutative operation: a subgroup
+//                     reduction builtin (subgroupAdd, ...)
 //
 // Blocks of WG * ITEMS elements; a block's subgroup s owns the contiguous
 // SG * ITEMS elements from s * SG * ITEMS, read in rows of SG * 4: lane l
@@ -29,6 +31,10 @@
 // too long), and when it runs out the block folds the missing predecessor's
 // input itself, then looks at its flag once more and prefers what it has
 // published by then (its outputs may overwrite its input when src == dst).
+// With AGG_FIRST (mode bit 4) a block folds its total from the loaded rows
+// (one subgroup reduction where the operation is commutative) and publishes
+// it before the rows' scans; the other subgroups scan their rows while the
+// first walks back (64-bit form), the first after its walk.
 // With SCAN_ATOMIC64 (devices with 64-bit buffer atomics) a block's flag and
 // value share one 64-bit word (state: the counter, then one word per block
 // from byte 8), read and written by relaxed atomics: no fences, and the first
@@ -45,6 +51,7 @@ const uint VEC4 = SCAN_MODE & 1u;                           // src and dst 16-by
 const uint STATIC_ORDER = (SCAN_MODE >> 1) & 1u;            // block id = workgroup id (no counter)
 const uint BACKOFF = SCAN_MODE >> 8;                        // dependent ALU steps between flag loads (0: none)
 const uint LB_LANE = 1u << ((SCAN_MODE >> 2) & 3u);         // look-back entries per lane and step (64-bit form)
+const uint AGG_FIRST = (SCAN_MODE >> 4) & 1u;               // block total before the rows' scans (below)
 const uint LB_MAX = 8u;
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
@@ -150,6 +157,44 @@ uint scan_block_total_sg(uint b) {
 }
 #endif
 
+// The rows' scans in place: each element's fold within its invocation's
+// four (run), each lane's prefix within its subgroup's segment (lane_pre);
+// returns the subgroup's total.
+uint scan_rows(inout uvec4 run[ROWS], out uint lane_pre[ROWS]) {
+  uint carry = SCAN_IDENTITY;
+  uint l = gl_SubgroupInvocationID;
+  [[unroll]] for (uint r = 0u; r < ROWS; r++) {
+    uvec4 x = run[r];
+    x.y = SCAN_COMBINE(x.x, x.y);
+    x.z = SCAN_COMBINE(x.y, x.z);
+    x.w = SCAN_COMBINE(x.z, x.w);
+    run[r] = x;
+    uint incl = SCAN_SG_INCLUSIVE(x.w);
+    uint excl = subgroupShuffle(incl, l == 0u ? 0u : l - 1u);
+    lane_pre[r] = l == 0u ? carry : SCAN_COMBINE(carry, excl);
+    carry = SCAN_COMBINE(carry, subgroupShuffle(incl, gl_SubgroupSize - 1u));
+  }
+  return carry;
+}
+
+// The subgroup's total of its loaded rows (rows in order, lanes in order).
+uint scan_rows_total(uvec4 run[ROWS]) {
+#ifdef SCAN_SG_REDUCE
+  uint x = SCAN_IDENTITY;
+  [[unroll]] for (uint r = 0u; r < ROWS; r++)
+    x = SCAN_COMBINE(x, SCAN_COMBINE(SCAN_COMBINE(run[r].x, run[r].y), SCAN_COMBINE(run[r].z, run[r].w)));
+  return SCAN_SG_REDUCE(x);
+#else
+  uint acc = SCAN_IDENTITY;
+  [[unroll]] for (uint r = 0u; r < ROWS; r++) {
+    uvec4 x = run[r];
+    uint incl = SCAN_SG_INCLUSIVE(SCAN_COMBINE(SCAN_COMBINE(x.x, x.y), SCAN_COMBINE(x.z, x.w)));
+    acc = SCAN_COMBINE(acc, subgroupShuffle(incl, gl_SubgroupSize - 1u));
+  }
+  return acc;
+#endif
+}
+
 void main() {
   uint t = gl_LocalInvocationID.x;
   bool lookback = pc.has_partial != 0u;
@@ -166,24 +211,15 @@ void main() {
   }
 
   // 1. Rows: each element's fold within its invocation's four, each lane's
-  // prefix within its subgroup's segment.
+  // prefix within its subgroup's segment (with AGG_FIRST only the subgroup's
+  // total here, the rows' scans after the block's total is published).
   uvec4 run[ROWS];
   uint lane_pre[ROWS];
-  uint carry = SCAN_IDENTITY;
   uint l = gl_SubgroupInvocationID;
-  [[unroll]] for (uint r = 0u; r < ROWS; r++) {
-    uvec4 x = scan_load(b, r);
-    x.y = SCAN_COMBINE(x.x, x.y);
-    x.z = SCAN_COMBINE(x.y, x.z);
-    x.w = SCAN_COMBINE(x.z, x.w);
-    run[r] = x;
-    uint incl = SCAN_SG_INCLUSIVE(x.w);
-    uint excl = subgroupShuffle(incl, l == 0u ? 0u : l - 1u);
-    lane_pre[r] = l == 0u ? carry : SCAN_COMBINE(carry, excl);
-    carry = SCAN_COMBINE(carry, subgroupShuffle(incl, gl_SubgroupSize - 1u));
-  }
+  [[unroll]] for (uint r = 0u; r < ROWS; r++) run[r] = scan_load(b, r);
+  uint sg_total = AGG_FIRST != 0u ? scan_rows_total(run) : scan_rows(run, lane_pre);
   uint sg_before;
-  uint total = scan_fold_subgroups(carry, sg_before);
+  uint total = scan_fold_subgroups(sg_total, sg_before);
 
   // 2. Look-back: the fold of every block before this one.
   uint prefix = SCAN_IDENTITY;
@@ -194,6 +230,7 @@ void main() {
     ScanState64 s64 = ScanState64(uint64_t(pc.partial) + 8ul);
     if (t == 0u) atomicStore(s64.v[b], scan_pack(b == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, total), gl_ScopeDevice,
                              gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    if (AGG_FIRST != 0u && gl_SubgroupID != 0u) scan_rows(run, lane_pre); // while the first subgroup walks back
     if (gl_SubgroupID == 0u && b != 0u) {
       uint r = b, budget = SPIN_BUDGET, lane = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
       uint acc = SCAN_IDENTITY, sink = 0u, span = sg * LB_LANE;
@@ -263,6 +300,9 @@ void main() {
     }
     barrier();
     if (b != 0u) prefix = sh_bcast[3];
+    if (AGG_FIRST != 0u && gl_SubgroupID == 0u) scan_rows(run, lane_pre);
+  } else if (AGG_FIRST != 0u) {
+    scan_rows(run, lane_pre);
   }
 #else
   if (lookback) {
@@ -336,7 +376,7 @@ void main() {
         atomicStore(st.v[1u + b], FLAG_PREFIX, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
     }
   }
-
+  if (AGG_FIRST != 0u) scan_rows(run, lane_pre);
 #endif
 
   // 3. Outputs.

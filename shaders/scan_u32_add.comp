@@ -3,4 +3,5 @@
 #define SCAN_IDENTITY 0u
 #define SCAN_COMBINE(a, b) ((a) + (b))
 #define SCAN_SG_INCLUSIVE(x) subgroupInclusiveAdd(x)
+#define SCAN_SG_REDUCE(x) subgroupAdd(x)
 #include "scan_lb.glsl"

@@ -3,5 +3,6 @@
 #define SCAN_IDENTITY 0u
 #define SCAN_COMBINE(a, b) ((a) + (b))
 #define SCAN_SG_INCLUSIVE(x) subgroupInclusiveAdd(x)
+#define SCAN_SG_REDUCE(x) subgroupAdd(x)
 #define SCAN_ATOMIC64
 #include "scan_lb.glsl"

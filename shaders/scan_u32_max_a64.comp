@@ -3,5 +3,6 @@
 #define SCAN_IDENTITY 0u
 #define SCAN_COMBINE(a, b) max((a), (b))
 #define SCAN_SG_INCLUSIVE(x) subgroupInclusiveMax(x)
+#define SCAN_SG_REDUCE(x) subgroupMax(x)
 #define SCAN_ATOMIC64
 #include "scan_lb.glsl"

@@ -147,10 +147,11 @@ static bool cn__parens_lm_single_wg(const cn_context *ctx, uint64_t n, uint32_t 
  * is 16 or 32, else 16, then 32), its matching form and workgroup; 0 when
  * none fits. The H200 runs (docs/PERF.md): min tables and index rows, the
  * fastest where they fit (5.1-5.9 us up to 2^12), else subgroup links and
- * masks (512 x 16 at 2^13: 8.7 us; 256 x 32: 9.5). */
-static uint32_t cn__parens_lm_single_pick(const cn_context *ctx, uint64_t n, uint32_t tuned_k, uint32_t *wg,
-                                          uint32_t *lm_form) {
-  static const uint32_t forms[2] = {LM_PSV_TABLES | LM_POS_ROWS, 0};
+ * masks (512 x 16 at 2^13: 8.7 us; 256 x 32: 9.5). With links (tuning
+ * single_psv_links) index rows where they fit, else masks. */
+static uint32_t cn__parens_lm_single_pick(const cn_context *ctx, uint64_t n, uint32_t tuned_k, bool links,
+                                          uint32_t *wg, uint32_t *lm_form) {
+  const uint32_t forms[2] = {links ? LM_POS_ROWS : LM_PSV_TABLES | LM_POS_ROWS, 0};
   for (uint32_t k = 16; k <= 32; k *= 2) {
     if (tuned_k && k != tuned_k) continue;
     for (int f = 0; f < 2; f++)
@@ -167,7 +168,8 @@ static uint64_t cn__parens_lm_single_max(const cn_context *ctx) {
   uint64_t n = 0;
   if (!ctx) return 0;
   uint32_t wg, form;
-  for (uint64_t m = 32; m <= ((uint64_t)1 << 16) && cn__parens_lm_single_pick(ctx, m, 0, &wg, &form); m *= 2) n = m;
+  for (uint64_t m = 32; m <= ((uint64_t)1 << 16) && cn__parens_lm_single_pick(ctx, m, 0, false, &wg, &form); m *= 2)
+    n = m;
   return n;
 }
 
@@ -317,10 +319,10 @@ static cn_result cn__parens_record_single(cn_context *ctx, VkCommandBuffer cmd, 
    * then the largest; else 16 or 32 elements per invocation by n). */
   uint32_t lm_wg = 0, lm_k = 0, lm_form = 0;
   if (tuned && (s.k == 16 || s.k == 32)) {
-    lm_k = cn__parens_lm_single_pick(ctx, n, s.k, &lm_wg, &lm_form);
+    lm_k = cn__parens_lm_single_pick(ctx, n, s.k, tu->single_psv_links, &lm_wg, &lm_form);
     if (lm_wg > s.wg) lm_k = 0;
   } else if (!tuned) {
-    lm_k = cn__parens_lm_single_pick(ctx, n, 0, &lm_wg, &lm_form);
+    lm_k = cn__parens_lm_single_pick(ctx, n, 0, tu->single_psv_links, &lm_wg, &lm_form);
   }
   if (form == CN_PARENS_SINGLE_LOWMARK && lm_k && pc.src % 16 == 0 && pc.dst % 16 == 0) {
     uint32_t spec[4] = {lm_wg, lm_k, 1, lm_form};

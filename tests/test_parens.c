@@ -195,7 +195,8 @@ TEST(parens_bad_arguments) {
 
 /* The one-dispatch path, in both forms (the low-mark form with 16 and with
  * 32 elements per invocation, with min tables and index rows at the smaller
- * sizes and subgroup links and bitmasks above, the tree form): every size class of its
+ * sizes and subgroup links and bitmasks above, or with subgroup links and
+ * index rows at the smaller sizes, the tree form): every size class of its
  * workgroup at and around its boundary, chunk boundaries, up to the largest
  * n; sizes the low-mark form cannot hold on this device take the tree form.
  * auto runs single up to the largest n it picks it for and a
@@ -213,9 +214,14 @@ TEST(parens_single_sizes) {
   uint32_t wg_max = (uint32_t)(smax / 16);
   static const struct {
     uint32_t form, k; /* k: the tuned elements per invocation, 0 the default */
-  } forms[] = {{CN_PARENS_SINGLE_LOWMARK, 0}, {CN_PARENS_SINGLE_LOWMARK, 32}, {CN_PARENS_SINGLE_TREE, 0}};
+    bool links;       /* previous-smaller links from subgroups, not min tables */
+  } forms[] = {{CN_PARENS_SINGLE_LOWMARK, 0, false},
+               {CN_PARENS_SINGLE_LOWMARK, 32, false},
+               {CN_PARENS_SINGLE_LOWMARK, 0, true},
+               {CN_PARENS_SINGLE_LOWMARK, 32, true},
+               {CN_PARENS_SINGLE_TREE, 0, false}};
   for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
-    tuning = (cn_parens_tuning){.single_form = forms[f].form};
+    tuning = (cn_parens_tuning){.single_form = forms[f].form, .single_psv_links = forms[f].links};
     if (forms[f].k) tuning.shape[CN_PARENS_SINGLE] = (cn_parens_shape){.wg = wg_max, .k = forms[f].k};
     uint64_t fmax = partition_size(ctx, CN_PARENS_SINGLE);
     uint64_t small[] = {1, 2, 3, 15, 16, 17, 31, 33, 511, 513};

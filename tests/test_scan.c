@@ -149,9 +149,15 @@ TEST(scan_fenced_and_shapes) {
                                           {.lookback_entries = 1},
                                           {.lookback_entries = 2},
                                           {.lookback_entries = 8, .spin_budget = 2},
-                                          {.wg = 64, .items = 16, .lookback_entries = 4}};
+                                          {.wg = 64, .items = 16, .lookback_entries = 4},
+                                          {.aggregate_first = true},
+                                          {.aggregate_first = true, .spin_budget = 2},
+                                          {.aggregate_first = true, .fenced = true},
+                                          {.aggregate_first = true, .fenced = true, .spin_budget = 1},
+                                          {.aggregate_first = true, .wg = 64, .items = 16, .lookback_entries = 2}};
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
     tuning = others[i];
+    check_scan(3 * 64 * 16 + 5, true, 0); /* one block of the default shape, three of 64 x 16 */
     check_scan(ONE_BLOCK_MAX + 1, false, 0);
     check_scan(23 * BLOCK + 9, true, 2);
   }
@@ -185,13 +191,18 @@ TEST(scan_other_monoids) {
   if (!ctx) return;
   const uint64_t n = 5 * BLOCK + 77;
   uint32_t *in = malloc(n * 4), *got = malloc(n * 4), *want = malloc(n * 4);
-  /* Default shape, and small blocks with a window of 8 predecessors per lane
-   * (the segmented sum is not commutative: the window's fold keeps order). */
-  const cn_scan_tuning shapes[2] = {{0}, {.wg = 64, .items = 16, .lookback_entries = 8}};
+  /* Default shape, small blocks with a window of 8 predecessors per lane
+   * (the segmented sum is not commutative: the window's fold keeps order),
+   * the block's total before its rows' scans (the segmented sum's total by
+   * rows in order), 64-bit and fenced. */
+  const cn_scan_tuning shapes[4] = {{0},
+                                    {.wg = 64, .items = 16, .lookback_entries = 8},
+                                    {.wg = 64, .items = 16, .aggregate_first = true},
+                                    {.wg = 64, .items = 16, .aggregate_first = true, .fenced = true}};
   for (int op = CN_SCAN_U32_MAX; op <= CN_SCAN_F32_SEG_ADD; op++)
-    for (int run = 0; run < 3; run++) { /* offset 0, offset 4 (not 16-byte aligned), the second shape */
+    for (int run = 0; run < 5; run++) { /* offset 0, offset 4 (not 16-byte aligned), the other shapes */
       int off = run == 1 ? 4 : 0;
-      const cn_scan_tuning *tu = &shapes[run == 2];
+      const cn_scan_tuning *tu = &shapes[run < 2 ? 0 : run - 1];
       for (uint64_t i = 0; i < n; i++) {
         if (op == CN_SCAN_U32_MAX) {
           in[i] = (uint32_t)test_rand_below(1u << 30);

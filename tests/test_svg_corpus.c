@@ -44,7 +44,13 @@ static void walk(const char *dir, int depth, file_check check, corpus_result *re
       }
   for (size_t i = 0; i < n; i++) {
     char path[2048];
-    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    int len = snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    if (len < 0 || (size_t)len >= sizeof path) {
+      fprintf(stderr, "  %s/%s: path too long\n", dir, names[i]);
+      test_failures++;
+      free(names[i]);
+      continue;
+    }
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
       walk(path, depth + 1, check, res);

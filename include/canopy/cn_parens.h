@@ -192,6 +192,11 @@ typedef struct cn_parens_tuning {
    * CN_PARENS_SINGLE_LOWMARK (where it holds n and the buffers are 16-byte
    * aligned, else the tree form); 0: the low-mark form. */
   uint32_t single_form;
+  /* single's low-mark form: previous-smaller links from subgroup shuffles and
+   * the subgroups' minima (one barrier, as lowmark's matching kernel) instead
+   * of min tables (log2(workgroup) levels, a barrier each), index rows kept
+   * where they fit. */
+  bool single_psv_links;
 } cn_parens_tuning;
 
 enum { CN_PARENS_SINGLE_TREE = 1, CN_PARENS_SINGLE_LOWMARK = 2 };

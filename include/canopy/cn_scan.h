@@ -74,6 +74,9 @@ typedef struct cn_scan_tuning {
                            out block ids in the order blocks start; correct in
                            any order through the spin budget, fast only where
                            the device starts workgroups in id order) */
+  bool aggregate_first; /* one-pass: a block publishes its total before it scans
+                           its rows (the first subgroup walks back while the
+                           others scan theirs) */
 } cn_scan_tuning;
 
 /* One scan: what cn_scan_record() records. Buffers are given by device
