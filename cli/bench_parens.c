@@ -3,7 +3,8 @@
  * '(' / ')' input, against a copy kernel moving the same bytes in the same run
  * and the CPU reference on the same machine; then the same at the two largest
  * sizes on nested, drift and saw-tooth inputs; each pass of each variant timed
- * apart; and the driver's statistics of every kernel built (registers, spills,
+ * apart; lowmark's traffic model (the bytes each of its passes must move); and
+ * the driver's statistics of every kernel built (registers, spills,
  * shared memory: VK_KHR_pipeline_executable_properties, "n/a" without it).
  * Every GPU result is checked against the CPU reference (a prefix of the input
  * has the prefix's output).
@@ -11,6 +12,9 @@
  * Environment (this benchmark only; the library takes cn_parens_tuning):
  *   CANOPY_PARENS_<SIMPLE|EFFICIENT|LOOKBACK|LOWMARK|SINGLE>=wg,k[,window]  a shape
  *   CANOPY_PARENS_LOWMARK_STAGE=0|1, CANOPY_PARENS_LOWMARK_REWALK=0|1, CANOPY_PARENS_LOWMARK_TABLES=0|1
+ *   CANOPY_PARENS_LOWMARK_REDUCE_PARTS=1..64, CANOPY_PARENS_LOWMARK_WINDOW_CACHE=0|1,
+ *   CANOPY_PARENS_LOWMARK_LIFT=0|1 (0: one shuffle per lane in place of the lifting, the default)
+ *   CANOPY_BENCH_PARENS_TRAFFIC=only  print lowmark's traffic model at the largest size, time nothing
  *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
  *   CANOPY_PARENS_SINGLE_FORM=tree|lowmark, CANOPY_PARENS_SINGLE_LINKS=0|1
  *   CANOPY_BENCH_PARENS_VARIANTS=name[,name...]  time only those variants */
@@ -64,6 +68,9 @@ static bool bench_tuning_env(cn_parens_tuning *t) {
   if ((e = getenv("CANOPY_PARENS_TREE_LEVELS")) && *e) t->tree_levels = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_SPIN_BUDGET")) && *e) t->spin_budget = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_LOWMARK_TABLES")) && *e) t->lowmark_psv_tables = strcmp(e, "1") == 0;
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_WINDOW_CACHE")) && *e) t->lowmark_window_cache = strcmp(e, "1") == 0;
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_LIFT")) && *e) t->lowmark_psv_per_lane = strcmp(e, "0") == 0;
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_REDUCE_PARTS")) && *e) t->lowmark_reduce_parts = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_SINGLE_FORM")) && *e)
     t->single_form = strcmp(e, "lowmark") == 0 ? CN_PARENS_SINGLE_LOWMARK : CN_PARENS_SINGLE_TREE;
   if ((e = getenv("CANOPY_PARENS_SINGLE_LINKS")) && *e) t->single_psv_links = strcmp(e, "1") == 0;
@@ -148,6 +155,88 @@ static void fill_input(uint8_t *in, uint64_t n, int kind) {
       uint64_t h = 1 + bench_rng(&x) % 65536;
       for (uint64_t k = 0; k < 2 * h && i < n; k++, i++) in[i] = k < h ? '(' : ')';
     }
+  }
+}
+
+/* Bytes each pass of lowmark must move on input in[0, n) with partitions of
+ * p elements (a model from the input alone, not a measurement): reduce reads
+ * the input and writes each partition's bicyclic value and its slice of b
+ * unmatched '('; window writes min(a + 1, p) entries per partition (a its
+ * unmatched ')') and reads those that exist below the stack's top (the tree
+ * searches' reads left out); match reads the input and the window entries
+ * its queries reach (one per depth below the partition's start) and writes
+ * the output. The tree's few bytes per partition are left out. */
+typedef struct lm_traffic {
+  double reduce, window, match;
+  double window_one; /* of window: partitions whose window lies inside one earlier slice */
+} lm_traffic;
+
+static lm_traffic lowmark_traffic(const uint8_t *in, uint64_t n, uint64_t p) {
+  lm_traffic t = {0};
+  uint64_t n1 = (n + p - 1) / p, sum_b = 0, sum_need = 0, sum_read = 0, sum_query = 0, one = 0;
+  /* The stack before each partition as runs of (partition, entries), top last. */
+  uint64_t *run_q = malloc(n1 * sizeof *run_q), *run_len = malloc(n1 * sizeof *run_len), runs = 0;
+  uint64_t depth = 0; /* the stack's size before the partition */
+  for (uint64_t q = 0; q < n1; q++) {
+    int64_t g = 0, low = 0;
+    uint64_t end = (q + 1) * p < n ? (q + 1) * p : n;
+    for (uint64_t i = q * p; i < end; i++) {
+      g += in[i] & 1 ? -1 : 1;
+      if (g < low) low = g;
+    }
+    uint64_t a = (uint64_t)-low, b = (uint64_t)(g - low);
+    uint64_t need = a + 1 < p ? a + 1 : p, read = need < depth ? need : depth;
+    sum_b += b;
+    sum_need += need;
+    sum_read += read;
+    sum_query += a < p ? a : p;
+    if (run_q && run_len) {
+      if (runs && run_len[runs - 1] >= read) one += need + read;
+      for (uint64_t pop = a; pop && runs;) { /* a pops, then b pushes */
+        uint64_t k = pop < run_len[runs - 1] ? pop : run_len[runs - 1];
+        run_len[runs - 1] -= k;
+        pop -= k;
+        if (!run_len[runs - 1]) runs--;
+      }
+      if (b) {
+        run_q[runs] = q;
+        run_len[runs++] = b;
+      }
+    }
+    depth = (depth > a ? depth - a : 0) + b;
+  }
+  free(run_q);
+  free(run_len);
+  double in_bytes = (double)((n + 15) & ~(uint64_t)15);
+  t.reduce = in_bytes + 8.0 * (double)n1 + 4.0 * (double)sum_b;
+  t.window = 4.0 * (double)(sum_need + sum_read);
+  t.window_one = 4.0 * (double)one;
+  t.match = in_bytes + 4.0 * (double)sum_query + 4.0 * (double)n;
+  return t;
+}
+
+/* The model's table for every input at n (copy_gbs > 0: also the time of
+ * those bytes at the same-run copy rate). */
+static void print_traffic(bench_report *rep, uint8_t *in, int lg, uint64_t p, double copy_gbs) {
+  uint64_t n = 1ull << lg;
+  bench_printf(rep, "\nlowmark traffic model at n = 2^%d, partition %llu: the bytes each pass must move (MB;\n"
+                    "tree searches and the tree left out)%s\n",
+               lg, (unsigned long long)p,
+               copy_gbs > 0 ? "; \"at copy\" = those bytes at the same-run copy rate (us)" : "");
+  bench_printf(rep, "(\"one slice\": of window, the bytes of windows that lie inside one earlier partition's slice)\n");
+  bench_printf(rep, "%-10s %9s %9s %9s %9s %9s", "input", "reduce", "window", "one slice", "match", "sum");
+  if (copy_gbs > 0) bench_printf(rep, "   at copy: %7s %7s %7s %7s", "reduce", "window", "match", "sum");
+  bench_printf(rep, "\n");
+  for (int kind = 0; kind < IN_COUNT; kind++) {
+    fill_input(in, n, kind);
+    lm_traffic t = lowmark_traffic(in, n, p);
+    double sum = t.reduce + t.window + t.match;
+    bench_printf(rep, "%-10s %9.1f %9.1f %9.1f %9.1f %9.1f", input_names[kind], t.reduce / 1e6, t.window / 1e6,
+                 t.window_one / 1e6, t.match / 1e6, sum / 1e6);
+    if (copy_gbs > 0)
+      bench_printf(rep, "   at copy: %7.1f %7.1f %7.1f %7.1f", t.reduce / copy_gbs / 1e3, t.window / copy_gbs / 1e3,
+                   t.match / copy_gbs / 1e3, sum / copy_gbs / 1e3);
+    bench_printf(rep, "\n");
   }
 }
 
@@ -278,6 +367,16 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   cn_buffer bin = {0}, bout = {0}, bscratch = {0};
   int rc = CLI_OK;
   cn_result r = (in && want && got && cpu_out) ? CN_OK : CN_ERROR_OUT_OF_MEMORY;
+  uint64_t lm_part = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .tuning = &tuning});
+  const char *traffic = getenv("CANOPY_BENCH_PARENS_TRAFFIC");
+  if (r == CN_OK && traffic && strcmp(traffic, "only") == 0 && lm_part) { /* the model alone, no GPU runs */
+    print_traffic(rep, in, hi, lm_part, 0.0);
+    free(in);
+    free(want);
+    free(got);
+    free(cpu_out);
+    return CLI_OK;
+  }
   if (r == CN_OK) {
     fill_input(in, nmax, IN_RANDOM);
     cn_parens_cpu(in, want, nmax);
@@ -529,6 +628,11 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       sum += ns[k];
     }
     bench_printf(rep, "; sum %.1f\n", sum / 1e3);
+  }
+  if (rc == CLI_OK && bench_variant_on(CN_PARENS_LOWMARK) && lm_part) {
+    uint64_t n = 1ull << plg;
+    double copy_gbs = copy_ns_at[plg] > 0 ? 2.0 * (double)(((5 * n / 2) + 15) & ~(uint64_t)15) / copy_ns_at[plg] : 0.0;
+    print_traffic(rep, in, plg, lm_part, copy_gbs);
   }
   if (rc == CLI_OK) print_kernel_stats(ctx, rep);
   cn_buffer_destroy(ctx, &bscratch);

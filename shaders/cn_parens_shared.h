@@ -25,7 +25,7 @@
 /* Specialization constant (constant_id) beyond CN_SPEC_WG_SIZE/CN_SPEC_ITEMS. */
 #define CN_SPEC_PARENS_WINDOW 2 /* lookback: stack entries published per partition */
 #define CN_SPEC_PARENS_SPIN 3   /* lookback: flag loads per partition before it redoes a predecessor */
-#define CN_SPEC_PARENS_MATCH 3  /* lowmark match: bit 0 stages outputs through shared memory, bit 1 walks twice */
+#define CN_SPEC_PARENS_MATCH 3  /* lowmark match: its form (parens_lm_match.glsl); lowmark reduce: partitions per workgroup */
 
 /* Partition states in flags (lookback). */
 #define CN_PARENS_FLAG_NONE 0u

@@ -42,25 +42,45 @@ struct LmChunk {
   int low;     // min of g - g(start) over the chunk's positions, end included (<= 0)
 };
 
-// Loads the close bits of chunk t of the partition starting at `part` (one
-// uvec4 per 16 elements when whole); bits past n are 0. mask, sum and low are
-// left for lm_walk / lm_summary.
-LmChunk lm_load_bits(uint part, uint t) {
+// The input words of chunk t of the partition starting at `part`: one uvec4
+// per 16 elements, read straight when the chunk is whole; words past n are 0
+// (their bytes are masked off by lm_unpack). Kept apart from lm_unpack so that
+// a kernel can issue the loads of its next partition before it works on this
+// one.
+struct LmWords {
+  uvec4 w0, w1; // elements 0-15, 16-31 (w1 only when K = 32)
+};
+
+LmWords lm_fetch(uint part, uint t) {
+  LmWords r;
+  r.w1 = uvec4(0u);
+  uint base = part + t * LK;
+  uint count = base < pc.n ? min(LK, pc.n - base) : 0u;
+  uint nwords = (pc.n + 3u) / 4u;
+  [[unroll]] for (uint h = 0u; h < LK / 16u; h++) {
+    uvec4 w = uvec4(0u);
+    if (count == LK) {
+      w = ParensIn4(pc.src).v[base / 16u + h];
+    } else if (count != 0u) {
+      for (uint i = 0u; i < 4u; i++)
+        if (base / 4u + 4u * h + i < nwords) w[i] = pc.src.v[base / 4u + 4u * h + i];
+    }
+    if (h == 0u) r.w0 = w;
+    else r.w1 = w;
+  }
+  return r;
+}
+
+// The close bits of chunk t from its words (lm_fetch); bits past n are 0.
+// mask, sum and low are left for lm_walk / lm_summary.
+LmChunk lm_unpack(LmWords r, uint part, uint t) {
   LmChunk c;
   uint base = part + t * LK;
   c.count = base < pc.n ? min(LK, pc.n - base) : 0u;
   c.closes = 0u;
-  uint nwords = (pc.n + 3u) / 4u;
   [[unroll]] for (uint h = 0u; h < LK / 16u; h++) {
-    uvec4 w = uvec4(0u);
-    if (c.count == LK) {
-      w = ParensIn4(pc.src).v[base / 16u + h];
-    } else if (c.count != 0u) {
-      for (uint i = 0u; i < 4u; i++)
-        if (base / 4u + 4u * h + i < nwords) w[i] = pc.src.v[base / 4u + 4u * h + i];
-    }
     [[unroll]] for (uint i = 0u; i < 4u; i++) {
-      uint m = w[i] & 0x01010101u; // the low bit of each byte, gathered into 4 bits
+      uint m = (h == 0u ? r.w0[i] : r.w1[i]) & 0x01010101u; // the low bit of each byte, gathered into 4 bits
       m |= m >> 7;
       m |= m >> 14;
       c.closes |= (m & 0xFu) << (16u * h + 4u * i);
@@ -73,6 +93,9 @@ LmChunk lm_load_bits(uint part, uint t) {
   c.low = 0;
   return c;
 }
+
+// lm_unpack(lm_fetch(part, t), part, t).
+LmChunk lm_load_bits(uint part, uint t) { return lm_unpack(lm_fetch(part, t), part, t); }
 
 // The chunk's walk, element by element (its first c.count elements): the
 // unmatched '(' bitmask, sum and low mark.

@@ -44,9 +44,27 @@ const uint PSV_TABLES = MATCH_FORM & 4u;
 // memory (K + 1 words per chunk) instead of its bitmask and a bit select per
 // query.
 const uint POS_ROWS = MATCH_FORM & 8u;
+// Bit 5 (PSV_LIFT, without PSV_TABLES): the links inside a subgroup by
+// binary lifting over shuffled minima (2 log2(subgroup) - 1 shuffles)
+// instead of one shuffle per earlier lane.
+const uint PSV_LIFT = MATCH_FORM & 32u;
+// Bit 4 (WIN_CACHE): the window's first WG entries are loaded with the
+// input (one word per invocation, issued before the walk) into shared
+// memory, so that a query below the partition's start reads shared memory
+// instead of waiting on a dependent global read inside the query loop (the
+// deeper entries, on deep input, are still read from the window).
+#ifdef PARENS_LM_SINGLE
+const uint WIN_CACHE = 0u;
+#else
+const uint WIN_CACHE = MATCH_FORM & 16u;
+#endif
 
 // log2(WG): levels of the min tables (WG is a power of two, 32 .. 1024).
 const uint LM_LOG = WG >= 1024u ? 10u : WG >= 512u ? 9u : WG >= 256u ? 8u : WG >= 128u ? 7u : WG >= 64u ? 6u : 5u;
+// log2 of the largest subgroup the lifted links serve (128 lanes; larger
+// subgroups take the shuffle per lane); levels at or above
+// log2(gl_SubgroupSize) are skipped at run time.
+const uint LM_SG_LOG = 7u;
 const uint ROW = LK + 1u; // sh_ans row per chunk: depths 0 .. K (odd stride: no bank conflicts)
 const uint MIN_LEVELS = PSV_TABLES != 0u ? LM_LOG : 1u;
 
@@ -54,6 +72,7 @@ shared int sh_min[MIN_LEVELS * WG]; // level j, chunk x: min of low marks over c
 shared int sh_psv[WG];          // last chunk before x with a lower low mark, or -1
 shared uint sh_mask[POS_ROWS != 0u ? 1u : WG];       // chunk x's unmatched '(' (bit j: element j of the chunk)
 shared int sh_pos[POS_ROWS != 0u ? WG * (LK + 1u) : 1u]; // POS_ROWS: chunk x's unmatched '(' (indices), lowest first
+shared int sh_win[WIN_CACHE != 0u ? WG : 1u]; // WIN_CACHE: window entries 0 .. WG - 1
 shared int sh_ans[WG * ROW];    // chunk t's answers at depths start - d, d = 0 .. K; later the staged outputs
 
 // Position of the k-th lowest set bit of m (k = 0: the lowest; m has more
@@ -80,6 +99,10 @@ void main() {
   uint part = q * P;
   LmChunk c = lm_load_bits(part, t); // past n: zero bits, i.e. '(' after every real element
   uint base = part + t * LK;
+#ifndef PARENS_LM_SINGLE
+  // Past the window's `need` entries this reads words no pass wrote (unused).
+  int win_word = WIN_CACHE != 0u ? pc.win.v[q * P + gl_LocalInvocationID.x] : 0;
+#endif
 
   // 1. Walk. o[j] >= 0 is an answer; o[j] = -1 - d asks for depth start - d.
   int o[LK];
@@ -106,6 +129,9 @@ void main() {
   else
     sh_mask[t] = mask;
   sh_min[t] = low_t;
+#ifndef PARENS_LM_SINGLE
+  if (WIN_CACHE != 0u) sh_win[gl_LocalInvocationID.x] = win_word; // read after the barriers below
+#endif
   if (PSV_TABLES != 0u) {
     for (uint j = 1u; j < MIN_LEVELS; j++) {
       barrier();
@@ -127,9 +153,30 @@ void main() {
     int sg_low = subgroupMin(low_t);
     if (subgroupElect()) sh_sg[gl_SubgroupID] = sg_low;
     int x = -1;
-    for (uint k = 1u; k < sg; k++) {
-      int lk = subgroupShuffle(low_t, lane >= k ? lane - k : lane);
-      if (x < 0 && lane >= k && lk < low_t) x = int(t - k);
+    if (PSV_LIFT != 0u && sg <= (1u << LM_SG_LOG)) {
+      // Binary lifting in registers: mt[j] = the minimum over lanes
+      // (lane - 2^j, lane] (from lane 0 where that starts before it), then
+      // from lane - 1 back by 2^j while that window holds no lower mark:
+      // 2 log2(sg) - 1 shuffles.
+      int mt[LM_SG_LOG];
+      mt[0] = low_t;
+      [[unroll]] for (uint j = 1u; j < LM_SG_LOG; j++) {
+        uint h = 1u << (j - 1u);
+        int up = subgroupShuffle(mt[j - 1u], lane >= h ? lane - h : lane);
+        mt[j] = (2u * h < sg && lane >= h) ? min(mt[j - 1u], up) : mt[j - 1u];
+      }
+      int xl = int(lane) - 1;
+      [[unroll]] for (int j = int(LM_SG_LOG) - 1; j >= 0; j--) {
+        int w = subgroupShuffle(mt[j], uint(max(xl, 0)));
+        if ((1u << uint(j)) < sg && xl >= 0 && w >= low_t) xl -= 1 << j;
+      }
+      if (xl >= 0) x = int(t) - int(lane) + xl;
+    } else {
+      // One shuffle per earlier lane (sg - 1).
+      for (uint k = 1u; k < sg; k++) {
+        int lk = subgroupShuffle(low_t, lane >= k ? lane - k : lane);
+        if (x < 0 && lane >= k && lk < low_t) x = int(t - k);
+      }
     }
     barrier();
     if (x < 0) {
@@ -157,6 +204,7 @@ void main() {
 #ifdef PARENS_LM_SINGLE
     else a = -1;
 #else
+    else if (WIN_CACHE != 0u && -v < int(WG)) a = sh_win[-v];
     else a = pc.win.v[q * P + uint(min(-v, int(P) - 1))]; // -v = P only for an unused depth
 #endif
     sh_ans[row + uint(d)] = a;

@@ -17,40 +17,56 @@
 
 layout(buffer_reference, std430, buffer_reference_align = 16) PARENS_COHERENT buffer ParensI32x4 { ivec4 v[]; };
 
+// Partitions per workgroup, one after the other: the input of the next is
+// loaded before the current one's scans and barriers, so that a workgroup
+// keeps a load in flight while it works (the dispatch has ceil(n1 / RP)
+// workgroups).
+layout(constant_id = CN_SPEC_PARENS_MATCH) const uint RP = 1;
+
 shared int sh_slice[P]; // the partition's slice, bottom first
 
 void main() {
-  uint q = cn_group_id(), t = lm_chunk_id();
-  uint part = q * P;
-  LmChunk c = lm_load_bits(part, t);
-  lm_summary(c);
-  int sum;
-  int start = lm_excl_add(c.sum, sum); // g(chunk start) - g(partition start)
-  int low_t = start + c.low;
-  int low;
-  int after = lm_suffix_min(low_t, low);
-  // The k-th lowest unmatched '(' of the chunk sits at g = low_t + k; it
-  // survives the partition while that is below every later position.
-  int b = c.sum - c.low; // unmatched '(' of the chunk
-  int surv = after == LM_INF ? b : clamp(after - low_t, 0, b);
-  if (surv > 0) lm_walk(c);
-  uint m = c.mask;
-  uint slot = uint(low_t - low);
-  for (int k = 0; k < surv; k++) {
-    uint bit = uint(findLSB(m));
-    m ^= 1u << bit;
-    sh_slice[slot + uint(k)] = int(part + t * LK + bit);
-  }
-  uint lt = gl_LocalInvocationID.x, b_all = uint(sum - low); // the slice's length
-  if (lt == 0u) pc.tree.v[q] = uvec2(uint(-low), b_all);
-  barrier();
-  ParensI32x4 dst = ParensI32x4(pc.slices);
-  for (uint i = lt; 4u * i < b_all; i += WG) {
-    uint e = 4u * i;
-    if (e + 4u <= b_all) {
-      dst.v[(q * P + e) / 4u] = ivec4(sh_slice[e], sh_slice[e + 1u], sh_slice[e + 2u], sh_slice[e + 3u]);
-    } else {
-      for (uint j = e; j < b_all; j++) pc.slices.v[q * P + j] = sh_slice[j];
+  uint t = lm_chunk_id(), lt = gl_LocalInvocationID.x;
+  uint q0 = cn_group_id() * RP;
+  LmWords next = lm_fetch(q0 * P, t);
+  for (uint i = 0u; i < RP; i++) {
+    uint q = q0 + i;
+    if (q >= pc.n1) break; // uniform in the workgroup
+    uint part = q * P;
+    LmWords cur = next;
+    if (i + 1u < RP && q + 1u < pc.n1) next = lm_fetch(part + P, t);
+    LmChunk c = lm_unpack(cur, part, t);
+    lm_summary(c);
+    int sum;
+    int start = lm_excl_add(c.sum, sum); // g(chunk start) - g(partition start)
+    int low_t = start + c.low;
+    int low;
+    int after = lm_suffix_min(low_t, low);
+    // The k-th lowest unmatched '(' of the chunk sits at g = low_t + k; it
+    // survives the partition while that is below every later position.
+    int b = c.sum - c.low; // unmatched '(' of the chunk
+    int surv = after == LM_INF ? b : clamp(after - low_t, 0, b);
+    if (surv > 0) lm_walk(c);
+    uint m = c.mask;
+    uint slot = uint(low_t - low);
+    // sh_slice's readers of the previous partition are past the barriers of
+    // lm_excl_add and lm_suffix_min
+    for (int k = 0; k < surv; k++) {
+      uint bit = uint(findLSB(m));
+      m ^= 1u << bit;
+      sh_slice[slot + uint(k)] = int(part + t * LK + bit);
+    }
+    uint b_all = uint(sum - low); // the slice's length
+    if (lt == 0u) pc.tree.v[q] = uvec2(uint(-low), b_all);
+    barrier();
+    ParensI32x4 dst = ParensI32x4(pc.slices);
+    for (uint e4 = lt; 4u * e4 < b_all; e4 += WG) {
+      uint e = 4u * e4;
+      if (e + 4u <= b_all) {
+        dst.v[(q * P + e) / 4u] = ivec4(sh_slice[e], sh_slice[e + 1u], sh_slice[e + 2u], sh_slice[e + 3u]);
+      } else {
+        for (uint j = e; j < b_all; j++) pc.slices.v[q * P + j] = sh_slice[j];
+      }
     }
   }
 }

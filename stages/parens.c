@@ -18,6 +18,8 @@ enum {
   PARENS_LOWMARK_K = 16,      /* lowmark: one uvec4 of input bytes per invocation (16 or 32, parens_lm.glsl) */
   PARENS_WINDOW_WG = 64,      /* lowmark: parens_lm_window workgroup */
   PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES) */
+  PARENS_LOWMARK_REDUCE_PARTS = 1, /* lowmark: partitions per reduce workgroup (tuning.lowmark_reduce_parts) */
+  PARENS_LOWMARK_REDUCE_PARTS_MAX = 64,
   PARENS_SINGLE_K = 16,       /* single: elements per invocation at its largest n (fewer below) */
   PARENS_SINGLE_MIN_K = 4,    /* single: the fewest elements per invocation it picks */
   PARENS_SINGLE_MIN_WG = 32,  /* single: smallest workgroup */
@@ -59,8 +61,15 @@ static uint32_t cn__parens_tree_levels(const cn_parens_tuning *t) {
 }
 
 /* lowmark's matching forms (parens_lm_match.glsl, MATCH_FORM): bit 0
- * STAGE, bit 1 REWALK, bit 2 PSV_TABLES, bit 3 POS_ROWS. */
-enum { LM_STAGE = 1, LM_REWALK = 2, LM_PSV_TABLES = 4, LM_POS_ROWS = 8 };
+ * STAGE, bit 1 REWALK, bit 2 PSV_TABLES, bit 3 POS_ROWS, bit 4 WIN_CACHE, bit 5 PSV_LIFT. */
+enum { LM_STAGE = 1, LM_REWALK = 2, LM_PSV_TABLES = 4, LM_POS_ROWS = 8, LM_WIN_CACHE = 16, LM_PSV_LIFT = 32 };
+
+/* lowmark's matching form under tuning t (multi-pass; single picks its own). */
+static uint32_t cn__lm_form(const cn_parens_tuning *t) {
+  return (t->lowmark_stage ? LM_STAGE : 0u) | (t->lowmark_rewalk ? LM_REWALK : 0u) |
+         (t->lowmark_psv_tables ? LM_PSV_TABLES : 0u) | (t->lowmark_window_cache ? LM_WIN_CACHE : 0u) |
+         (t->lowmark_psv_per_lane ? 0u : LM_PSV_LIFT);
+}
 
 /* Shared memory of the partition kernels (parens.glsl, parens_lm_match.glsl
  * in form lm_form; lowmark's reduce kernel needs less) for a shape. */
@@ -73,7 +82,8 @@ static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32
     uint64_t log = 0;
     while ((1ull << log) < wg) log++;
     return 4 * (uint64_t)wg *
-               (2 + (lm_form & LM_POS_ROWS ? k + 1 : 1) + (lm_form & LM_PSV_TABLES ? log : 1) + k + 1) +
+               (2 + (lm_form & LM_POS_ROWS ? k + 1 : 1) + (lm_form & LM_PSV_TABLES ? log : 1) + k + 1 +
+                (lm_form & LM_WIN_CACHE ? 1 : 0)) +
            64;
   }
   uint64_t common = (p + p / 32) * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
@@ -107,7 +117,7 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
   const cn_parens_shape *ts = &t->shape[v];
   if (ts->wg || ts->k || ts->window) {
     cn__parens_shape s = {ts->wg, ts->k, ts->window ? ts->window : CN_MAX(1u, ts->wg * ts->k / PARENS_WINDOW_DIVISOR)};
-    *ok = cn__parens_shape_fits(ctx, v, s, t->lowmark_psv_tables ? LM_PSV_TABLES : 0);
+    *ok = cn__parens_shape_fits(ctx, v, s, cn__lm_form(t));
     return s;
   }
   cn__parens_shape s = cn__parens_default_shapes[v];
@@ -116,7 +126,7 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
     s.wg = wg;
     s.window = CN_MAX(1u, wg * s.k / PARENS_WINDOW_DIVISOR);
     if (wg <= CN_MAX(32u, ctx->caps.max_subgroup_size) ||
-        cn__parens_shared_bytes(v, wg, s.k, s.window, t->lowmark_psv_tables ? LM_PSV_TABLES : 0) <=
+        cn__parens_shared_bytes(v, wg, s.k, s.window, cn__lm_form(t)) <=
             ctx->caps.max_shared_memory)
       break;
     wg /= 2;
@@ -275,20 +285,22 @@ static void cn__parens_pass(cn_context *ctx, VkCommandBuffer cmd, cn_timer *time
 static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v,
                                              cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc,
                                              const cn_parens_tuning *tu, cn_timer *timer) {
-  /* lowmark's matching form (LM_*; the index rows only in single's form) */
-  uint32_t form = (tu->lowmark_stage ? LM_STAGE : 0u) | (tu->lowmark_rewalk ? LM_REWALK : 0u) |
-                  (tu->lowmark_psv_tables ? LM_PSV_TABLES : 0u);
+  uint32_t form = cn__lm_form(tu); /* lowmark's matching form (LM_*; the index rows only in single's form) */
   uint32_t spec[4] = {s.wg, s.k, s.window, v == CN_PARENS_LOWMARK ? form : 0};
+  uint32_t rparts = tu->lowmark_reduce_parts ? CN_MIN(tu->lowmark_reduce_parts, (uint32_t)PARENS_LOWMARK_REDUCE_PARTS_MAX)
+                                             : (uint32_t)PARENS_LOWMARK_REDUCE_PARTS;
+  uint32_t reduce_spec[4] = {s.wg, s.k, s.window, rparts};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
   uint32_t window_spec[3] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, 1};
   bool lm = v == CN_PARENS_LOWMARK;
   VkPipeline reduce, tree, window = VK_NULL_HANDLE, match;
-  CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_REDUCE : CN_KERNEL_PARENS_REDUCE, spec, 3, &reduce));
+  CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_REDUCE : CN_KERNEL_PARENS_REDUCE, lm ? reduce_spec : spec,
+                         lm ? 4 : 3, &reduce));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
   if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 3, &window));
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, lm ? 4 : 3, &match));
-  cn_dispatch(ctx, cmd, reduce, &pc, sizeof pc, l->n1);
+  cn_dispatch(ctx, cmd, reduce, &pc, sizeof pc, lm ? CN_DIV_UP(l->n1, (uint64_t)rparts) : l->n1);
   cn_cmd_barrier(ctx, cmd);
   if (timer) cn_timer_mark(ctx, timer, cmd, "parens reduce");
   uint32_t levels = 0;

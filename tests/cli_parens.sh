@@ -84,6 +84,10 @@ contains bench-checked "$dir/bench.txt" "checked against the CPU reference"
 contains bench-single "$dir/bench.txt" "^2^10 *single"
 contains bench-passes "$dir/bench.txt" "^  lowmark  *reduce [0-9.]* tree [0-9.]* window [0-9.]* match"
 contains bench-kernel-stats "$dir/bench.txt" "^  parens_lm_match .* n/a"
+contains bench-traffic "$dir/bench.txt" "^nested  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*   at copy:"
+CANOPY_BENCH_PARENS_TRAFFIC=only "$canopy" bench parens --min-log2 16 --max-log2 16 >"$dir/out" 2>"$dir/err"; expect bench-traffic-only 0 $?
+contains bench-traffic-only "$dir/out" "lowmark traffic model at n = 2^16, partition 2048"
+contains bench-traffic-only-rows "$dir/out" "^sawtooth  *[0-9.]*"
 CANOPY_PARENS_LOWMARK=48,16 "$canopy" bench parens --quick --max-log2 10 --runs 1 >"$dir/out" 2>"$dir/err"; expect bench-bad-shape 1 $?
 contains bench-bad-shape "$dir/err" "wg 48"
 "$canopy" bench scan --quick --min-log2 12 --max-log2 14 --runs 3 --warmup 1 --out "$dir/scan.txt" >"$dir/out" 2>"$dir/err"; expect bench-scan 0 $?

@@ -379,23 +379,56 @@ TEST(parens_auto_unaligned) {
 /* lowmark's other shapes (k = 16 or 32): the smallest workgroup, 32 elements
  * per invocation, larger workgroups; and the matching kernel's other forms:
  * outputs staged through shared memory, the second walk, previous-smaller
- * links from min tables. */
+ * links from min tables or by binary lifting over shuffles, the window's
+ * first wg entries cached in shared memory (deeper ones, on the deep
+ * patterns, still read from global memory). */
 TEST(parens_lowmark_shapes) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   static const struct {
     uint32_t wg, k;
-    bool stage, rewalk, tables;
-  } runs[] = {{32, 16, true, false, false},  {64, 32, true, false, false},  {128, 16, true, false, false},
-              {64, 32, false, false, false}, {128, 16, false, true, false}, {64, 32, false, true, false},
-              {128, 16, false, false, true}, {32, 32, true, false, true},   {256, 16, false, false, false}};
+    bool stage, rewalk, tables, cache, lift;
+  } runs[] = {{32, 16, true, false, false, false, false},  {64, 32, true, false, false, false, false},
+              {128, 16, true, false, false, false, false}, {64, 32, false, false, false, false, false},
+              {128, 16, false, true, false, false, false}, {64, 32, false, true, false, false, false},
+              {128, 16, false, false, true, false, false},  {32, 32, true, false, true, false, false},
+              {256, 16, false, false, false, false, false}, {32, 16, false, false, false, true, false},
+              {64, 32, true, false, false, true, true},     {128, 16, false, false, false, true, true},
+              {32, 16, false, false, false, false, true},   {64, 16, false, true, false, false, true},
+              {256, 16, false, false, false, false, true},  {128, 16, false, false, true, true, true}};
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-    tuning = (cn_parens_tuning){
-        .lowmark_stage = runs[i].stage, .lowmark_rewalk = runs[i].rewalk, .lowmark_psv_tables = runs[i].tables};
+    tuning = (cn_parens_tuning){.lowmark_stage = runs[i].stage,
+                                .lowmark_rewalk = runs[i].rewalk,
+                                .lowmark_psv_tables = runs[i].tables,
+                                .lowmark_window_cache = runs[i].cache,
+                                .lowmark_psv_per_lane = !runs[i].lift};
     tuning.shape[CN_PARENS_LOWMARK] = (cn_parens_shape){.wg = runs[i].wg, .k = runs[i].k};
     uint64_t p = partition_size(ctx, CN_PARENS_LOWMARK);
     CHECK_EQ_U64(p, (uint64_t)runs[i].wg * runs[i].k);
     uint64_t sizes[] = {1, 31, 33, p - 1, p + 1, 9 * p + 17};
+    for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++)
+      for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_LOWMARK, sizes[j], pat);
+  }
+  tuning = (cn_parens_tuning){0};
+}
+
+/* lowmark's reduce kernel with several partitions per workgroup (the next
+ * one's input loaded ahead): partition counts below, at and around multiples
+ * of the count, the last workgroup with fewer partitions, a count beyond
+ * the limit (clamped), shapes with 16 and 32 elements per invocation. */
+TEST(parens_lowmark_reduce_parts) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  static const struct {
+    uint32_t wg, k, parts;
+  } runs[] = {{32, 16, 2}, {64, 16, 3}, {64, 32, 4}, {32, 16, 8}, {128, 16, 2}, {32, 32, 1000}};
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    tuning = (cn_parens_tuning){.lowmark_reduce_parts = runs[i].parts};
+    tuning.shape[CN_PARENS_LOWMARK] = (cn_parens_shape){.wg = runs[i].wg, .k = runs[i].k};
+    uint64_t p = partition_size(ctx, CN_PARENS_LOWMARK);
+    CHECK_EQ_U64(p, (uint64_t)runs[i].wg * runs[i].k);
+    uint64_t r = runs[i].parts > 64 ? 64 : runs[i].parts;
+    uint64_t sizes[] = {1, p - 1, p + 1, r * p, r * p + 1, (r + 1) * p - 3, 2 * r * p + 17, 9 * p + 5};
     for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++)
       for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_LOWMARK, sizes[j], pat);
   }
@@ -444,5 +477,5 @@ TEST(parens_auto_fits_one_allocation) {
 
 TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_single_sizes), T(parens_small_boundaries),
           T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_lookback_redo),
-          T(parens_auto_unaligned), T(parens_lowmark_shapes), T(parens_random_sizes),
+          T(parens_auto_unaligned), T(parens_lowmark_shapes), T(parens_lowmark_reduce_parts), T(parens_random_sizes),
           T(parens_large), T(parens_auto_fits_one_allocation))

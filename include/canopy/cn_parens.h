@@ -80,15 +80,24 @@
  *                 (0, 1, ... below the chunk's start). Then, per chunk and not
  *                 per element, those depths are answered: the last earlier
  *                 chunk whose low mark is below the depth holds it as one of
- *                 its unmatched '(' (kept as index rows in shared memory),
- *                 found by following previous-smaller links between chunks
- *                 (each computed once by binary lifting over min tables);
- *                 with no such chunk the partition's window holds it. Then
- *                 the recorded depths are patched and the outputs leave as
- *                 16-byte stores. Tuning: lowmark_stage stages them through
- *                 shared memory for contiguous stores; lowmark_rewalk walks
- *                 the chunk a second time after the queries instead of
- *                 holding its outputs in registers.
+ *                 its unmatched '(' (a bit select in its bitmask, kept in
+ *                 shared memory), found by following previous-smaller links
+ *                 between chunks (each computed once, within a subgroup by
+ *                 binary lifting over shuffled minima, across subgroups from
+ *                 their minima); with no such chunk the
+ *                 partition's window holds it. Then the recorded depths are
+ *                 patched and the outputs leave as 16-byte stores. Tuning:
+ *                 lowmark_stage stages them through shared memory for
+ *                 contiguous stores; lowmark_rewalk walks the chunk a second
+ *                 time after the queries instead of holding its outputs in
+ *                 registers; lowmark_psv_tables builds the links by binary
+ *                 lifting over min tables in shared memory instead;
+ *                 lowmark_psv_per_lane uses one shuffle per earlier lane
+ *                 instead of the lifting; lowmark_window_cache loads the window's
+ *                 first wg entries into shared memory with the input;
+ *                 lowmark_reduce_parts has each reduce workgroup work
+ *                 through several partitions, the next one's input loaded
+ *                 ahead.
  *              Needs in and out 16-byte aligned (CN_ERROR_INVALID_ARGUMENT
  *              otherwise) and full subgroups (chunk order follows subgroup
  *              id and lane).
@@ -188,6 +197,19 @@ typedef struct cn_parens_tuning {
    * instead of subgroup shuffles and a search over the subgroups' minima
    * (one barrier, one level). (single's low-mark form picks its own.) */
   bool lowmark_psv_tables;
+  /* lowmark's matching kernel: previous-smaller links inside a subgroup by
+   * one shuffle per earlier lane instead of binary lifting over shuffled
+   * minima (2 log2(subgroup) - 1 shuffles, the default; no effect with
+   * lowmark_psv_tables). */
+  bool lowmark_psv_per_lane;
+  /* lowmark's matching kernel: the window's first wg entries loaded with
+   * the input into shared memory, so that the queries below the partition
+   * read them there instead of from global memory inside the query loop. */
+  bool lowmark_window_cache;
+  /* lowmark's reduce kernel: partitions per workgroup, one after the other,
+   * the next one's input loaded while the current one is reduced (0: the
+   * default, see stages/parens.c; at most 64). */
+  uint32_t lowmark_reduce_parts;
   /* single's form (see SINGLE above): CN_PARENS_SINGLE_TREE or
    * CN_PARENS_SINGLE_LOWMARK (where it holds n and the buffers are 16-byte
    * aligned, else the tree form); 0: the low-mark form. */
