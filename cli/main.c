@@ -91,6 +91,15 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
     if (!comma && strncmp(small, "off", 3) == 0)
       cli_tuning.pathbox_small_max = cli_tuning.bins_rows_max = cli_tuning.pathbox_fused_max = CN_SMALL_OFF;
   }
+  /* CANOPY_FLATTEN_SCAN_ONE_BLOCK=n or off (cn_tuning.flatten_scan_one_block_max) */
+  const char *fl_one = getenv("CANOPY_FLATTEN_SCAN_ONE_BLOCK");
+  if (fl_one && *fl_one)
+    cli_tuning.flatten_scan_one_block_max =
+        strncmp(fl_one, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(fl_one, NULL, 10);
+  /* CANOPY_FLATTEN_WRITE_SCAN=n or off (cn_tuning.flatten_write_scan_max) */
+  const char *fl_ws = getenv("CANOPY_FLATTEN_WRITE_SCAN");
+  if (fl_ws && *fl_ws)
+    cli_tuning.flatten_write_scan_max = strncmp(fl_ws, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(fl_ws, NULL, 10);
   char cache[4096];
   cn_context_desc d = {.validation = cli_env_flag("CANOPY_VALIDATION"),
                        .device = getenv("CANOPY_DEVICE"),

@@ -20,6 +20,7 @@ layout(buffer_reference) buffer CullBuf;
 
 #define CN_USE_FLATTEN_PUSH
 #include "cn_flatten_shared.h"
+#include "flatten_finish.glsl" // fl_ord, fl_unord, fl_finish_element
 
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer ElementBuf { cn_element v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer PathBuf { cn_path v[]; };
@@ -40,13 +41,8 @@ uint fl_off_pair_lines() { return CN_FL_OFF_PAIR_LINES(pc.element_count); }
 uint fl_off_sub_first() { return CN_FL_OFF_SUB_FIRST(pc.element_count, pc.pair_count); }
 uint fl_off_sub_last() { return CN_FL_OFF_SUB_LAST(pc.element_count, pc.pair_count, pc.segment_count); }
 uint fl_off_dash() { return CN_FL_OFF_DASH(pc.element_count, pc.pair_count, pc.segment_count); }
+uint fl_off_agg() { return CN_FL_OFF_AGG(pc.element_count, pc.pair_count, pc.segment_count); }
 
-// Floats as unsigned integers in the same order (for atomicMin/Max).
-uint fl_ord(float f) {
-  uint u = floatBitsToUint(f);
-  return (u & 0x80000000u) != 0u ? ~u : (u | 0x80000000u);
-}
-float fl_unord(uint u) { return uintBitsToFloat((u & 0x80000000u) != 0u ? (u & 0x7FFFFFFFu) : ~u); }
 
 bool fl_is_drawing(uint tag) { return tag == CN_TAG_FILL || tag == CN_TAG_STROKE || tag == CN_TAG_BEGIN_CLIP; }
 

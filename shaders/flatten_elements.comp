@@ -4,9 +4,10 @@
 //                           STROKE, BEGIN_CLIP) and is not culled (pc.cull: its
 //                           result box is empty), else 0; pair_base[E] = 0 (the
 //                           host scans it into offsets); the box is reset; the
-//                           header and the last pair-count slot are zeroed.
+//                           header, the last pair-count slot and the
+//                           per-workgroup line totals are zeroed.
 //   CN_FL_MODE_ELEM_FINISH: line range and box of every element; the header's
-//                           capacity and overflow flag.
+//                           capacity and overflow flag (flatten_finish.glsl).
 #include "flatten_buffers.glsl"
 
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 64;
@@ -24,6 +25,8 @@ void main() {
       pc.work.v[3] = 0u;
       pc.work.v[fl_off_pair_lines() + pc.pair_count] = 0u;
     }
+    // the per-workgroup line totals of flatten_pairs (used when it numbers the lines itself)
+    if (e < (pc.pair_count + CN_FL_PAIR_GROUP - 1u) / CN_FL_PAIR_GROUP) pc.work.v[fl_off_agg() + e] = 0u;
     if (e > E) return;
     uint n = 0u;
     if (e < E) {
@@ -47,23 +50,7 @@ void main() {
     return;
   }
   // CN_FL_MODE_ELEM_FINISH
-  if (e == 0u) {
-    uint count = pc.work.v[0];
-    pc.work.v[1] = pc.line_capacity;
-    if (count > pc.line_capacity) atomicOr(pc.work.v[2], CN_FLATTEN_OVERFLOW);
-  }
-  if (e >= E) return;
-  uint pl = fl_off_pair_lines();
-  uint first = pc.work.v[pl + pc.work.v[CN_FL_OFF_PAIR_BASE + e]];
-  uint end = pc.work.v[pl + pc.work.v[CN_FL_OFF_PAIR_BASE + e + 1u]];
-  uint o = e * FL_ELEM_WORDS;
-  pc.elem_out.v[o + 0u] = first;
-  pc.elem_out.v[o + 1u] = end - first;
-  uint x0 = pc.elem_out.v[o + 2u], y0 = pc.elem_out.v[o + 3u];
-  uint x1 = pc.elem_out.v[o + 4u], y1 = pc.elem_out.v[o + 5u];
-  bool empty = end == first || x0 > x1 || y0 > y1;
-  pc.elem_out.v[o + 2u] = empty ? 0u : floatBitsToUint(fl_unord(x0));
-  pc.elem_out.v[o + 3u] = empty ? 0u : floatBitsToUint(fl_unord(y0));
-  pc.elem_out.v[o + 4u] = empty ? 0u : floatBitsToUint(fl_unord(x1));
-  pc.elem_out.v[o + 5u] = empty ? 0u : floatBitsToUint(fl_unord(y1));
+  uint first, count;
+  vec4 box;
+  fl_finish_element(uint64_t(pc.work), uint64_t(pc.elem_out), E, pc.line_capacity, e, first, count, box);
 }

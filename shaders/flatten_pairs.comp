@@ -7,6 +7,11 @@
 //                        line_count gets the total (and CN_FLATTEN_TOO_MANY past 2^32).
 //   CN_FL_MODE_WRITE:    writes the lines at pair_lines[pair] (scanned) onward,
 //                        those below the capacity, and the element's box.
+// With FL_WRITE_SCANS (constant 2) no scan runs between the two: COUNT also adds
+// each workgroup's lines to its total (work region agg), and WRITE numbers its
+// pairs' lines itself (the totals of the workgroups before it plus a workgroup
+// scan of its counts) and stores the offsets in pair_lines for the finish
+// pass; the same integers as the scan's, so the same lines.
 // COUNT and WRITE are one kernel so that both run the same float code.
 #extension GL_KHR_shader_subgroup_vote : require
 #include "flatten_buffers.glsl"
@@ -16,7 +21,35 @@ layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 64;
 // compiled out; it costs registers in the stroke code.
 layout(constant_id = 1) const uint FL_BOX_CLIP_SPEC = 1;
 #define FL_BOX_CLIP (FL_BOX_CLIP_SPEC != 0u)
+// 1: the count and write passes number the lines without a scan between them
+// (stages/flatten.c: at most cn_tuning.flatten_write_scan_max pairs); WG_SIZE is then CN_FL_PAIR_GROUP.
+layout(constant_id = 2) const uint FL_WRITE_SCANS_SPEC = 0;
+#define FL_WRITE_SCANS (FL_WRITE_SCANS_SPEC != 0u)
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
+
+shared uint sh_total[WG_SIZE]; // per subgroup: its pairs' lines
+shared uint sh_prev[WG_SIZE];  // per subgroup: its share of the earlier workgroups' totals
+
+// The first line of this invocation's pair: the lines of every earlier
+// workgroup (their totals, summed by the whole workgroup) and of the earlier
+// pairs of this one (subgroup scans, then the subgroups' totals). Called by
+// every invocation of the workgroup (count: 0 past the pairs).
+uint fl_first_line(uint count) {
+  uint group = cn_group_id(), agg = fl_off_agg();
+  uint prev = 0u;
+  for (uint i = gl_LocalInvocationID.x; i < group; i += WG_SIZE) prev += pc.work.v[agg + i];
+  uint before = subgroupExclusiveAdd(count);
+  uint total = subgroupAdd(count);
+  prev = subgroupAdd(prev);
+  if (subgroupElect()) {
+    sh_total[gl_SubgroupID] = total;
+    sh_prev[gl_SubgroupID] = prev;
+  }
+  barrier();
+  uint first = 0u;
+  for (uint s = 0u; s < gl_NumSubgroups; s++) first += sh_prev[s] + (s < gl_SubgroupID ? sh_total[s] : 0u);
+  return first + before;
+}
 
 cn_element fl_elem(uint i) { return pc.elements.v[i]; }
 cn_path fl_path(uint i) { return pc.paths.v[i]; }
@@ -52,6 +85,14 @@ void fl_out(vec2 a, vec2 b) {
 
 void main() {
   uint pair = cn_group_id() * WG_SIZE + gl_LocalInvocationID.x;
+  uint pl = fl_off_pair_lines();
+  if (FL_WRITE_SCANS && pc.mode == CN_FL_MODE_WRITE) {
+    // the counts of this workgroup's pairs (COUNT: 0 for culled pairs) -> their first lines
+    g_quota = pair < pc.pair_count ? pc.work.v[pl + pair] : 0u;
+    g_base = fl_first_line(g_quota);
+    if (pair < pc.pair_count) pc.work.v[pl + pair] = g_base;
+    if (pair + 1u == pc.pair_count) pc.work.v[pl + pair + 1u] = g_base + g_quota;
+  }
   if (pair >= pc.pair_count) return;
   // Culled elements have no pairs: the pairs past the live total do nothing
   // (their counts are 0, so the scan skips them).
@@ -82,8 +123,7 @@ void main() {
   g_element = e;
   g_min = vec2(3.0e38);
   g_max = vec2(-3.0e38);
-  uint pl = fl_off_pair_lines();
-  if (pc.mode == CN_FL_MODE_WRITE) {
+  if (pc.mode == CN_FL_MODE_WRITE && !FL_WRITE_SCANS) {
     g_base = pc.work.v[pl + pair];
     g_quota = pc.work.v[pl + pair + 1u] - g_base;
   }
@@ -95,6 +135,7 @@ void main() {
 
   if (pc.mode == CN_FL_MODE_COUNT) {
     pc.work.v[pl + pair] = g_count;
+    if (FL_WRITE_SCANS && g_count != 0u) atomicAdd(pc.work.v[fl_off_agg() + cn_group_id()], g_count);
     uint old = atomicAdd(pc.work.v[0], g_count);
     if (old + g_count < old) atomicOr(pc.work.v[2], CN_FLATTEN_TOO_MANY);
     return;

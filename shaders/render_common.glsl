@@ -23,6 +23,7 @@ layout(buffer_reference) buffer OutBuf;
 layout(buffer_reference) buffer CountBuf;
 layout(buffer_reference) buffer BinBuf;
 layout(buffer_reference) buffer FlatElemBuf;
+layout(buffer_reference) buffer FlatWorkBuf;
 layout(buffer_reference) buffer BoxBuf;
 layout(buffer_reference) buffer ImageBuf;
 layout(buffer_reference) buffer TexelBuf;
@@ -51,6 +52,7 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Bin
 // cn_flatten_elem: first line, line count, box x0 y0 x1 y1, cover (floats), flags (CN_FLATTEN_ELEM_*)
 struct cn_render_flat_elem { uint first; uint count; float x0; float y0; float x1; float y1; float cover; uint flags; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer FlatElemBuf { cn_render_flat_elem v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer FlatWorkBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer BoxBuf { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ImageBuf { cn_image v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer TexelBuf { uint v[]; };

@@ -14,7 +14,12 @@
 // Past cap_tiles the element keeps its rectangle without storage (tile_off =
 // CN_NONE: later passes count what it needs and write nothing) and
 // CN_FAIL_TILES is set; the tile count stays exact.
+// With cfg.flat_work, flatten left its last step to this pass
+// (cn_flatten_args.caller_finish): each invocation first finishes its
+// element's cn_flatten_elem (flatten_finish.glsl, every element), then takes
+// the box from registers.
 #include "render_common.glsl"
+#include "flatten_finish.glsl"
 
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 256;
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
@@ -25,6 +30,14 @@ const float LIM = 16777216.0;
 void main() {
   CnRenderConfig cfg = pc.config;
   uint e = cn_group_id() * WG_SIZE + gl_LocalInvocationID.x;
+  bool finish = uint64_t(cfg.flat_work) != 0ul;
+  uint f_count = 0u;
+  vec4 f_box = vec4(0.0);
+  if (finish) {
+    uint f_first;
+    fl_finish_element(uint64_t(cfg.flat_work), uint64_t(cfg.flat_elems), cfg.n_elements, cfg.cap_lines, e, f_first,
+                      f_count, f_box);
+  }
   if (e == 0) cfg.bump.v.lines = cn_line_count(cfg); // for the host's statistics
   if (e >= cfg.n_elements) return;
   uint tag = cfg.elements.v[e].tag;
@@ -33,9 +46,13 @@ void main() {
   ivec4 px; // pixel box: floor of min, ceil of max
   bool empty;
   if (uint64_t(cfg.flat_elems) != 0ul) {
-    cn_render_flat_elem f = cfg.flat_elems.v[e];
-    vec4 b = clamp(vec4(f.x0, f.y0, f.x1, f.y1), -LIM, LIM);
-    empty = f.count == 0u || any(isnan(b));
+    if (!finish) {
+      cn_render_flat_elem f = cfg.flat_elems.v[e];
+      f_count = f.count;
+      f_box = vec4(f.x0, f.y0, f.x1, f.y1);
+    }
+    vec4 b = clamp(f_box, -LIM, LIM);
+    empty = f_count == 0u || any(isnan(b));
     px = empty ? ivec4(0) : ivec4(floor(b.xy), ceil(b.zw));
   } else {
     cn_render_elem E = eb.v[e];

@@ -4,10 +4,15 @@
  * Passes (all kernels take cn_flatten_push; see shaders/flatten_*.comp):
  *   setup  elements: pairs per element -> scan -> pair_base
  *          subpaths: start flags -> max scan -> sub_first; link -> sub_last
+ *          (the flags beside the element pass, or earlier: record_links; the
+ *          link beside the pair-base scan)
  *          (dashed strokes) pairs: flattened lengths -> segmented scan -> distances
  *   count  pairs: lines per pair (and the total, in the header)
- *   scan   exclusive scan of lines per pair -> each pair's first line
- *   write  pairs: the lines; elements: ranges, boxes, overflow flag
+ *   scan   exclusive scan of lines per pair -> each pair's first line (up to
+ *          cn_tuning.flatten_write_scan_max pairs: none; count adds up each
+ *          workgroup's lines, write numbers its pairs' lines from them)
+ *   write  pairs: the lines; elements: ranges, boxes, overflow flag (the
+ *          element part in the caller's next pass when caller_finish)
  */
 #include "cn_flatten.h"
 #include "cn_scene_gpu.h"
@@ -21,6 +26,18 @@
 
 #define FL_WG 64u
 #define FL_MAX_COUNT (1u << 30)
+/* default cn_tuning.flatten_write_scan_max: up to 1024 workgroups of pairs,
+ * each summing at most 16 earlier totals per invocation */
+#define FL_WRITE_SCAN_DEFAULT (1024u * FL_WG)
+_Static_assert(FL_WG == CN_FL_PAIR_GROUP, "the work buffer's per-workgroup totals are per FL_WG pairs");
+
+/* Whether the count and write passes number the lines themselves (no scan
+ * between them): at most cn_tuning.flatten_write_scan_max pairs. */
+static bool fl_write_scans(const cn_context *ctx, uint32_t pairs) {
+  uint32_t max = ctx->tuning.flatten_write_scan_max;
+  if (max == CN_SMALL_OFF) return false;
+  return pairs > 0 && pairs <= (max ? max : FL_WRITE_SCAN_DEFAULT);
+}
 
 static cn_result fl_kernel(cn_context *ctx, int kernel, VkPipeline *out) {
   uint32_t spec[1] = {FL_WG};
@@ -44,15 +61,41 @@ static uint64_t fl_work_bytes(const cn_flatten_args *a) {
 }
 
 /* Scans of the work buffer: in place, one scratch region shared by all. */
+static bool fl_scan_one_block(const cn_context *ctx, uint64_t n, cn_scan_tuning *t);
+
 static uint64_t fl_scan_scratch(cn_context *ctx, cn_scan_op op, uint64_t n) {
-  return cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = op, .n = n});
+  cn_scan_tuning one;
+  uint64_t b = cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = op, .n = n});
+  if (fl_scan_one_block(ctx, n, &one))
+    b = CN_MAX(b, cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = op, .n = n, .tuning = &one}));
+  return b;
+}
+
+/* The one-workgroup shape for a scan of n elements (cn_tuning.flatten_scan_one_block_max):
+ * above what the scan's default covers in one block, up to the limit. */
+static bool fl_scan_one_block(const cn_context *ctx, uint64_t n, cn_scan_tuning *t) {
+  const cn_scan_tuning *base = ctx->tuning.scan;
+  if (base && (base->wg || base->items || base->two_pass)) return false;
+  uint32_t inv = cn_floor_pow2(CN_MIN(1024u, ctx->caps.max_workgroup_invocations));
+  uint32_t max = ctx->tuning.flatten_scan_one_block_max;
+  if (max == CN_SMALL_OFF || inv < CN_MAX(32u, ctx->caps.max_subgroup_size) || inv * 4 > ctx->caps.max_shared_memory)
+    return false;
+  uint64_t limit = (uint64_t)inv * 32;
+  if (max) limit = CN_MIN(limit, (uint64_t)max);
+  if (n <= (uint64_t)inv * 16 || n > limit) return false;
+  *t = base ? *base : (cn_scan_tuning){0};
+  t->wg = inv;
+  t->items = (uint32_t)((CN_DIV_UP(n, (uint64_t)inv) + 3) & ~3ull); /* 20..32 */
+  return true;
 }
 
 static cn_result fl_scan(cn_context *ctx, VkCommandBuffer cmd, cn_scan_op op, VkDeviceAddress data,
                          VkDeviceAddress scratch, uint64_t n, bool exclusive) {
+  cn_scan_tuning one;
+  bool one_block = fl_scan_one_block(ctx, n, &one);
   return cn_scan_record(ctx, cmd,
                         &(cn_scan_args){.op = op, .src = data, .dst = data, .scratch = scratch, .n = n,
-                                        .exclusive = exclusive});
+                                        .exclusive = exclusive, .tuning = one_block ? &one : NULL});
 }
 
 /* Two scan scratch regions: the pair-base and subpath-start scans of setup are
@@ -82,15 +125,7 @@ static cn_result fl_record_links(cn_context *ctx, VkCommandBuffer cmd, const cn_
   CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_SUBPATHS, &k_sub));
   const uint32_t E = a->element_count, S = a->segment_count, P = a->pair_count;
   cn_flatten_push pc = {.segments = a->segments, .work = a->scratch, .element_count = E, .pair_count = P,
-                        .segment_count = S};
-  const uint64_t off_sub_first = CN_FL_OFF_SUB_FIRST((uint64_t)E, (uint64_t)P) * 4;
-  pc.mode = CN_FL_MODE_SUB_START;
-  cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
-  cn_cmd_barrier(ctx, cmd);
-  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_MAX, a->scratch + off_sub_first,
-                 a->scratch + fl_work_bytes(a) + fl_scan_bytes_a(ctx, a), S, false));
-  cn_cmd_barrier(ctx, cmd);
-  pc.mode = CN_FL_MODE_SUB_LINK;
+                        .segment_count = S, .mode = CN_FL_MODE_SUB_START};
   cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
   return CN_OK;
 }
@@ -129,8 +164,10 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
   VkPipeline k_elem, k_sub, k_pairs;
   CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_ELEMENTS, &k_elem));
   CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_SUBPATHS, &k_sub));
-  uint32_t pair_spec[2] = {FL_WG, fl_needs_box_clip(a, view) ? 1u : 0u}; /* CN_SPEC_FL_BOX_CLIP */
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_PAIRS, pair_spec, 2, &k_pairs));
+  const bool write_scans = fl_write_scans(ctx, P);
+  /* constants: workgroup, the box cut, the write pass numbering the lines (flatten_pairs.comp) */
+  uint32_t pair_spec[3] = {FL_WG, fl_needs_box_clip(a, view) ? 1u : 0u, write_scans ? 1u : 0u};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_PAIRS, pair_spec, 3, &k_pairs));
 
   cn_flatten_push pc = {
       .elements = a->elements, .paths = a->paths, .segments = a->segments, .transforms = a->transforms,
@@ -146,25 +183,25 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
   const uint64_t off_dash = CN_FL_OFF_DASH((uint64_t)E, (uint64_t)P, (uint64_t)S) * 4;
 
   /* setup: header and the slot after the last pair's count start at 0; the
-   * subpath links (unless recorded earlier) alongside */
-  pc.mode = CN_FL_MODE_ELEM_INIT;
-  cn_dispatch(ctx, cmd, k_elem, &pc, sizeof pc, CN_DIV_UP((uint64_t)E + 1, FL_WG));
-  if (a->links_recorded) {
-    cn_cmd_barrier(ctx, cmd);
-    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + CN_FL_OFF_PAIR_BASE * 4, scan_scratch, (uint64_t)E + 1, true));
-    cn_cmd_barrier(ctx, cmd);
-  } else {
+   * subpath links alongside: the start flags (unless recorded earlier), their
+   * max scan, then the link beside the pair-base scan. The two scans are
+   * independent (own scratch regions). */
+  pc.mode = CN_FL_MODE_ELEM_INIT; /* with write_scans it also zeroes the per-workgroup totals */
+  uint64_t init_n = CN_MAX((uint64_t)E + 1, write_scans ? CN_DIV_UP((uint64_t)P, FL_WG) : 0);
+  cn_dispatch(ctx, cmd, k_elem, &pc, sizeof pc, CN_DIV_UP(init_n, FL_WG));
+  if (!a->links_recorded) {
     pc.mode = CN_FL_MODE_SUB_START;
     cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
     cn_cmd_barrier(ctx, cmd);
-    /* independent scans (own scratch regions): no barrier between them */
-    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + CN_FL_OFF_PAIR_BASE * 4, scan_scratch, (uint64_t)E + 1, true));
-    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_MAX, w + off_sub_first, scan_scratch_b, S, false));
-    cn_cmd_barrier(ctx, cmd);
+  }
+  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_MAX, w + off_sub_first, scan_scratch_b, S, false));
+  cn_cmd_barrier(ctx, cmd);
+  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + CN_FL_OFF_PAIR_BASE * 4, scan_scratch, (uint64_t)E + 1, true));
+  if (S) {
     pc.mode = CN_FL_MODE_SUB_LINK;
     cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
-    cn_cmd_barrier(ctx, cmd);
   }
+  cn_cmd_barrier(ctx, cmd);
   if (P && a->dashed) {
     pc.mode = CN_FL_MODE_DASH_LEN;
     cn_dispatch(ctx, cmd, k_pairs, &pc, sizeof pc, CN_DIV_UP((uint64_t)P, FL_WG));
@@ -180,15 +217,21 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
   cn_cmd_barrier(ctx, cmd);
   if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: count");
 
-  /* scan */
-  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + off_pair_lines, scan_scratch, (uint64_t)P + 1, true));
-  cn_cmd_barrier(ctx, cmd);
-  if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: scan");
+  /* scan (unless the write pass numbers the lines) */
+  if (!write_scans) {
+    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + off_pair_lines, scan_scratch, (uint64_t)P + 1, true));
+    cn_cmd_barrier(ctx, cmd);
+    if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: scan");
+  }
 
   /* write */
   pc.mode = CN_FL_MODE_WRITE;
   cn_dispatch(ctx, cmd, k_pairs, &pc, sizeof pc, CN_DIV_UP((uint64_t)P, FL_WG));
   cn_cmd_barrier(ctx, cmd);
+  if (a->caller_finish) { /* the caller's next pass finishes the elements (flatten_finish.glsl) */
+    if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: write");
+    return CN_OK;
+  }
   pc.mode = CN_FL_MODE_ELEM_FINISH;
   cn_dispatch(ctx, cmd, k_elem, &pc, sizeof pc, CN_DIV_UP((uint64_t)CN_MAX(E, 1), FL_WG));
   if (!a->caller_barrier) cn_cmd_barrier(ctx, cmd);

@@ -134,12 +134,24 @@ static void cn__mark(cn_renderer *r, VkCommandBuffer cmd, const char *label) {
 }
 
 cn_result cn_renderer_record(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *v) {
-  if (r) r->scene_frame = r->binned = false;
+  if (r) r->scene_frame = r->binned = r->flatten_finish = false;
   return cn_renderer_record_frame(r, cmd, v, true);
 }
 
 cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *v, bool timer_start) {
+  if (r && r->timer && timer_start && cmd && v) {
+    cn_timer_reset(r->ctx, r->timer, cmd);
+    cn__mark(r, cmd, "start");
+  }
+  CN_TRY(cn_renderer__frame_setup(r, cmd, v));
+  cn_cmd_barrier(r->ctx, cmd);
+  cn__mark(r, cmd, "setup");
+  return cn_renderer__frame_passes(r, cmd);
+}
+
+cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *v) {
   if (!r || !v || !cmd) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_renderer_record: NULL argument");
+  r->frame.ready = false;
   if (!r->has_scene) return cn_fail(CN_ERROR_STATE, "cn_renderer_record: no scene (cn_renderer_set_scene)");
   if (!r->has_lines) return cn_fail(CN_ERROR_STATE, "cn_renderer_record: no lines (cn_renderer_set_lines)");
   if (v->width == 0 || v->height == 0 || v->width > CN_RENDER_MAX_SIZE || v->height > CN_RENDER_MAX_SIZE)
@@ -151,27 +163,30 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   if (v->aa >= CN_AA_COUNT)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "render view aa %u: neither CN_AA_AREA (0) nor CN_AA_SS16 (1)", v->aa);
   cn_context *ctx = r->ctx;
+  cn__frame *fr = &r->frame;
   uint32_t tiles_x = CN_DIV_UP(v->width, CN_TILE), tiles_y = CN_DIV_UP(v->height, CN_TILE);
   CN_TRY(cn__reserve(r, tiles_x, tiles_y, v));
   r->last_w = v->width;
   r->last_h = v->height;
 
   uint32_t wg = CN_MIN(256u, ctx->caps.max_workgroup_invocations);
-  VkPipeline k_bbox, k_alloc, k_seg, k_backdrop, k_coarse, k_fine;
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BBOX, wg, &k_bbox));
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_ALLOC, wg, &k_alloc));
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_SEG, 0, &k_seg)); /* 256 invocations, fixed */
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BACKDROP, wg, &k_backdrop)); /* a subgroup per row */
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_COARSE, 0, &k_coarse));
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BBOX, wg, &fr->k_bbox));
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_ALLOC, wg, &fr->k_alloc));
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_SEG, 0, &fr->k_seg)); /* 256 invocations, fixed */
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BACKDROP, wg, &fr->k_backdrop)); /* a subgroup per row */
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_COARSE, 0, &fr->k_coarse));
   uint32_t fine_spec[CN_SPEC_FINE_AA + 1] = {[CN_SPEC_FINE_AA] = v->aa}; /* no other constant in fine */
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_FINE, fine_spec, CN_SPEC_FINE_AA + 1, &k_fine));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_FINE, fine_spec, CN_SPEC_FINE_AA + 1, &fr->k_fine));
 
   cn_scene_gpu *g = r->sg;
   const cn_scene_data *host = g->host;
   bool gpu_lines = r->gpu_lines != 0;
   uint32_t cap_lines = gpu_lines ? r->gpu_cap : r->nlines;
-  cn_scene_gpu_outputs so;
-  cn_scene_gpu_outputs_get(g, &so);
+  /* A whole-scene frame reads the scene stage's and flatten's outputs from the
+   * cn_scene_gpu's buffers: this runs inside its record (cn_renderer_record_scene),
+   * before the passes that write them. */
+  bool scene = r->scene_frame, staged = scene && host->element_count > 0, binned = scene && r->binned;
+  bool finish = scene && r->flatten_finish;
   cn_render_config cfg = {
       .elements = CN__SG_ADDR(g, elements),
       .paints = CN__SG_ADDR(g, paints),
@@ -211,12 +226,13 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
       .image_pixels = CN__SG_ADDR(g, image_pixels),
       .out_stride = v->stride ? v->stride : v->width,
       .aa = v->aa,
-      .use_bins = r->binned ? 1u : 0u,
-      .cap_bins = (uint32_t)CN_MIN(so.bin_capacity, 0xFFFFFFFFull),
-      .bin_offsets = r->binned ? so.bin_offsets : 0,
-      .bin_elems = r->binned ? so.bin_elems : 0,
-      .flat_elems = r->scene_frame ? so.line_elems : 0,
-      .result_boxes = r->scene_frame ? so.boxes : 0,
+      .use_bins = binned ? 1u : 0u,
+      .cap_bins = binned ? (uint32_t)CN_MIN(g->cap.bin_entries, 0xFFFFFFFFull) : 0,
+      .bin_offsets = binned ? g->bin_offsets.address : 0,
+      .bin_elems = binned ? g->bin_elems.address : 0,
+      .flat_elems = scene ? g->line_elems.address : 0,
+      .result_boxes = staged ? g->boxes.address : 0,
+      .flat_work = finish ? g->fl_scratch.address : 0,
       .fine_tiles = r->fine_tiles.address,
   };
   /* background: straight -> premultiplied */
@@ -243,10 +259,8 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   cfg.view_inv[4] = (float)((vc * vf - vd * ve) / det);
   cfg.view_inv[5] = (float)((vb * ve - va * vf) / det);
 
-  if (r->timer && timer_start) {
-    cn_timer_reset(ctx, r->timer, cmd);
-    cn__mark(r, cmd, "start");
-  }
+  /* the transfers: no pass before the frame's tile allocation reads or writes
+   * what they write */
   vkCmdUpdateBuffer(cmd, r->config.buffer, 0, sizeof cfg, &cfg);
   cn_render_bump bump0 = {.lines = cap_lines, .host_lines = cap_lines};
   vkCmdUpdateBuffer(cmd, r->bump.buffer, 0, sizeof bump0, &bump0);
@@ -259,21 +273,32 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
     vkCmdCopyBuffer(cmd, g->elem_init.buffer, g->elem.buffer, 1, &c);
   }
   cn_cmd_fill(ctx, cmd, &g->tiles, 0, (VkDeviceSize)g->cap.tiles * sizeof(cn_render_tile), 0);
-  cn_cmd_barrier(ctx, cmd);
-  cn__mark(r, cmd, "setup");
+  *fr = (cn__frame){.k_bbox = fr->k_bbox, .k_alloc = fr->k_alloc, .k_seg = fr->k_seg, .k_backdrop = fr->k_backdrop,
+                    .k_coarse = fr->k_coarse, .k_fine = fr->k_fine, .wg = wg, .n = n, .cap_lines = cap_lines,
+                    .tiles_x = tiles_x, .tiles_y = tiles_y, .bins = cfg.bins_x * cfg.bins_y, .flat = scene,
+                    .finish = finish, .ready = true};
+  return CN_OK;
+}
 
+cn_result cn_renderer__frame_passes(cn_renderer *r, VkCommandBuffer cmd) {
+  if (!r || !cmd || !r->frame.ready)
+    return cn_fail(CN_ERROR_STATE, "cn_renderer: frame passes recorded without the frame's setup");
+  cn_context *ctx = r->ctx;
+  const cn__frame *fr = &r->frame;
   cn_render_push pc = {.config = r->config.address};
-  if (!cfg.flat_elems) { /* whole scenes have the flatten stage's boxes */
-    cn_dispatch(ctx, cmd, k_bbox, &pc, sizeof pc, CN_DIV_UP((uint64_t)cap_lines, wg));
+  if (!fr->flat) { /* whole scenes have the flatten stage's boxes */
+    cn_dispatch(ctx, cmd, fr->k_bbox, &pc, sizeof pc, CN_DIV_UP((uint64_t)fr->cap_lines, fr->wg));
     cn_cmd_barrier(ctx, cmd);
   }
-  cn_dispatch(ctx, cmd, k_alloc, &pc, sizeof pc, CN_DIV_UP((uint64_t)n, wg));
+  /* finishing flatten's elements: every element, and element 0 of an empty scene for the header */
+  uint64_t alloc_n = fr->finish ? CN_MAX(fr->n, 1u) : fr->n;
+  cn_dispatch(ctx, cmd, fr->k_alloc, &pc, sizeof pc, CN_DIV_UP(alloc_n, fr->wg));
   cn_cmd_barrier(ctx, cmd);
-  cn__mark(r, cmd, cfg.flat_elems ? "alloc" : "bbox+alloc");
-  cn_dispatch(ctx, cmd, k_seg, &pc, sizeof pc, CN_DIV_UP((uint64_t)cap_lines, 256u));
+  cn__mark(r, cmd, fr->flat ? "alloc" : "bbox+alloc");
+  cn_dispatch(ctx, cmd, fr->k_seg, &pc, sizeof pc, CN_DIV_UP((uint64_t)fr->cap_lines, 256u));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "tile_seg");
-  cn_dispatch(ctx, cmd, k_backdrop, &pc, sizeof pc, n);
+  cn_dispatch(ctx, cmd, fr->k_backdrop, &pc, sizeof pc, fr->n);
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "backdrop");
   /* coarse writes the tiles of one colour and lists the others for fine: an
@@ -282,7 +307,7 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   if (r->desc.fine_max_groups) fine_groups = CN_MIN(fine_groups, r->desc.fine_max_groups);
   cn_render_push pc_coarse = {.config = r->config.address,
                               .arg = fine_groups | (r->desc.fine_every_tile ? CN_COARSE_FINE_ALL : 0u)};
-  cn_dispatch(ctx, cmd, k_coarse, &pc_coarse, sizeof pc_coarse, (uint64_t)cfg.bins_x * cfg.bins_y);
+  cn_dispatch(ctx, cmd, fr->k_coarse, &pc_coarse, sizeof pc_coarse, fr->bins);
   VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                         .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
                         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
@@ -291,7 +316,7 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &mb, 0, NULL,
                        0, NULL);
   cn__mark(r, cmd, "coarse");
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k_fine);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, fr->k_fine);
   vkCmdPushConstants(cmd, ctx->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, &pc);
   vkCmdDispatchIndirect(cmd, r->fine_tiles.buffer, CN_FINE_LIST_ARGS * sizeof(uint32_t));
   cn_cmd_barrier(ctx, cmd);
@@ -299,6 +324,7 @@ cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn
   VkBufferCopy bc = {.size = sizeof(cn_render_bump)};
   vkCmdCopyBuffer(cmd, r->bump.buffer, r->bump_read.buffer, 1, &bc);
   cn_cmd_barrier(ctx, cmd);
+  r->frame.ready = false;
   return CN_OK;
 }
 

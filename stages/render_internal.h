@@ -12,6 +12,15 @@
 /* timestamps a frame writes (stages + start) */
 enum { CN__STAGES = 30 };
 
+/* What the setup of a frame leaves for its passes. */
+typedef struct cn__frame {
+  VkPipeline k_bbox, k_alloc, k_seg, k_backdrop, k_coarse, k_fine;
+  uint32_t wg, n, cap_lines, tiles_x, tiles_y, bins;
+  bool flat;   /* whole scene: flatten's element boxes (no render_bbox) */
+  bool finish; /* render_tile_alloc finishes flatten's elements (cn_flatten_args.caller_finish) */
+  bool ready;  /* set by the setup, cleared by the passes */
+} cn__frame;
+
 struct cn_renderer {
   cn_context *ctx;
   cn_renderer_desc desc;
@@ -28,6 +37,8 @@ struct cn_renderer {
   /* the last frame */
   bool scene_frame;    /* it ran the scene stage and flatten (record_scene) */
   bool binned;         /* its coarse walked the bin lists */
+  bool flatten_finish; /* whole scenes: flatten leaves its last pass to render_tile_alloc */
+  cn__frame frame;
   /* target-sized buffers */
   cn_buffer config, bump, bump_read, ptiles, fine_tiles, out;
   uint32_t last_w, last_h;
@@ -36,9 +47,18 @@ struct cn_renderer {
   cn_timer *timer;
 };
 
-/* cn_renderer_record, optionally leaving the timer alone (record_scene resets
- * and starts it before the scene stage). */
+/* cn_renderer_record, optionally leaving the timer alone: the setup, a
+ * barrier, the passes. */
 cn_result cn_renderer_record_frame(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *v, bool timer_start);
+
+/* A frame in two parts. The setup checks the view, sizes the buffers, makes
+ * the config and records the transfers that start a frame (config, counters,
+ * element records, tile clear); the passes record tile allocation to fine
+ * after a barrier that follows the setup and whatever produced the lines.
+ * Whole scenes (r->scene_frame) record the setup inside the cn_scene_gpu's
+ * record, before its first pass, so the transfers overlap the scene stage. */
+cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *v);
+cn_result cn_renderer__frame_passes(cn_renderer *r, VkCommandBuffer cmd);
 
 /* Standalone rendering: records a frame with record(), submits and waits, and
  * repeats while cn_renderer_frame_done() says a buffer grew (every count is

@@ -7,6 +7,23 @@
 #include <stddef.h>
 #include <string.h>
 
+/* The renderer's setup inside the scene record (scene_gpu_internal.h): flatten's
+ * lines are read in place, and the setup transfers run beside the scene stage. */
+typedef struct cn__scene_prelude {
+  cn_renderer *r;
+  const cn_render_view *v;
+} cn__scene_prelude;
+
+static cn_result cn__scene_prelude_run(void *user, VkCommandBuffer cmd) {
+  cn__scene_prelude *p = user;
+  cn_renderer *r = p->r;
+  cn_scene_gpu *g = r->sg;
+  /* the header's first word is the exact line count (clamped to the capacity by the kernels) */
+  CN_TRY(cn_renderer_use_gpu_lines(r, g->lines.address, g->fl_scratch.address + offsetof(cn_flatten_header, line_count),
+                                   g->cap.lines ? g->cap.lines : 1));
+  return cn_renderer__frame_setup(r, cmd, p->v);
+}
+
 cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *v) {
   if (!r || !v || !cmd) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_renderer_record_scene: NULL argument");
   if (!r->has_scene) return cn_fail(CN_ERROR_STATE, "cn_renderer_record_scene: no scene (cn_renderer_set_scene)");
@@ -20,7 +37,6 @@ cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn
     cn_timer_reset(ctx, r->timer, cmd);
     cn_timer_mark(ctx, r->timer, cmd, "start");
   }
-  r->scene_frame = r->binned = false;
   /* the scene stage in the target's pixels (its bins are coarse's bins), then flatten */
   cn_scene_frame f = {.viewport = {0, 0, (float)v->width, (float)v->height},
                       .bin_size = r->desc.no_bins ? 0 : CN_BIN * CN_TILE,
@@ -29,26 +45,39 @@ cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn
                       .tolerance = v->tolerance,
                       .timer = r->timer};
   memcpy(f.transform, v->transform, sizeof f.transform);
-  /* the counters' readback copies go after fine, off the critical path */
+  /* what the frame's setup reads: a scene of elements is staged (cull) and binned unless no_bins */
+  r->scene_frame = true;
+  r->binned = f.bin_size != 0 && r->sg->host->element_count > 0;
+  r->flatten_finish = true;
+  r->frame.ready = false;
+  cn__scene_prelude pre = {.r = r, .v = v};
+  /* the counters' readback copies go after fine, off the critical path; the
+   * renderer's setup runs inside the record, before the scene stage's passes;
+   * render_tile_alloc finishes flatten's elements */
   r->sg->defer_readback = true;
+  r->sg->prelude = cn__scene_prelude_run;
+  r->sg->prelude_user = &pre;
+  r->sg->flatten_caller_finish = true;
   cn_result sr = cn_scene_gpu_record(r->sg, cmd, &f);
   r->sg->defer_readback = false;
-  CN_TRY(sr);
-  r->scene_frame = true;
-  r->binned = r->sg->binned;
+  r->sg->prelude = NULL;
+  r->sg->prelude_user = NULL;
+  r->sg->flatten_caller_finish = false;
+  if (sr == CN_OK && (!r->frame.ready || r->sg->binned != r->binned || !r->sg->flattened))
+    sr = cn_fail(CN_ERROR_STATE, "cn_renderer_record_scene: the scene record did not run as the frame's setup expected");
+  if (sr != CN_OK) {
+    r->scene_frame = r->binned = r->flatten_finish = r->frame.ready = false;
+    return sr;
+  }
   cn_scene_gpu_outputs o;
   cn_scene_gpu_outputs_get(r->sg, &o);
   if (r->binned && (o.grid.nbx != CN_DIV_UP(v->width, CN_BIN * CN_TILE) ||
                     o.grid.nby != CN_DIV_UP(v->height, CN_BIN * CN_TILE)))
     return cn_fail(CN_ERROR_STATE, "scene stage grid %ux%u does not match the renderer's bins", o.grid.nbx, o.grid.nby);
-  /* the header's first word is the exact line count (clamped to the capacity by the kernels) */
-  CN_TRY(cn_renderer_use_gpu_lines(r, o.lines, o.line_header + offsetof(cn_flatten_header, line_count),
-                                   o.line_capacity ? o.line_capacity : 1));
-  bool binned = r->binned;
-  cn_result res = cn_renderer_record_frame(r, cmd, v, false);
-  r->scene_frame = true;
-  r->binned = binned;
-  /* after the frame's last barrier (cn_renderer_record_frame ends with one) */
+  /* flatten's record ends with a barrier after its write pass (caller_finish),
+   * which also orders the setup transfers */
+  cn_result res = cn_renderer__frame_passes(r, cmd);
+  /* after the frame's last barrier (the passes end with one) */
   if (res == CN_OK) cn__scene_gpu_record_readback(r->sg, cmd);
   return res;
 }

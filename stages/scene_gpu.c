@@ -188,6 +188,13 @@ static cn_result cn__record_view_transforms(cn_scene_gpu *g, VkCommandBuffer cmd
   return CN_OK;
 }
 
+/* The renderer's prelude (scene_gpu_internal.h), once per record. */
+static cn_result cn__prelude(cn_scene_gpu *g, VkCommandBuffer cmd, bool *done) {
+  if (*done || !g->prelude) return CN_OK;
+  *done = true;
+  return g->prelude(g->prelude_user, cmd);
+}
+
 cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_scene_frame *f) {
   if (!g || !cmd || !f) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_gpu_record: NULL argument");
   if (!g->has_scene) return cn_fail(CN_ERROR_STATE, "cn_scene_gpu_record: no scene (cn_scene_gpu_set_scene)");
@@ -203,6 +210,7 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
   g->nbins = 0;
   uint64_t gb = g->info.group_count ? g->info.group_count : 1;
   bool stage = n > 0 && (f->bin_size || f->cull || !f->flatten);
+  bool prelude_done = false;
   /* flatten's buffers and arguments (its result-box input is set after the stage) */
   cn_flatten_args fa = {0};
   if (f->flatten) {
@@ -226,6 +234,7 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
         .line_capacity = g->cap.lines,
         .timer = f->timer,
         .caller_barrier = g->defer_readback,
+        .caller_finish = g->flatten_caller_finish,
     };
     memcpy(fa.view, f->transform, sizeof fa.view);
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX((uint64_t)g->cap.lines * sizeof(cn_line), 16), &g->lines));
@@ -286,6 +295,7 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
     };
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX(cn_scene_stage_scratch_bytes(ctx, &a), 16), &g->scratch));
     a.scratch = g->scratch.address;
+    CN_TRY(cn__prelude(g, cmd, &prelude_done));
     CN_TRY(cn_scene_stage_record(ctx, cmd, &a));
     cn_cmd_barrier(ctx, cmd);
     g->staged = true;
@@ -293,9 +303,11 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
   }
   if (f->flatten) {
     fa.cull_boxes = f->cull && g->staged ? g->boxes.address : 0;
+    CN_TRY(cn__prelude(g, cmd, &prelude_done));
     CN_TRY(cn_flatten_record(ctx, cmd, &fa));
     g->flattened = true;
   }
+  CN_TRY(cn__prelude(g, cmd, &prelude_done));
   if (!g->defer_readback) cn__scene_gpu_record_readback(g, cmd);
   return CN_OK;
 }

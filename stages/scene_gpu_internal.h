@@ -63,6 +63,15 @@ struct cn_scene_gpu {
    * cn__scene_gpu_record_readback after its last pass, off the critical path
    * (no pass of the frame writes what they copy) */
   bool defer_readback;
+  /* set by the renderer around its whole-scene frames: prelude(prelude_user,
+   * cmd) is called once by cn_scene_gpu_record after every buffer of the
+   * frame is sized and before the scene stage's (or, without a stage,
+   * flatten's) passes: the renderer's setup transfers run beside them.
+   * flatten_caller_finish: flatten's last pass is left to the renderer
+   * (cn_flatten_args.caller_finish). */
+  cn_result (*prelude)(void *user, VkCommandBuffer cmd);
+  void *prelude_user;
+  bool flatten_caller_finish;
 };
 
 /* Device address of an array of the uploaded scene. */

@@ -10,7 +10,7 @@
 
 #include <math.h>
 
-#define FU_MAX 4096
+#define FU_MAX 20480
 
 typedef struct fu_scene {
   cn_element elements[256];

@@ -455,6 +455,119 @@ TEST(flatten_real_scenes) {
   }
 }
 
-TEST_MAIN(T(fill_square_exact), T(fill_open_subpath_and_view), T(fill_curve_tolerance), T(fill_random_gpu_vs_cpu),
+/* Zigzag subpaths of segs line segments in all, three open subpaths (a fill
+ * closes them through the subpath links), filled, and stroked when stroke. */
+static void zigzag_scene(fu_scene *s, uint32_t segs, bool stroke) {
+  fu_init(s);
+  fu_path(s, 0);
+  for (uint32_t k = 0; k < segs; k++) {
+    if (k % (segs / 3 + 1) == 0) {
+      if (k) fu_end(s, false);
+      fu_move(s, 5, 10.0f + 40.0f * (float)(k / (segs / 3 + 1)));
+    }
+    fu_line(s, s->cx + 0.02f, s->cy + ((k % 2) ? -3.0f : 3.0f) + (float)(k % 7) * 0.01f);
+  }
+  fu_end(s, false);
+  fu_fill(s, CN_RULE_NONZERO);
+  if (stroke) fu_stroke(s, 1.5f, CN_JOIN_ROUND, CN_CAP_SQUARE, 4, NULL, 0, 0);
+}
+
+/* flatten's scans in one workgroup (cn_tuning.flatten_scan_one_block_max)
+ * give the same lines as the scan's own shapes, at the threshold and one
+ * above it, for the subpath links' scan (segments) and the line offsets'
+ * (pairs + 1); the devices' workgroups of 1024 put the default range at
+ * 16385..32768 elements. */
+TEST(flatten_scan_one_block_threshold) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const uint32_t T = 20001;
+  fu_scene *s = calloc(1, sizeof *s);
+  /* fills: links' scan over S, offsets' over S + 1 (T - 1: T and T - 1; T: T + 1 and T);
+   * with a stroke: offsets' over 2S + 1 (T, T + 2) */
+  const struct { uint32_t segs; bool stroke; } cases[] = {
+      {T - 1, false}, {T, false}, {(T - 1) / 2, true}, {(T + 1) / 2, true}};
+  cn_tuning tunings[3] = {{.flatten_scan_one_block_max = T}, {.flatten_scan_one_block_max = CN_SMALL_OFF}, {0}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    zigzag_scene(s, cases[c].segs, cases[c].stroke);
+    cn_scene_data d = fu_data(s);
+    cn_line *l[3] = {NULL, NULL, NULL};
+    uint32_t n[3] = {0, 0, 0};
+    cn_flatten_elem el[3][2];
+    memset(el, 0, sizeof el);
+    for (int k = 0; k < 3; k++) {
+      cn_context_set_tuning(ctx, &tunings[k]);
+      CHECK_OK(cn_flatten_run(ctx, &d, NULL, &l[k], &n[k], el[k], NULL));
+    }
+    cn_context_set_tuning(ctx, NULL);
+    CHECK(n[0] > cases[c].segs);
+    for (int k = 1; k < 3; k++) {
+      CHECK_EQ_U64(n[k], n[0]);
+      CHECK(memcmp(el[k], el[0], sizeof el[0]) == 0);
+      if (n[k] == n[0] && l[0] && l[k] && memcmp(l[k], l[0], (size_t)n[0] * sizeof *l[0]) != 0) {
+        fprintf(stderr, "  %u segments%s: lines differ between scan shapes %d and 0\n", cases[c].segs,
+                cases[c].stroke ? " (fill and stroke)" : "", k);
+        CHECK(0);
+      }
+    }
+    for (int k = 0; k < 3; k++) free(l[k]);
+  }
+  /* and against the CPU reference once, at the threshold */
+  zigzag_scene(s, T, false);
+  cn_context_set_tuning(ctx, &tunings[0]);
+  uint32_t nl = 0;
+  free(run_both(s, NULL, &nl, NULL));
+  cn_context_set_tuning(ctx, NULL);
+  CHECK(nl > T);
+  free(s);
+}
+
+/* The count and write passes numbering the lines without a scan between them
+ * (cn_tuning.flatten_write_scan_max) give the same lines and element records
+ * as with the scan: at the threshold and one above it, many workgroups of
+ * pairs, a fill and a stroke. */
+TEST(flatten_write_scan_threshold) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const uint32_t T = 1000;
+  fu_scene *s = calloc(1, sizeof *s);
+  const struct { uint32_t segs; bool stroke; } cases[] = {{T, false}, {T + 1, false}, {T / 2, true}, {T / 2 + 1, true},
+                                                          {63, false}, {65, true}};
+  cn_tuning tunings[3] = {{.flatten_write_scan_max = T}, {.flatten_write_scan_max = CN_SMALL_OFF}, {0}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    zigzag_scene(s, cases[c].segs, cases[c].stroke);
+    cn_scene_data d = fu_data(s);
+    cn_line *l[3] = {NULL, NULL, NULL};
+    uint32_t n[3] = {0, 0, 0};
+    cn_flatten_elem el[3][2];
+    memset(el, 0, sizeof el);
+    for (int k = 0; k < 3; k++) {
+      cn_context_set_tuning(ctx, &tunings[k]);
+      CHECK_OK(cn_flatten_run(ctx, &d, NULL, &l[k], &n[k], el[k], NULL));
+    }
+    cn_context_set_tuning(ctx, NULL);
+    CHECK(n[0] > cases[c].segs);
+    for (int k = 1; k < 3; k++) {
+      CHECK_EQ_U64(n[k], n[0]);
+      CHECK(memcmp(el[k], el[0], sizeof el[0]) == 0);
+      if (n[k] == n[0] && l[0] && l[k] && memcmp(l[k], l[0], (size_t)n[0] * sizeof *l[0]) != 0) {
+        fprintf(stderr, "  %u segments%s: lines differ between tunings %d and 0\n", cases[c].segs,
+                cases[c].stroke ? " (fill and stroke)" : "", k);
+        CHECK(0);
+      }
+    }
+    for (int k = 0; k < 3; k++) free(l[k]);
+  }
+  /* against the CPU reference at the threshold (a stroke: 2 x 500 pairs) */
+  zigzag_scene(s, T / 2, true);
+  cn_context_set_tuning(ctx, &tunings[0]);
+  uint32_t nl = 0;
+  cn_flatten_elem el[2];
+  free(run_both(s, NULL, &nl, el));
+  cn_context_set_tuning(ctx, NULL);
+  CHECK(nl > T);
+  free(s);
+}
+
+TEST_MAIN(T(fill_square_exact), T(flatten_scan_one_block_threshold), T(flatten_write_scan_threshold), T(fill_open_subpath_and_view), T(fill_curve_tolerance), T(fill_random_gpu_vs_cpu),
           T(fill_overflow_rerun), T(fill_adversarial), T(flatten_bad_input),
           T(flatten_real_scenes))

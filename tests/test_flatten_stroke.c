@@ -5,6 +5,9 @@
  * random and adversarial strokes. */
 #include "flatten_util.h"
 
+#include <canopy/cn_render.h>
+#include <canopy/cn_scene_gpu.h>
+
 typedef struct stroke_run {
   cn_line *l;
   uint32_t n;
@@ -400,7 +403,138 @@ TEST(stroke_random_gpu_vs_cpu) {
   free(s);
 }
 
-TEST_MAIN(T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
+/* A whole-scene frame of the renderer flattens inside its own command buffer:
+ * the subpath links start before the scene stage, flatten culls elements whose
+ * result box is empty, and render_tile_alloc runs flatten's last pass
+ * (cn_flatten_args.caller_finish). Its lines and element records must equal
+ * cn_flatten_run's (links, setup and finish in flatten's own passes) bit for
+ * bit, element by element; an element the frame culled has only degenerate
+ * lines in the standalone run. initial_lines 1: the first frame overflows. */
+static void check_scene_frame(const fu_scene *s, uint32_t initial_lines, uint32_t min_lines) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  cn_scene_data d = fu_data(s);
+  const float view[6] = {1, 0.125f, -0.25f, 1.5f, 100, 60};
+  cn_flatten_desc fd;
+  memset(&fd, 0, sizeof fd);
+  memcpy(fd.view, view, sizeof view);
+  cn_line *fl = NULL;
+  uint32_t fn = 0;
+  cn_flatten_elem *fe = calloc(s->ne + 1, sizeof *fe), *re = calloc(s->ne + 1, sizeof *re);
+  CHECK_OK(cn_flatten_run(ctx, &d, &fd, &fl, &fn, fe, NULL));
+  cn_renderer *r = NULL;
+  CHECK_OK(cn_renderer_create(ctx, &(cn_renderer_desc){.initial_lines = initial_lines}, &r));
+  cn_render_view v = {.width = 640, .height = 640};
+  memcpy(v.transform, view, sizeof view);
+  uint8_t *px = malloc((size_t)v.width * v.height * 4);
+  cn_line *rl = NULL;
+  if (r && px && fe && re && cn_render_scene_to_rgba8(r, &d, &v, px) == CN_OK) {
+    cn_render_stats st;
+    cn_renderer_stats(r, &st);
+    if (initial_lines == 1) CHECK(st.reruns >= 1);
+    cn_scene_gpu_outputs o;
+    cn_scene_gpu_outputs_get(cn_renderer_scene_gpu(r), &o);
+    uint32_t rn = st.lines;
+    CHECK(rn <= fn && fn >= min_lines);
+    rl = malloc((size_t)(rn ? rn : 1) * sizeof *rl);
+    if (rn) CHECK_OK(cn_buffer_download(ctx, o.lines_buffer, 0, rl, (size_t)rn * sizeof *rl));
+    if (s->ne) CHECK_OK(cn_buffer_download(ctx, o.line_elems_buffer, 0, re, (size_t)s->ne * sizeof *re));
+    uint32_t culled = 0, bad = 0, sum = 0;
+    for (uint32_t e = 0; e < s->ne; e++) {
+      const cn_flatten_elem *a = &fe[e], *b = &re[e];
+      sum += b->line_count;
+      if (b->line_count == 0 && a->line_count != 0) { /* culled: nothing of it can cover a pixel */
+        culled++;
+        if (!(a->x0 == a->x1 || a->y0 == a->y1) && bad++ < 5)
+          fprintf(stderr, "  element %u: culled in the frame, box %g %g %g %g standalone\n", e, a->x0, a->y0, a->x1,
+                  a->y1);
+        continue;
+      }
+      bool same = a->line_count == b->line_count && b->line_first + b->line_count <= rn &&
+                  memcmp(&a->x0, &b->x0, sizeof *a - offsetof(cn_flatten_elem, x0)) == 0 &&
+                  (a->line_count == 0 ||
+                   memcmp(fl + a->line_first, rl + b->line_first, (size_t)a->line_count * sizeof *fl) == 0);
+      if (!same && bad++ < 5)
+        fprintf(stderr, "  element %u: %u lines at %u, box %g %g %g %g standalone; %u at %u, box %g %g %g %g in the frame\n",
+                e, a->line_count, a->line_first, a->x0, a->y0, a->x1, a->y1, b->line_count, b->line_first, b->x0, b->y0,
+                b->x1, b->y1);
+    }
+    CHECK(bad == 0);
+    CHECK(sum == rn);
+    CHECK(culled == 0 || rn < fn);
+  } else {
+    test_failures++;
+  }
+  free(rl);
+  free(px);
+  free(fl);
+  free(fe);
+  free(re);
+  cn_renderer_destroy(r);
+}
+
+static void random_strokes(fu_scene *s, int paths) {
+  const float pat[4] = {7, 3, 0, 4};
+  for (int p = 0; p < paths; p++) {
+    float a = 0.3f + (float)test_rand_below(100) / 50, b = ((float)test_rand_below(100) - 50) / 60;
+    fu_path(s, fu_transform(s, a, b, -b * 0.5f, a * 0.8f, (float)test_rand_below(40), (float)test_rand_below(40)));
+    for (int sp = 0; sp < 1 + (int)test_rand_below(2); sp++) {
+      fu_move(s, (float)test_rand_below(100), (float)test_rand_below(100));
+      int segs = 1 + (int)test_rand_below(5);
+      for (int k = 0; k < segs; k++) {
+#define RC ((float)test_rand_below(100))
+        switch (test_rand_below(5)) {
+          case 0: fu_line(s, RC, RC); break;
+          case 1: fu_quad(s, RC, RC, RC, RC); break;
+          case 2: fu_line(s, s->cx, s->cy); break; /* degenerate */
+          default: fu_cubic(s, RC, RC, RC, RC, RC, RC); break;
+        }
+#undef RC
+      }
+      fu_end(s, test_rand_below(2));
+    }
+    if (test_rand_below(4) == 0) {
+      fu_fill(s, test_rand_below(2) ? CN_RULE_EVENODD : CN_RULE_NONZERO);
+      continue;
+    }
+    uint32_t nd = (uint32_t)test_rand_below(3);
+    fu_stroke(s, 0.5f + (float)test_rand_below(200) / 10, (uint32_t)test_rand_below(4), (uint32_t)test_rand_below(3),
+              1 + (float)test_rand_below(60) / 10, pat + (p % 2) * 2, nd == 2 ? 2 : nd == 1 ? 1 : 0,
+              (float)test_rand_below(20) - 5);
+  }
+}
+
+TEST(scene_frame_vs_standalone) {
+  fu_scene *s = new_scene();
+  /* empty scene: the header alone (element 0 of a frame without elements) */
+  check_scene_frame(s, 0, 0);
+  /* random strokes (dashed too) and fills, a few elements: one workgroup everywhere */
+  random_strokes(s, 5);
+  check_scene_frame(s, 0, 1);
+  fu_init(s);
+  random_strokes(s, 40);
+  check_scene_frame(s, 0, 500);
+  check_scene_frame(s, 1, 500);
+  /* Long subpaths: more segments than one block of the scans holds (16384 on
+   * devices with 1024 invocations), so the links' max scan runs in several
+   * blocks and subpaths cross block edges; a stroke and a fill of the same
+   * zigzag, then a few random strokes after them. */
+  fu_init(s);
+  fu_path(s, 0);
+  for (int sp = 0; sp < 3; sp++) {
+    fu_move(s, 10, 20.0f + 80.0f * (float)sp);
+    for (int k = 0; k < 6000; k++) fu_line(s, 10 + (float)(k + 1) * 0.05f, 20.0f + 80.0f * (float)sp + (float)(k % 2) * 3);
+    fu_end(s, sp == 1);
+  }
+  fu_stroke(s, 2, CN_JOIN_ROUND, CN_CAP_ROUND, 4, NULL, 0, 0);
+  fu_fill(s, CN_RULE_NONZERO);
+  random_strokes(s, 6);
+  CHECK(s->ns > 18000);
+  check_scene_frame(s, 0, 36000);
+  free(s);
+}
+
+TEST_MAIN(T(scene_frame_vs_standalone), T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
           T(stroke_zero_length_subpaths), T(stroke_non_uniform_transform), T(stroke_round_oracle), T(stroke_inner_join_safety),
           T(stroke_dashes_line), T(stroke_dashes_zero_length), T(stroke_dashes_joins_and_closed),
           T(stroke_random_gpu_vs_cpu))

@@ -109,7 +109,7 @@ typedef struct cn_context cn_context;
  * them itself (the CLI does, see its --help). */
 struct cn_parens_tuning; /* cn_parens.h */
 struct cn_scan_tuning;   /* cn_scan.h */
-#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max: never that path */
+#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max, flatten_scan_one_block_max, flatten_write_scan_max: never that path */
 typedef struct cn_tuning {
   /* bbox stage: workgroup size and elements per invocation of the compaction
    * and draws kernels, workgroup size of bbox_clip_local (powers of two,
@@ -144,6 +144,21 @@ typedef struct cn_tuning {
    * it is 0.2 - 3.6 µs slower than the three dispatches on every real scene,
    * docs/PERF.md). */
   uint32_t pathbox_fused_max;
+  /* flatten: its scans (pair bases, subpath links, line offsets) of more
+   * elements than the scan's one-workgroup default covers (16 per invocation)
+   * and at most this many run in one workgroup of the device's largest
+   * power-of-two size up to 1024, with up to 32 elements per invocation: one
+   * dispatch, without the clear and barrier of the look-back state. 0: the
+   * default (32 x that workgroup, 32768 on most devices); CN_SMALL_OFF:
+   * never. Not used when cn_tuning.scan sets a block shape or two passes. */
+  uint32_t flatten_scan_one_block_max;
+  /* flatten: scenes of at most this many (element, segment) pairs run no scan
+   * between the count and write passes: the count pass adds up each
+   * workgroup's lines, the write pass numbers its pairs' lines from those
+   * totals and a workgroup scan (one dispatch and barrier fewer; each
+   * workgroup of 64 pairs reads the totals of those before it). 0: the
+   * default (65536); CN_SMALL_OFF: never. */
+  uint32_t flatten_write_scan_max;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;

@@ -148,6 +148,13 @@ typedef struct cn_flatten_args {
   /* true: cn_flatten_record_links was recorded into the same command buffer
    * earlier with the same args, with a barrier since */
   bool links_recorded;
+  /* true: the record ends after the write pass and its barrier, leaving the
+   * last pass (each element's line range and box, the header's capacity and
+   * overflow flag: fl_finish_element of shaders/flatten_finish.glsl) to the
+   * caller's next pass, which runs it for every element (and element 0 for
+   * the header) before reading the outputs, and records a barrier after it.
+   * caller_barrier is then not used. */
+  bool caller_finish;
 } cn_flatten_args;
 
 CN_API uint64_t cn_flatten_scratch_bytes(cn_context *ctx, const cn_flatten_args *args);
@@ -159,11 +166,12 @@ CN_API uint64_t cn_flatten_scratch_bytes(cn_context *ctx, const cn_flatten_args 
  * count is exact). Failure: CN_ERROR_INVALID_ARGUMENT, CN_ERROR_LIMIT. */
 CN_API cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatten_args *args);
 
-/* Records the part of the setup that depends on the segments alone (each
- * segment linked to its subpath's first and last segment) into the scratch,
+/* Records the first pass of the subpath links, which depends on the segments
+ * alone (a flag at each segment that starts a subpath), into the scratch,
  * without a trailing barrier: a caller records it early, alongside other
- * work (cn_scene_gpu: with the scene stage, whose result boxes flatten waits
- * for), then cn_flatten_record with links_recorded after a barrier. */
+ * work (cn_scene_gpu: with the scene stage's first pass, whose result boxes
+ * flatten waits for), then cn_flatten_record with links_recorded after a
+ * barrier; the links' scan and last pass run beside flatten's own setup. */
 CN_API cn_result cn_flatten_record_links(cn_context *ctx, VkCommandBuffer cmd, const cn_flatten_args *args);
 
 /* Standalone (tests, CLI): uploads the scene (cn_scene_gpu), records, submits,

@@ -76,7 +76,9 @@ CN_STRUCT(cn_flatten_header) {
 #define CN_FL_OFF_SUB_FIRST(E, P) (CN_FL_OFF_PAIR_LINES(E) + CN_FL_ALIGN4((P) + 1u)) /* S: first segment of the subpath */
 #define CN_FL_OFF_SUB_LAST(E, P, S) (CN_FL_OFF_SUB_FIRST(E, P) + CN_FL_ALIGN4(S))    /* S: at a subpath's first: its last */
 #define CN_FL_OFF_DASH(E, P, S) (CN_FL_OFF_SUB_LAST(E, P, S) + CN_FL_ALIGN4(S))      /* P + 1 floats: dash distances */
-#define CN_FL_WORDS(E, P, S) (CN_FL_OFF_DASH(E, P, S) + CN_FL_ALIGN4((P) + 1u))
+#define CN_FL_OFF_AGG(E, P, S) (CN_FL_OFF_DASH(E, P, S) + CN_FL_ALIGN4((P) + 1u)) /* lines per workgroup of pairs */
+#define CN_FL_PAIR_GROUP 64u /* pairs per workgroup of flatten_pairs (its CN_SPEC_WG_SIZE) */
+#define CN_FL_WORDS(E, P, S) (CN_FL_OFF_AGG(E, P, S) + CN_FL_ALIGN4(((P) + CN_FL_PAIR_GROUP - 1u) / CN_FL_PAIR_GROUP))
 
 /* Kernel modes (cn_flatten_push.mode). */
 #define CN_FL_MODE_ELEM_INIT 0u    /* flatten_elements: pair counts per element, bbox init */

@@ -219,6 +219,11 @@ typedef struct cn_render_config {
   CN_PTR(ImageBuf) images;       /* scene: cn_image[image_count] */
   CN_PTR(TexelBuf) image_pixels; /* scene: u32[image_pixel_count], RGBA8 premultiplied */
   CN_PTR(FineListBuf) fine_tiles; /* u32[CN_FINE_LIST_FIRST + tiles_x * tiles_y]: the tiles fine draws */
+  /* Whole scenes: the flatten stage's work buffer (cn_flatten_args.scratch),
+   * recorded with caller_finish: render_tile_alloc finishes each element's
+   * cn_flatten_elem (shaders/flatten_finish.glsl) before allocating its
+   * tiles. 0: flat_elems is finished already (or not given). */
+  CN_PTR(FlatWorkBuf) flat_work;
 #ifdef VULKAN
 };
 #else
@@ -240,7 +245,7 @@ CN_STATIC_ASSERT_SIZE(cn_render_bump, 32);
 CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
 CN_STATIC_ASSERT_SIZE(cn_render_tile, 8);
 CN_STATIC_ASSERT_SIZE(cn_render_seg, 32);
-CN_STATIC_ASSERT_SIZE(cn_render_config, 304);
+CN_STATIC_ASSERT_SIZE(cn_render_config, 312);
 #endif
 
 #endif
