@@ -1,12 +1,10 @@
 #version 460
 // bbox_count: first pass of the compaction of BEGIN/END elements (stages/bbox.c).
-// Block b of WG_SIZE * ITEMS elements: counts[b] = its BEGIN/END tags, and
-// its look-back word (bbox_compact publishes there) = 0. Block 0 also
-// initialises the status words (and offsets[0] = 0 when there are no blocks);
-// every block zeroes its share of the group-byte words (bbox_compact ORs bytes
-// into them), of the slice marks (bbox_clip_local sets them) and of
-// bbox_pyramid's tickets, and sets its share of the gap keys (bbox_draws folds
-// draws into them) to the empty key.
+// Block b of WG_SIZE * ITEMS elements: counts[b] = its BEGIN/END tags. Block 0
+// also writes counts[nblocks] = 0 and initialises the status words; every block
+// zeroes its share of the group-byte words (bbox_compact ORs bytes into them)
+// and of the slice marks (bbox_clip_local sets them), and sets its share of
+// the gap keys (bbox_draws folds draws into them) to the empty key.
 #include "common.glsl"
 #include "cn_scene_layout.h"
 
@@ -29,11 +27,12 @@ void main() {
   uint block = WG_SIZE * ITEMS;
   if (t == 0u) sh_count = 0u;
   if (b == 0u && t == 0u) {
-    if (pc.nblocks == 0u) pc.offsets.v[0] = 0u; // no bbox_compact: no group nodes
+    pc.counts.v[pc.nblocks] = 0u;
     pc.status.v[0] = 0u;          // group nodes (bbox_groups)
     pc.status.v[1] = 0u;          // END nodes
     pc.status.v[2] = 0xFFFFFFFFu; // first END without a matching BEGIN of its kind
     pc.status.v[3] = 0xFFFFFFFFu; // first unknown tag
+    pc.ticket.v[0] = 0u;          // bbox_pyramid's finished workgroups
   }
   uint words = (pc.group_bound + 3u) / 4u;
   for (uint k = 0u; k < ITEMS; k++) {
@@ -47,7 +46,6 @@ void main() {
       // the empty key box: min of nothing, max of nothing (one 16-byte store)
       KeyBox(pc.gap).v[w] = ivec4(0x7FFFFFFF, 0x7FFFFFFF, int(0x80000000u), int(0x80000000u));
     }
-    if (w < pc.tickets) pc.ticket.v[w] = 0u; // bbox_pyramid's finished workgroups per block
   }
   barrier();
   if (b >= pc.nblocks) return;
@@ -62,8 +60,5 @@ void main() {
   c = subgroupAdd(c);
   if (subgroupElect() && c != 0u) atomicAdd(sh_count, c);
   barrier();
-  if (t == 0u) {
-    pc.counts.v[b] = sh_count;
-    pc.lookback.v[b] = 0u;
-  }
+  if (t == 0u) pc.counts.v[b] = sh_count;
 }

@@ -13,10 +13,7 @@
 //    the draws between group nodes c - 1 and c (inside some group), kept as
 //    ordered-int keys (x0 y0 min, x1 y1 max: exact float min/max in any order)
 //    in pyramid level 0, which bbox_count set to the empty key. Lanes of a
-//    subgroup with the same c reduce first; one lane per c does the atomics;
-//  - then the union pyramid over the gaps: for every block of 256 gap entries
-//    this workgroup reaches into, the last workgroup to finish with it builds
-//    it and what becomes final above it (bbox_pyramid_build.glsl).
+//    subgroup with the same c reduce first; one lane per c does the atomics.
 // Needs workgroups of whole subgroups: row lane = subgroup id * size + lane.
 #include "common.glsl"
 #extension GL_KHR_shader_subgroup_vote : require
@@ -31,13 +28,10 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer BoxBuf { ve
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyBuf { int v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer I32Buf { int v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer KeyBox { ivec4 v[]; };
 #define CN_USE_BBOX_DRAWS_PUSH
 #include "cn_scene_stage_shared.h"
 #include "scene_box.glsl"
 #include "pathbox.glsl"
-#include "bbox_keys.glsl"
-#include "bbox_pyramid_build.glsl"
 
 shared uint sh_sg[2u * WG_SIZE];
 
@@ -48,7 +42,7 @@ void main() {
   uint bs = b * WG_SIZE * ITEMS;
   uint limit = min(pc.offsets.v[pc.nblocks], pc.group_bound);
   vec4 vp = vec4(pc.vp_x0, pc.vp_y0, pc.vp_x1, pc.vp_y1);
-  uint c_row = pc.offsets.v[b], c_first = c_row;
+  uint c_row = pc.offsets.v[b];
 
   for (uint k = 0u; k < ITEMS; k++) {
     uint i = bs + k * WG_SIZE + lane;
@@ -96,17 +90,5 @@ void main() {
         contribute = false;
       }
     }
-  }
-
-  // The pyramid: the gap entries this block reaches into are c_first ..
-  // c_row (= offsets[b + 1]), as bbox_compact counted them. Blocks of gap
-  // entries past every group node (group_bound above the count) are reached by
-  // no block: block b builds every nblocks-th of them on its own.
-  if (pc.group_bound > 1u) {
-    uint hi = min(c_row, pc.group_bound - 1u);
-    for (uint P = c_first / 256u; c_first <= hi && P <= hi / 256u; P++) pyr_arrive(P, false);
-    uint last = (pc.group_bound - 1u) / 256u;
-    for (uint P = min(pc.offsets.v[pc.nblocks], pc.group_bound - 1u) / 256u + 1u + b; P <= last; P += pc.nblocks)
-      pyr_arrive(P, true);
   }
 }

@@ -21,8 +21,6 @@ layout(buffer_reference, std430, buffer_reference_align = 4) buffer I32Buf { int
 #include "pathbox.glsl"
 #include "bbox_keys.glsl"
 
-shared uint sh_closes;
-
 uint group_byte(uint k) { return (pc.gbytes.v[k >> 2] >> ((k & 3u) * 8u)) & 0xFFu; }
 
 #define PYRAMID_AT(x) pc.pyramid.v[x]
@@ -35,14 +33,8 @@ void main() {
   if (k == 0u) pc.status.v[0] = m;
   bool close = false;
   if (k < limit) close = (group_byte(k) & CN_GROUP_CLOSE) != 0u;
-  // the END count: one device atomic per workgroup (a subgroup's would put
-  // group nodes / subgroup size atomics on one word)
-  if (gl_LocalInvocationID.x == 0u) sh_closes = 0u;
-  barrier();
   uint closes = subgroupAdd(close ? 1u : 0u);
-  if (subgroupElect() && closes != 0u) atomicAdd(sh_closes, closes);
-  barrier();
-  if (gl_LocalInvocationID.x == 0u && sh_closes != 0u) atomicAdd(pc.status.v[1], sh_closes);
+  if (subgroupElect() && closes != 0u) atomicAdd(pc.status.v[1], closes);
   if (!close) return;
   uint byte = group_byte(k);
   uint c = pc.idx.v[k];

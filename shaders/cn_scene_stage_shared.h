@@ -50,30 +50,25 @@ CN_STATIC_ASSERT_SIZE(cn_pathbox_push, 88);
 #endif
 
 /* ------------------------------------------------------- bbox: compaction --
- * bbox_count: counts[b] = BEGIN/END tags in block b (b < nblocks); clears the
- * look-back words and the tickets, initialises the scratch of later passes.
- * bbox_compact: offsets[b] = BEGIN/ENDs before block b (look-back over the
- * counts: lookback[b] = 1 + BEGIN/ENDs up to the end of block b once block b
- * knows it, else 0), offsets[nblocks] = their total; writes idx[] and the
+ * bbox_count: counts[b] = BEGIN/END tags in block b (b < nblocks); counts[nblocks] = 0.
+ * bbox_compact: with offsets = exclusive scan of counts, writes idx[] and the
  * group bytes of every BEGIN/END (at most group_bound of them). */
 #if !defined(VULKAN) || defined(CN_USE_BBOX_COMPACT_PUSH)
 CN_PUSH_BEGIN(cn_bbox_compact_push)
   CN_PTR(TagBuf) tags;
-  CN_PTR(U32Buf) counts;    /* nblocks counts (bbox_count) */
-  CN_PTR(U32Buf) offsets;   /* out (bbox_compact): nblocks + 1 exclusive offsets */
-  CN_PTR(U32Buf) lookback;  /* nblocks words: bbox_count zeroes them, bbox_compact publishes */
+  CN_PTR(U32Buf) counts;    /* counts (bbox_count) or their exclusive scan (bbox_compact) */
   CN_PTR(U32Buf) idx;       /* out: element index of each group node */
   CN_PTR(U32Buf) gbytes;    /* out: group bytes, 4 per word (zeroed beforehand) */
   CN_PTR(U32Buf) status;
   CN_PTR(U32Buf) slice;     /* bbox_count zeroes it (group_bound words) for bbox_clip_local */
   CN_PTR(KeyBuf) gap;       /* bbox_count sets it (group_bound x 4 ints) to the empty key for bbox_draws */
-  CN_PTR(U32Buf) ticket;    /* bbox_count zeroes `tickets` words, bbox_compact counts the pyramid's stage 0 */
+  CN_PTR(U32Buf) ticket;    /* bbox_count zeroes it for bbox_pyramid */
   CN_U32 n;
   CN_U32 nblocks;
   CN_U32 group_bound;
-  CN_U32 tickets;
+  CN_U32 pad0;
 CN_PUSH_END(cn_bbox_compact_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 96);
+CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 80);
 #endif
 
 /* ----------------------------------------------------------- bbox: clips --
@@ -103,9 +98,7 @@ CN_STATIC_ASSERT_SIZE(cn_bbox_clip_push, 88);
 /* ----------------------------------------------------------- bbox: draws --
  * bbox_draws: per element: result boxes of draws, and gap[c] (pyramid level 0,
  * ordered-int keys, 4 ints per group node c) = union of the draws between
- * group nodes c - 1 and c that lie inside a group; then the union pyramid
- * over the gaps (level j+1 follows level j; blocks of 256 entries built by
- * the last workgroup to finish with them, tickets). */
+ * group nodes c - 1 and c that lie inside a group. */
 #if !defined(VULKAN) || defined(CN_USE_BBOX_DRAWS_PUSH)
 CN_PUSH_BEGIN(cn_bbox_draws_push)
   CN_PTR(TagBuf) tags;
@@ -114,16 +107,29 @@ CN_PUSH_BEGIN(cn_bbox_draws_push)
   CN_PTR(I32Buf) parens;
   CN_PTR(BoxBuf) acc;       /* clip stack box of every open group node */
   CN_PTR(BoxBuf) result;    /* result boxes, one per element */
-  CN_PTR(KeyBuf) pyramid;   /* level 0: gap keys, one ivec4 per group node; then the levels above */
+  CN_PTR(KeyBuf) pyramid;   /* level 0: gap keys, one ivec4 per group node */
   CN_PTR(U32Buf) status;
-  CN_PTR(U32Buf) ticket;    /* the pyramid's tickets (bbox_pyramid_build.glsl) */
   CN_F32 vp_x0, vp_y0, vp_x1, vp_y1;
   CN_U32 n;
   CN_U32 nblocks;
   CN_U32 group_bound;
   CN_U32 pad0;
 CN_PUSH_END(cn_bbox_draws_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_draws_push, 104);
+CN_STATIC_ASSERT_SIZE(cn_bbox_draws_push, 96);
+#endif
+
+/* bbox_pyramid: the union tree (ordered-int keys: min, min, max, max) above
+ * level 0 (count entries at offset 0, in ivec4s); level j+1 follows level j.
+ * Each workgroup builds 8 levels over its 256 entries; the last to finish
+ * (ticket) builds the rest. */
+#if !defined(VULKAN) || defined(CN_USE_BBOX_PYRAMID_PUSH)
+CN_PUSH_BEGIN(cn_bbox_pyramid_push)
+  CN_PTR(KeyBuf) pyramid;
+  CN_PTR(U32Buf) ticket;    /* zeroed beforehand */
+  CN_U32 count;             /* level-0 entries, > 1 */
+  CN_U32 pad0;
+CN_PUSH_END(cn_bbox_pyramid_push)
+CN_STATIC_ASSERT_SIZE(cn_bbox_pyramid_push, 24);
 #endif
 
 /* bbox_groups: one invocation per group node; at each END k with BEGIN o the

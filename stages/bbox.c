@@ -5,6 +5,7 @@
 #include "cn_box.h"
 #include "cn_parens.h"
 #include "cn_scene_stage_shared.h"
+#include "cn_scan.h"
 #include "internal.h"
 #include "kernels.gen.h"
 
@@ -24,10 +25,9 @@ typedef struct cn__bbox_shape {
   uint32_t clip_wg;          /* bbox_clip_local partition */
 } cn__bbox_shape;
 
-/* Shared memory of bbox_draws (two uints per invocation and the pyramid's 512
- * key boxes), bbox_compact (two per invocation) and bbox_clip_local (a box and
- * a link per invocation). */
-static uint32_t cn__draws_shared(uint32_t wg, uint32_t items) { (void)items; return 8u * wg + 512u * 16u + 16u; }
+/* Shared memory of bbox_draws (two uints per invocation), bbox_compact (one
+ * per invocation) and bbox_clip_local (a box and a link per invocation). */
+static uint32_t cn__draws_shared(uint32_t wg, uint32_t items) { (void)items; return 8u * wg; }
 static uint32_t cn__clip_shared(uint32_t wg) { return 20u * wg; }
 
 static bool cn__pow2(uint32_t x) { return x && (x & (x - 1)) == 0; }
@@ -61,8 +61,8 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
 
 /* Scratch layout: byte offsets, each 256-aligned. */
 typedef struct cn__bbox_layout {
-  uint64_t nblocks, pyramid_boxes, tickets;
-  uint64_t counts, offsets, lookback, idx, gbytes, parens, parens_scratch, acc, link, slice, pyramid, ticket, total;
+  uint64_t nblocks, pyramid_boxes;
+  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc, link, slice, pyramid, ticket, total;
 } cn__bbox_layout;
 
 static uint64_t cn__align(uint64_t x) { return (x + 255u) & ~(uint64_t)255u; }
@@ -76,32 +76,18 @@ static uint64_t cn__pyramid_boxes(uint64_t level0) {
   return total;
 }
 
-/* The pyramid's tickets (bbox_pyramid_build.glsl): one per block of 256
- * level-0 entries, then one per block of 256 entries of every stage of 8
- * levels above level 0 that has more than one block below it. */
-static uint64_t cn__pyramid_tickets(uint64_t level0) {
-  uint64_t tickets = level0 > 1 ? CN_DIV_UP(level0, 256) : 0;
-  while (level0 > 256) {
-    level0 = CN_DIV_UP(level0, 256);
-    tickets += CN_DIV_UP(level0, 256);
-  }
-  return tickets;
-}
-
 static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape *s, uint64_t n, uint64_t gb) {
   cn__bbox_layout l = {0};
   l.nblocks = CN_DIV_UP(n, s->block);
   l.pyramid_boxes = cn__pyramid_boxes(gb);
-  l.tickets = cn__pyramid_tickets(gb);
   uint64_t at = 0;
 #define CN__PLACE(field, bytes) \
   do {                          \
     l.field = at;               \
     at += cn__align(bytes);     \
   } while (0)
-  CN__PLACE(counts, l.nblocks * 4);
-  CN__PLACE(offsets, (l.nblocks + 1) * 4);
-  CN__PLACE(lookback, l.nblocks * 4);
+  CN__PLACE(counts, (l.nblocks + 1) * 4);
+  CN__PLACE(scan, cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = l.nblocks + 1}));
   CN__PLACE(idx, gb * 4);
   CN__PLACE(gbytes, CN_DIV_UP(gb, 4) * 4);
   CN__PLACE(parens, gb * 4);
@@ -113,7 +99,7 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   CN__PLACE(link, gb * 4);
   CN__PLACE(slice, gb * 4);
   CN__PLACE(pyramid, l.pyramid_boxes * 16);
-  CN__PLACE(ticket, CN_MAX(l.tickets, 1) * 4);
+  CN__PLACE(ticket, 4);
 #undef CN__PLACE
   l.total = at;
   return l;
@@ -139,7 +125,7 @@ typedef struct cn__bbox_rec {
   cn__bbox_layout l;
   uint64_t n, gb;
   cn_box vp;
-  VkPipeline count, compact, clip_local, clip_resolve, draws, groups;
+  VkPipeline count, compact, clip_local, clip_resolve, draws, pyramid, groups;
 } cn__bbox_rec;
 
 static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bbox_rec *rc) {
@@ -160,12 +146,6 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
   rc->n = a->n;
   rc->gb = CN_MIN(a->group_bound, a->n);
   rc->l = cn__bbox_layout_of(ctx, &rc->s, rc->n, rc->gb);
-  /* bbox_compact's look-back takes up to nblocks / subgroup size loop trips
-   * (when no earlier block has published yet): within a loop-trip limit */
-  uint32_t trips = ctx->caps.max_loop_iterations;
-  if (trips && rc->l.nblocks / CN_MAX(ctx->caps.min_subgroup_size, 1u) + 64 > trips)
-    return cn_fail(CN_ERROR_LIMIT, "cn_bbox_record: %llu elements: more than this device's loop-trip limit (%u) allows",
-                   (unsigned long long)a->n, trips);
   rc->vp = cn_box_clean((cn_box){a->viewport[0], a->viewport[1], a->viewport[2], a->viewport[3]});
   return CN_OK;
 }
@@ -178,12 +158,12 @@ static cn_result cn__bbox_pipelines(cn_context *ctx, cn__bbox_rec *rc) {
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_LOCAL, &rc->s.clip_wg, 1, &rc->clip_local));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_RESOLVE, NULL, 0, &rc->clip_resolve));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_DRAWS, spec, 2, &rc->draws));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_PYRAMID, NULL, 0, &rc->pyramid));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_GROUPS, NULL, 0, &rc->groups));
   return CN_OK;
 }
 
-/* Compaction: counts, then offsets (look-back over the counts), compacted
- * idx and group bytes: two dispatches. */
+/* Compaction: counts, scan, compacted idx and group bytes. */
 static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_args *a, const cn__bbox_rec *rc) {
   const cn__bbox_layout l = rc->l;
   VkDeviceAddress S = a->scratch;
@@ -191,8 +171,6 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
   /* 1. compaction */
   cn_bbox_compact_push cp = {.tags = a->tags,
                              .counts = S + l.counts,
-                             .offsets = S + l.offsets,
-                             .lookback = S + l.lookback,
                              .idx = S + l.idx,
                              .gbytes = S + l.gbytes,
                              .status = a->status,
@@ -201,9 +179,12 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
                              .ticket = S + l.ticket,
                              .n = (uint32_t)n,
                              .nblocks = (uint32_t)l.nblocks,
-                             .group_bound = (uint32_t)gb,
-                             .tickets = (uint32_t)l.tickets};
+                             .group_bound = (uint32_t)gb};
   cn_dispatch(ctx, cmd, rc->count, &cp, sizeof cp, CN_MAX(l.nblocks, 1));
+  cn_cmd_barrier(ctx, cmd);
+  CN_TRY(cn_scan_record(ctx, cmd,
+                        &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = S + l.counts, .dst = S + l.counts,
+                                        .scratch = S + l.scan, .n = l.nblocks + 1, .exclusive = true}));
   cn_cmd_barrier(ctx, cmd);
   cn_dispatch(ctx, cmd, rc->compact, &cp, sizeof cp, l.nblocks);
   cn_cmd_barrier(ctx, cmd);
@@ -225,7 +206,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                           .idx = S + l.idx,
                           .gbytes = S + l.gbytes,
                           .parens = S + l.parens,
-                          .offsets = S + l.offsets,
+                          .offsets = S + l.counts,
                           .acc_dst = S + l.acc,
                           .link_dst = S + l.link,
                           .slice = S + l.slice,
@@ -244,16 +225,15 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox clip");
 
-  /* 4. draws, and the union pyramid over their gaps */
+  /* 4. draws */
   cn_bbox_draws_push dp = {.tags = a->tags,
                            .boxes = a->boxes,
-                           .offsets = S + l.offsets,
+                           .offsets = S + l.counts,
                            .parens = S + l.parens,
                            .acc = S + l.acc,
                            .result = a->result,
                            .pyramid = S + l.pyramid,
                            .status = a->status,
-                           .ticket = S + l.ticket,
                            .vp_x0 = vp.x0,
                            .vp_y0 = vp.y0,
                            .vp_x1 = vp.x1,
@@ -265,14 +245,19 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox draws");
 
-  /* 5. blends: one query per END on the union pyramid over the gaps between
-   * group nodes (built by bbox_draws) */
+  /* 5. blends: union pyramid over the gaps between group nodes (one
+   * dispatch), then one query per END */
+  if (gb > 1) {
+    cn_bbox_pyramid_push pp = {.pyramid = S + l.pyramid, .ticket = S + l.ticket, .count = (uint32_t)gb};
+    cn_dispatch(ctx, cmd, rc->pyramid, &pp, sizeof pp, CN_DIV_UP(gb, 256));
+    cn_cmd_barrier(ctx, cmd);
+  }
   cn_bbox_groups_push gp = {.gbytes = S + l.gbytes,
                             .idx = S + l.idx,
                             .parens = S + l.parens,
                             .pyramid = S + l.pyramid,
                             .result = a->result,
-                            .offsets = S + l.offsets + 4 * l.nblocks, /* the group node count */
+                            .offsets = S + l.counts + 4 * l.nblocks, /* the group node count */
                             .status = a->status,
                             .group_bound = (uint32_t)gb};
   cn_dispatch(ctx, cmd, rc->groups, &gp, sizeof gp, CN_MAX(CN_DIV_UP(gb, 256), 1));

@@ -11,13 +11,10 @@
  *     subnormal coordinates read as +0).
  *
  * GPU pipeline (cn_bbox_record), all on device, no host round trip:
- *   1. compaction, two dispatches: bbox_count counts BEGIN/END tags per block
- *      of elements (and resets the scratch the later kernels accumulate into);
- *      bbox_compact finds its block's offset by looking back over the counts
- *      (final by then, so nothing waits: a block that has published its
- *      offset ends the walk, else counts are added) and writes the compacted
- *      group array (element index + a byte: bit 0 close, bit 1 blend) from
- *      ballot counts;
+ *   1. compaction: bbox_count counts BEGIN/END tags per block of elements (and
+ *      resets the scratch the later kernels accumulate into), cn_scan_record
+ *      scans the counts, bbox_compact writes the compacted group array
+ *      (element index + a byte: bit 0 close, bit 1 blend) from ballot counts;
  *   2. parentheses matching of the compacted bytes (cn_parens_record, issue 3):
  *      for an END its BEGIN, for a BEGIN its enclosing BEGIN;
  *   3. clips: pointer jumping inside partitions of group nodes in shared memory
@@ -30,13 +27,9 @@
  *      after the draw (a block offset + a ballot count) names its innermost
  *      group (parens[c]); result = box ∩ that group's clip stack box; and
  *      gap[c] ∪= result (ordered-int keys, subgroup-reduced atomics): the union
- *      of the draws between group nodes c - 1 and c; then, in the same
- *      dispatch, the union pyramid over gap[]: each block of 256 gap entries
- *      is reduced (8 levels) by the last draws workgroup to finish with it
- *      (a ticket that bbox_compact set to the number of workgroups reaching
- *      into it), and each block of 256 entries of a higher stage by the last
- *      of the workgroups that feed it;
- *   5. blends: bbox_groups answers each group's union (gap[BEGIN + 1 .. END], a range
+ *      of the draws between group nodes c - 1 and c;
+ *   5. blends: bbox_pyramid builds a union pyramid over gap[] in one dispatch,
+ *      bbox_groups answers each group's union (gap[BEGIN + 1 .. END], a range
  *      query, paper 6.2) at its END and writes it to the BEGIN and the END.
  *
  * Small streams (n <= cn_tuning.bbox_small_max, 8192 by default, and at most
