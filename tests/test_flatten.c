@@ -472,6 +472,33 @@ static void zigzag_scene(fu_scene *s, uint32_t segs, bool stroke) {
   if (stroke) fu_stroke(s, 1.5f, CN_JOIN_ROUND, CN_CAP_SQUARE, 4, NULL, 0, 0);
 }
 
+/* Flattens zigzag_scene(s, segs, stroke) under each of the three tunings and
+ * checks that all give the same lines and element records as the first. */
+static void check_tunings_agree(cn_context *ctx, fu_scene *s, uint32_t segs, bool stroke, const cn_tuning tunings[3]) {
+  zigzag_scene(s, segs, stroke);
+  cn_scene_data d = fu_data(s);
+  cn_line *l[3] = {NULL, NULL, NULL};
+  uint32_t n[3] = {0, 0, 0};
+  cn_flatten_elem el[3][2];
+  memset(el, 0, sizeof el);
+  for (int k = 0; k < 3; k++) {
+    cn_context_set_tuning(ctx, &tunings[k]);
+    CHECK_OK(cn_flatten_run(ctx, &d, NULL, &l[k], &n[k], el[k], NULL));
+  }
+  cn_context_set_tuning(ctx, NULL);
+  CHECK(n[0] > segs);
+  for (int k = 1; k < 3; k++) {
+    CHECK_EQ_U64(n[k], n[0]);
+    CHECK(memcmp(el[k], el[0], sizeof el[0]) == 0);
+    if (n[k] == n[0] && l[0] && l[k] && memcmp(l[k], l[0], (size_t)n[0] * sizeof *l[0]) != 0) {
+      fprintf(stderr, "  %u segments%s: lines differ between tunings %d and 0\n", segs,
+              stroke ? " (fill and stroke)" : "", k);
+      CHECK(0);
+    }
+  }
+  for (int k = 0; k < 3; k++) free(l[k]);
+}
+
 /* flatten's scans in one workgroup (cn_tuning.flatten_scan_one_block_max)
  * give the same lines as the scan's own shapes, at the threshold and one
  * above it, for the subpath links' scan (segments) and the line offsets'
@@ -487,30 +514,8 @@ TEST(flatten_scan_one_block_threshold) {
   const struct { uint32_t segs; bool stroke; } cases[] = {
       {T - 1, false}, {T, false}, {(T - 1) / 2, true}, {(T + 1) / 2, true}};
   cn_tuning tunings[3] = {{.flatten_scan_one_block_max = T}, {.flatten_scan_one_block_max = CN_SMALL_OFF}, {0}};
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    zigzag_scene(s, cases[c].segs, cases[c].stroke);
-    cn_scene_data d = fu_data(s);
-    cn_line *l[3] = {NULL, NULL, NULL};
-    uint32_t n[3] = {0, 0, 0};
-    cn_flatten_elem el[3][2];
-    memset(el, 0, sizeof el);
-    for (int k = 0; k < 3; k++) {
-      cn_context_set_tuning(ctx, &tunings[k]);
-      CHECK_OK(cn_flatten_run(ctx, &d, NULL, &l[k], &n[k], el[k], NULL));
-    }
-    cn_context_set_tuning(ctx, NULL);
-    CHECK(n[0] > cases[c].segs);
-    for (int k = 1; k < 3; k++) {
-      CHECK_EQ_U64(n[k], n[0]);
-      CHECK(memcmp(el[k], el[0], sizeof el[0]) == 0);
-      if (n[k] == n[0] && l[0] && l[k] && memcmp(l[k], l[0], (size_t)n[0] * sizeof *l[0]) != 0) {
-        fprintf(stderr, "  %u segments%s: lines differ between scan shapes %d and 0\n", cases[c].segs,
-                cases[c].stroke ? " (fill and stroke)" : "", k);
-        CHECK(0);
-      }
-    }
-    for (int k = 0; k < 3; k++) free(l[k]);
-  }
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    check_tunings_agree(ctx, s, cases[c].segs, cases[c].stroke, tunings);
   /* and against the CPU reference once, at the threshold */
   zigzag_scene(s, T, false);
   cn_context_set_tuning(ctx, &tunings[0]);
@@ -533,30 +538,8 @@ TEST(flatten_write_scan_threshold) {
   const struct { uint32_t segs; bool stroke; } cases[] = {{T, false}, {T + 1, false}, {T / 2, true}, {T / 2 + 1, true},
                                                           {63, false}, {65, true}};
   cn_tuning tunings[3] = {{.flatten_write_scan_max = T}, {.flatten_write_scan_max = CN_SMALL_OFF}, {0}};
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    zigzag_scene(s, cases[c].segs, cases[c].stroke);
-    cn_scene_data d = fu_data(s);
-    cn_line *l[3] = {NULL, NULL, NULL};
-    uint32_t n[3] = {0, 0, 0};
-    cn_flatten_elem el[3][2];
-    memset(el, 0, sizeof el);
-    for (int k = 0; k < 3; k++) {
-      cn_context_set_tuning(ctx, &tunings[k]);
-      CHECK_OK(cn_flatten_run(ctx, &d, NULL, &l[k], &n[k], el[k], NULL));
-    }
-    cn_context_set_tuning(ctx, NULL);
-    CHECK(n[0] > cases[c].segs);
-    for (int k = 1; k < 3; k++) {
-      CHECK_EQ_U64(n[k], n[0]);
-      CHECK(memcmp(el[k], el[0], sizeof el[0]) == 0);
-      if (n[k] == n[0] && l[0] && l[k] && memcmp(l[k], l[0], (size_t)n[0] * sizeof *l[0]) != 0) {
-        fprintf(stderr, "  %u segments%s: lines differ between tunings %d and 0\n", cases[c].segs,
-                cases[c].stroke ? " (fill and stroke)" : "", k);
-        CHECK(0);
-      }
-    }
-    for (int k = 0; k < 3; k++) free(l[k]);
-  }
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    check_tunings_agree(ctx, s, cases[c].segs, cases[c].stroke, tunings);
   /* against the CPU reference at the threshold (a stroke: 2 x 500 pairs) */
   zigzag_scene(s, T / 2, true);
   cn_context_set_tuning(ctx, &tunings[0]);
