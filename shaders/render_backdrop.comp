@@ -7,9 +7,10 @@
 // Rows are independent, so an element's rows are spread over `slices`
 // workgroups (the push word; the dispatch is n_elements * slices workgroups,
 // element-major): a 2160-px-high element no longer waits on one workgroup
-// walking its 135 rows in turn. The host picks slices so that the whole grid
-// is about as many workgroups as the device holds at once (few elements: many
-// slices each; thousands of elements: one each). Every row is scanned by one
+// walking its 135 rows in turn (17 rounds of 8 subgroups on 32-wide ones).
+// The host picks slices so that the grid holds about 4096 workgroups (few
+// elements: many slices each, at most what a target-high element's rows
+// need; thousands of elements: one each). Every row is scanned by one
 // subgroup with the same integer additions whatever the split.
 //
 // Each subgroup takes rows in turn and reads LOADS subgroup-wide chunks at
@@ -20,7 +21,7 @@
 // a time.
 #include "render_common.glsl"
 
-layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 64;
+layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 256;
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 const uint LOADS = 8u;

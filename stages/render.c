@@ -18,7 +18,7 @@
 
 /* render_backdrop: invocations per workgroup, and the workgroups its grid
  * aims at (cn_renderer_desc.backdrop_grid 0). */
-#define CN_RENDER_BACKDROP_WG 64u
+#define CN_RENDER_BACKDROP_WG 256u
 #define CN_RENDER_BACKDROP_GRID 4096u
 
 /* render_tile_seg: at least this many lines per workgroup, fewer than 256
