@@ -184,7 +184,17 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BBOX, wg, &fr->k_bbox));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_ALLOC, wg, &fr->k_alloc));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_SEG, 0, &fr->k_seg)); /* 256 invocations, fixed */
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BACKDROP, CN_MIN(CN_RENDER_BACKDROP_WG, wg), &fr->k_backdrop));
+  /* backdrop: each element's rows over `slices` workgroups, a subgroup per row
+   * group; no more slices than the tallest possible element's row groups */
+  uint32_t bd_wg = CN_MIN(CN_RENDER_BACKDROP_WG, wg);
+  uint32_t bd_groups_per_slice = CN_MAX(bd_wg / CN_MAX(ctx->caps.subgroup_size, 1u), 1u);
+  uint32_t bd_grid = r->desc.backdrop_grid ? r->desc.backdrop_grid : CN_RENDER_BACKDROP_GRID;
+  uint32_t n_el = r->sg->host->element_count;
+  uint32_t slices = n_el ? CN_MAX(bd_grid / n_el, 1u) : 1u;
+  slices = CN_MAX(CN_MIN(slices, CN_DIV_UP(tiles_y, bd_groups_per_slice)), 1u);
+  /* one slice: the pipeline with the slicing compiled out */
+  uint32_t bd_spec[CN_SPEC_BACKDROP_SLICED + 1] = {[CN_SPEC_WG_SIZE] = bd_wg, [CN_SPEC_BACKDROP_SLICED] = slices > 1};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_BACKDROP, bd_spec, CN_SPEC_BACKDROP_SLICED + 1, &fr->k_backdrop));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_COARSE, 0, &fr->k_coarse));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_SOLID, 0, &fr->k_solid));
   uint32_t fine_spec[CN_SPEC_FINE_AA + 1] = {[CN_SPEC_FINE_AA] = v->aa}; /* no other constant in fine */
@@ -285,13 +295,6 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
     vkCmdCopyBuffer(cmd, g->elem_init.buffer, g->elem.buffer, 1, &c);
   }
   cn_cmd_fill(ctx, cmd, &g->tiles, 0, (VkDeviceSize)g->cap.tiles * sizeof(cn_render_tile), 0);
-  /* backdrop: each element's rows over `slices` workgroups, a subgroup per row
-   * group; no more slices than the tallest possible element's row groups */
-  uint32_t bd_wg = CN_MIN(CN_RENDER_BACKDROP_WG, wg);
-  uint32_t bd_groups_per_slice = CN_MAX(bd_wg / CN_MAX(ctx->caps.subgroup_size, 1u), 1u);
-  uint32_t bd_grid = r->desc.backdrop_grid ? r->desc.backdrop_grid : CN_RENDER_BACKDROP_GRID;
-  uint32_t slices = n ? CN_MAX(bd_grid / n, 1u) : 1u;
-  slices = CN_MIN(slices, CN_DIV_UP(tiles_y, bd_groups_per_slice));
   /* tile_seg: lines per workgroup, fewer than 256 while the grid would stay
    * below CN_RENDER_SEG_GRID workgroups */
   uint32_t seg_lines = r->desc.tile_seg_lines;
@@ -302,7 +305,7 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
   *fr = (cn__frame){.k_bbox = fr->k_bbox, .k_alloc = fr->k_alloc, .k_seg = fr->k_seg, .k_backdrop = fr->k_backdrop,
                     .k_coarse = fr->k_coarse, .k_solid = fr->k_solid, .k_fine = fr->k_fine, .wg = wg, .n = n,
                     .cap_lines = cap_lines, .tiles_x = tiles_x, .tiles_y = tiles_y, .bins = cfg.bins_x * cfg.bins_y,
-                    .bins_x = cfg.bins_x, .backdrop_slices = CN_MAX(slices, 1u), .seg_lines = seg_lines,
+                    .bins_x = cfg.bins_x, .backdrop_slices = slices, .seg_lines = seg_lines,
                     .flat = scene, .finish = finish, .ready = true};
   return CN_OK;
 }

@@ -64,6 +64,8 @@
 #define CN_AA_COUNT 2u
 /* render_fine's specialization constant holding the mode (it has no constant 0) */
 #define CN_SPEC_FINE_AA 1
+/* render_backdrop's: 1 when elements' rows are spread over several workgroups (slices) */
+#define CN_SPEC_BACKDROP_SLICED 1
 /* The rule word of FILL (coarse -> fine): this bit asks for area coverage under CN_AA_SS16 too.
  * Coarse sets it for strokes the flatten stage marked as Skia hairlines
  * (cn_flatten_elem.flags & CN_FLATTEN_ELEM_HAIRLINE, mirrored here as
