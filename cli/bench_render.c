@@ -13,8 +13,8 @@
 #include <canopy/cn_render.h>
 
 #include <dirent.h>
-#include <stdio.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -20,8 +20,9 @@
 // busy with a hundred dependent atomics while the others idle. The workgroup
 // takes L lines (the push word: WG, or fewer when the grid would otherwise
 // leave most of the device idle: a few hundred lines in one workgroup walk
-// their row items a batch at a time); each line is cut into rows of its element's tiles (row
-// items, numbered by a workgroup scan), the row items are taken WG at a time:
+// their row items a batch at a time); each line is cut into rows of its
+// element's tiles (row items, numbered by a workgroup scan), the row items
+// are taken WG at a time:
 // each adds its backdrop delta and counts its pieces (tiles of the row it
 // touches), a second scan numbers the pieces, one atomic allocates them all,
 // and each invocation writes one piece at a time, linking it into its tile's

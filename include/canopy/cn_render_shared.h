@@ -80,7 +80,8 @@
 /* The tiles fine draws (cn_render_config.fine_tiles, u32 words): coarse
  * marks a tile whose command list leaves a single colour (empty: the
  * background; one SOLID with an opaque COLOR) for render_solid, which writes
- * its pixels beside fine (cn_render_ptile), and appends every other tile here. Words 0..2 are fine's indirect dispatch (x, 1, 1; x is at
+ * its pixels beside fine (cn_render_ptile), and appends every other tile
+ * here. Words 0..2 are fine's indirect dispatch (x, 1, 1; x is at
  * most the pass word coarse gets, the device's workgroup limit, and fine's
  * workgroups stride over the list), word 3 the count, the tile indices follow:
  * the tiles whose list took more than its first chunk (word 4 counts them)
