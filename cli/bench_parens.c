@@ -14,6 +14,8 @@
  *   CANOPY_PARENS_LOWMARK_STAGE=0|1, CANOPY_PARENS_LOWMARK_REWALK=0|1, CANOPY_PARENS_LOWMARK_TABLES=0|1
  *   CANOPY_PARENS_LOWMARK_REDUCE_PARTS=1..64, CANOPY_PARENS_LOWMARK_WINDOW_CACHE=0|1,
  *   CANOPY_PARENS_LOWMARK_LIFT=0|1 (0: one shuffle per lane in place of the lifting, the default)
+ *   CANOPY_PARENS_LOWMARK_SLICE_STAGE=N (reduce: slices of N entries or more staged; 1: all),
+ *   CANOPY_PARENS_LOWMARK_WINDOW_BATCH=1..16 (window: entries in flight per invocation)
  *   CANOPY_BENCH_PARENS_TRAFFIC=only  print lowmark's traffic model at the largest size, time nothing
  *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
  *   CANOPY_PARENS_SINGLE_FORM=tree|lowmark, CANOPY_PARENS_SINGLE_LINKS=0|1
@@ -71,6 +73,9 @@ static bool bench_tuning_env(cn_parens_tuning *t) {
   if ((e = getenv("CANOPY_PARENS_LOWMARK_WINDOW_CACHE")) && *e) t->lowmark_window_cache = strcmp(e, "1") == 0;
   if ((e = getenv("CANOPY_PARENS_LOWMARK_LIFT")) && *e) t->lowmark_psv_per_lane = strcmp(e, "0") == 0;
   if ((e = getenv("CANOPY_PARENS_LOWMARK_REDUCE_PARTS")) && *e) t->lowmark_reduce_parts = (uint32_t)strtoul(e, NULL, 10);
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_SLICE_STAGE")) && *e)
+    t->lowmark_slice_stage_from = (uint32_t)strtoul(e, NULL, 10);
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_WINDOW_BATCH")) && *e) t->lowmark_window_batch = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_SINGLE_FORM")) && *e)
     t->single_form = strcmp(e, "lowmark") == 0 ? CN_PARENS_SINGLE_LOWMARK : CN_PARENS_SINGLE_TREE;
   if ((e = getenv("CANOPY_PARENS_SINGLE_LINKS")) && *e) t->single_psv_links = strcmp(e, "1") == 0;

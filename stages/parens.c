@@ -20,6 +20,9 @@ enum {
   PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES) */
   PARENS_LOWMARK_REDUCE_PARTS = 1, /* lowmark: partitions per reduce workgroup (tuning.lowmark_reduce_parts) */
   PARENS_LOWMARK_REDUCE_PARTS_MAX = 64,
+  PARENS_LOWMARK_SLICE_STAGE_FROM = 256, /* lowmark: reduce stages slices of this many entries or more */
+  PARENS_LOWMARK_WINDOW_BATCH = 8,       /* lowmark: window entries a lane loads before it stores them */
+  PARENS_LOWMARK_WINDOW_BATCH_MAX = 16,
   PARENS_SINGLE_K = 16,       /* single: elements per invocation at its largest n (fewer below) */
   PARENS_SINGLE_MIN_K = 4,    /* single: the fewest elements per invocation it picks */
   PARENS_SINGLE_MIN_WG = 32,  /* single: smallest workgroup */
@@ -286,19 +289,23 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
                                              cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc,
                                              const cn_parens_tuning *tu, cn_timer *timer) {
   uint32_t form = cn__lm_form(tu); /* lowmark's matching form (LM_*; the index rows only in single's form) */
+  bool lm = v == CN_PARENS_LOWMARK;
   uint32_t spec[4] = {s.wg, s.k, s.window, v == CN_PARENS_LOWMARK ? form : 0};
   uint32_t rparts = tu->lowmark_reduce_parts ? CN_MIN(tu->lowmark_reduce_parts, (uint32_t)PARENS_LOWMARK_REDUCE_PARTS_MAX)
                                              : (uint32_t)PARENS_LOWMARK_REDUCE_PARTS;
-  uint32_t reduce_spec[4] = {s.wg, s.k, s.window, rparts};
+  uint32_t stage_from = tu->lowmark_slice_stage_from ? tu->lowmark_slice_stage_from
+                                                     : (uint32_t)PARENS_LOWMARK_SLICE_STAGE_FROM;
+  uint32_t batch = tu->lowmark_window_batch ? CN_MIN(tu->lowmark_window_batch, (uint32_t)PARENS_LOWMARK_WINDOW_BATCH_MAX)
+                                            : (uint32_t)PARENS_LOWMARK_WINDOW_BATCH;
+  uint32_t reduce_spec[4] = {s.wg, s.k, lm ? stage_from : s.window, rparts};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
-  uint32_t window_spec[3] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, 1};
-  bool lm = v == CN_PARENS_LOWMARK;
+  uint32_t window_spec[4] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, 1, batch};
   VkPipeline reduce, tree, window = VK_NULL_HANDLE, match;
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_REDUCE : CN_KERNEL_PARENS_REDUCE, lm ? reduce_spec : spec,
                          lm ? 4 : 3, &reduce));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
-  if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 3, &window));
+  if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 4, &window));
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, lm ? 4 : 3, &match));
   cn_dispatch(ctx, cmd, reduce, &pc, sizeof pc, lm ? CN_DIV_UP(l->n1, (uint64_t)rparts) : l->n1);
   cn_cmd_barrier(ctx, cmd);

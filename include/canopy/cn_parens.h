@@ -97,7 +97,10 @@
  *                 first wg entries into shared memory with the input;
  *                 lowmark_reduce_parts has each reduce workgroup work
  *                 through several partitions, the next one's input loaded
- *                 ahead.
+ *                 ahead; lowmark_slice_stage_from sets the slice length from
+ *                 which the reduce kernel stages slices through shared
+ *                 memory; lowmark_window_batch the window entries each
+ *                 invocation of the window kernel has in flight.
  *              Needs in and out 16-byte aligned (CN_ERROR_INVALID_ARGUMENT
  *              otherwise) and full subgroups (chunk order follows subgroup
  *              id and lane).
@@ -210,6 +213,16 @@ typedef struct cn_parens_tuning {
    * the next one's input loaded while the current one is reduced (0: the
    * default, see stages/parens.c; at most 64). */
   uint32_t lowmark_reduce_parts;
+  /* lowmark's reduce kernel: a partition's slice of at least this many
+   * entries is assembled in shared memory and leaves in 16-byte stores (a
+   * barrier); a shorter one is written straight from the invocations that
+   * hold its entries (0: the default, see stages/parens.c; 1: every slice
+   * staged). */
+  uint32_t lowmark_slice_stage_from;
+  /* lowmark's window kernel: window entries each invocation loads before it
+   * stores them, where the slice and the window both hold that many rows
+   * (0: the default, see stages/parens.c; 1: one at a time; at most 16). */
+  uint32_t lowmark_window_batch;
   /* single's form (see SINGLE above): CN_PARENS_SINGLE_TREE or
    * CN_PARENS_SINGLE_LOWMARK (where it holds n and the buffers are 16-byte
    * aligned, else the tree form); 0: the low-mark form. */
