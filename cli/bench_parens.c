@@ -357,7 +357,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   bench_printf(rep, "CPU = cn_parens_cpu (sequential, branchless explicit stack) on this host, after one untimed run,\n"
                     "      median of 5 (1 run from 2^25 up)\n");
   for (int v = 0; v < NV; v++) {
-    cn_parens_args pa = {.variant = bench_variants[v], .tuning = &tuning};
+    cn_parens_args pa = {.variant = bench_variants[v], .tuning = &tuning, .n = bench_variants[v] == CN_PARENS_SINGLE ? 0 : nmax};
     if (bench_variants[v] != CN_PARENS_AUTO)
       bench_printf(rep, "partition of %s: %llu elements%s\n", cn_parens_variant_name(bench_variants[v]),
                    (unsigned long long)cn_parens_partition_size(ctx, &pa),
@@ -372,7 +372,9 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   cn_buffer bin = {0}, bout = {0}, bscratch = {0};
   int rc = CLI_OK;
   cn_result r = (in && want && got && cpu_out) ? CN_OK : CN_ERROR_OUT_OF_MEMORY;
-  uint64_t lm_part = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .tuning = &tuning});
+  /* lowmark's partition at the largest size (its default shape depends on n) */
+  uint64_t lm_part =
+      cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = nmax, .tuning = &tuning});
   const char *traffic = getenv("CANOPY_BENCH_PARENS_TRAFFIC");
   if (r == CN_OK && traffic && strcmp(traffic, "only") == 0 && lm_part) { /* the model alone, no GPU runs */
     print_traffic(rep, in, hi, lm_part, 0.0);
@@ -637,7 +639,9 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   if (rc == CLI_OK && bench_variant_on(CN_PARENS_LOWMARK) && lm_part) {
     uint64_t n = 1ull << plg;
     double copy_gbs = copy_ns_at[plg] > 0 ? 2.0 * (double)(((5 * n / 2) + 15) & ~(uint64_t)15) / copy_ns_at[plg] : 0.0;
-    print_traffic(rep, in, plg, lm_part, copy_gbs);
+    print_traffic(rep, in, plg,
+                  cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = n, .tuning = &tuning}),
+                  copy_gbs);
   }
   if (rc == CLI_OK) print_kernel_stats(ctx, rep);
   cn_buffer_destroy(ctx, &bscratch);

@@ -23,6 +23,7 @@ enum {
   PARENS_LOWMARK_SLICE_STAGE_FROM = 256, /* lowmark: reduce stages slices of this many entries or more */
   PARENS_LOWMARK_WINDOW_BATCH = 8,       /* lowmark: window entries a lane loads before it stores them */
   PARENS_LOWMARK_WINDOW_BATCH_MAX = 16,
+  PARENS_LOWMARK_WG64_MIN = 1 << 22,     /* lowmark: 64 x 16 partitions from this n, 128 x 16 below */
   PARENS_SINGLE_K = 16,       /* single: elements per invocation at its largest n (fewer below) */
   PARENS_SINGLE_MIN_K = 4,    /* single: the fewest elements per invocation it picks */
   PARENS_SINGLE_MIN_WG = 32,  /* single: smallest workgroup */
@@ -111,11 +112,14 @@ static const cn__parens_shape cn__parens_default_shapes[CN_PARENS_VARIANT_COUNT]
     [CN_PARENS_SINGLE] = {.wg = 1024, .k = PARENS_SINGLE_K},
 };
 
-/* The shape of variant v (not AUTO): the tuning's when it sets one (*ok false
- * when the device cannot run it), else the default shape, halved until its
- * shared memory fits. */
+/* The shape of variant v (not AUTO) for n elements: the tuning's when it
+ * sets one (*ok false when the device cannot run it), else the default shape,
+ * halved until its shared memory fits. lowmark's default workgroup halves to
+ * 64 invocations (not below the subgroup) from PARENS_LOWMARK_WG64_MIN
+ * elements: on the H200 64 x 16 partitions are 3-6% faster from 2^22 up,
+ * 5-7% slower at 2^18-2^19 (docs/PERF.md). */
 static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t,
-                                            bool *ok) {
+                                            uint64_t n, bool *ok) {
   *ok = true;
   const cn_parens_shape *ts = &t->shape[v];
   if (ts->wg || ts->k || ts->window) {
@@ -124,6 +128,7 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
     return s;
   }
   cn__parens_shape s = cn__parens_default_shapes[v];
+  if (v == CN_PARENS_LOWMARK && n >= PARENS_LOWMARK_WG64_MIN) s.wg = CN_MIN(s.wg, CN_MAX(64u, ctx->caps.max_subgroup_size));
   uint32_t wg = cn_floor_pow2(CN_MIN(s.wg, ctx->caps.max_workgroup_invocations));
   for (;;) {
     s.wg = wg;
@@ -139,7 +144,7 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
 
 uint64_t cn_parens_single_max(cn_context *ctx) {
   bool ok;
-  cn__parens_shape s = cn__parens_shape_of(ctx, CN_PARENS_SINGLE, &cn__parens_no_tuning, &ok);
+  cn__parens_shape s = cn__parens_shape_of(ctx, CN_PARENS_SINGLE, &cn__parens_no_tuning, 0, &ok);
   return ok ? (uint64_t)s.wg * s.k : 0;
 }
 
@@ -220,7 +225,7 @@ uint64_t cn_parens_partition_size(cn_context *ctx, const cn_parens_args *a) {
   if (v == CN_PARENS_AUTO) v = a->n ? cn_parens_choose(ctx, a->n) : CN_PARENS_LOWMARK; /* AUTO's choice for large n */
   if ((unsigned)v >= CN_PARENS_VARIANT_COUNT) return 0;
   bool ok;
-  cn__parens_shape s = cn__parens_shape_of(ctx, v, cn__tuning(ctx, a), &ok);
+  cn__parens_shape s = cn__parens_shape_of(ctx, v, cn__tuning(ctx, a), a->n, &ok);
   return ok ? (uint64_t)s.wg * s.k : 0;
 }
 
@@ -262,7 +267,7 @@ static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_sh
 /* Scratch of variant v (not AUTO); 0 when its shape is not valid. */
 static uint64_t cn__parens_scratch_of(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t, uint64_t n) {
   bool ok;
-  cn__parens_shape s = cn__parens_shape_of(ctx, v, t, &ok);
+  cn__parens_shape s = cn__parens_shape_of(ctx, v, t, n, &ok);
   return ok ? cn__parens_layout_of(v, s, n).total : 0;
 }
 
@@ -414,7 +419,7 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching (lowmark): in and out must be 16-byte aligned");
   }
   bool ok;
-  cn__parens_shape s = cn__parens_shape_of(ctx, v, tu, &ok);
+  cn__parens_shape s = cn__parens_shape_of(ctx, v, tu, n, &ok);
   if (!ok)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT,
                    "parentheses matching (%s): shape wg %u, k %u, window %u does not fit this device or variant",

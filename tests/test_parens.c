@@ -503,6 +503,28 @@ TEST(parens_lowmark_slice_and_window_forms) {
   tuning = (cn_parens_tuning){0};
 }
 
+/* lowmark's default shape by size: 128 x 16 below 2^22 elements, 64 x 16 from
+ * there (no tuning); at and around the switch, random, deep and adversarial
+ * inputs, and the scratch of the larger size covers the smaller one's. */
+TEST(parens_lowmark_shape_by_size) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  tuning = (cn_parens_tuning){0};
+  uint64_t edge = 1u << 22;
+  uint64_t below = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = edge - 1});
+  uint64_t at = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = edge});
+  CHECK_EQ_U64(below, 2048);
+  CHECK_EQ_U64(cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK}), 2048);
+  if (cn_context_caps(ctx)->max_subgroup_size <= 64) CHECK_EQ_U64(at, 1024);
+  CHECK(cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = edge}) >=
+        cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = edge - 1}));
+  check(CN_PARENS_LOWMARK, edge - 1, PAT_RANDOM);
+  check(CN_PARENS_LOWMARK, edge, PAT_SAWTOOTH);
+  check(CN_PARENS_LOWMARK, edge + 1, PAT_RANDOM);
+  check(CN_PARENS_LOWMARK, edge + at + 3, PAT_STAIRS);
+  check(CN_PARENS_AUTO, edge + 5, PAT_NESTED);
+}
+
 TEST(parens_random_sizes) {
   for (int i = 0; i < 24; i++) {
     uint64_t n = 1 + test_rand_below(i < 16 ? 20000 : 200000);
@@ -546,5 +568,5 @@ TEST(parens_auto_fits_one_allocation) {
 TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_single_sizes), T(parens_small_boundaries),
           T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_lookback_redo),
           T(parens_auto_unaligned), T(parens_lowmark_shapes), T(parens_lowmark_reduce_parts),
-          T(parens_lowmark_slice_and_window_forms), T(parens_random_sizes),
+          T(parens_lowmark_slice_and_window_forms), T(parens_lowmark_shape_by_size), T(parens_random_sizes),
           T(parens_large), T(parens_auto_fits_one_allocation))
