@@ -7,7 +7,8 @@
 # time (CANOPY_PARENS_LOWMARK_SLICE_STAGE=1 stages every slice,
 # CANOPY_PARENS_LOWMARK_WINDOW_BATCH=1 copies one entry at a time: the
 # baseline's kernels), and with 64 x 16 partitions. ROUND=2 instead runs the
-# defaults against the baseline from 2^18 to 2^28. Every run checks its
+# defaults against the baseline from 2^18 to 2^28 (depth inputs at 2^26 and
+# 2^28), then other partition shapes at 2^26. Every run checks its
 # results against the CPU reference. Run in the checkout root with `.gl` and
 # both binaries' folders carried: B names the new Release binary, BASE the
 # baseline; everything lands in $OUT/lowmark.txt.
@@ -22,7 +23,7 @@ run() {
   local label=$1
   shift
   echo "=== $label ($(date -u +%H:%M:%S))" >> $O
-  env CANOPY_BENCH_PARENS_VARIANTS=lowmark "$@" 2>&1 | grep -E "^2\^|passes|^  lowmark|^  parens_lm|^random|^nested|^drift|^sawtooth|rror|differs" >> $O
+  env CANOPY_BENCH_PARENS_VARIANTS=lowmark "$@" 2>&1 | grep --line-buffered -E "^2\^|passes|^  lowmark|^  parens_lm|^random|^nested|^drift|^sawtooth|rror|differs" >> $O
   echo "rc=${PIPESTATUS[0]}" >> $O
 }
 A26="bench parens --min-log2 26 --max-log2 26"
@@ -39,10 +40,9 @@ if [ "$ROUND" = 1 ]; then
   run base $BASE $A26
   run new $B $A26
 else
-  for r in 1 2; do
-    run "base 2^18..2^28" $BASE bench parens --min-log2 18 --max-log2 28
-    run "new 2^18..2^28" $B bench parens --min-log2 18 --max-log2 28
-  done
+  run "base 2^18..2^28" $BASE bench parens --min-log2 18 --max-log2 28
+  run "new 2^18..2^28" $B bench parens --min-log2 18 --max-log2 28
+  for shape in 32,16 64,32 32,32; do run "new $shape" CANOPY_PARENS_LOWMARK=$shape $B $A26; done
 fi
 echo "=== end ($(date -u +%H:%M:%S))" >> $O
 cat $O
