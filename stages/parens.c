@@ -116,7 +116,7 @@ static const cn__parens_shape cn__parens_default_shapes[CN_PARENS_VARIANT_COUNT]
  * sets one (*ok false when the device cannot run it), else the default shape,
  * halved until its shared memory fits. lowmark's default workgroup halves to
  * 64 invocations (not below the subgroup) from PARENS_LOWMARK_WG64_MIN
- * elements: on the H200 64 x 16 partitions are 3-6% faster from 2^22 up,
+ * elements: on the H200 64 x 16 partitions are 4-7% faster from 2^22 up,
  * 5-7% slower at 2^18-2^19 (docs/PERF.md). */
 static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t,
                                             uint64_t n, bool *ok) {
