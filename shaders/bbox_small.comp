@@ -79,6 +79,7 @@ const uint MEM_WORDS = TREE_CAP + 32u > 5u * WG ? TREE_CAP + 32u : 5u * WG;
 shared uint sh_mem[MEM_WORDS];
 shared uvec2 sh_sg[WG];
 shared uint sh_first_bad_tag, sh_first_bad_close, sh_closes;
+shared uint sh_live[2];
 
 // Every earlier write of the workgroup (shared and buffer) is visible after it.
 void sync() {
@@ -141,21 +142,38 @@ void sh_key_put(uint x, ivec4 k) { sh_mem[4u * x] = k.x, sh_mem[4u * x + 1u] = k
 
 // bbox_pyramid's reduce_block with WG leaves per block: entries [WG g, WG g +
 // WG) of the level at off (count entries) through up to log2(WG) levels.
+// Lane l holds entry WG g + l; the levels inside a subgroup come from
+// butterfly unions of shuffled key boxes (no barriers: an entry of level j
+// is the union of the 2^j level-0 entries below it, and the union of keys
+// is exact in any order), then one entry per subgroup goes on in shared
+// memory, a level per pair of barriers.
 void reduce_block(uint g, uint off, uint count) {
   uint t = gl_LocalInvocationID.x;
-  uint src = g * WG + t;
+  uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+  uint src = g * WG + lane;
   sync();
-  sh_key_put(t, src < count ? g_pyramid.v[off + src] : KEY_BOX_EMPTY);
-  for (uint w = WG / 2u; w >= 1u && count > 1u; w >>= 1) {
+  ivec4 v = src < count ? g_pyramid.v[off + src] : KEY_BOX_EMPTY;
+  uint w = WG;
+  for (uint d = 1u; d < gl_SubgroupSize && count > 1u; d <<= 1) {
+    v = key_union(v, subgroupShuffleXor(v, d));
+    off += count;
+    count = (count + 1u) / 2u;
+    w >>= 1;
+    uint x = g * w + lane / (2u * d);
+    if ((gl_SubgroupInvocationID & (2u * d - 1u)) == 0u && x < count) g_pyramid.v[off + x] = v;
+  }
+  if (count <= 1u) return;
+  if (gl_SubgroupInvocationID == 0u) sh_key_put(gl_SubgroupID, v);
+  for (w >>= 1; w >= 1u && count > 1u; w >>= 1) {
     barrier();
-    ivec4 v = t < w ? key_union(sh_key(2u * t), sh_key(2u * t + 1u)) : KEY_BOX_EMPTY;
+    ivec4 u = t < w ? key_union(sh_key(2u * t), sh_key(2u * t + 1u)) : KEY_BOX_EMPTY;
     barrier();
     off += count;
     count = (count + 1u) / 2u;
     if (t < w) {
-      sh_key_put(t, v);
+      sh_key_put(t, u);
       uint x = g * w + t;
-      if (x < count) g_pyramid.v[off + x] = v;
+      if (x < count) g_pyramid.v[off + x] = u;
     }
   }
 }
@@ -292,12 +310,19 @@ void main() {
       if ((id & IDX_CLOSE) == 0u) val = own, link = up;
     }
     uint span = min(WG, limit - p0);
-    for (uint step = 1u; step < span; step <<= 1) {
+    // log2(span) steps at most; they stop early once no link stays in the
+    // chunk (after s steps a link spans 2^s levels of nesting, so shallow
+    // nesting takes few steps): sh_live[s & 1] says whether any did
+    if (t == 0u) sh_live[0] = 0u;
+    for (uint step = 1u, s = 0u; step < span; step <<= 1, s++) {
       barrier();
       sh_mem[4u * t] = floatBitsToUint(val.x), sh_mem[4u * t + 1u] = floatBitsToUint(val.y);
       sh_mem[4u * t + 2u] = floatBitsToUint(val.z), sh_mem[4u * t + 3u] = floatBitsToUint(val.w);
       sh_mem[4u * WG + t] = uint(link);
+      if (t == 0u) sh_live[(s + 1u) & 1u] = 0u; // the next step's flag (its last readers are past the barrier above)
+      if (link >= int(p0)) atomicOr(sh_live[s & 1u], 1u);
       barrier();
+      if (sh_live[s & 1u] == 0u) break; // the same for every invocation: nothing is left to follow
       if (link >= int(p0)) {
         uint l = uint(link) - p0;
         val = box_intersect(val, uintBitsToFloat(uvec4(sh_mem[4u * l], sh_mem[4u * l + 1u], sh_mem[4u * l + 2u],
