@@ -37,7 +37,7 @@ static void print_help(FILE *f) {
           "CANOPY_SCENE_SMALL=n|off|bbox,bins[,pathbox[,binsrows[,pathboxfused[,pathboxfold]]]] (the scene\n"
           "stage's one-dispatch kernels up to n elements; pathbox: segments and elements; binsrows:\n"
           "binning by bin rows; pathboxfused: path boxes in two dispatches; pathboxfold: element boxes\n"
-          "in the one-workgroup bbox kernel)\n"
+          "in the one-workgroup bbox kernel), CANOPY_SCENE_SMALL_WG=bbox,binsrows (their workgroup sizes)\n"
           "try other kernel shapes (benchmarks; results do not change); compiled GPU pipelines are kept in\n"
           "$XDG_CACHE_HOME/canopy/pipelines.bin (else ~/.cache/canopy/pipelines.bin) to start\n"
           "faster: CANOPY_PIPELINE_CACHE=FILE puts it elsewhere, CANOPY_PIPELINE_CACHE=0 turns it off.\n"
@@ -96,6 +96,10 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
       cli_tuning.pathbox_small_max = cli_tuning.bins_rows_max = cli_tuning.pathbox_fused_max = cli_tuning.pathbox_fold_max =
           CN_SMALL_OFF;
   }
+  /* CANOPY_SCENE_SMALL_WG=bbox,binsrows (cn_tuning.bbox_small_wg, bins_rows_wg) */
+  const char *small_wg = getenv("CANOPY_SCENE_SMALL_WG");
+  unsigned bw = 0, rw = 0;
+  if (small_wg && sscanf(small_wg, "%u,%u", &bw, &rw) == 2) cli_tuning.bbox_small_wg = bw, cli_tuning.bins_rows_wg = rw;
   /* CANOPY_FLATTEN_SCAN_ONE_BLOCK=n or off (cn_tuning.flatten_scan_one_block_max) */
   const char *fl_one = getenv("CANOPY_FLATTEN_SCAN_ONE_BLOCK");
   if (fl_one && *fl_one)

@@ -279,12 +279,18 @@ uint32_t cn__bbox_small_max(const cn_context *ctx) {
 static bool cn__bbox_small_shape(const cn_context *ctx, uint64_t n, uint64_t gb, uint32_t spec[3]) {
   const cn_device_caps *c = &ctx->caps;
   uint32_t wg = cn_floor_pow2(CN_MIN(1024u, c->max_workgroup_invocations));
+  /* cn_tuning.bbox_small_wg: a smaller workgroup (a power of two of whole
+   * subgroups) for the streams it holds at 8 elements per invocation */
+  uint32_t tw = ctx->tuning.bbox_small_wg;
+  if (tw && (tw & (tw - 1)) == 0 && tw < wg && c->subgroup_size && tw % c->subgroup_size == 0 &&
+      n <= (uint64_t)tw * CN__BBOX_SMALL_ITEMS)
+    wg = tw;
   if (n > cn__bbox_small_max(ctx) || gb > CN__BBOX_SMALL_TREE || !c->subgroup_size || wg % c->subgroup_size) return false;
   uint32_t items = 1;
   while ((uint64_t)wg * items < n) items *= 2;
   if (items > CN__BBOX_SMALL_ITEMS) return false;
-  /* shared memory: sh_mem (max(tree + 32, 5 wg) words), sh_sg (2 wg), 3 words */
-  uint64_t words = CN_MAX(CN__BBOX_SMALL_TREE + 32u, 5u * wg) + 2u * wg + 3u;
+  /* shared memory: sh_mem (max(tree + 32, 5 wg) words), sh_sg (2 wg), 5 words */
+  uint64_t words = CN_MAX(CN__BBOX_SMALL_TREE + 32u, 5u * wg) + 2u * wg + 5u;
   if (words * 4 > c->max_shared_memory) return false;
   spec[0] = wg, spec[1] = items, spec[2] = CN__BBOX_SMALL_TREE;
   return true;

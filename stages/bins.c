@@ -125,6 +125,8 @@ uint32_t cn__bins_rows_max(const cn_context *ctx) {
 static bool cn__bins_rows(const cn_context *ctx, uint64_t n, const cn_bins_grid *g, uint32_t *wg, uint32_t *list) {
   const cn_device_caps *c = &ctx->caps;
   uint32_t w = cn_floor_pow2(CN_MIN(1024u, c->max_workgroup_invocations));
+  uint32_t tw = ctx->tuning.bins_rows_wg; /* a smaller workgroup where it holds the row's bins */
+  if (tw && (tw & (tw - 1)) == 0 && tw < w && tw >= 32 && g->nbx <= tw) w = tw;
   if (!c->subgroup_size || !c->min_subgroup_size || w % c->subgroup_size || w < 32) return false;
   uint64_t other = 512 * 4 + (uint64_t)w * 4 + 64; /* sh_cnt, sh_sg, sh_m and slack */
   uint64_t fit = c->max_shared_memory > other ? (c->max_shared_memory - other) / 4 : 0;

@@ -586,6 +586,73 @@ TEST(scene_fold_path) {
   }
 }
 
+/* Smaller workgroups for bbox_small and bins_rows (cn_tuning.bbox_small_wg,
+ * bins_rows_wg): the same outputs, bit for bit, as the defaults, with
+ * bbox_small's at the most elements it holds (8 per invocation), one more
+ * (the default workgroup runs), and small and deep scenes; bins_rows' on a
+ * grid of as many bins a row as its workgroup and of one more (ignored). */
+TEST(scene_small_wg) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  uint32_t sg = ctx->caps.subgroup_size, wg = CN_MAX(sg, 32u) * 2;
+  cn_tuning tuned = {.bbox_small_wg = wg, .bins_rows_wg = wg};
+  for (int k = 0; k < 5; k++) {
+    cn_scene_data s;
+    if (k < 2) build_fills((int)(8 * wg) + k, &s);
+    else build_random(builder(), k == 2 ? 40 : k == 3 ? 300 : 900, k == 4 ? 200 : 3, &s);
+    cn_scene_stage_result a, b;
+    bool oka = stage_with(&s, NULL, &a), okb = stage_with(&s, &tuned, &b);
+    if (oka && okb && !stage_same(&a, &b)) {
+      fprintf(stderr, "  small workgroups: %u elements: the outputs differ from the defaults'\n", s.element_count);
+      test_failures++;
+    }
+    if (oka) cn_scene_stage_result_free(&a);
+    if (okb) cn_scene_stage_result_free(&b);
+    cn_context_set_tuning(ctx, &tuned);
+    check_scene(&s, k & 1 ? 16 : 64, "small workgroups");
+  }
+  cn_context_set_tuning(ctx, NULL);
+  /* bins_rows on grids of wg and wg + 1 bins a row (bins of 4 px) */
+  for (uint32_t cols = wg; cols <= wg + 1; cols++) {
+    cn_scene_builder *b = builder();
+    CHECK_OK(cn_scene_begin(b, 0, 0, 4.0f * (float)cols, 64));
+    uint32_t paint, path;
+    CHECK_OK(cn_scene_solid(b, 1, 1, 0, 1, &paint));
+    for (int e = 0; e < 200; e++) {
+      cn_transform t = {1, 0, 0, 1, frand(0, 4.0f * (float)cols), frand(0, 64)};
+      CHECK_OK(cn_scene_set_transform(b, &t));
+      CHECK_OK(cn_scene_path_begin(b));
+      CHECK_OK(cn_scene_move_to(b, 0, 0));
+      CHECK_OK(cn_scene_line_to(b, frand(1, 60), frand(0, 9)));
+      CHECK_OK(cn_scene_line_to(b, 0, frand(1, 9)));
+      CHECK_OK(cn_scene_close(b));
+      CHECK_OK(cn_scene_path_end(b, &path));
+      CHECK_OK(cn_scene_fill(b, path, paint, CN_RULE_NONZERO));
+    }
+    cn_scene_data s;
+    CHECK_OK(cn_scene_end(b, &s));
+    cn_bins_grid grid;
+    CHECK_OK(cn_bins_grid_make(s.viewport, 4, &grid));
+    CHECK_EQ_U64(grid.nbx, cols);
+    cn_scene_stage_desc d = {.bin_size = 4};
+    cn_scene_stage_result ra, rb;
+    cn_context_set_tuning(ctx, NULL);
+    cn_result r1 = cn_scene_stage_run(ctx, &s, &d, &ra);
+    cn_context_set_tuning(ctx, &tuned);
+    cn_result r2 = cn_scene_stage_run(ctx, &s, &d, &rb);
+    CHECK_OK(r1);
+    CHECK_OK(r2);
+    if (r1 == CN_OK && r2 == CN_OK && !stage_same(&ra, &rb)) {
+      fprintf(stderr, "  bins_rows_wg: %u bins a row: the bin lists differ from the defaults'\n", cols);
+      test_failures++;
+    }
+    if (r1 == CN_OK) cn_scene_stage_result_free(&ra);
+    if (r2 == CN_OK) cn_scene_stage_result_free(&rb);
+    check_scene(&s, 4, "bins_rows small workgroups");
+    cn_context_set_tuning(ctx, NULL);
+  }
+}
+
 TEST(scene_errors) {
   cn_context *ctx = test_context();
   if (!ctx) return;
@@ -655,4 +722,4 @@ TEST(scene_corpus) {
   CHECK(rv.loaded == rv.checked);
 }
 
-TEST_MAIN(T(pathbox_hand), T(pathbox_long_paths), T(pathbox_small_path), T(pathbox_fused_path), T(scene_fold_path), T(scene_random), T(scene_small_path_rerun), T(scene_errors), T(scene_corpus))
+TEST_MAIN(T(pathbox_hand), T(pathbox_long_paths), T(pathbox_small_path), T(pathbox_fused_path), T(scene_fold_path), T(scene_small_wg), T(scene_random), T(scene_small_path_rerun), T(scene_errors), T(scene_corpus))

@@ -151,6 +151,13 @@ typedef struct cn_tuning {
    * pathbox_elements before it, the same bits). 0: the default (8192, every
    * stream bbox_small takes); CN_SMALL_OFF: never. */
   uint32_t pathbox_fold_max;
+  /* scene stage, one-workgroup kernels: workgroup sizes below the default
+   * (1024 or the device's limit) for bbox_small, on the streams it then
+   * holds (at most 8 elements per invocation), and for bins_rows, on grids
+   * of at most that many bins a row (powers of two of whole subgroups, at
+   * least 32; 0: the default; other values are ignored). Results do not
+   * change. */
+  uint32_t bbox_small_wg, bins_rows_wg;
   /* flatten: its scans (pair bases, subpath links, line offsets) of more
    * elements than the scan's one-workgroup default covers (16 per invocation)
    * and at most this many run in one workgroup of the device's largest
