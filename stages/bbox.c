@@ -279,12 +279,18 @@ uint32_t cn__bbox_small_max(const cn_context *ctx) {
 static bool cn__bbox_small_shape(const cn_context *ctx, uint64_t n, uint64_t gb, uint32_t spec[3]) {
   const cn_device_caps *c = &ctx->caps;
   uint32_t wg = cn_floor_pow2(CN_MIN(1024u, c->max_workgroup_invocations));
-  /* cn_tuning.bbox_small_wg: a smaller workgroup (a power of two of whole
-   * subgroups) for the streams it holds at 8 elements per invocation */
-  uint32_t tw = ctx->tuning.bbox_small_wg;
-  if (tw && (tw & (tw - 1)) == 0 && tw < wg && c->subgroup_size && tw % c->subgroup_size == 0 &&
+  /* One element per invocation up to the largest workgroup, in no fewer
+   * than 128 invocations: on the H200 a workgroup no larger than the stream
+   * finishes sooner (fewer subgroups at each barrier; docs/PERF.md). The
+   * tuning's size (cn_tuning.bbox_small_wg, a power of two of whole
+   * subgroups, at least 32) where it holds the stream at 8 per invocation. */
+  uint32_t tw = ctx->tuning.bbox_small_wg, dw = 128;
+  while (dw < n && dw < wg) dw *= 2;
+  if (tw && (tw & (tw - 1)) == 0 && tw <= wg && tw >= 32 && c->subgroup_size && tw % c->subgroup_size == 0 &&
       n <= (uint64_t)tw * CN__BBOX_SMALL_ITEMS)
     wg = tw;
+  else if (!tw && dw < wg && c->subgroup_size && dw % c->subgroup_size == 0)
+    wg = dw;
   if (n > cn__bbox_small_max(ctx) || gb > CN__BBOX_SMALL_TREE || !c->subgroup_size || wg % c->subgroup_size) return false;
   uint32_t items = 1;
   while ((uint64_t)wg * items < n) items *= 2;

@@ -586,70 +586,79 @@ TEST(scene_fold_path) {
   }
 }
 
-/* Smaller workgroups for bbox_small and bins_rows (cn_tuning.bbox_small_wg,
- * bins_rows_wg): the same outputs, bit for bit, as the defaults, with
- * bbox_small's at the most elements it holds (8 per invocation), one more
- * (the default workgroup runs), and small and deep scenes; bins_rows' on a
- * grid of as many bins a row as its workgroup and of one more (ignored). */
+/* The workgroup sizes of bbox_small and bins_rows (their defaults by n and
+ * cn_tuning.bbox_small_wg, bins_rows_wg): the same outputs, bit for bit,
+ * with the defaults, with 64 (bbox_small at up to 8 elements per
+ * invocation, else the default) and with 1024: at and around every default
+ * threshold (bbox_small: 128, 1024 elements; bins_rows: 2048 elements, 256
+ * bins a row) and on random and deep scenes. */
+static void check_wg(const cn_scene_data *s, uint32_t bin_size, const char *what) {
+  cn_context *ctx = test_context();
+  uint32_t sg = ctx->caps.subgroup_size, small = CN_MAX(sg, 64u);
+  cn_tuning tunings[2] = {{.bbox_small_wg = small, .bins_rows_wg = small}, {.bbox_small_wg = 1024, .bins_rows_wg = 1024}};
+  cn_scene_stage_desc d = {.bin_size = bin_size};
+  cn_scene_stage_result ref;
+  cn_context_set_tuning(ctx, NULL);
+  cn_result r = cn_scene_stage_run(ctx, s, &d, &ref);
+  CHECK_OK(r);
+  for (int k = 0; k < 2 && r == CN_OK; k++) {
+    cn_scene_stage_result o;
+    cn_context_set_tuning(ctx, &tunings[k]);
+    cn_result r2 = cn_scene_stage_run(ctx, s, &d, &o);
+    CHECK_OK(r2);
+    if (r2 == CN_OK && !stage_same(&ref, &o)) {
+      fprintf(stderr, "  %s: %u elements, workgroups of %u: the outputs differ from the defaults'\n", what,
+              s->element_count, tunings[k].bbox_small_wg);
+      test_failures++;
+    }
+    if (r2 == CN_OK) cn_scene_stage_result_free(&o);
+  }
+  if (r == CN_OK) cn_scene_stage_result_free(&ref);
+  cn_context_set_tuning(ctx, NULL);
+  check_scene(s, bin_size, what);
+}
+
+/* n fills of small random paths in a viewport cols * 4 px wide (bins of 4 px: cols a row). */
+static void build_strip(int n, uint32_t cols, cn_scene_data *s) {
+  cn_scene_builder *b = builder();
+  CHECK_OK(cn_scene_begin(b, 0, 0, 4.0f * (float)cols, 64));
+  uint32_t paint, path;
+  CHECK_OK(cn_scene_solid(b, 1, 1, 0, 1, &paint));
+  for (int e = 0; e < n; e++) {
+    cn_transform t = {1, 0, 0, 1, frand(0, 4.0f * (float)cols), frand(0, 64)};
+    CHECK_OK(cn_scene_set_transform(b, &t));
+    CHECK_OK(cn_scene_path_begin(b));
+    CHECK_OK(cn_scene_move_to(b, 0, 0));
+    CHECK_OK(cn_scene_line_to(b, frand(1, 60), frand(0, 9)));
+    CHECK_OK(cn_scene_line_to(b, 0, frand(1, 9)));
+    CHECK_OK(cn_scene_close(b));
+    CHECK_OK(cn_scene_path_end(b, &path));
+    CHECK_OK(cn_scene_fill(b, path, paint, CN_RULE_NONZERO));
+  }
+  CHECK_OK(cn_scene_end(b, s));
+}
+
 TEST(scene_small_wg) {
   cn_context *ctx = test_context();
   if (!ctx) return;
-  uint32_t sg = ctx->caps.subgroup_size, wg = CN_MAX(sg, 32u) * 2;
-  cn_tuning tuned = {.bbox_small_wg = wg, .bins_rows_wg = wg};
-  for (int k = 0; k < 5; k++) {
-    cn_scene_data s;
-    if (k < 2) build_fills((int)(8 * wg) + k, &s);
-    else build_random(builder(), k == 2 ? 40 : k == 3 ? 300 : 900, k == 4 ? 200 : 3, &s);
-    cn_scene_stage_result a, b;
-    bool oka = stage_with(&s, NULL, &a), okb = stage_with(&s, &tuned, &b);
-    if (oka && okb && !stage_same(&a, &b)) {
-      fprintf(stderr, "  small workgroups: %u elements: the outputs differ from the defaults'\n", s.element_count);
-      test_failures++;
-    }
-    if (oka) cn_scene_stage_result_free(&a);
-    if (okb) cn_scene_stage_result_free(&b);
-    cn_context_set_tuning(ctx, &tuned);
-    check_scene(&s, k & 1 ? 16 : 64, "small workgroups");
+  const int fills[] = {128, 129, 1024, 1025};
+  cn_scene_data s;
+  for (size_t k = 0; k < sizeof fills / sizeof fills[0]; k++) {
+    build_fills(fills[k], &s);
+    check_wg(&s, 64, "workgroups, fills");
   }
-  cn_context_set_tuning(ctx, NULL);
-  /* bins_rows on grids of wg and wg + 1 bins a row (bins of 4 px) */
-  for (uint32_t cols = wg; cols <= wg + 1; cols++) {
-    cn_scene_builder *b = builder();
-    CHECK_OK(cn_scene_begin(b, 0, 0, 4.0f * (float)cols, 64));
-    uint32_t paint, path;
-    CHECK_OK(cn_scene_solid(b, 1, 1, 0, 1, &paint));
-    for (int e = 0; e < 200; e++) {
-      cn_transform t = {1, 0, 0, 1, frand(0, 4.0f * (float)cols), frand(0, 64)};
-      CHECK_OK(cn_scene_set_transform(b, &t));
-      CHECK_OK(cn_scene_path_begin(b));
-      CHECK_OK(cn_scene_move_to(b, 0, 0));
-      CHECK_OK(cn_scene_line_to(b, frand(1, 60), frand(0, 9)));
-      CHECK_OK(cn_scene_line_to(b, 0, frand(1, 9)));
-      CHECK_OK(cn_scene_close(b));
-      CHECK_OK(cn_scene_path_end(b, &path));
-      CHECK_OK(cn_scene_fill(b, path, paint, CN_RULE_NONZERO));
-    }
-    cn_scene_data s;
-    CHECK_OK(cn_scene_end(b, &s));
-    cn_bins_grid grid;
-    CHECK_OK(cn_bins_grid_make(s.viewport, 4, &grid));
-    CHECK_EQ_U64(grid.nbx, cols);
-    cn_scene_stage_desc d = {.bin_size = 4};
-    cn_scene_stage_result ra, rb;
-    cn_context_set_tuning(ctx, NULL);
-    cn_result r1 = cn_scene_stage_run(ctx, &s, &d, &ra);
-    cn_context_set_tuning(ctx, &tuned);
-    cn_result r2 = cn_scene_stage_run(ctx, &s, &d, &rb);
-    CHECK_OK(r1);
-    CHECK_OK(r2);
-    if (r1 == CN_OK && r2 == CN_OK && !stage_same(&ra, &rb)) {
-      fprintf(stderr, "  bins_rows_wg: %u bins a row: the bin lists differ from the defaults'\n", cols);
-      test_failures++;
-    }
-    if (r1 == CN_OK) cn_scene_stage_result_free(&ra);
-    if (r2 == CN_OK) cn_scene_stage_result_free(&rb);
-    check_scene(&s, 4, "bins_rows small workgroups");
-    cn_context_set_tuning(ctx, NULL);
+  for (int k = 0; k < 3; k++) {
+    build_random(builder(), k == 0 ? 40 : k == 1 ? 300 : 900, k == 2 ? 200 : 3, &s);
+    check_wg(&s, k & 1 ? 16 : 64, "workgroups, random");
+  }
+  for (int n = 2048; n <= 2049; n++) {
+    build_strip(n, 100, &s);
+    CHECK_EQ_U64(s.element_count, (uint64_t)n);
+    check_wg(&s, 4, "workgroups, bins_rows at 2048 elements");
+  }
+  for (uint32_t cols = 256; cols <= 257; cols++) {
+    build_strip(300, cols, &s);
+    check_wg(&s, 4, "workgroups, bins_rows at 256 bins a row");
   }
 }
 

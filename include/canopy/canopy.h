@@ -151,12 +151,14 @@ typedef struct cn_tuning {
    * pathbox_elements before it, the same bits). 0: the default (8192, every
    * stream bbox_small takes); CN_SMALL_OFF: never. */
   uint32_t pathbox_fold_max;
-  /* scene stage, one-workgroup kernels: workgroup sizes below the default
-   * (1024 or the device's limit) for bbox_small, on the streams it then
-   * holds (at most 8 elements per invocation), and for bins_rows, on grids
-   * of at most that many bins a row (powers of two of whole subgroups, at
-   * least 32; 0: the default; other values are ignored). Results do not
-   * change. */
+  /* scene stage, one-workgroup kernels: the workgroup size of bbox_small,
+   * on the streams it then holds (at most 8 elements per invocation), and of
+   * bins_rows, on grids of at most that many bins a row (powers of two of
+   * whole subgroups, 32 up to the device's limit; other values are
+   * ignored). 0: the defaults, from the H200 measurements in docs/PERF.md:
+   * bbox_small one element per invocation up to 1024 elements (the smallest
+   * power of two from 128 that holds the stream), bins_rows 256 up to 2048
+   * elements on rows of at most 256 bins, else 1024. Results do not change. */
   uint32_t bbox_small_wg, bins_rows_wg;
   /* flatten: its scans (pair bases, subpath links, line offsets) of more
    * elements than the scan's one-workgroup default covers (16 per invocation)
