@@ -7,7 +7,11 @@
 // one subgroup per chunk, CHUNKS (= the workgroup size over the device's
 // largest subgroup size) chunks per workgroup: chunk = workgroup * CHUNKS + c
 // for c = subgroup id, + subgroups, ... (a workgroup of more, smaller
-// subgroups leaves some idle). A subgroup takes its chunk in rounds of one
+// subgroups leaves some idle). The host pads nchunks to a multiple of CHUNKS
+// (the padding chunks hold no elements: zero counts), so that a workgroup's
+// matrix entries of one bin are CHUNKS consecutive words, 32 bytes on the
+// H200 (whole memory sectors: scattered 4-byte writes of a matrix entry per
+// 16 elements cost more there than the counting). A subgroup takes its chunk in rounds of one
 // element per invocation and numbers the round's (element, bin) pairs by an
 // inclusive scan of the per-element pair counts; pair p goes to invocation
 // p mod size, which finds its element (the lane whose inclusive end is the
@@ -57,6 +61,55 @@ shared uint sh_mask[2u * MAX_SG * NB];
     if (v_ <= p) s += (k); \
   }
 
+// One round: the elements r0 + lane (box bx) of the chunk ending at i1.
+void sg_round(vec4 bx, uint r0, uint i1, uint cb, inout uint par) {
+  uint lane = gl_SubgroupInvocationID, sgsize = gl_SubgroupSize;
+  uint i = r0 + lane;
+  uint lx = 0u, hx = 0u, ly = 0u, hy = 0u;
+  bool have = i < i1 && !box_is_empty(bx) && bin_range(bx.x, bx.z, pc.vp_x0, pc.bin_size, pc.nbx, lx, hx) &&
+              bin_range(bx.y, bx.w, pc.vp_y0, pc.bin_size, pc.nby, ly, hy);
+  uint w = hx - lx + 1u;
+  uint count = have ? w * (hy - ly + 1u) : 0u;
+  uint incl = subgroupInclusiveAdd(count);
+  uint total = subgroupAdd(count);
+  uint first = incl - count; // the lane's first pair
+  uint xw = lx | (w << 16);  // lx, w < 2^16 (at most NB <= 2^14 bins)
+#ifdef BINS_SG_FILL
+  uint nbins = pc.nbx * pc.nby;
+  uint mb = par * MAX_SG * NB + cb;
+  for (uint pass = 0u; pass < 2u; pass++) {
+#endif
+    for (uint pb = 0u; pb < total; pb += sgsize) {
+      uint p = pb + lane, s = 0u;
+      SG_SEARCH_STEP(16u) SG_SEARCH_STEP(8u) SG_SEARCH_STEP(4u) SG_SEARCH_STEP(2u) SG_SEARCH_STEP(1u)
+      uint e_xw = subgroupShuffle(xw, s), e_ly = subgroupShuffle(ly, s), e_first = subgroupShuffle(first, s);
+      if (p < total) {
+        uint k = p - e_first, ew = e_xw >> 16;
+        uint bin = (e_ly + k / ew) * pc.nbx + (e_xw & 0xFFFFu) + k % ew;
+#ifdef BINS_SG_FILL
+        if (pass == 0u) {
+          atomicOr(sh_mask[mb + bin], 1u << s);
+          atomicAdd(sh_cnt[cb + bin], 1u);
+        } else {
+          uint pos = sh_cnt[cb + bin] - bitCount(sh_mask[mb + bin] >> s);
+          if (pos < pc.capacity) pc.elems.v[pos] = r0 + s;
+        }
+#else
+        atomicAdd(sh_cnt[cb + bin], 1u);
+#endif
+      }
+    }
+#ifdef BINS_SG_FILL
+    if (pass == 1u) // the other set: last read by the previous round's pass B
+      for (uint b = lane; b < nbins; b += sgsize) sh_mask[(par ^ 1u) * MAX_SG * NB + cb + b] = 0u;
+    subgroupBarrier();
+  }
+  par ^= 1u;
+#endif
+}
+
+vec4 sg_load(uint i, uint i1) { return i < i1 ? pc.boxes.v[i] : BOX_EMPTY; }
+
 void main() {
   uint lane = gl_SubgroupInvocationID, sgsize = gl_SubgroupSize;
   uint nbins = pc.nbx * pc.nby;
@@ -83,52 +136,15 @@ void main() {
     subgroupBarrier();
     uint i0 = ch * pc.rounds, i1 = min(pc.n, i0 + pc.rounds);
     uint par = 0u;
-    vec4 bx_next = i0 + lane < i1 ? pc.boxes.v[i0 + lane] : BOX_EMPTY;
-    for (uint r0 = i0; r0 < i1; r0 += sgsize) {
-      // this round's box; the next round's load is in flight during this round
-      uint i = r0 + lane;
-      vec4 bx = bx_next;
-      if (i + sgsize < i1) bx_next = pc.boxes.v[i + sgsize];
-      uint lx = 0u, hx = 0u, ly = 0u, hy = 0u;
-      bool have = i < i1 && !box_is_empty(bx) && bin_range(bx.x, bx.z, pc.vp_x0, pc.bin_size, pc.nbx, lx, hx) &&
-                  bin_range(bx.y, bx.w, pc.vp_y0, pc.bin_size, pc.nby, ly, hy);
-      uint w = hx - lx + 1u;
-      uint count = have ? w * (hy - ly + 1u) : 0u;
-      uint incl = subgroupInclusiveAdd(count);
-      uint total = subgroupAdd(count);
-      uint first = incl - count;      // the lane's first pair
-      uint xw = lx | (w << 16);       // lx, w < 2^16 (at most NB <= 2^14 bins)
-#ifdef BINS_SG_FILL
-      uint mb = par * MAX_SG * NB + cb;
-      for (uint pass = 0u; pass < 2u; pass++) {
-#endif
-        for (uint pb = 0u; pb < total; pb += sgsize) {
-          uint p = pb + lane, s = 0u;
-          SG_SEARCH_STEP(16u) SG_SEARCH_STEP(8u) SG_SEARCH_STEP(4u) SG_SEARCH_STEP(2u) SG_SEARCH_STEP(1u)
-          uint e_xw = subgroupShuffle(xw, s), e_ly = subgroupShuffle(ly, s), e_first = subgroupShuffle(first, s);
-          if (p < total) {
-            uint k = p - e_first, ew = e_xw >> 16;
-            uint bin = (e_ly + k / ew) * pc.nbx + (e_xw & 0xFFFFu) + k % ew;
-#ifdef BINS_SG_FILL
-            if (pass == 0u) {
-              atomicOr(sh_mask[mb + bin], 1u << s);
-              atomicAdd(sh_cnt[cb + bin], 1u);
-            } else {
-              uint pos = sh_cnt[cb + bin] - bitCount(sh_mask[mb + bin] >> s);
-              if (pos < pc.capacity) pc.elems.v[pos] = r0 + s;
-            }
-#else
-            atomicAdd(sh_cnt[cb + bin], 1u);
-#endif
-          }
-        }
-#ifdef BINS_SG_FILL
-        if (pass == 1u) // the other set: last read by the previous round's pass B
-          for (uint b = lane; b < nbins; b += sgsize) sh_mask[(par ^ 1u) * MAX_SG * NB + cb + b] = 0u;
-        subgroupBarrier();
-      }
-      par ^= 1u;
-#endif
+    // four rounds at a time, their four loads issued together (more bytes in
+    // flight per invocation than one round ahead)
+    for (uint r0 = i0; r0 < i1; r0 += 4u * sgsize) {
+      vec4 b0 = sg_load(r0 + lane, i1), b1 = sg_load(r0 + sgsize + lane, i1);
+      vec4 b2 = sg_load(r0 + 2u * sgsize + lane, i1), b3 = sg_load(r0 + 3u * sgsize + lane, i1);
+      sg_round(b0, r0, i1, cb, par);
+      if (r0 + sgsize < i1) sg_round(b1, r0 + sgsize, i1, cb, par);
+      if (r0 + 2u * sgsize < i1) sg_round(b2, r0 + 2u * sgsize, i1, cb, par);
+      if (r0 + 3u * sgsize < i1) sg_round(b3, r0 + 3u * sgsize, i1, cb, par);
     }
 #ifndef BINS_SG_FILL
     subgroupBarrier();

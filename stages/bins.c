@@ -165,13 +165,12 @@ typedef struct cn__bins_sg_shape {
   uint64_t nchunks, groups, matrix;
 } cn__bins_sg_shape;
 
-/* Elements per subgroup chunk when the tuning leaves it open: enough chunks
- * to give every subgroup slot of the device work, at least 128 elements. */
-static uint32_t cn__bins_sg_sub_auto(uint64_t n) {
-  uint32_t sub = 128;
-  while (sub < 4096 && (uint64_t)sub * 8192 < n) sub *= 2;
-  return sub;
-}
+/* By default the path runs from 2^24 elements on, in chunks of 1024: on the
+ * H200 (bench scene, docs/PERF.md) it is faster than the workgroup kernels
+ * at 2^24 and slower at 2^20 and 2^22, where each subgroup's chain of rounds
+ * costs more than the workgroup kernels' barriers. */
+#define CN__BINS_SG_MIN_N (1ull << 24)
+#define CN__BINS_SG_SUB 1024u
 
 static bool cn__bins_sg(const cn_context *ctx, uint64_t n, const cn_bins_grid *g, cn__bins_sg_shape *out) {
   const cn_device_caps *c = &ctx->caps;
@@ -181,16 +180,21 @@ static bool cn__bins_sg(const cn_context *ctx, uint64_t n, const cn_bins_grid *g
     return false;
   if (!c->min_subgroup_size || !c->max_subgroup_size || !c->subgroup_size || c->max_subgroup_size > 32) return false;
   cn__bins_sg_shape s = {0};
-  s.wg = 4 * c->max_subgroup_size;
-  if (s.wg > c->max_workgroup_invocations || s.wg % c->subgroup_size) return false;
-  s.chunks = s.wg / c->max_subgroup_size;
-  s.max_sg = s.wg / c->min_subgroup_size;
   s.nb = 32;
   while (s.nb < nbins) s.nb *= 2;
-  if ((uint64_t)s.max_sg * s.nb * 3 * 4 > c->max_shared_memory) return false;
-  s.sub = cn__pow2_u32(tsub) && tsub >= 32 && tsub <= 65536 && tsub % c->max_subgroup_size == 0
-              ? tsub
-              : cn__bins_sg_sub_auto(n);
+  /* 8 chunks a workgroup (a bin's entries of one workgroup: 32 bytes), fewer
+   * where the subgroups' arrays (3 words a bin) do not fit shared memory */
+  for (s.chunks = 8;; s.chunks /= 2) {
+    s.wg = s.chunks * c->max_subgroup_size;
+    s.max_sg = s.wg / c->min_subgroup_size;
+    if (s.wg <= c->max_workgroup_invocations && (uint64_t)s.max_sg * s.nb * 3 * 4 <= c->max_shared_memory) break;
+    if (s.chunks == 1) return false;
+  }
+  if (s.wg % c->subgroup_size) return false;
+  /* a chunk size from the tuning turns the path on at any size */
+  bool tuned = cn__pow2_u32(tsub) && tsub >= 32 && tsub <= 4096 && tsub % c->max_subgroup_size == 0;
+  if (!tuned && n < CN__BINS_SG_MIN_N) return false;
+  s.sub = tuned ? tsub : CN__BINS_SG_SUB;
   if (c->max_loop_iterations) {
     /* an invocation runs one chunk (its subgroups are at least CHUNKS): the
      * setup (nbins / size), then per round two passes of at most nbins pair
@@ -204,8 +208,8 @@ static bool cn__bins_sg(const cn_context *ctx, uint64_t n, const cn_bins_grid *g
       s.sub /= 2;
     }
   }
-  s.nchunks = CN_DIV_UP(n, s.sub);
-  s.groups = CN_DIV_UP(s.nchunks, s.chunks);
+  s.groups = CN_DIV_UP(CN_DIV_UP(n, s.sub), s.chunks);
+  s.nchunks = s.groups * s.chunks; /* padded: whole workgroups (see bins_sg.glsl) */
   s.matrix = nbins * s.nchunks + 1;
   if (s.matrix >= (1ull << 32)) return false;
   *out = s;

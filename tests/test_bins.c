@@ -465,12 +465,16 @@ TEST(bins_sg_path) {
   const float vp[4] = {0, 0, 1024, 1000}; /* 16 x 16 bins of 64 */
   cn_bins_grid g;
   CHECK_OK(cn_bins_grid_make(vp, 64, &g));
-  const uint32_t subs[] = {0, 32, 64, 128};
-  for (int s = 0; s < 4; s++) {
+  /* the default takes it from 2^24 elements (a shape query: no GPU work) */
+  set_sub(0);
+  CHECK(!cn__bins_sg_grid(ctx, (1u << 24) - 1, &g));
+  CHECK(cn__bins_sg_grid(ctx, 1u << 24, &g) == sg_ok);
+  const uint32_t subs[] = {32, 64, 128};
+  for (int s = 0; s < 3; s++) {
     uint32_t sub = subs[s];
-    if (sub && sub % sgmax) continue;
+    if (sub % sgmax) continue;
     set_sub(sub);
-    uint32_t u = sub ? sub : 128;
+    uint32_t u = sub;
     const uint64_t sizes[] = {1, u - 1, u, u + 1, 4 * u - 1, 4 * u + 1, 9 * u + 7, 5000};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
       uint64_t n = sizes[k];
@@ -481,7 +485,8 @@ TEST(bins_sg_path) {
       free(b);
     }
   }
-  set_sub(64 % sgmax ? 0 : 64);
+  uint32_t sub_any = 32 % sgmax ? sgmax : 32; /* a chunk size this device takes */
+  set_sub(sub_any);
   /* one bin; a row of 300 bins; 8 x 64 = 512 bins; 1025 bins (past the path) */
   const float vps[4][4] = {{0, 0, 50, 50}, {-3.5f, 2, 300 * 4 - 3.5f, 5}, {0, 0, 8 * 32, 64 * 32}, {0, 0, 41 * 16, 25 * 16}};
   const uint32_t bs[4] = {64, 4, 32, 16};
@@ -523,7 +528,8 @@ TEST(bins_sg_path) {
   }
   for (uint32_t gi = 0; gi < groups; gi++) tags[n++] = CN_TAG_END_BLEND;
   CHECK_OK(cn_bbox_cpu(tags, in, n, vn, out));
-  set_sub(0);
+  set_sub(sub_any);
+  CHECK(cn__bins_sg_grid(ctx, n, &g) == sg_ok);
   check_bins(out, n, vn, 64, "subgroup path, nested groups");
   /* off: the workgroup kernels take the same stream */
   set_sub(CN_SMALL_OFF);

@@ -119,8 +119,10 @@ typedef struct cn_tuning {
   uint32_t bins_rounds;
   /* binning by subgroups (grids of at most 1024 bins, subgroups of at most
    * 32; cn_bins.h): elements per subgroup chunk of the count matrix (a power
-   * of two, 32..65536). 0: chosen from the stream's size (docs/PERF.md);
-   * CN_SMALL_OFF: never that path (the workgroup count and fill kernels). */
+   * of two, 32..4096, a multiple of the subgroup size): that path at any
+   * stream size. 0: the default (streams of 2^24 elements or more, chunks
+   * of 1024, from the H200 measurements in docs/PERF.md); CN_SMALL_OFF:
+   * never (the workgroup count and fill kernels). */
   uint32_t bins_sub;
   /* scene stage: streams of at most bbox_small_max elements run the bbox
    * stage in one workgroup and one dispatch (bbox_small, instead of about
