@@ -9,9 +9,8 @@
 // for c = subgroup id, + subgroups, ... (a workgroup of more, smaller
 // subgroups leaves some idle). The host pads nchunks to a multiple of CHUNKS
 // (the padding chunks hold no elements: zero counts), so that a workgroup's
-// matrix entries of one bin are CHUNKS consecutive words, 32 bytes on the
-// H200 (whole memory sectors: scattered 4-byte writes of a matrix entry per
-// 16 elements cost more there than the counting). A subgroup takes its chunk in rounds of one
+// matrix entries of one bin are CHUNKS consecutive words (on the H200 8:
+// whole 32-byte memory sectors). A subgroup takes its chunk in rounds of one
 // element per invocation and numbers the round's (element, bin) pairs by an
 // inclusive scan of the per-element pair counts; pair p goes to invocation
 // p mod size, which finds its element (the lane whose inclusive end is the
@@ -32,7 +31,7 @@
 // in order, lanes in order), and no slot past the scanned counts is written.
 //
 // Loop trips per invocation (drivers that stop loops after a fixed number,
-// cn_device_caps.max_loop_iterations): per round at most NB pair steps a pass
+// cn_device_caps.max_loop_iterations): per round at most nbins pair steps a pass
 // (T pairs <= subgroup size x bins), the mask clear NB / size; the search is
 // unrolled. The host sizes chunks so that the total stays within the limit.
 #include "common.glsl"
