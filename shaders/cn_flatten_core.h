@@ -79,9 +79,9 @@ static inline vec2 fl_v(float x, float y) {
 #define FL_PI 3.14159265358979f
 #define FL_BIG 1.0e30f /* "beyond any position" for solid strokes */
 
-/* The GPU kernel is specialized without the stroke code when the host knows
- * the scene has no STROKE element (cn_flatten_args.fills_only): a fifth of
- * the code, far fewer registers. The CPU reference always has it. */
+/* The GPU kernel can be specialized without the stroke code when the host
+ * knows the scene has no STROKE element (cn_flatten_args.fills_only,
+ * cn_tuning.flatten_lean): a fifth of the code. The CPU reference always has it. */
 #ifndef FL_STROKES
 #define FL_STROKES true
 #endif

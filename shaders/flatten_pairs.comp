@@ -5,7 +5,7 @@
 //                        bit 31 set at subpath starts (segmented scan input).
 //   CN_FL_MODE_COUNT:    pair_lines[pair] = the number of lines; the header's
 //                        line_count gets the total (and CN_FLATTEN_TOO_MANY past 2^32).
-// Each pair's element is found by a search the subgroup shares (fl_find_element).
+// Each pair's element: a binary search, or one the subgroup shares (fl_find_element).
 //   CN_FL_MODE_WRITE:    writes the lines at pair_lines[pair] (scanned) onward,
 //                        those below the capacity, and the element's box.
 // With FL_WRITE_SCANS (constant 2) no scan runs between the two: COUNT also adds
@@ -28,9 +28,11 @@ layout(constant_id = 1) const uint FL_BOX_CLIP_SPEC = 1;
 // (stages/flatten.c: at most cn_tuning.flatten_write_scan_max pairs); WG_SIZE is then CN_FL_PAIR_GROUP.
 layout(constant_id = 2) const uint FL_WRITE_SCANS_SPEC = 0;
 #define FL_WRITE_SCANS (FL_WRITE_SCANS_SPEC != 0u)
-// 0: the scene has no STROKE element (cn_flatten_args.fills_only): the stroke code is compiled out.
-layout(constant_id = 3) const uint FL_STROKES_SPEC = 1;
-#define FL_STROKES (FL_STROKES_SPEC != 0u)
+// Bit 0: the stroke code (0: the scene has no STROKE element, cn_flatten_args.fills_only);
+// bit 1: the element search shared by the subgroup (fl_find_element; 0: each invocation's own).
+layout(constant_id = 3) const uint FL_FLAGS = 1u;
+#define FL_STROKES ((FL_FLAGS & 1u) != 0u)
+#define FL_SHARED_SEARCH ((FL_FLAGS & 2u) != 0u)
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 shared uint sh_total[WG_SIZE]; // per subgroup: its pairs' lines
@@ -61,7 +63,8 @@ uint fl_pair_base(uint e) { return pc.work.v[CN_FL_OFF_PAIR_BASE + e]; }
 
 // The element of pair q (q < live = pair_base[E]): the last e with
 // pair_base[e] <= q, and that base. Called by every invocation of the
-// subgroup (q clamped by the caller), which share the search: the lanes probe
+// subgroup (q clamped by the caller). With FL_SHARED_SEARCH they share the
+// search: the lanes probe
 // pair_base at subgroup-size evenly spaced elements at once, narrowing the
 // range holding the subgroup's first pair until it spans at most one probe
 // per lane; then each lane loads one element's base past that range, and each
@@ -71,7 +74,7 @@ uint fl_pair_base(uint e) { return pc.work.v[CN_FL_OFF_PAIR_BASE + e]; }
 // log_{subgroup size} E dependent loads instead of log2 E.
 uint fl_find_element(uint q, out uint base) {
   uint E = pc.element_count, L = gl_SubgroupSize, lane = gl_SubgroupInvocationID;
-  if (L < 4u || L > WG_SIZE) { // a plain binary search
+  if (!FL_SHARED_SEARCH || L < 4u || L > WG_SIZE) { // a plain binary search
     uint lo = 0u, hi = E;
     while (hi - lo > 1u) {
       uint mid = (lo + hi) >> 1;

@@ -551,7 +551,7 @@ TEST(flatten_write_scan_threshold) {
   free(s);
 }
 
-/* Each pair's element (flatten_pairs' search shared by a subgroup): scenes
+/* Each pair's element (cn_tuning.flatten_lean: flatten_pairs' search shared by a subgroup): scenes
  * of up to 255 elements mixing runs of elements without pairs (empty paths),
  * runs of one-segment paths (more elements start within a subgroup's pairs
  * than it has lanes: the lanes past the window search alone) and longer
@@ -584,12 +584,26 @@ TEST(flatten_element_search) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   fu_scene *s = calloc(1, sizeof *s), *t = calloc(1, sizeof *t);
+  const cn_tuning lean = {.flatten_lean = 1};
   for (int v = 0; v < 6; v++) {
     element_search_scene(s, v % 3);
     cn_flatten_elem el[256];
     uint32_t n = 0;
+    cn_context_set_tuning(ctx, &lean);
     cn_line *g = run_both(s, NULL, &n, el); /* ranges exact against the CPU's */
     CHECK(n > 0);
+    {
+      /* the default (each invocation's own search): the same lines */
+      cn_context_set_tuning(ctx, NULL);
+      cn_scene_data d0 = fu_data(s);
+      cn_line *l0 = NULL;
+      uint32_t n0 = 0;
+      CHECK_OK(cn_flatten_run(ctx, &d0, NULL, &l0, &n0, NULL, NULL));
+      CHECK_EQ_U64(n0, n);
+      CHECK(n0 != n || !g || !l0 || memcmp(g, l0, (size_t)n * sizeof *g) == 0);
+      free(l0);
+      cn_context_set_tuning(ctx, &lean);
+    }
     for (uint32_t e = 0, i = 0; e < s->ne && g; e++)
       for (uint32_t k = 0; k < el[e].line_count; k++, i++)
         if (el[e].line_first + k != i || g[i].element != e) {
@@ -617,6 +631,7 @@ TEST(flatten_element_search) {
     free(l);
     free(g);
   }
+  cn_context_set_tuning(ctx, NULL);
   free(s);
   free(t);
 }
