@@ -81,7 +81,7 @@ static inline vec2 fl_v(float x, float y) {
 
 /* The GPU kernel can be specialized without the stroke code when the host
  * knows the scene has no STROKE element (cn_flatten_args.fills_only,
- * cn_tuning.flatten_lean): a fifth of the code. The CPU reference always has it. */
+ * cn_tuning.flatten_lean): a sixth of the code. The CPU reference always has it. */
 #ifndef FL_STROKES
 #define FL_STROKES true
 #endif

@@ -5,7 +5,6 @@
 //                        bit 31 set at subpath starts (segmented scan input).
 //   CN_FL_MODE_COUNT:    pair_lines[pair] = the number of lines; the header's
 //                        line_count gets the total (and CN_FLATTEN_TOO_MANY past 2^32).
-// Each pair's element: a binary search, or one the subgroup shares (fl_find_element).
 //   CN_FL_MODE_WRITE:    writes the lines at pair_lines[pair] (scanned) onward,
 //                        those below the capacity, and the element's box.
 // With FL_WRITE_SCANS (constant 2) no scan runs between the two: COUNT also adds
@@ -14,6 +13,7 @@
 // scan of its counts) and stores the offsets in pair_lines for the finish
 // pass; the same integers as the scan's, so the same lines.
 // COUNT and WRITE are one kernel so that both run the same float code.
+// Each pair's element: a binary search, or one the subgroup shares (fl_find_element).
 #extension GL_KHR_shader_subgroup_vote : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -29,10 +29,11 @@ layout(constant_id = 1) const uint FL_BOX_CLIP_SPEC = 1;
 layout(constant_id = 2) const uint FL_WRITE_SCANS_SPEC = 0;
 #define FL_WRITE_SCANS (FL_WRITE_SCANS_SPEC != 0u)
 // Bit 0: the stroke code (0: the scene has no STROKE element, cn_flatten_args.fills_only);
-// bit 1: the element search shared by the subgroup (fl_find_element; 0: each invocation's own).
+// bit 1 (cn_tuning.flatten_lean): the element search shared by the subgroup (fl_find_element;
+// 0: each invocation's own) and the count's totals added once per subgroup (0: per pair).
 layout(constant_id = 3) const uint FL_FLAGS = 1u;
 #define FL_STROKES ((FL_FLAGS & 1u) != 0u)
-#define FL_SHARED_SEARCH ((FL_FLAGS & 2u) != 0u)
+#define FL_LEAN ((FL_FLAGS & 2u) != 0u)
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 shared uint sh_total[WG_SIZE]; // per subgroup: its pairs' lines
@@ -63,7 +64,7 @@ uint fl_pair_base(uint e) { return pc.work.v[CN_FL_OFF_PAIR_BASE + e]; }
 
 // The element of pair q (q < live = pair_base[E]): the last e with
 // pair_base[e] <= q, and that base. Called by every invocation of the
-// subgroup (q clamped by the caller). With FL_SHARED_SEARCH they share the
+// subgroup (q clamped by the caller). With FL_LEAN they share the
 // search: the lanes probe
 // pair_base at subgroup-size evenly spaced elements at once, narrowing the
 // range holding the subgroup's first pair until it spans at most one probe
@@ -74,7 +75,7 @@ uint fl_pair_base(uint e) { return pc.work.v[CN_FL_OFF_PAIR_BASE + e]; }
 // log_{subgroup size} E dependent loads instead of log2 E.
 uint fl_find_element(uint q, out uint base) {
   uint E = pc.element_count, L = gl_SubgroupSize, lane = gl_SubgroupInvocationID;
-  if (!FL_SHARED_SEARCH || L < 4u || L > WG_SIZE) { // a plain binary search
+  if (!FL_LEAN || L < 4u || L > WG_SIZE) { // a plain binary search
     uint lo = 0u, hi = E;
     while (hi - lo > 1u) {
       uint mid = (lo + hi) >> 1;
@@ -178,8 +179,14 @@ void fl_pair_main(uint pair, uint e, uint k, uint pl) {
 
   if (pc.mode == CN_FL_MODE_COUNT) {
     pc.work.v[pl + pair] = g_count;
-    // The totals, one atomic per subgroup; summed in 16-bit halves, so that a
-    // subgroup's lines past 2^32 - 1 are seen.
+    if (!FL_LEAN) {
+      if (FL_WRITE_SCANS && g_count != 0u) atomicAdd(pc.work.v[fl_off_agg() + cn_group_id()], g_count);
+      uint old = atomicAdd(pc.work.v[0], g_count);
+      if (old + g_count < old) atomicOr(pc.work.v[2], CN_FLATTEN_TOO_MANY);
+      return;
+    }
+    // FL_LEAN: the totals, one atomic per subgroup; summed in 16-bit halves,
+    // so that a subgroup's lines past 2^32 - 1 are seen.
     uint hi = subgroupAdd(g_count >> 16), lo = subgroupAdd(g_count & 0xFFFFu);
     if (subgroupElect()) {
       uint t = (hi << 16) + lo;
@@ -242,4 +249,3 @@ void main() {
   if (pc.mode == CN_FL_MODE_COUNT) pc.work.v[fl_off_pair_lines() + pair] = 0u;
   if (pc.mode == CN_FL_MODE_DASH_LEN) pc.work.v[fl_off_dash() + pair] = 0x80000000u;
 }
-
