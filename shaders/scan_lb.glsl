@@ -40,11 +40,17 @@
 // from byte 8), read and written by relaxed atomics: no fences, and the first
 // subgroup alone walks back, LB_LANE predecessors per lane and step (a
 // window of subgroup size x LB_LANE blocks).
+// With EARLY_LB (mode bit 5; 64-bit form, one entry per lane) the first
+// subgroup reads its first window as soon as its own rows are loaded, before
+// the workgroup's fold of the subgroups' totals: when that window already
+// ends at a published prefix with every block after it published, the walk
+// is over without a load after the block publishes its total; else the
+// window is read again as usual.
 #include "common.glsl"
 #extension GL_EXT_control_flow_attributes : require
 
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 256;
-layout(constant_id = CN_SPEC_ITEMS) const uint ITEMS = 16; // a multiple of 4, at most 32
+layout(constant_id = CN_SPEC_ITEMS) const uint ITEMS = 16; // a multiple of 4, at most 64
 layout(constant_id = 2) const uint SCAN_MODE = 0;           // bits below
 layout(constant_id = 3) const uint SPIN_BUDGET = 16384u;    // flag loads per block
 const uint VEC4 = SCAN_MODE & 1u;                           // src and dst 16-byte aligned
@@ -52,6 +58,7 @@ const uint STATIC_ORDER = (SCAN_MODE >> 1) & 1u;            // block id = workgr
 const uint BACKOFF = SCAN_MODE >> 8;                        // dependent ALU steps between flag loads (0: none)
 const uint LB_LANE = 1u << ((SCAN_MODE >> 2) & 3u);         // look-back entries per lane and step (64-bit form)
 const uint AGG_FIRST = (SCAN_MODE >> 4) & 1u;               // block total before the rows' scans (below)
+const uint EARLY_LB = (SCAN_MODE >> 5) & 1u;                // 64-bit form: the first window read before the fold (below)
 const uint LB_MAX = 8u;
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
@@ -112,7 +119,9 @@ uvec4 scan_load(uint b, uint r) {
 }
 
 // Fold of the subgroups' totals: `before` those before this subgroup, the
-// result all of them. Every invocation calls it (barriers).
+// result all of them. Every invocation calls it (barriers). With 64-bit
+// atomics it runs once per block (the look-back's fallback folds by one
+// subgroup), so sh_sg needs no barrier after its reads.
 uint scan_fold_subgroups(uint mine, out uint before) {
   if (subgroupElect()) sh_sg[gl_SubgroupID] = mine;
   barrier();
@@ -122,7 +131,9 @@ uint scan_fold_subgroups(uint mine, out uint before) {
     if (s == gl_SubgroupID) before = all;
     all = SCAN_COMBINE(all, sh_sg[s]);
   }
-  barrier(); // sh_sg is reused
+#ifndef SCAN_ATOMIC64
+  barrier(); // sh_sg is reused (the fenced look-back's fallback, scan_block_total)
+#endif
   return all;
 }
 
@@ -218,6 +229,18 @@ void main() {
   uint l = gl_SubgroupInvocationID;
   [[unroll]] for (uint r = 0u; r < ROWS; r++) run[r] = scan_load(b, r);
   uint sg_total = AGG_FIRST != 0u ? scan_rows_total(run) : scan_rows(run, lane_pre);
+#ifdef SCAN_ATOMIC64
+  // The early window (EARLY_LB): entry `lane` is block b - 1 - lane. Its
+  // index depends on sg_total (a test that never holds: n is never 0 here)
+  // so that the load is issued after this subgroup's rows have arrived.
+  uint64_t early = scan_pack(FLAG_PREFIX, SCAN_IDENTITY); // lanes past block 0 never end a window first
+  if (EARLY_LB != 0u && LB_LANE == 1u && lookback && gl_SubgroupID == 0u && l < b) {
+    uint q = b - 1u - l;
+    if (sg_total == 0xFFFFFFFFu && pc.n == 0u) q = 0u;
+    early = atomicLoad(ScanState64(uint64_t(pc.partial) + 8ul).v[q], gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                       gl_SemanticsRelaxed);
+  }
+#endif
   uint sg_before;
   uint total = scan_fold_subgroups(sg_total, sg_before);
 
@@ -234,6 +257,23 @@ void main() {
     if (gl_SubgroupID == 0u && b != 0u) {
       uint r = b, budget = SPIN_BUDGET, lane = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
       uint acc = SCAN_IDENTITY, sink = 0u, span = sg * LB_LANE;
+      if (EARLY_LB != 0u && LB_LANE == 1u) {
+        // The early window ends the walk when its nearest entry that is not
+        // an aggregate is a prefix (every entry before it published).
+        uint f = uint(early >> 32);
+        uvec4 stop = subgroupBallot(f != FLAG_AGGREGATE);
+        uint m = subgroupBallotFindLSB(stop); // block 0 (a prefix) or a lane past it is in every window of block b <= sg
+        bool done = any(notEqual(stop, uvec4(0u))) && subgroupShuffle(f, m) == FLAG_PREFIX;
+        if (done) {
+          uint x = l <= m ? uint(early) : SCAN_IDENTITY;
+          for (uint d = 1u; d < sg; d <<= 1) { // lane 0: fold of lanes m .. 0, oldest first
+            uint y = subgroupShuffle(x, min(l + d, sg - 1u));
+            if (l + d < sg) x = SCAN_COMBINE(y, x);
+          }
+          acc = subgroupBroadcast(x, 0u);
+          r = 0u;
+        }
+      }
       while (r != 0u) { // uniform in the subgroup
         // Entries e = lane * LB_LANE + j of the window: block r - 1 - e (older
         // as e grows). All loads first, then a spin on those still unset.

@@ -131,7 +131,7 @@ TEST(scan_fenced_and_shapes) {
   tuning = (cn_scan_tuning){.fenced = true};
   check_scan(ONE_BLOCK_MAX + 1, false, 0);
   check_scan((1u << 20) + 7, true, 0);
-  static const uint32_t shapes[][2] = {{64, 32}, {512, 8}, {1024, 16}};
+  static const uint32_t shapes[][2] = {{64, 32}, {512, 8}, {1024, 16}, {64, 64}, {256, 64}};
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
     tuning = (cn_scan_tuning){.wg = shapes[i][0], .items = shapes[i][1]};
     uint64_t blk = (uint64_t)shapes[i][0] * shapes[i][1];
@@ -154,7 +154,17 @@ TEST(scan_fenced_and_shapes) {
                                           {.aggregate_first = true, .spin_budget = 2},
                                           {.aggregate_first = true, .fenced = true},
                                           {.aggregate_first = true, .fenced = true, .spin_budget = 1},
-                                          {.aggregate_first = true, .wg = 64, .items = 16, .lookback_entries = 2}};
+                                          {.aggregate_first = true, .wg = 64, .items = 16, .lookback_entries = 2},
+                                          /* the early first window: alone, with the total first, with 64
+                                             elements per invocation, a tiny spin budget, the static order,
+                                             and where it does not apply (2 entries per lane, fenced) */
+                                          {.early_lookback = true},
+                                          {.early_lookback = true, .aggregate_first = true},
+                                          {.early_lookback = true, .aggregate_first = true, .wg = 64, .items = 64},
+                                          {.early_lookback = true, .wg = 64, .items = 16, .spin_budget = 2},
+                                          {.early_lookback = true, .static_order = true, .spin_budget = 2},
+                                          {.early_lookback = true, .lookback_entries = 2},
+                                          {.early_lookback = true, .fenced = true}};
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
     tuning = others[i];
     check_scan(3 * 64 * 16 + 5, true, 0); /* one block of the default shape, three of 64 x 16 */
@@ -194,13 +204,15 @@ TEST(scan_other_monoids) {
   /* Default shape, small blocks with a window of 8 predecessors per lane
    * (the segmented sum is not commutative: the window's fold keeps order),
    * the block's total before its rows' scans (the segmented sum's total by
-   * rows in order), 64-bit and fenced. */
-  const cn_scan_tuning shapes[4] = {{0},
+   * rows in order), 64-bit and fenced; 64 elements per invocation with the
+   * early first look-back window. */
+  const cn_scan_tuning shapes[5] = {{0},
                                     {.wg = 64, .items = 16, .lookback_entries = 8},
                                     {.wg = 64, .items = 16, .aggregate_first = true},
-                                    {.wg = 64, .items = 16, .aggregate_first = true, .fenced = true}};
+                                    {.wg = 64, .items = 16, .aggregate_first = true, .fenced = true},
+                                    {.wg = 64, .items = 64, .aggregate_first = true, .early_lookback = true}};
   for (int op = CN_SCAN_U32_MAX; op <= CN_SCAN_F32_SEG_ADD; op++)
-    for (int run = 0; run < 5; run++) { /* offset 0, offset 4 (not 16-byte aligned), the other shapes */
+    for (int run = 0; run < 6; run++) { /* offset 0, offset 4 (not 16-byte aligned), the other shapes */
       int off = run == 1 ? 4 : 0;
       const cn_scan_tuning *tu = &shapes[run < 2 ? 0 : run - 1];
       for (uint64_t i = 0; i < n; i++) {

@@ -56,7 +56,7 @@ typedef enum cn_scan_op {
 typedef struct cn_scan_tuning {
   bool two_pass;        /* reduce-then-scan instead of the one-pass look-back */
   /* One-pass block shape: invocations (a power of two, at least the subgroup
-   * size) and elements per invocation (4 .. 32, a multiple of 4); 0: 256 and
+   * size) and elements per invocation (4 .. 64, a multiple of 4); 0: 256 and
    * 16. A shape the device cannot run fails with CN_ERROR_INVALID_ARGUMENT. */
   uint32_t wg, items;
   /* One-pass: the look-back with memory fences (flag and value apart) even
@@ -77,6 +77,11 @@ typedef struct cn_scan_tuning {
   bool aggregate_first; /* one-pass: a block publishes its total before it scans
                            its rows (the first subgroup walks back while the
                            others scan theirs) */
+  bool early_lookback;  /* one-pass with 64-bit atomics, one look-back entry per
+                           lane: the first subgroup reads its first window of
+                           predecessors as soon as its own rows are loaded, before
+                           the block's total is known, and ends the walk there when
+                           that window already reaches a published prefix */
 } cn_scan_tuning;
 
 /* One scan: what cn_scan_record() records. Buffers are given by device
