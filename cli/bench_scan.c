@@ -3,12 +3,13 @@
  * with decoupled look-back against the two-pass reduce-then-scan, and a copy
  * kernel moving the same bytes (4n read, 4n written) in the same run. Every
  * result is checked against the CPU scan at sizes <= 2^22 and the largest.
- * CANOPY_BENCH_SCAN_SHAPES="wg,items[,backoff[,static[,entries[,agg[,apart[,early]]]]]] ..."
+ * CANOPY_BENCH_SCAN_SHAPES="wg,items[,backoff[,static[,entries[,agg[,apart[,early[,stream]]]]]]]] ..."
  * adds one-pass rows of those block shapes, look-back pauses
  * (cn_scan_tuning.backoff), block orders (static: .static_order), look-back
  * windows (.lookback_entries), the block's total first (.aggregate_first),
- * output to another buffer than the input (apart) and the early first
- * look-back window (.early_lookback) (a sweep; this
+ * output to another buffer than the input (apart), the early first
+ * look-back window (.early_lookback) and the rows scanned and written one by
+ * one after the look-back (.stream_rows) (a sweep; this
  * benchmark only; wg and items 0: the default shape);
  * with CANOPY_BENCH_SCAN_BASE=0 those rows alone (one-pass, two-pass and
  * fenced left out). */
@@ -47,12 +48,12 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   const char *sw = getenv("CANOPY_BENCH_SCAN_SHAPES"), *base = getenv("CANOPY_BENCH_SCAN_BASE");
   if (sw && *sw && base && strcmp(base, "0") == 0) nforms = 0; /* the listed shapes alone, the first timed first */
   for (const char *p = sw; p && *p && nforms < MAX_FORMS;) {
-    unsigned wg = 0, items = 0, backoff = 0, ordered = 0, entries = 0, agg = 0, out = 0, early = 0;
+    unsigned wg = 0, items = 0, backoff = 0, ordered = 0, entries = 0, agg = 0, out = 0, early = 0, stream = 0;
     int used = 0, more = 0;
     if (sscanf(p, " %u,%u%n", &wg, &items, &used) != 2) {
       fprintf(stderr,
               "canopy bench scan: CANOPY_BENCH_SCAN_SHAPES=%s: expected "
-              "\"wg,items[,backoff[,static[,entries[,agg[,apart[,early]]]]]] ...\"\n",
+              "\"wg,items[,backoff[,static[,entries[,agg[,apart[,early[,stream]]]]]]]] ...\"\n",
               sw);
       return CLI_USAGE;
     }
@@ -67,7 +68,10 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
             p += more;
             if (sscanf(p, ",%u%n", &out, &more) == 1) {
               p += more;
-              if (sscanf(p, ",%u%n", &early, &more) == 1) p += more;
+              if (sscanf(p, ",%u%n", &early, &more) == 1) {
+                p += more;
+                if (sscanf(p, ",%u%n", &stream, &more) == 1) p += more;
+              }
             }
           }
         }
@@ -79,11 +83,12 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                                      .static_order = ordered != 0,
                                      .lookback_entries = entries,
                                      .aggregate_first = agg != 0,
-                                     .early_lookback = early != 0};
+                                     .early_lookback = early != 0,
+                                     .stream_rows = stream != 0};
     apart[nforms] = out != 0;
-    snprintf(form_names[nforms], sizeof form_names[nforms], "1p-%ux%u%s%.0u%s%s%.0u%s%s%s", wg, items,
+    snprintf(form_names[nforms], sizeof form_names[nforms], "1p-%ux%u%s%.0u%s%s%.0u%s%s%s%s", wg, items,
              backoff ? "b" : "", backoff, ordered ? "s" : "", entries ? "w" : "", entries, agg ? "a" : "",
-             out ? "o" : "", early ? "e" : "");
+             out ? "o" : "", early ? "e" : "", stream ? "r" : "");
     nforms++;
     while (*p == ' ') p++;
   }
@@ -110,7 +115,7 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                     "1p-fenced: the same with flag and value apart, ordered by memory fences;\n"
                     "two-pass: reduce, scan of the block sums (recursively), apply; 1p-WGxITEMS: other block shapes\n"
                     "          (0x0: the default; suffixes: bN pause, s static order, wN window, a total first,\n"
-                    "          o output to another buffer, e early first window)\n\n",
+                    "          o output to another buffer, e early first window, r rows streamed)\n\n",
                caps->buffer_int64_atomics ? "" : " (not on this device: fenced)");
   uint32_t *in = malloc(nmax * 4), *want = malloc(nmax * 4), *got = malloc(nmax * 4);
   cn_buffer data = {0}, orig = {0}, copy = {0}, scratch = {0};

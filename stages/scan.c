@@ -162,9 +162,11 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
   /* Constant 2, the mode (scan_lb.glsl): bit 0 16-byte aligned buffers, bit 1
    * static block order, bits 2-3 log2 of the look-back entries per lane, bit
    * 4 the block's total before its rows' scans, bit 5 the early first window
-   * of the look-back, bits 8.. the look-back pause. */
+   * of the look-back, bit 6 the rows scanned and written one by one after the
+   * look-back, bits 8.. the look-back pause. */
   uint32_t mode = (a->src % 16 == 0 && a->dst % 16 == 0) | (tu->static_order ? 2u : 0u) | log_entries << 2 |
-                  (tu->aggregate_first ? 16u : 0u) | (tu->early_lookback ? 32u : 0u) | tu->backoff << 8;
+                  (tu->aggregate_first ? 16u : 0u) | (tu->early_lookback ? 32u : 0u) |
+                  (tu->stream_rows ? 64u : 0u) | tu->backoff << 8;
   uint32_t spec[4] = {wg, items, mode, tu->spin_budget ? tu->spin_budget : SCAN_SPIN_BUDGET};
   VkPipeline scan;
   bool a64 = cn__scan_a64(ctx, tu);

@@ -164,7 +164,13 @@ TEST(scan_fenced_and_shapes) {
                                           {.early_lookback = true, .wg = 64, .items = 16, .spin_budget = 2},
                                           {.early_lookback = true, .static_order = true, .spin_budget = 2},
                                           {.early_lookback = true, .lookback_entries = 2},
-                                          {.early_lookback = true, .fenced = true}};
+                                          {.early_lookback = true, .fenced = true},
+                                          /* the rows scanned and written one by one after the look-back */
+                                          {.stream_rows = true},
+                                          {.stream_rows = true, .wg = 64, .items = 64, .spin_budget = 2},
+                                          {.stream_rows = true, .early_lookback = true, .wg = 256, .items = 64},
+                                          {.stream_rows = true, .fenced = true, .wg = 64, .items = 32},
+                                          {.stream_rows = true, .aggregate_first = true, .fenced = true, .spin_budget = 1}};
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
     tuning = others[i];
     check_scan(3 * 64 * 16 + 5, true, 0); /* one block of the default shape, three of 64 x 16 */
@@ -205,14 +211,17 @@ TEST(scan_other_monoids) {
    * (the segmented sum is not commutative: the window's fold keeps order),
    * the block's total before its rows' scans (the segmented sum's total by
    * rows in order), 64-bit and fenced; 64 elements per invocation with the
-   * early first look-back window. */
-  const cn_scan_tuning shapes[5] = {{0},
+   * early first look-back window; the rows scanned and written one by one
+   * after the look-back, 64-bit and fenced. */
+  const cn_scan_tuning shapes[7] = {{0},
                                     {.wg = 64, .items = 16, .lookback_entries = 8},
                                     {.wg = 64, .items = 16, .aggregate_first = true},
                                     {.wg = 64, .items = 16, .aggregate_first = true, .fenced = true},
-                                    {.wg = 64, .items = 64, .aggregate_first = true, .early_lookback = true}};
+                                    {.wg = 64, .items = 64, .aggregate_first = true, .early_lookback = true},
+                                    {.wg = 64, .items = 64, .stream_rows = true},
+                                    {.wg = 64, .items = 32, .stream_rows = true, .fenced = true}};
   for (int op = CN_SCAN_U32_MAX; op <= CN_SCAN_F32_SEG_ADD; op++)
-    for (int run = 0; run < 6; run++) { /* offset 0, offset 4 (not 16-byte aligned), the other shapes */
+    for (int run = 0; run < 8; run++) { /* offset 0, offset 4 (not 16-byte aligned), the other shapes */
       int off = run == 1 ? 4 : 0;
       const cn_scan_tuning *tu = &shapes[run < 2 ? 0 : run - 1];
       for (uint64_t i = 0; i < n; i++) {

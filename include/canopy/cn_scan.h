@@ -82,6 +82,10 @@ typedef struct cn_scan_tuning {
                            predecessors as soon as its own rows are loaded, before
                            the block's total is known, and ends the walk there when
                            that window already reaches a published prefix */
+  bool stream_rows;     /* one-pass: the block's total first (as aggregate_first),
+                           then after the look-back each subgroup scans and writes
+                           its rows one at a time (no row's prefix held across the
+                           walk: fewer registers, more workgroups per SM) */
 } cn_scan_tuning;
 
 /* One scan: what cn_scan_record() records. Buffers are given by device
