@@ -13,8 +13,9 @@
 #           and the larger blocks)
 #   PARENS  1: also the small-input parentheses rows (single and auto, 2^9 ..
 #           2^14)
-# A short warm-up first (the first process on a fresh machine often runs with
-# clocks down), then two rounds at 2^26 (each process times its rows after a
+# A warm-up first (the first process on a fresh machine often runs with
+# clocks down, and in one call the later rows of the first 2^26 process ran
+# at half speed), then two rounds at 2^26 (each process times its rows after a
 # copy of the same bytes), then 2^16 .. 2^25, base and candidate. Every row is
 # checked against the CPU reference before it prints; the kernels' register
 # counts (VK_KHR_pipeline_executable_properties) of every shape timed close
@@ -31,7 +32,9 @@ date -u > "$OUT/date.txt"
 keep() { grep -E "^2\^|rror|differs|scan_u32_add|copy_u32x4"; }
 S="--min-log2 26 --max-log2 26"
 M="--min-log2 16 --max-log2 25"
-${BASE:-$B} bench scan --min-log2 20 --max-log2 22 > /dev/null 2>&1 # warm-up
+# warm-up: a short run, then the candidate's rows at 2^26 once, discarded
+${BASE:-$B} bench scan --min-log2 20 --max-log2 22 > /dev/null 2>&1
+CANOPY_BENCH_SCAN_BASE=0 CANOPY_BENCH_SCAN_SHAPES="$SHAPES" $B bench scan $S > /dev/null 2>&1
 {
   for round in 1 2; do
     if [ -n "$BASE" ]; then

@@ -10,6 +10,10 @@
 #define BLOCK_LARGE 8192u
 #define LARGE_FROM (1u << 19)
 #define ONE_BLOCK_MAX 16384u
+/* From HUGE_FROM elements, with 64-bit atomics: blocks of 512 x 32 that
+ * publish their total before their rows' scans. */
+#define HUGE_FROM (1u << 21)
+#define BLOCK_HUGE 16384u
 /* The two-pass form's block (256 x 8). */
 #define BLOCK2 2048u
 
@@ -97,6 +101,24 @@ TEST(scan_block_boundaries) {
     check_scan(sizes[i], false, 0);
     check_scan(sizes[i], true, 2);
   }
+}
+
+/* The huge inputs' default shape at its threshold +-1 and across its first
+ * blocks; with the early first window and the streamed rows on top of it
+ * (flags without a shape keep the default shape); fenced (not that shape). */
+TEST(scan_huge_shape) {
+  const uint64_t sizes[] = {HUGE_FROM - 1, HUGE_FROM, HUGE_FROM + 1, HUGE_FROM + BLOCK_HUGE + 1};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    check_scan(sizes[i], false, 0);
+    check_scan(sizes[i], true, 2);
+  }
+  static const cn_scan_tuning others[] = {
+      {.early_lookback = true}, {.stream_rows = true}, {.fenced = true}, {.spin_budget = 2}};
+  for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+    tuning = others[i];
+    check_scan(HUGE_FROM + 3 * BLOCK_HUGE + 7, i & 1, 0);
+  }
+  tuning = (cn_scan_tuning){0};
 }
 
 TEST(scan_small_random_sizes) {
@@ -277,5 +299,5 @@ TEST(scan_other_monoids) {
 }
 
 TEST_MAIN(T(scan_cpu_reference), T(scan_empty_and_one), T(scan_bad_arguments), T(scan_block_boundaries),
-          T(scan_small_random_sizes), T(scan_large), T(scan_lookback_fallback), T(scan_fenced_and_shapes), T(scan_two_pass),
+          T(scan_huge_shape), T(scan_small_random_sizes), T(scan_large), T(scan_lookback_fallback), T(scan_fenced_and_shapes), T(scan_two_pass),
           T(scan_other_monoids))
