@@ -7,8 +7,9 @@
 #   B       the canopy binary to measure (default .gpu/canopy)
 #   BASE    the baseline canopy binary (default: none, B alone)
 #   SHAPES  the candidate's rows at 2^26 (CANOPY_BENCH_SCAN_SHAPES; default:
-#           the default shape, the larger blocks with the block's total first,
-#           with and without the early first look-back window)
+#           the default shape and larger blocks with the block's total first
+#           or the rows streamed, some with the static order or the early
+#           first look-back window)
 #   SIZES   the candidate's rows at 2^16 .. 2^25 (default: the default shape
 #           and the larger blocks)
 #   PARENS  1: also the small-input parentheses rows (single and auto, 2^9 ..
@@ -23,8 +24,8 @@
 set -u
 B=${B:-.gpu/canopy}
 BASE=${BASE:-}
-SHAPES=${SHAPES:-"0,0 512,32,0,0,0,1 512,32,0,0,0,1,0,1 0,0,0,0,0,0,0,1 256,32,0,0,0,1 256,64,0,0,0,1 128,64,0,0,0,1 512,64,0,0,0,1 256,64,0,0,0,1,0,1 512,32,0,1,0,1"}
-SIZES=${SIZES:-"0,0 512,32,0,0,0,1 256,64,0,0,0,1 128,64,0,0,0,1 256,32,0,0,0,1"}
+SHAPES=${SHAPES:-"0,0 512,32,0,0,0,1 512,32,0,1,0,1 256,64,0,0,0,1 256,64,0,0,0,0,0,0,1 256,64,0,0,0,0,0,1,1 256,64,0,1,0,0,0,0,1 128,64,0,0,0,0,0,0,1 256,48,0,0,0,0,0,0,1 256,32,0,0,0,0,0,0,1 512,32,0,0,0,0,0,0,1 512,24,0,0,0,0,0,0,1 128,48,0,0,0,0,0,0,1"}
+SIZES=${SIZES:-"0,0 512,32,0,0,0,1 256,64,0,0,0,0,0,0,1 256,48,0,0,0,0,0,0,1 128,64,0,0,0,0,0,0,1 256,32,0,0,0,0,0,0,1"}
 PARENS=${PARENS:-0}
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; mkdir -p /tmp/libs; for f in .gl/extra/*.deb; do dpkg -x $f /tmp/libs; done
 export LD_LIBRARY_PATH=/tmp/libs/usr/lib/x86_64-linux-gnu VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json

@@ -153,7 +153,7 @@ TEST(scan_fenced_and_shapes) {
   tuning = (cn_scan_tuning){.fenced = true};
   check_scan(ONE_BLOCK_MAX + 1, false, 0);
   check_scan((1u << 20) + 7, true, 0);
-  static const uint32_t shapes[][2] = {{64, 32}, {512, 8}, {1024, 16}, {64, 64}, {256, 64}};
+  static const uint32_t shapes[][2] = {{64, 32}, {512, 8}, {1024, 16}, {64, 64}, {256, 64}, {64, 24}, {128, 48}};
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
     tuning = (cn_scan_tuning){.wg = shapes[i][0], .items = shapes[i][1]};
     uint64_t blk = (uint64_t)shapes[i][0] * shapes[i][1];
@@ -190,6 +190,7 @@ TEST(scan_fenced_and_shapes) {
                                           /* the rows scanned and written one by one after the look-back */
                                           {.stream_rows = true},
                                           {.stream_rows = true, .wg = 64, .items = 64, .spin_budget = 2},
+                                          {.stream_rows = true, .wg = 64, .items = 24},
                                           {.stream_rows = true, .early_lookback = true, .wg = 256, .items = 64},
                                           {.stream_rows = true, .fenced = true, .wg = 64, .items = 32},
                                           {.stream_rows = true, .aggregate_first = true, .fenced = true, .spin_budget = 1}};
