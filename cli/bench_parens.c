@@ -14,6 +14,8 @@
  *   CANOPY_PARENS_LOWMARK_STAGE=0|1, CANOPY_PARENS_LOWMARK_REWALK=0|1, CANOPY_PARENS_LOWMARK_TABLES=0|1
  *   CANOPY_PARENS_LOWMARK_REDUCE_PARTS=1..64, CANOPY_PARENS_LOWMARK_WINDOW_CACHE=0|1,
  *   CANOPY_PARENS_LOWMARK_LIFT=0|1 (0: one shuffle per lane in place of the lifting, the default)
+ *   CANOPY_PARENS_LOWMARK_SLICE_STAGE=N (reduce: slices of N entries or more staged; 1: all),
+ *   CANOPY_PARENS_LOWMARK_WINDOW_BATCH=1..16 (window: entries in flight per invocation)
  *   CANOPY_BENCH_PARENS_TRAFFIC=only  print lowmark's traffic model at the largest size, time nothing
  *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
  *   CANOPY_PARENS_SINGLE_FORM=tree|lowmark, CANOPY_PARENS_SINGLE_LINKS=0|1
@@ -71,6 +73,9 @@ static bool bench_tuning_env(cn_parens_tuning *t) {
   if ((e = getenv("CANOPY_PARENS_LOWMARK_WINDOW_CACHE")) && *e) t->lowmark_window_cache = strcmp(e, "1") == 0;
   if ((e = getenv("CANOPY_PARENS_LOWMARK_LIFT")) && *e) t->lowmark_psv_per_lane = strcmp(e, "0") == 0;
   if ((e = getenv("CANOPY_PARENS_LOWMARK_REDUCE_PARTS")) && *e) t->lowmark_reduce_parts = (uint32_t)strtoul(e, NULL, 10);
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_SLICE_STAGE")) && *e)
+    t->lowmark_slice_stage_from = (uint32_t)strtoul(e, NULL, 10);
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_WINDOW_BATCH")) && *e) t->lowmark_window_batch = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_SINGLE_FORM")) && *e)
     t->single_form = strcmp(e, "lowmark") == 0 ? CN_PARENS_SINGLE_LOWMARK : CN_PARENS_SINGLE_TREE;
   if ((e = getenv("CANOPY_PARENS_SINGLE_LINKS")) && *e) t->single_psv_links = strcmp(e, "1") == 0;
@@ -352,7 +357,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   bench_printf(rep, "CPU = cn_parens_cpu (sequential, branchless explicit stack) on this host, after one untimed run,\n"
                     "      median of 5 (1 run from 2^25 up)\n");
   for (int v = 0; v < NV; v++) {
-    cn_parens_args pa = {.variant = bench_variants[v], .tuning = &tuning};
+    cn_parens_args pa = {.variant = bench_variants[v], .tuning = &tuning, .n = bench_variants[v] == CN_PARENS_SINGLE ? 0 : nmax};
     if (bench_variants[v] != CN_PARENS_AUTO)
       bench_printf(rep, "partition of %s: %llu elements%s\n", cn_parens_variant_name(bench_variants[v]),
                    (unsigned long long)cn_parens_partition_size(ctx, &pa),
@@ -367,7 +372,9 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   cn_buffer bin = {0}, bout = {0}, bscratch = {0};
   int rc = CLI_OK;
   cn_result r = (in && want && got && cpu_out) ? CN_OK : CN_ERROR_OUT_OF_MEMORY;
-  uint64_t lm_part = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .tuning = &tuning});
+  /* lowmark's partition at the largest size (its default shape depends on n) */
+  uint64_t lm_part =
+      cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = nmax, .tuning = &tuning});
   const char *traffic = getenv("CANOPY_BENCH_PARENS_TRAFFIC");
   if (r == CN_OK && traffic && strcmp(traffic, "only") == 0 && lm_part) { /* the model alone, no GPU runs */
     print_traffic(rep, in, hi, lm_part, 0.0);
@@ -632,7 +639,9 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   if (rc == CLI_OK && bench_variant_on(CN_PARENS_LOWMARK) && lm_part) {
     uint64_t n = 1ull << plg;
     double copy_gbs = copy_ns_at[plg] > 0 ? 2.0 * (double)(((5 * n / 2) + 15) & ~(uint64_t)15) / copy_ns_at[plg] : 0.0;
-    print_traffic(rep, in, plg, lm_part, copy_gbs);
+    print_traffic(rep, in, plg,
+                  cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = n, .tuning = &tuning}),
+                  copy_gbs);
   }
   if (rc == CLI_OK) print_kernel_stats(ctx, rep);
   cn_buffer_destroy(ctx, &bscratch);

@@ -9,6 +9,7 @@
 #include <canopy/cn_bbox.h>
 #include <canopy/cn_bins.h>
 #include <canopy/cn_pathbox.h>
+#include <canopy/cn_scene_stage.h>
 
 
 #include <dirent.h>
@@ -42,25 +43,39 @@ static void job_free(cn_context *ctx, scene_job *j) {
   for (int k = 0; k < 5; k++) cn_buffer_destroy(ctx, &j->arrays[k]);
 }
 
+/* Scenes run the whole scene stage as the library sequences it
+ * (cn_scene_stage_record: path boxes, bbox, bins); synthetic streams, which
+ * have their element boxes already, the bbox and bins stages. */
+static cn_scene_stage_args scene_args(const scene_job *j, cn_timer *t) {
+  const cn_scene_data *s = j->scene;
+  return (cn_scene_stage_args){.elements = j->arrays[0].address,
+                               .paths = j->arrays[1].address,
+                               .segments = j->arrays[2].address,
+                               .transforms = j->arrays[3].address,
+                               .strokes = j->arrays[4].address,
+                               .element_count = s->element_count,
+                               .path_count = s->path_count,
+                               .segment_count = s->segment_count,
+                               .transform_count = s->transform_count,
+                               .stroke_count = s->stroke_count,
+                               .viewport = {j->viewport[0], j->viewport[1], j->viewport[2], j->viewport[3]},
+                               .group_bound = j->groups,
+                               .grid = j->grid,
+                               .tags = j->tags.address,
+                               .path_boxes = j->boxes.address,
+                               .boxes = j->result.address,
+                               .status = j->status.address,
+                               .bin_offsets = j->offsets.address,
+                               .bin_elems = j->elems.address,
+                               .bin_capacity = j->capacity,
+                               .scratch = j->scratch.address,
+                               .timer = t};
+}
+
 static cn_result record_stage(cn_context *ctx, VkCommandBuffer cmd, scene_job *j, cn_timer *t) {
   if (j->scene) {
-    const cn_scene_data *s = j->scene;
-    cn_pathbox_args pa = {.elements = j->arrays[0].address,
-                          .paths = j->arrays[1].address,
-                          .segments = j->arrays[2].address,
-                          .transforms = j->arrays[3].address,
-                          .strokes = j->arrays[4].address,
-                          .element_count = s->element_count,
-                          .path_count = s->path_count,
-                          .segment_count = s->segment_count,
-                          .transform_count = s->transform_count,
-                          .stroke_count = s->stroke_count,
-                          .scratch = j->scratch.address,
-                          .boxes = j->boxes.address,
-                          .tags = j->tags.address,
-                          .timer = t};
-    CLI_TRY(cn_pathbox_record(ctx, cmd, &pa));
-    cn_cmd_barrier(ctx, cmd);
+    cn_scene_stage_args a = scene_args(j, t);
+    return cn_scene_stage_record(ctx, cmd, &a);
   }
   cn_bbox_args ba = {.tags = j->tags.address,
                      .boxes = j->boxes.address,
@@ -152,9 +167,13 @@ static cn_result job_setup(cn_context *ctx, scene_job *j, const uint32_t *tags, 
   uint64_t scratch = cn_bbox_scratch_bytes(ctx, &(cn_bbox_args){.n = n, .group_bound = j->groups});
   uint64_t bs = cn_bins_scratch_bytes(ctx, &(cn_bins_args){.n = n, .grid = j->grid});
   if (bs > scratch) scratch = bs;
-  cn_pathbox_args pa = {.path_count = j->scene ? j->scene->path_count : 0};
-  if (j->scene && cn_pathbox_scratch_bytes(ctx, &pa) > scratch) scratch = cn_pathbox_scratch_bytes(ctx, &pa);
   j->capacity = 8 * nn + 1024;
+  if (j->scene) {
+    cn_scene_stage_args a = scene_args(j, NULL);
+    a.bin_offsets = 1; /* binned: the grid counts */
+    uint64_t ss = cn_scene_stage_scratch_bytes(ctx, &a);
+    if (ss > scratch) scratch = ss;
+  }
   uint64_t nbins = (uint64_t)j->grid.nbx * j->grid.nby;
   cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 4, &j->tags);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 16, &j->boxes);

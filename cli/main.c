@@ -34,9 +34,10 @@ static void print_help(FILE *f) {
           "the options; `-` names standard input or output where a command reads or writes files.\n\n"
           "environment: CANOPY_DEVICE=<index|name> picks a device; CANOPY_VALIDATION=1 turns the\n"
           "Vulkan validation layer on; CANOPY_BBOX_SHAPE=wg,items,clip_wg, CANOPY_BINS_ROUNDS=r and\n"
-          "CANOPY_SCENE_SMALL=n|off|bbox,bins[,pathbox[,binsrows[,pathboxfused]]] (the scene stage's\n"
-          "one-dispatch kernels up to n elements; pathbox: segments and elements; binsrows: binning by\n"
-          "bin rows; pathboxfused: path boxes in two dispatches)\n"
+          "CANOPY_SCENE_SMALL=n|off|bbox,bins[,pathbox[,binsrows[,pathboxfused[,pathboxfold]]]] (the scene\n"
+          "stage's one-dispatch kernels up to n elements; pathbox: segments and elements; binsrows:\n"
+          "binning by bin rows; pathboxfused: path boxes in two dispatches; pathboxfold: element boxes\n"
+          "in the one-workgroup bbox kernel), CANOPY_SCENE_SMALL_WG=bbox,binsrows (their workgroup sizes)\n"
           "try other kernel shapes (benchmarks; results do not change); compiled GPU pipelines are kept in\n"
           "$XDG_CACHE_HOME/canopy/pipelines.bin (else ~/.cache/canopy/pipelines.bin) to start\n"
           "faster: CANOPY_PIPELINE_CACHE=FILE puts it elsewhere, CANOPY_PIPELINE_CACHE=0 turns it off.\n"
@@ -71,8 +72,8 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   if (shape && sscanf(shape, "%u,%u,%u", &wg, &items, &clip) == 3)
     cli_tuning.bbox_wg = wg, cli_tuning.bbox_items = items, cli_tuning.bbox_clip_wg = clip;
   if (rounds) cli_tuning.bins_rounds = (uint32_t)strtoul(rounds, NULL, 10);
-  /* CANOPY_SCENE_SMALL=n, off, or bbox,bins[,pathbox[,binsrows[,pathboxfused]]]
-   * (each a count or off); n sets bbox and bins, off all five */
+  /* CANOPY_SCENE_SMALL=n, off, or bbox,bins[,pathbox[,binsrows[,pathboxfused[,pathboxfold]]]]
+   * (each a count or off); n sets bbox and bins, off all six */
   const char *small = getenv("CANOPY_SCENE_SMALL");
   if (small && *small) {
     const char *comma = strchr(small, ',');
@@ -88,9 +89,17 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
       cli_tuning.bins_rows_max = strncmp(comma3 + 1, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(comma3 + 1, NULL, 10);
     if (comma4)
       cli_tuning.pathbox_fused_max = strncmp(comma4 + 1, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(comma4 + 1, NULL, 10);
+    const char *comma5 = comma4 ? strchr(comma4 + 1, ',') : NULL;
+    if (comma5)
+      cli_tuning.pathbox_fold_max = strncmp(comma5 + 1, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(comma5 + 1, NULL, 10);
     if (!comma && strncmp(small, "off", 3) == 0)
-      cli_tuning.pathbox_small_max = cli_tuning.bins_rows_max = cli_tuning.pathbox_fused_max = CN_SMALL_OFF;
+      cli_tuning.pathbox_small_max = cli_tuning.bins_rows_max = cli_tuning.pathbox_fused_max = cli_tuning.pathbox_fold_max =
+          CN_SMALL_OFF;
   }
+  /* CANOPY_SCENE_SMALL_WG=bbox,binsrows (cn_tuning.bbox_small_wg, bins_rows_wg) */
+  const char *small_wg = getenv("CANOPY_SCENE_SMALL_WG");
+  unsigned bw = 0, rw = 0;
+  if (small_wg && sscanf(small_wg, "%u,%u", &bw, &rw) == 2) cli_tuning.bbox_small_wg = bw, cli_tuning.bins_rows_wg = rw;
   /* CANOPY_FLATTEN_SCAN_ONE_BLOCK=n or off (cn_tuning.flatten_scan_one_block_max) */
   const char *fl_one = getenv("CANOPY_FLATTEN_SCAN_ONE_BLOCK");
   if (fl_one && *fl_one)

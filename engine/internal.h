@@ -157,6 +157,31 @@ uint32_t cn__pathbox_small_max(const cn_context *ctx);
 uint32_t cn__pathbox_small_paths(const cn_context *ctx);
 uint32_t cn__pathbox_small_wg(const cn_context *ctx, uint64_t segments, uint64_t elements, uint64_t paths);
 
+/* The scene stage's small scenes (stages/scene_stage.c): the path-box
+ * stage's element step folded into bbox_small. cn__pathbox_record_keys
+ * records pathbox_init and pathbox_segments only (the paths' key boxes in
+ * a->scratch, no element boxes); cn__bbox_record_from_paths then records
+ * bbox_small starting from the scene's elements and those keys, writing
+ * tags and the element boxes (a->tags, a->boxes) as pathbox_elements would.
+ * cn__scene_fold_max: the element count up to which the scene stage does so
+ * (cn_tuning.pathbox_fold_max, else the default; 0 when turned off). */
+typedef struct cn__bbox_from_paths {
+  VkDeviceAddress elements, paths, transforms, strokes;
+  VkDeviceAddress keys; /* the key boxes: 16-byte aligned, less than 4 GiB past the bbox scratch */
+  uint32_t path_count, transform_count, stroke_count;
+} cn__bbox_from_paths;
+struct cn_pathbox_args;
+struct cn_bbox_args;
+cn_result cn__pathbox_record_keys(cn_context *ctx, VkCommandBuffer cmd, const struct cn_pathbox_args *a);
+cn_result cn__bbox_record_from_paths(cn_context *ctx, VkCommandBuffer cmd, const struct cn_bbox_args *a,
+                                     const cn__bbox_from_paths *from);
+#define CN_PATHBOX_FOLD_DEFAULT 8192u
+uint32_t cn__scene_fold_max(const cn_context *ctx);
+/* Where the scene stage puts the key boxes when it folds (their byte offset
+ * in its scratch, past the bbox scratch), 0 when it does not fold. */
+uint64_t cn__scene_fold_keys_at(cn_context *ctx, uint64_t n, uint64_t group_bound, uint64_t segments,
+                                uint64_t paths);
+
 /* Highest power of two <= x (x > 0). */
 static inline uint32_t cn_floor_pow2(uint32_t x) {
   uint32_t p = 1;

@@ -28,6 +28,12 @@
 //     shared memory per chunk of WG leaves) and one range query per END.
 // Status words as the multi-pass kernels write them. Needs workgroups of
 // whole subgroups.
+//
+// FROM_PATHS (the scene stage's small scenes, stages/scene_stage.c): the
+// element boxes of the path-box stage are computed here instead of by
+// pathbox_elements, from the elements and the paths' key boxes that
+// pathbox_segments left in scratch (the same code, pathbox.glsl, so the same
+// bits); tags[] and boxes[] are written as pathbox_elements writes them.
 #include "common.glsl"
 #include "cn_scene_layout.h"
 
@@ -35,18 +41,31 @@ layout(constant_id = CN_SPEC_WG_SIZE) const uint WG = 1024;
 layout(constant_id = CN_SPEC_ITEMS) const uint ITEMS = 8;
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer TagBuf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) workgroupcoherent buffer BoxBuf { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) workgroupcoherent buffer U32Buf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) workgroupcoherent buffer I32Buf { int v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) workgroupcoherent buffer KeyBuf { ivec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) workgroupcoherent buffer KeyIntBuf { int v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ElemBuf { cn_element v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer PathBuf { cn_path v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer XformBuf { cn_transform v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer StrokeBuf { cn_stroke v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer PathKeyBuf { ivec4 v[]; };
 #define CN_USE_BBOX_SMALL_PUSH
 #include "cn_scene_stage_shared.h"
 layout(constant_id = CN_SPEC_BBOX_TREE_CAP) const uint TREE_CAP = 4096;
+layout(constant_id = CN_SPEC_BBOX_FROM_PATHS) const uint FROM_PATHS = 0;
+#define CN_PATHBOX_ELEMENT_STEP
 #include "scene_box.glsl"
 #include "pathbox.glsl"
 #include "bbox_keys.glsl"
+
+// The scratch areas (set first in main).
+U32Buf g_idx;
+I32Buf g_parens;
+BoxBuf g_acc;
+KeyBuf g_pyramid;
 
 // Kind bits of idx[] (n < 2^30 here).
 const uint IDX_CLOSE = 1u << 30, IDX_BLEND = 1u << 31, IDX_ELEM = IDX_CLOSE - 1u;
@@ -60,6 +79,7 @@ const uint MEM_WORDS = TREE_CAP + 32u > 5u * WG ? TREE_CAP + 32u : 5u * WG;
 shared uint sh_mem[MEM_WORDS];
 shared uvec2 sh_sg[WG];
 shared uint sh_first_bad_tag, sh_first_bad_close, sh_closes;
+shared uint sh_live[2];
 
 // Every earlier write of the workgroup (shared and buffer) is visible after it.
 void sync() {
@@ -114,7 +134,7 @@ int prev_lower(uint k, uint v, uint off[16]) {
 
 // ------------------------------------------------------------- pyramid
 
-#define PYRAMID_AT(x) pc.pyramid.v[x]
+#define PYRAMID_AT(x) g_pyramid.v[x]
 #include "bbox_pyramid_query.glsl"
 
 ivec4 sh_key(uint x) { return ivec4(sh_mem[4u * x], sh_mem[4u * x + 1u], sh_mem[4u * x + 2u], sh_mem[4u * x + 3u]); }
@@ -122,21 +142,38 @@ void sh_key_put(uint x, ivec4 k) { sh_mem[4u * x] = k.x, sh_mem[4u * x + 1u] = k
 
 // bbox_pyramid's reduce_block with WG leaves per block: entries [WG g, WG g +
 // WG) of the level at off (count entries) through up to log2(WG) levels.
+// Lane l holds entry WG g + l; the levels inside a subgroup come from
+// butterfly unions of shuffled key boxes (no barriers: an entry of level j
+// is the union of the 2^j level-0 entries below it, and the union of keys
+// is exact in any order), then one entry per subgroup goes on in shared
+// memory, a level per pair of barriers.
 void reduce_block(uint g, uint off, uint count) {
   uint t = gl_LocalInvocationID.x;
-  uint src = g * WG + t;
+  uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+  uint src = g * WG + lane;
   sync();
-  sh_key_put(t, src < count ? pc.pyramid.v[off + src] : KEY_BOX_EMPTY);
-  for (uint w = WG / 2u; w >= 1u && count > 1u; w >>= 1) {
+  ivec4 v = src < count ? g_pyramid.v[off + src] : KEY_BOX_EMPTY;
+  uint w = WG;
+  for (uint d = 1u; d < gl_SubgroupSize && count > 1u; d <<= 1) {
+    v = key_union(v, subgroupShuffleXor(v, d));
+    off += count;
+    count = (count + 1u) / 2u;
+    w >>= 1;
+    uint x = g * w + lane / (2u * d);
+    if ((gl_SubgroupInvocationID & (2u * d - 1u)) == 0u && x < count) g_pyramid.v[off + x] = v;
+  }
+  if (count <= 1u) return;
+  if (gl_SubgroupInvocationID == 0u) sh_key_put(gl_SubgroupID, v);
+  for (w >>= 1; w >= 1u && count > 1u; w >>= 1) {
     barrier();
-    ivec4 v = t < w ? key_union(sh_key(2u * t), sh_key(2u * t + 1u)) : KEY_BOX_EMPTY;
+    ivec4 u = t < w ? key_union(sh_key(2u * t), sh_key(2u * t + 1u)) : KEY_BOX_EMPTY;
     barrier();
     off += count;
     count = (count + 1u) / 2u;
     if (t < w) {
-      sh_key_put(t, v);
+      sh_key_put(t, u);
       uint x = g * w + t;
-      if (x < count) pc.pyramid.v[off + x] = v;
+      if (x < count) g_pyramid.v[off + x] = u;
     }
   }
 }
@@ -158,6 +195,11 @@ void build_pyramid(uint leaves) {
 // ------------------------------------------------------------------ main
 
 void main() {
+  uint64_t scratch = uint64_t(pc.scratch);
+  g_idx = U32Buf(scratch + pc.idx_at);
+  g_parens = I32Buf(scratch + pc.parens_at);
+  g_acc = BoxBuf(scratch + pc.acc_at);
+  g_pyramid = KeyBuf(scratch + pc.pyramid_at);
   uint t = gl_LocalInvocationID.x;
   uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
   vec4 vp = vec4(pc.vp_x0, pc.vp_y0, pc.vp_x1, pc.vp_y1);
@@ -168,14 +210,42 @@ void main() {
     sh_first_bad_close = 0xFFFFFFFFu;
     sh_closes = 0u;
   }
-  for (uint k = t; k < gb; k += WG) pc.pyramid.v[k] = KEY_BOX_EMPTY;
+  for (uint k = t; k < gb; k += WG) g_pyramid.v[k] = KEY_BOX_EMPTY;
   uint tag[ITEMS];
   vec4 box[ITEMS];
   uint cnode[ITEMS]; // group nodes before each element
-  for (uint r = 0u; r < ITEMS; r++) {
-    uint i = r * WG + lane;
-    tag[r] = i < pc.n ? pc.tags.v[i] : 0u;
-    box[r] = i < pc.n ? pc.boxes.v[i] : BOX_EMPTY;
+  if (FROM_PATHS != 0u) {
+    // pathbox_elements' step, every row's loads in flight together: the
+    // elements, then their paths' key boxes
+    PathKeyBuf keys = PathKeyBuf(scratch + pc.keys_at);
+    uvec4 ev[ITEMS]; // tag, path, paint, aux
+    bool has[ITEMS];
+    for (uint r = 0u; r < ITEMS; r++) {
+      uint i = r * WG + lane;
+      ev[r] = uvec4(0u);
+      if (i < pc.n) {
+        cn_element x = pc.elements.v[i];
+        ev[r] = uvec4(x.tag, x.path, x.paint, x.aux);
+      }
+      has[r] = i < pc.n && element_has_path_box(cn_element(ev[r].x, ev[r].y, ev[r].z, ev[r].w));
+    }
+    ivec4 key[ITEMS];
+    for (uint r = 0u; r < ITEMS; r++) key[r] = has[r] ? keys.v[ev[r].y] : ivec4(0);
+    for (uint r = 0u; r < ITEMS; r++) {
+      uint i = r * WG + lane;
+      tag[r] = ev[r].x;
+      box[r] = has[r] ? element_box(cn_element(ev[r].x, ev[r].y, ev[r].z, ev[r].w), key[r]) : BOX_EMPTY;
+      if (i < pc.n) {
+        pc.boxes.v[i] = box[r];
+        pc.tags.v[i] = tag[r];
+      }
+    }
+  } else {
+    for (uint r = 0u; r < ITEMS; r++) {
+      uint i = r * WG + lane;
+      tag[r] = i < pc.n ? pc.tags.v[i] : 0u;
+      box[r] = i < pc.n ? pc.boxes.v[i] : BOX_EMPTY;
+    }
   }
   sync();
 
@@ -195,9 +265,9 @@ void main() {
     uint k = base.x + ex.x;
     cnode[r] = k;
     if (group && k < gb) {
-      pc.idx.v[k] = i | (close ? IDX_CLOSE : 0u) | (blend ? IDX_BLEND : 0u);
+      g_idx.v[k] = i | (close ? IDX_CLOSE : 0u) | (blend ? IDX_BLEND : 0u);
       // a BEGIN's own clip (the viewport for a blend), for phase 3
-      if (!close) pc.acc.v[k] = blend ? vp : box_intersect(box_clean(box[r]), vp);
+      if (!close) g_acc.v[k] = blend ? vp : box_intersect(box_clean(box[r]), vp);
       tree_put(k, uint(int(base.y + ex.y) + int(DEPTH_BIAS)));
       closes += close ? 1u : 0u;
     }
@@ -225,7 +295,7 @@ void main() {
     }
   }
   barrier();
-  for (uint k = t; k < limit; k += WG) pc.parens.v[k] = prev_lower(k, tree_get(k), off);
+  for (uint k = t; k < limit; k += WG) g_parens.v[k] = prev_lower(k, tree_get(k), off);
   sync();
 
   // 3. clips, chunk after chunk of WG group nodes
@@ -234,18 +304,25 @@ void main() {
     vec4 val = vp;
     int link = -1;
     if (k < limit) {
-      uint id = pc.idx.v[k];
-      vec4 own = pc.acc.v[k];
-      int up = pc.parens.v[k];
+      uint id = g_idx.v[k];
+      vec4 own = g_acc.v[k];
+      int up = g_parens.v[k];
       if ((id & IDX_CLOSE) == 0u) val = own, link = up;
     }
     uint span = min(WG, limit - p0);
-    for (uint step = 1u; step < span; step <<= 1) {
+    // log2(span) steps at most; they stop early once no link stays in the
+    // chunk (after s steps a link spans 2^s levels of nesting, so shallow
+    // nesting takes few steps): sh_live[s & 1] says whether any did
+    if (t == 0u) sh_live[0] = 0u;
+    for (uint step = 1u, s = 0u; step < span; step <<= 1, s++) {
       barrier();
       sh_mem[4u * t] = floatBitsToUint(val.x), sh_mem[4u * t + 1u] = floatBitsToUint(val.y);
       sh_mem[4u * t + 2u] = floatBitsToUint(val.z), sh_mem[4u * t + 3u] = floatBitsToUint(val.w);
       sh_mem[4u * WG + t] = uint(link);
+      if (t == 0u) sh_live[(s + 1u) & 1u] = 0u; // the next step's flag (its last readers are past the barrier above)
+      if (link >= int(p0)) atomicOr(sh_live[s & 1u], 1u);
       barrier();
+      if (sh_live[s & 1u] == 0u) break; // the same for every invocation: nothing is left to follow
       if (link >= int(p0)) {
         uint l = uint(link) - p0;
         val = box_intersect(val, uintBitsToFloat(uvec4(sh_mem[4u * l], sh_mem[4u * l + 1u], sh_mem[4u * l + 2u],
@@ -253,8 +330,8 @@ void main() {
         link = int(sh_mem[4u * WG + l]);
       }
     }
-    if (link >= 0) val = box_intersect(val, pc.acc.v[link]); // final: an earlier chunk
-    if (k < limit) pc.acc.v[k] = val;
+    if (link >= 0) val = box_intersect(val, g_acc.v[link]); // final: an earlier chunk
+    if (k < limit) g_acc.v[k] = val;
     sync();
   }
 
@@ -264,10 +341,10 @@ void main() {
   for (uint r = 0u; r < ITEMS; r++) {
     uint i = r * WG + lane;
     bool draw = i < pc.n && (tag[r] == CN_TAG_FILL || tag[r] == CN_TAG_STROKE);
-    enc[r] = draw && cnode[r] < limit ? pc.parens.v[cnode[r]] : -1;
+    enc[r] = draw && cnode[r] < limit ? g_parens.v[cnode[r]] : -1;
   }
   vec4 clip[ITEMS];
-  for (uint r = 0u; r < ITEMS; r++) clip[r] = enc[r] >= 0 ? pc.acc.v[enc[r]] : vp;
+  for (uint r = 0u; r < ITEMS; r++) clip[r] = enc[r] >= 0 ? g_acc.v[enc[r]] : vp;
   for (uint r = 0u; r < ITEMS; r++) {
     uint i = r * WG + lane;
     uint tg = tag[r];
@@ -294,21 +371,21 @@ void main() {
     uint next = subgroupShuffle(c, min(gl_SubgroupInvocationID + 1u, gl_SubgroupSize - 1u));
     bool last = gl_SubgroupInvocationID == gl_SubgroupSize - 1u || next != c;
     if (last && q.x < q.z) { // a non-empty key box: some draw of the run contributed (so c < limit)
-      atomicMin(KeyIntBuf(pc.pyramid).v[4u * c], q.x);
-      atomicMin(KeyIntBuf(pc.pyramid).v[4u * c + 1u], q.y);
-      atomicMax(KeyIntBuf(pc.pyramid).v[4u * c + 2u], q.z);
-      atomicMax(KeyIntBuf(pc.pyramid).v[4u * c + 3u], q.w);
+      atomicMin(KeyIntBuf(g_pyramid).v[4u * c], q.x);
+      atomicMin(KeyIntBuf(g_pyramid).v[4u * c + 1u], q.y);
+      atomicMax(KeyIntBuf(g_pyramid).v[4u * c + 2u], q.z);
+      atomicMax(KeyIntBuf(g_pyramid).v[4u * c + 3u], q.w);
     }
   }
 
   // 5. blends
   build_pyramid(limit);
   for (uint k = t; k < limit; k += WG) {
-    uint id = pc.idx.v[k];
+    uint id = g_idx.v[k];
     if ((id & IDX_CLOSE) == 0u) continue;
     uint c = id & IDX_ELEM;
-    int o = pc.parens.v[k];
-    uint oid = o >= 0 ? pc.idx.v[o] : 0u;
+    int o = g_parens.v[k];
+    uint oid = o >= 0 ? g_idx.v[o] : 0u;
     if (o < 0 || ((oid ^ id) & IDX_BLEND) != 0u) {
       atomicMin(sh_first_bad_close, c);
       pc.result.v[c] = BOX_EMPTY;

@@ -15,6 +15,7 @@
 #define CN_SPEC_BINS_LIST 2  /* bins_rows: elements its shared list holds */
 #define CN_SPEC_BBOX_TREE_CAP 2 /* bbox_small: group nodes it can hold */
 #define CN_SPEC_PATHBOX_PATHS 2 /* pathbox_small: paths whose key boxes it holds */
+#define CN_SPEC_BBOX_FROM_PATHS 3 /* bbox_small: 1 to start from the elements and path keys */
 
 /* The compacted group array stores one byte per BEGIN/END (the input of
  * parentheses matching): bit 0 = close (END), bit 1 = blend (else clip). */
@@ -155,20 +156,28 @@ CN_STATIC_ASSERT_SIZE(cn_bbox_groups_push, 64);
  * inputs; scratch: idx, parens (group_bound words each), acc (group_bound
  * boxes), pyramid (the key pyramid over group_bound leaves). */
 #if !defined(VULKAN) || defined(CN_USE_BBOX_SMALL_PUSH)
+/* bbox_small: idx, parens, acc and pyramid (and, with FROM_PATHS, the path
+ * boxes' keys) at byte offsets into scratch. With FROM_PATHS (a
+ * specialization constant) it starts from the scene's elements and the
+ * keys that pathbox_segments left, and writes tags[] and boxes[] (the path
+ * boxes) itself, as pathbox_elements would. */
 CN_PUSH_BEGIN(cn_bbox_small_push)
-  CN_PTR(TagBuf) tags;
-  CN_PTR(BoxBuf) boxes;
+  CN_PTR(TagBuf) tags;          /* in; out with FROM_PATHS */
+  CN_PTR(BoxBuf) boxes;         /* in; out with FROM_PATHS */
   CN_PTR(BoxBuf) result;
   CN_PTR(U32Buf) status;
-  CN_PTR(U32Buf) idx;       /* element index of each group node | close << 30 | blend << 31 */
-  CN_PTR(I32Buf) parens;
-  CN_PTR(BoxBuf) acc;
-  CN_PTR(KeyBuf) pyramid;
+  CN_PTR(U32Buf) scratch;
+  CN_PTR(ElemBuf) elements;     /* FROM_PATHS: the scene's arrays */
+  CN_PTR(PathBuf) paths;
+  CN_PTR(XformBuf) transforms;
+  CN_PTR(StrokeBuf) strokes;
   CN_F32 vp_x0, vp_y0, vp_x1, vp_y1;
   CN_U32 n;
   CN_U32 group_bound;
+  CN_U32 idx_at, parens_at, acc_at, pyramid_at, keys_at; /* byte offsets into scratch */
+  CN_U32 path_count, transform_count, stroke_count;     /* FROM_PATHS */
 CN_PUSH_END(cn_bbox_small_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_small_push, 88);
+CN_STATIC_ASSERT_SIZE(cn_bbox_small_push, 128);
 #endif
 
 /* ------------------------------------------------------------------ bins --

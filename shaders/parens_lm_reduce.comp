@@ -11,6 +11,10 @@
 // survivors fill consecutive slots, so the slice is assembled in shared
 // memory and leaves in 16-byte stores of consecutive invocations (deep input
 // keeps most '(' unmatched: the slice is then as long as the partition).
+// A short slice (shorter than STAGE_FROM entries; its length is known to the
+// whole workgroup after the scans) is written straight from the invocations
+// that hold its entries, without the shared copy and its barrier: on random
+// input slices are a few dozen entries long.
 #define PARENS_NO_PARTITION
 #include "parens.glsl"
 #include "parens_lm.glsl"
@@ -22,6 +26,11 @@ layout(buffer_reference, std430, buffer_reference_align = 16) PARENS_COHERENT bu
 // keeps a load in flight while it works (the dispatch has ceil(n1 / RP)
 // workgroups).
 layout(constant_id = CN_SPEC_PARENS_MATCH) const uint RP = 1;
+
+// Slices of at least this many entries are staged through shared memory
+// (1: every slice; the id that the other variants use for their look-back
+// window).
+const uint STAGE_FROM = WINDOW;
 
 shared int sh_slice[P]; // the partition's slice, bottom first
 
@@ -49,6 +58,16 @@ void main() {
     if (surv > 0) lm_walk(c);
     uint m = c.mask;
     uint slot = uint(low_t - low);
+    uint b_all = uint(sum - low); // the slice's length
+    if (lt == 0u) pc.tree.v[q] = uvec2(uint(-low), b_all);
+    if (b_all < STAGE_FROM) { // uniform in the workgroup
+      for (int k = 0; k < surv; k++) {
+        uint bit = uint(findLSB(m));
+        m ^= 1u << bit;
+        pc.slices.v[q * P + slot + uint(k)] = int(part + t * LK + bit);
+      }
+      continue;
+    }
     // sh_slice's readers of the previous partition are past the barriers of
     // lm_excl_add and lm_suffix_min
     for (int k = 0; k < surv; k++) {
@@ -56,8 +75,6 @@ void main() {
       m ^= 1u << bit;
       sh_slice[slot + uint(k)] = int(part + t * LK + bit);
     }
-    uint b_all = uint(sum - low); // the slice's length
-    if (lt == 0u) pc.tree.v[q] = uvec2(uint(-low), b_all);
     barrier();
     ParensI32x4 dst = ParensI32x4(pc.slices);
     for (uint e4 = lt; 4u * e4 < b_all; e4 += WG) {

@@ -12,12 +12,18 @@
 // be in flight at once. Lane t fills depths t, t + 16, ...: one search for its
 // first depth, then down r's slice 16 entries at a time (the lanes together
 // read and write consecutive entries), and a search continued below r when
-// the slice runs out.
+// the slice runs out. Where the slice and the window both hold BATCH more
+// rows, a lane loads BATCH entries before it stores any: a deep window (up to
+// a partition of entries, one partition per 16 lanes) is a copy, and a copy
+// with one load in flight per lane waits on each load's latency.
+#extension GL_EXT_control_flow_attributes : require
 #define PARENS_NO_PARTITION
 #include "parens.glsl"
 #include "parens_stack.glsl"
 
 const uint WIN_LANES = 16u; // invocations per partition; WG is a multiple
+// Entries each lane loads before it stores them (1: one at a time), 1 .. 16.
+layout(constant_id = CN_SPEC_PARENS_MATCH) const uint BATCH = 8;
 
 void main() {
   uint q = cn_group_id() * (WG / WIN_LANES) + gl_LocalInvocationID.x / WIN_LANES;
@@ -28,7 +34,8 @@ void main() {
   uint i = q;
   uvec2 acc = uvec2(0u);
   int r = -1, slot = -1;
-  for (; d < need; d += WIN_LANES) {
+  const uint span = (BATCH - 1u) * WIN_LANES; // rows past the first of a batch
+  while (d < need) {
     if (slot < 0) {
       if (r >= 0) { // past r's slice: continue below it
         acc = bic(pc.tree.v[uint(r)], acc);
@@ -38,8 +45,18 @@ void main() {
       if (r < 0) break;
       slot = int(pc.tree.v[uint(r)].y) - 1 - int(acc.x + d - acc.y);
     }
-    pc.win.v[q * P + d] = pc.slices.v[uint(r) * P + uint(slot)];
-    slot -= int(WIN_LANES);
+    uint from = uint(r) * P + uint(slot), to = q * P + d;
+    if (BATCH > 1u && slot >= int(span) && d + span < need) {
+      int e[BATCH];
+      [[unroll]] for (uint k = 0u; k < BATCH; k++) e[k] = pc.slices.v[from - k * WIN_LANES];
+      [[unroll]] for (uint k = 0u; k < BATCH; k++) pc.win.v[to + k * WIN_LANES] = e[k];
+      d += BATCH * WIN_LANES;
+      slot -= int(BATCH * WIN_LANES);
+    } else {
+      pc.win.v[to] = pc.slices.v[from];
+      d += WIN_LANES;
+      slot -= int(WIN_LANES);
+    }
   }
   for (; d < need; d += WIN_LANES) pc.win.v[q * P + d] = -1; // below the bottom of the stack
 }

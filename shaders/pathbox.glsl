@@ -94,6 +94,13 @@ bool segment_key(uint j, out uint path, out ivec4 key) {
   return ok;
 }
 
+#endif
+
+#if defined(CN_USE_PATHBOX_PUSH) || defined(CN_PATHBOX_ELEMENT_STEP)
+// The element step (pathbox_elements, pathbox_small, pathbox_fused, and
+// bbox_small with FROM_PATHS, whose push block has the same field names:
+// paths, transforms, strokes and their counts).
+
 // Whether element e takes its box from its path's key box.
 bool element_has_path_box(cn_element e) {
   bool drawn = e.tag == CN_TAG_FILL || e.tag == CN_TAG_STROKE || e.tag == CN_TAG_BEGIN_CLIP;
@@ -126,6 +133,9 @@ vec4 element_box(cn_element e, ivec4 k) {
   return box_canon(box_clean(box));
 }
 
+#endif
+
+#ifdef CN_USE_PATHBOX_PUSH
 #ifdef CN_PATHBOX_SEGMENT_PASS
 shared uint sh_path;
 shared ivec4 sh_key;

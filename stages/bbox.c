@@ -279,12 +279,24 @@ uint32_t cn__bbox_small_max(const cn_context *ctx) {
 static bool cn__bbox_small_shape(const cn_context *ctx, uint64_t n, uint64_t gb, uint32_t spec[3]) {
   const cn_device_caps *c = &ctx->caps;
   uint32_t wg = cn_floor_pow2(CN_MIN(1024u, c->max_workgroup_invocations));
+  /* One element per invocation up to the largest workgroup, in no fewer
+   * than 128 invocations: on the H200 a workgroup no larger than the stream
+   * finishes sooner (fewer subgroups at each barrier; docs/PERF.md). The
+   * tuning's size (cn_tuning.bbox_small_wg, a power of two of whole
+   * subgroups, at least 32) where it holds the stream at 8 per invocation. */
+  uint32_t tw = ctx->tuning.bbox_small_wg, dw = 128;
+  while (dw < n && dw < wg) dw *= 2;
+  if (tw && (tw & (tw - 1)) == 0 && tw <= wg && tw >= 32 && c->subgroup_size && tw % c->subgroup_size == 0 &&
+      n <= (uint64_t)tw * CN__BBOX_SMALL_ITEMS)
+    wg = tw;
+  else if (!tw && dw < wg && c->subgroup_size && dw % c->subgroup_size == 0)
+    wg = dw;
   if (n > cn__bbox_small_max(ctx) || gb > CN__BBOX_SMALL_TREE || !c->subgroup_size || wg % c->subgroup_size) return false;
   uint32_t items = 1;
   while ((uint64_t)wg * items < n) items *= 2;
   if (items > CN__BBOX_SMALL_ITEMS) return false;
-  /* shared memory: sh_mem (max(tree + 32, 5 wg) words), sh_sg (2 wg), 3 words */
-  uint64_t words = CN_MAX(CN__BBOX_SMALL_TREE + 32u, 5u * wg) + 2u * wg + 3u;
+  /* shared memory: sh_mem (max(tree + 32, 5 wg) words), sh_sg (2 wg), 5 words */
+  uint64_t words = CN_MAX(CN__BBOX_SMALL_TREE + 32u, 5u * wg) + 2u * wg + 5u;
   if (words * 4 > c->max_shared_memory) return false;
   spec[0] = wg, spec[1] = items, spec[2] = CN__BBOX_SMALL_TREE;
   return true;
@@ -296,26 +308,42 @@ bool cn__bbox_small(const cn_context *ctx, uint64_t n, uint64_t group_bound) {
 }
 
 /* The whole stage in one dispatch (bbox_small), its scratch in the
- * multi-pass layout's idx, parens, acc and pyramid areas. */
+ * multi-pass layout's idx, parens, acc and pyramid areas; with from (the
+ * scene stage's small scenes) it also writes tags and boxes, the element
+ * boxes, from the scene's elements and the path keys (cn__bbox_from_paths). */
 static cn_result cn__bbox_record_small(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_args *a,
-                                       const cn__bbox_rec *rc, const uint32_t spec[3]) {
+                                       const cn__bbox_rec *rc, const uint32_t spec3[3],
+                                       const cn__bbox_from_paths *from) {
   VkPipeline p;
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_SMALL, spec, 3, &p));
+  uint32_t spec[4] = {spec3[0], spec3[1], spec3[2], from ? 1u : 0u};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_SMALL, spec, 4, &p));
   VkDeviceAddress S = a->scratch;
+  uint64_t keys_at = from ? from->keys - S : 0;
+  if (from && (from->keys < S || keys_at >= (1ull << 32) || (keys_at & 15)))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "bbox_small: the path keys are not 16-byte aligned within 4 GiB past scratch");
   cn_bbox_small_push pc = {.tags = a->tags,
                            .boxes = a->boxes,
                            .result = a->result,
                            .status = a->status,
-                           .idx = S + rc->l.idx,
-                           .parens = S + rc->l.parens,
-                           .acc = S + rc->l.acc,
-                           .pyramid = S + rc->l.pyramid,
+                           .scratch = S,
+                           .elements = from ? from->elements : 0,
+                           .paths = from ? from->paths : 0,
+                           .transforms = from ? from->transforms : 0,
+                           .strokes = from ? from->strokes : 0,
                            .vp_x0 = rc->vp.x0,
                            .vp_y0 = rc->vp.y0,
                            .vp_x1 = rc->vp.x1,
                            .vp_y1 = rc->vp.y1,
                            .n = (uint32_t)rc->n,
-                           .group_bound = (uint32_t)rc->gb};
+                           .group_bound = (uint32_t)rc->gb,
+                           .idx_at = (uint32_t)rc->l.idx,
+                           .parens_at = (uint32_t)rc->l.parens,
+                           .acc_at = (uint32_t)rc->l.acc,
+                           .pyramid_at = (uint32_t)rc->l.pyramid,
+                           .keys_at = (uint32_t)keys_at,
+                           .path_count = from ? from->path_count : 0,
+                           .transform_count = from ? from->transform_count : 0,
+                           .stroke_count = from ? from->stroke_count : 0};
   cn_dispatch(ctx, cmd, p, &pc, sizeof pc, 1);
   if (a->timer) {
     cn_cmd_barrier(ctx, cmd);
@@ -324,11 +352,24 @@ static cn_result cn__bbox_record_small(cn_context *ctx, VkCommandBuffer cmd, con
   return CN_OK;
 }
 
+cn_result cn__bbox_record_from_paths(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_args *a,
+                                     const cn__bbox_from_paths *from) {
+  cn__bbox_rec rc;
+  CN_TRY(cn__bbox_prepare(ctx, a, &rc));
+  uint32_t spec[3];
+  if (!from || !from->elements || !from->paths || !from->keys)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "bbox_small: a scene array address is 0");
+  if (!cn__bbox_small_shape(ctx, rc.n, rc.gb, spec))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "bbox_small: %llu elements do not take the one-workgroup path",
+                   (unsigned long long)rc.n);
+  return cn__bbox_record_small(ctx, cmd, a, &rc, spec, from);
+}
+
 cn_result cn_bbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_args *a) {
   cn__bbox_rec rc;
   CN_TRY(cn__bbox_prepare(ctx, a, &rc));
   uint32_t spec[3];
-  if (cn__bbox_small_shape(ctx, rc.n, rc.gb, spec)) return cn__bbox_record_small(ctx, cmd, a, &rc, spec);
+  if (cn__bbox_small_shape(ctx, rc.n, rc.gb, spec)) return cn__bbox_record_small(ctx, cmd, a, &rc, spec, NULL);
   CN_TRY(cn__bbox_pipelines(ctx, &rc));
   CN_TRY(cn__bbox_front(ctx, cmd, a, &rc));
   VkDeviceAddress S = a->scratch;

@@ -20,6 +20,10 @@ enum {
   PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES) */
   PARENS_LOWMARK_REDUCE_PARTS = 1, /* lowmark: partitions per reduce workgroup (tuning.lowmark_reduce_parts) */
   PARENS_LOWMARK_REDUCE_PARTS_MAX = 64,
+  PARENS_LOWMARK_SLICE_STAGE_FROM = 256, /* lowmark: reduce stages slices of this many entries or more */
+  PARENS_LOWMARK_WINDOW_BATCH = 8,       /* lowmark: window entries a lane loads before it stores them */
+  PARENS_LOWMARK_WINDOW_BATCH_MAX = 16,
+  PARENS_LOWMARK_WG64_MIN = 1 << 22,     /* lowmark: 64 x 16 partitions from this n, 128 x 16 below */
   PARENS_SINGLE_K = 16,       /* single: elements per invocation at its largest n (fewer below) */
   PARENS_SINGLE_MIN_K = 4,    /* single: the fewest elements per invocation it picks */
   PARENS_SINGLE_MIN_WG = 32,  /* single: smallest workgroup */
@@ -108,11 +112,14 @@ static const cn__parens_shape cn__parens_default_shapes[CN_PARENS_VARIANT_COUNT]
     [CN_PARENS_SINGLE] = {.wg = 1024, .k = PARENS_SINGLE_K},
 };
 
-/* The shape of variant v (not AUTO): the tuning's when it sets one (*ok false
- * when the device cannot run it), else the default shape, halved until its
- * shared memory fits. */
+/* The shape of variant v (not AUTO) for n elements: the tuning's when it
+ * sets one (*ok false when the device cannot run it), else the default shape,
+ * halved until its shared memory fits. lowmark's default workgroup halves to
+ * 64 invocations (not below the subgroup) from PARENS_LOWMARK_WG64_MIN
+ * elements: on the H200 64 x 16 partitions are 4-7% faster from 2^22 up,
+ * 5-7% slower at 2^18-2^19 (docs/PERF.md). */
 static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t,
-                                            bool *ok) {
+                                            uint64_t n, bool *ok) {
   *ok = true;
   const cn_parens_shape *ts = &t->shape[v];
   if (ts->wg || ts->k || ts->window) {
@@ -121,6 +128,7 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
     return s;
   }
   cn__parens_shape s = cn__parens_default_shapes[v];
+  if (v == CN_PARENS_LOWMARK && n >= PARENS_LOWMARK_WG64_MIN) s.wg = CN_MIN(s.wg, CN_MAX(64u, ctx->caps.max_subgroup_size));
   uint32_t wg = cn_floor_pow2(CN_MIN(s.wg, ctx->caps.max_workgroup_invocations));
   for (;;) {
     s.wg = wg;
@@ -136,7 +144,7 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
 
 uint64_t cn_parens_single_max(cn_context *ctx) {
   bool ok;
-  cn__parens_shape s = cn__parens_shape_of(ctx, CN_PARENS_SINGLE, &cn__parens_no_tuning, &ok);
+  cn__parens_shape s = cn__parens_shape_of(ctx, CN_PARENS_SINGLE, &cn__parens_no_tuning, 0, &ok);
   return ok ? (uint64_t)s.wg * s.k : 0;
 }
 
@@ -217,7 +225,7 @@ uint64_t cn_parens_partition_size(cn_context *ctx, const cn_parens_args *a) {
   if (v == CN_PARENS_AUTO) v = a->n ? cn_parens_choose(ctx, a->n) : CN_PARENS_LOWMARK; /* AUTO's choice for large n */
   if ((unsigned)v >= CN_PARENS_VARIANT_COUNT) return 0;
   bool ok;
-  cn__parens_shape s = cn__parens_shape_of(ctx, v, cn__tuning(ctx, a), &ok);
+  cn__parens_shape s = cn__parens_shape_of(ctx, v, cn__tuning(ctx, a), a->n, &ok);
   return ok ? (uint64_t)s.wg * s.k : 0;
 }
 
@@ -259,7 +267,7 @@ static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_sh
 /* Scratch of variant v (not AUTO); 0 when its shape is not valid. */
 static uint64_t cn__parens_scratch_of(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t, uint64_t n) {
   bool ok;
-  cn__parens_shape s = cn__parens_shape_of(ctx, v, t, &ok);
+  cn__parens_shape s = cn__parens_shape_of(ctx, v, t, n, &ok);
   return ok ? cn__parens_layout_of(v, s, n).total : 0;
 }
 
@@ -286,19 +294,23 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
                                              cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc,
                                              const cn_parens_tuning *tu, cn_timer *timer) {
   uint32_t form = cn__lm_form(tu); /* lowmark's matching form (LM_*; the index rows only in single's form) */
+  bool lm = v == CN_PARENS_LOWMARK;
   uint32_t spec[4] = {s.wg, s.k, s.window, v == CN_PARENS_LOWMARK ? form : 0};
   uint32_t rparts = tu->lowmark_reduce_parts ? CN_MIN(tu->lowmark_reduce_parts, (uint32_t)PARENS_LOWMARK_REDUCE_PARTS_MAX)
                                              : (uint32_t)PARENS_LOWMARK_REDUCE_PARTS;
-  uint32_t reduce_spec[4] = {s.wg, s.k, s.window, rparts};
+  uint32_t stage_from = tu->lowmark_slice_stage_from ? tu->lowmark_slice_stage_from
+                                                     : (uint32_t)PARENS_LOWMARK_SLICE_STAGE_FROM;
+  uint32_t batch = tu->lowmark_window_batch ? CN_MIN(tu->lowmark_window_batch, (uint32_t)PARENS_LOWMARK_WINDOW_BATCH_MAX)
+                                            : (uint32_t)PARENS_LOWMARK_WINDOW_BATCH;
+  uint32_t reduce_spec[4] = {s.wg, s.k, lm ? stage_from : s.window, rparts};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
-  uint32_t window_spec[3] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, 1};
-  bool lm = v == CN_PARENS_LOWMARK;
+  uint32_t window_spec[4] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, 1, batch};
   VkPipeline reduce, tree, window = VK_NULL_HANDLE, match;
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_REDUCE : CN_KERNEL_PARENS_REDUCE, lm ? reduce_spec : spec,
                          lm ? 4 : 3, &reduce));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
-  if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 3, &window));
+  if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 4, &window));
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, lm ? 4 : 3, &match));
   cn_dispatch(ctx, cmd, reduce, &pc, sizeof pc, lm ? CN_DIV_UP(l->n1, (uint64_t)rparts) : l->n1);
   cn_cmd_barrier(ctx, cmd);
@@ -407,7 +419,7 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching (lowmark): in and out must be 16-byte aligned");
   }
   bool ok;
-  cn__parens_shape s = cn__parens_shape_of(ctx, v, tu, &ok);
+  cn__parens_shape s = cn__parens_shape_of(ctx, v, tu, n, &ok);
   if (!ok)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT,
                    "parentheses matching (%s): shape wg %u, k %u, window %u does not fit this device or variant",

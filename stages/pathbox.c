@@ -1,7 +1,9 @@
 /* pathbox.c: host side of the path-box stage (see cn_pathbox.h) and its CPU
  * reference. Kernels: shaders/pathbox_{init,segments,elements}.comp,
  * pathbox_fused.comp (segments and elements in one dispatch, after init) and
- * pathbox_small.comp for small scenes (one dispatch), pathbox.glsl. */
+ * pathbox_small.comp for small scenes (one dispatch), pathbox.glsl; the
+ * scene stage's small scenes run init and segments here and the element step
+ * in bbox_small (cn__pathbox_record_keys, stages/scene_stage.c). */
 #include "cn_pathbox.h"
 
 #include "cn_box.h"
@@ -73,10 +75,8 @@ uint32_t cn__pathbox_fused_wg(const cn_context *ctx, uint64_t segments, uint64_t
   return wg;
 }
 
-cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *a) {
-  if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: NULL argument");
-  if (a->element_count && !a->boxes) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: no boxes buffer");
-  cn_pathbox_push pc = {.segments = a->segments,
+static cn_pathbox_push cn__pathbox_push(const cn_pathbox_args *a) {
+  return (cn_pathbox_push){.segments = a->segments,
                         .paths = a->paths,
                         .transforms = a->transforms,
                         .keys = a->scratch,
@@ -88,6 +88,37 @@ cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathb
                         .transform_count = a->transform_count,
                         .stroke_count = a->stroke_count,
                         .write_tags = a->tags != 0};
+}
+
+/* pathbox_init, then pathbox_segments: the key boxes of the three-dispatch
+ * path, without the element step. */
+static cn_result cn__pathbox_record_key_passes(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *a,
+                                               cn_pathbox_push *pc) {
+  VkPipeline init, segs;
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_INIT, NULL, 0, &init));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_SEGMENTS, NULL, 0, &segs));
+  cn_dispatch(ctx, cmd, init, pc, sizeof *pc, CN_MAX(CN_DIV_UP((uint64_t)a->path_count, 256), 1));
+  cn_cmd_barrier(ctx, cmd);
+  pc->count = a->segment_count;
+  cn_dispatch(ctx, cmd, segs, pc, sizeof *pc, CN_DIV_UP((uint64_t)a->segment_count, 256));
+  return CN_OK;
+}
+
+cn_result cn__pathbox_record_keys(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *a) {
+  if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: NULL argument");
+  cn_pathbox_push pc = cn__pathbox_push(a);
+  CN_TRY(cn__pathbox_record_key_passes(ctx, cmd, a, &pc));
+  if (a->timer) {
+    cn_cmd_barrier(ctx, cmd);
+    cn_timer_mark(ctx, a->timer, cmd, "path boxes");
+  }
+  return CN_OK;
+}
+
+cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *a) {
+  if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: NULL argument");
+  if (a->element_count && !a->boxes) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: no boxes buffer");
+  cn_pathbox_push pc = cn__pathbox_push(a);
   uint32_t wg = cn__pathbox_small_wg(ctx, a->segment_count, a->element_count, a->path_count);
   if (wg) {
     uint32_t spec[3] = {wg, CN__PATHBOX_SMALL_ITEMS, cn__pathbox_small_paths(ctx)};
@@ -107,14 +138,9 @@ cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathb
     pc.element_count = a->element_count;
     cn_dispatch(ctx, cmd, fused, &pc, sizeof pc, CN_MAX(CN_DIV_UP((uint64_t)a->segment_count, wg), 1));
   } else {
-    VkPipeline init, segs, elems;
-    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_INIT, NULL, 0, &init));
-    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_SEGMENTS, NULL, 0, &segs));
+    VkPipeline elems;
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_ELEMENTS, NULL, 0, &elems));
-    cn_dispatch(ctx, cmd, init, &pc, sizeof pc, CN_MAX(CN_DIV_UP((uint64_t)a->path_count, 256), 1));
-    cn_cmd_barrier(ctx, cmd);
-    pc.count = a->segment_count;
-    cn_dispatch(ctx, cmd, segs, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->segment_count, 256));
+    CN_TRY(cn__pathbox_record_key_passes(ctx, cmd, a, &pc));
     cn_cmd_barrier(ctx, cmd);
     pc.count = a->element_count;
     cn_dispatch(ctx, cmd, elems, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->element_count, 256));

@@ -49,6 +49,32 @@ cn_result cn_scene_stage_cpu(const cn_scene_data *s, const cn_box *path_boxes, c
   return r;
 }
 
+uint32_t cn__scene_fold_max(const cn_context *ctx) {
+  uint32_t v = ctx->tuning.pathbox_fold_max;
+  if (v == CN_SMALL_OFF) return 0;
+  return v ? v : CN_PATHBOX_FOLD_DEFAULT;
+}
+
+/* Small scenes fold the path-box stage's element step into bbox_small (one
+ * dispatch and barrier fewer): those of at most cn__scene_fold_max elements
+ * whose bbox stage runs in bbox_small and whose path boxes run the
+ * three-dispatch kernels (not pathbox_small or pathbox_fused, which hold the
+ * element step themselves). The paths' key boxes then sit past the bbox
+ * scratch, which bbox_small writes while it reads them: their byte offset
+ * in scratch, 0 when the stage does not fold. */
+uint64_t cn__scene_fold_keys_at(cn_context *ctx, uint64_t n, uint64_t group_bound, uint64_t segments,
+                                uint64_t paths) {
+  if (!n || n > cn__scene_fold_max(ctx) || !cn__bbox_small(ctx, n, group_bound)) return 0;
+  if (cn__pathbox_small_wg(ctx, segments, n, paths) || cn__pathbox_fused_wg(ctx, segments, n)) return 0;
+  uint64_t at = cn_bbox_scratch_bytes(ctx, &(cn_bbox_args){.n = n, .group_bound = group_bound});
+  at = (at + 255) & ~(uint64_t)255;
+  return at < (1ull << 32) ? at : 0;
+}
+
+static uint64_t cn__fold_keys_at(cn_context *ctx, const cn_scene_stage_args *a) {
+  return cn__scene_fold_keys_at(ctx, a->element_count, a->group_bound, a->segment_count, a->path_count);
+}
+
 uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, const cn_scene_stage_args *a) {
   if (!ctx || !a) return 0;
   /* The stages run one after the other: they share one scratch area. */
@@ -58,6 +84,8 @@ uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, const cn_scene_stage_args
   uint64_t s = cn_pathbox_scratch_bytes(ctx, &pa);
   s = CN_MAX(s, cn_bbox_scratch_bytes(ctx, &ba));
   if (a->bin_offsets && a->grid.nbx && a->grid.nby) s = CN_MAX(s, cn_bins_scratch_bytes(ctx, &na));
+  uint64_t keys_at = cn__fold_keys_at(ctx, a);
+  if (keys_at) s = CN_MAX(s, keys_at + cn_pathbox_scratch_bytes(ctx, &pa));
   return s;
 }
 
@@ -77,7 +105,13 @@ cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_s
                         .boxes = a->path_boxes,
                         .tags = a->tags,
                         .timer = a->timer};
-  CN_TRY(cn_pathbox_record(ctx, cmd, &pa));
+  uint64_t keys_at = cn__fold_keys_at(ctx, a);
+  if (keys_at) {
+    pa.scratch = a->scratch + keys_at;
+    CN_TRY(cn__pathbox_record_keys(ctx, cmd, &pa));
+  } else {
+    CN_TRY(cn_pathbox_record(ctx, cmd, &pa));
+  }
   cn_cmd_barrier(ctx, cmd);
   cn_bbox_args ba = {.tags = a->tags,
                      .boxes = a->path_boxes,
@@ -88,7 +122,19 @@ cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_s
                      .group_bound = a->group_bound,
                      .viewport = {a->viewport[0], a->viewport[1], a->viewport[2], a->viewport[3]},
                      .timer = a->timer};
-  CN_TRY(cn_bbox_record(ctx, cmd, &ba));
+  if (keys_at) {
+    cn__bbox_from_paths from = {.elements = a->elements,
+                                .paths = a->paths,
+                                .transforms = a->transforms,
+                                .strokes = a->strokes,
+                                .keys = pa.scratch,
+                                .path_count = a->path_count,
+                                .transform_count = a->transform_count,
+                                .stroke_count = a->stroke_count};
+    CN_TRY(cn__bbox_record_from_paths(ctx, cmd, &ba, &from));
+  } else {
+    CN_TRY(cn_bbox_record(ctx, cmd, &ba));
+  }
   if (!a->bin_offsets) return CN_OK;
   cn_cmd_barrier(ctx, cmd);
   cn_bins_args na = {.boxes = a->boxes,

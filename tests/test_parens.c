@@ -82,21 +82,19 @@ static void naive_parens(const uint8_t *in, int32_t *out, uint64_t n) {
   free(stack);
 }
 
-static int check(cn_parens_variant v, uint64_t n, int pat) {
+/* Variant v on the n elements of in against the CPU reference; label names
+ * the input in the message. */
+static int check_input(cn_parens_variant v, const uint8_t *in, uint64_t n, const char *label) {
   cn_context *ctx = test_context();
   if (!ctx) return 1;
-  const char *only = getenv("PARENS_TEST_VARIANT"); /* debugging: run one variant */
-  if (only && strcmp(only, cn_parens_variant_name(v)) != 0) return 0;
   uint64_t part = partition_size(ctx, v);
-  uint8_t *in = malloc(n ? n : 1);
   int32_t *want = malloc((n ? n : 1) * 4), *got = malloc((n ? n : 1) * 4);
-  fill(in, n, pat, part);
   cn_parens_cpu(in, want, n);
   for (uint64_t i = 0; i < n; i++) got[i] = -7;
   cn_result r = cn_parens(ctx, v, &tuning, in, got, n);
   int bad = 0;
   if (r != CN_OK) {
-    fprintf(stderr, "  %s n=%llu %s: %s: %s\n", cn_parens_variant_name(v), (unsigned long long)n, pattern_names[pat],
+    fprintf(stderr, "  %s n=%llu %s: %s: %s\n", cn_parens_variant_name(v), (unsigned long long)n, label,
             cn_result_name(r), cn_last_error());
     bad = 1;
   } else {
@@ -105,15 +103,26 @@ static int check(cn_parens_variant v, uint64_t n, int pat) {
       if (got[i] != want[i] && wrong++ == 0) first = i;
     if (wrong) {
       fprintf(stderr, "  %s n=%llu %s (partition %llu): %llu wrong, first at %llu: got %d want %d\n",
-              cn_parens_variant_name(v), (unsigned long long)n, pattern_names[pat], (unsigned long long)part,
+              cn_parens_variant_name(v), (unsigned long long)n, label, (unsigned long long)part,
               (unsigned long long)wrong, (unsigned long long)first, got[first], want[first]);
       bad = 1;
     }
   }
   test_failures += bad;
-  free(in);
   free(want);
   free(got);
+  return bad;
+}
+
+static int check(cn_parens_variant v, uint64_t n, int pat) {
+  cn_context *ctx = test_context();
+  if (!ctx) return 1;
+  const char *only = getenv("PARENS_TEST_VARIANT"); /* debugging: run one variant */
+  if (only && strcmp(only, cn_parens_variant_name(v)) != 0) return 0;
+  uint8_t *in = malloc(n ? n : 1);
+  fill(in, n, pat, partition_size(ctx, v));
+  int bad = check_input(v, in, n, pattern_names[pat]);
+  free(in);
   return bad;
 }
 
@@ -435,6 +444,87 @@ TEST(parens_lowmark_reduce_parts) {
   tuning = (cn_parens_tuning){0};
 }
 
+/* Partitions of chosen shape for lowmark's thresholds: each partition pops a
+ * ')' below its start, then holds balanced pairs, then pushes b '(' that
+ * stay unmatched (its slice), with a and b drawn around the values where the
+ * kernels change path (given in `at`: lengths on either side of each) or at
+ * random up to the partition size. */
+static void fill_levels(uint8_t *in, uint64_t n, uint64_t part, const uint64_t *at, size_t nat) {
+  for (uint64_t p0 = 0; p0 < n; p0 += part) {
+    uint64_t len = n - p0 < part ? n - p0 : part, ab[2];
+    for (int j = 0; j < 2; j++) {
+      uint64_t pick = test_rand_below(3 * nat + 2);
+      if (pick < 3 * nat) ab[j] = at[pick / 3] + pick % 3 - (at[pick / 3] ? 1 : 0); /* at - 1, at, at + 1 */
+      else ab[j] = test_rand_below(len + 1);
+      if (ab[j] > len) ab[j] = len;
+    }
+    uint64_t a = ab[0], b = ab[1] > len - a ? len - a : ab[1];
+    if ((len - a - b) % 2) b++; /* the rest is whole pairs */
+    for (uint64_t i = 0; i < len; i++) {
+      bool close = i < a || (i < len - b && (i - a) % 2 == 1);
+      in[p0 + i] = elem(close, i % 3 == 0);
+    }
+  }
+}
+
+/* lowmark's reduce kernel writing short slices straight and staging long ones
+ * (lowmark_slice_stage_from) and its window kernel copying batches of entries
+ * (lowmark_window_batch): slices and pops just below, at and above each
+ * threshold and the batch's span, every pattern, 16 and 32 elements per
+ * invocation, thresholds 1 (all staged) to past the partition (none). */
+TEST(parens_lowmark_slice_and_window_forms) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  static const struct {
+    uint32_t wg, k, stage_from, batch;
+  } runs[] = {{32, 16, 1, 1},  {32, 16, 17, 2},    {64, 16, 64, 3},  {32, 32, 256, 8},
+              {128, 16, 0, 0}, {64, 32, 5000, 16}, {32, 16, 2, 40}, {64, 16, 100, 5}};
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    tuning = (cn_parens_tuning){.lowmark_slice_stage_from = runs[i].stage_from, .lowmark_window_batch = runs[i].batch};
+    tuning.shape[CN_PARENS_LOWMARK] = (cn_parens_shape){.wg = runs[i].wg, .k = runs[i].k};
+    uint64_t p = partition_size(ctx, CN_PARENS_LOWMARK);
+    CHECK_EQ_U64(p, (uint64_t)runs[i].wg * runs[i].k);
+    uint64_t sizes[] = {p - 1, p + 1, 9 * p + 17, 40 * p + 3};
+    for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++)
+      for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_LOWMARK, sizes[j], pat);
+    /* 256 and 8: the defaults (stages/parens.c); span: rows past a batch's first */
+    uint64_t stage = runs[i].stage_from ? runs[i].stage_from : 256;
+    uint64_t batch = runs[i].batch ? (runs[i].batch > 16 ? 16 : runs[i].batch) : 8;
+    uint64_t span = (batch - 1) * 16;
+    uint64_t at[] = {0, stage, span, span + 16, batch * 16, p / 2, p};
+    uint64_t n = 64 * p + 5;
+    uint8_t *in = malloc(n);
+    for (int rep = 0; rep < 3; rep++) {
+      fill_levels(in, n, p, at, sizeof at / sizeof at[0]);
+      check_input(CN_PARENS_LOWMARK, in, n, "levels");
+    }
+    free(in);
+  }
+  tuning = (cn_parens_tuning){0};
+}
+
+/* lowmark's default shape by size: 128 x 16 below 2^22 elements, 64 x 16 from
+ * there (no tuning); at and around the switch, random, deep and adversarial
+ * inputs, and the scratch of the larger size covers the smaller one's. */
+TEST(parens_lowmark_shape_by_size) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  tuning = (cn_parens_tuning){0};
+  uint64_t edge = 1u << 22;
+  uint64_t below = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = edge - 1});
+  uint64_t at = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = edge});
+  CHECK_EQ_U64(below, 2048);
+  CHECK_EQ_U64(cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK}), 2048);
+  if (cn_context_caps(ctx)->max_subgroup_size <= 64) CHECK_EQ_U64(at, 1024);
+  CHECK(cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = edge}) >=
+        cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = edge - 1}));
+  check(CN_PARENS_LOWMARK, edge - 1, PAT_RANDOM);
+  check(CN_PARENS_LOWMARK, edge, PAT_SAWTOOTH);
+  check(CN_PARENS_LOWMARK, edge + 1, PAT_RANDOM);
+  check(CN_PARENS_LOWMARK, edge + at + 3, PAT_STAIRS);
+  check(CN_PARENS_AUTO, edge + 5, PAT_NESTED);
+}
+
 TEST(parens_random_sizes) {
   for (int i = 0; i < 24; i++) {
     uint64_t n = 1 + test_rand_below(i < 16 ? 20000 : 200000);
@@ -477,5 +567,6 @@ TEST(parens_auto_fits_one_allocation) {
 
 TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_single_sizes), T(parens_small_boundaries),
           T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_lookback_redo),
-          T(parens_auto_unaligned), T(parens_lowmark_shapes), T(parens_lowmark_reduce_parts), T(parens_random_sizes),
+          T(parens_auto_unaligned), T(parens_lowmark_shapes), T(parens_lowmark_reduce_parts),
+          T(parens_lowmark_slice_and_window_forms), T(parens_lowmark_shape_by_size), T(parens_random_sizes),
           T(parens_large), T(parens_auto_fits_one_allocation))

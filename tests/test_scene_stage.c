@@ -211,8 +211,9 @@ TEST(scene_random) {
   }
 }
 
-/* A small scene through cn_scene_gpu (the one-dispatch paths: bbox_small,
- * bins_rows, then with bins_rows off bins_small), its bin lists far past a
+/* A small scene through cn_scene_gpu (the one-dispatch paths: bbox_small
+ * with the element boxes folded in, bins_rows, then with bins_rows off
+ * bins_small), its bin lists far past a
  * first capacity of 16 entries: one re-run at the exact count, and the same
  * results as the CPU reference and as the multi-pass kernels (all of
  * cn_tuning's thresholds off). */
@@ -229,6 +230,7 @@ TEST(scene_small_path_rerun) {
   CHECK(cn__bins_small_grid(ctx, s.element_count, &grid));
   uint64_t nbins = (uint64_t)grid.nbx * grid.nby, n = s.element_count;
   CHECK(cn__bins_rows_grid(ctx, s.element_count, &grid));
+  CHECK(cn__scene_fold_keys_at(ctx, n, groups, s.segment_count, s.path_count) != 0); /* bbox_small folds the element boxes */
   cn_box *boxes[3];
   uint32_t *offsets[3], *elems[3];
   uint64_t totals[3];
@@ -237,7 +239,7 @@ TEST(scene_small_path_rerun) {
     if (pass == 2)
       cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = CN_SMALL_OFF, .bins_small_max = CN_SMALL_OFF,
                                               .pathbox_small_max = CN_SMALL_OFF, .bins_rows_max = CN_SMALL_OFF,
-                                              .pathbox_fused_max = CN_SMALL_OFF});
+                                              .pathbox_fused_max = CN_SMALL_OFF, .pathbox_fold_max = CN_SMALL_OFF});
     cn_scene_gpu *g = NULL;
     CHECK_OK(cn_scene_gpu_create(ctx, &(cn_scene_gpu_desc){.initial = {.bin_entries = 16}}, &g));
     CHECK_OK(cn_scene_gpu_set_scene(g, &s));
@@ -431,6 +433,235 @@ TEST(pathbox_fused_path) {
   check_pathbox_fused(&s, "pathbox_fused many elements");
 }
 
+/* The whole stage's outputs with the given tuning (cn_scene_stage_run). */
+static bool stage_with(const cn_scene_data *s, const cn_tuning *t, cn_scene_stage_result *out) {
+  cn_context *ctx = test_context();
+  cn_context_set_tuning(ctx, t);
+  cn_result r = cn_scene_stage_run(ctx, s, &(cn_scene_stage_desc){.bin_size = 64}, out);
+  CHECK_OK(r);
+  return r == CN_OK;
+}
+
+static bool stage_same(const cn_scene_stage_result *a, const cn_scene_stage_result *b) {
+  uint64_t nbins = (uint64_t)a->grid.nbx * a->grid.nby;
+  return a->n == b->n && memcmp(a->tags, b->tags, a->n * 4) == 0 &&
+         memcmp(a->path_boxes, b->path_boxes, a->n * sizeof(cn_box)) == 0 &&
+         memcmp(a->boxes, b->boxes, a->n * sizeof(cn_box)) == 0 && a->bin_total == b->bin_total &&
+         memcmp(a->bin_offsets, b->bin_offsets, (nbins + 1) * 4) == 0 &&
+         memcmp(a->bin_elems, b->bin_elems, a->bin_total * 4) == 0;
+}
+
+/* The element step folded into bbox_small (cn_tuning.pathbox_fold_max) with
+ * the threshold at the scene's element count (it folds, where bbox_small
+ * takes the stream: expect) and one below (pathbox_elements runs): tags, path
+ * boxes, result boxes and bin lists the same bits as with the fold off, and
+ * the whole stage against the CPU reference. pathbox_small is off in all
+ * three, so that small scenes take the three-dispatch path boxes. */
+static void check_fold(const cn_scene_data *s, bool expect, const char *what) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  uint64_t n = s->element_count, groups = 0;
+  for (uint32_t i = 0; i < s->element_count; i++) groups += s->elements[i].tag >= CN_TAG_BEGIN_CLIP;
+  cn_tuning at = {.pathbox_small_max = CN_SMALL_OFF, .pathbox_fold_max = (uint32_t)n},
+            below = {.pathbox_small_max = CN_SMALL_OFF, .pathbox_fold_max = (uint32_t)n - 1},
+            off = {.pathbox_small_max = CN_SMALL_OFF, .pathbox_fold_max = CN_SMALL_OFF};
+  cn_context_set_tuning(ctx, &at);
+  bool folds = cn__scene_fold_keys_at(ctx, n, groups, s->segment_count, s->path_count) != 0;
+  if (folds != expect) {
+    fprintf(stderr, "  %s: %llu elements, %llu group nodes: folds %d, expected %d\n", what, (unsigned long long)n,
+            (unsigned long long)groups, folds, expect);
+    test_failures++;
+  }
+  cn_context_set_tuning(ctx, &below);
+  CHECK_EQ_U64(cn__scene_fold_keys_at(ctx, n, groups, s->segment_count, s->path_count), 0);
+  cn_scene_stage_result ra, rb, rc;
+  bool ok = stage_with(s, &at, &ra), okb = stage_with(s, &below, &rb), okc = stage_with(s, &off, &rc);
+  if (ok && okb && okc && (!stage_same(&ra, &rc) || !stage_same(&rb, &rc))) {
+    fprintf(stderr, "  %s: the folded stage differs from pathbox_elements' (%llu elements)\n", what,
+            (unsigned long long)n);
+    test_failures++;
+  }
+  if (ok) cn_scene_stage_result_free(&ra);
+  if (okb) cn_scene_stage_result_free(&rb);
+  if (okc) cn_scene_stage_result_free(&rc);
+  cn_context_set_tuning(ctx, &at);
+  check_scene(s, 64, what);
+  cn_context_set_tuning(ctx, NULL);
+}
+
+/* Mostly group nodes: clips and blends nested and side by side, many of them
+ * empty (a pop right after the push), paths with no segments filled, clipped
+ * and stroked, fills between; depth up to max_depth. */
+static void build_groups(int steps, int max_depth, cn_scene_data *out) {
+  cn_scene_builder *b = builder();
+  CHECK_OK(cn_scene_begin(b, 0, 0, 900, 600));
+  uint32_t paint, empty, path;
+  CHECK_OK(cn_scene_solid(b, 1, 0, 1, 1, &paint));
+  CHECK_OK(cn_scene_path_begin(b));
+  CHECK_OK(cn_scene_path_end(b, &empty)); /* no segments: the empty box */
+  int open = 0;
+  for (int k = 0; k < steps; k++) {
+    cn_transform t = {frand(0.2f, 2), 0, 0, frand(0.2f, 2), frand(0, 900), frand(0, 600)};
+    CHECK_OK(cn_scene_set_transform(b, &t));
+    CHECK_OK(cn_scene_path_begin(b));
+    CHECK_OK(cn_scene_move_to(b, frand(-100, 100), frand(-100, 100)));
+    CHECK_OK(cn_scene_cubic_to(b, frand(-150, 150), frand(-150, 150), frand(-150, 150), frand(-150, 150),
+                               frand(-100, 100), frand(-100, 100)));
+    CHECK_OK(cn_scene_close(b));
+    CHECK_OK(cn_scene_path_end(b, &path));
+    uint64_t r = test_rand_below(100);
+    uint32_t p = test_rand_below(8) == 0 ? empty : path;
+    if (r < 25 && open < max_depth) {
+      CHECK_OK(cn_scene_push_clip(b, p, CN_RULE_NONZERO));
+      open++;
+      if (test_rand_below(3) == 0) { /* an empty group */
+        CHECK_OK(cn_scene_pop(b));
+        open--;
+      }
+    } else if (r < 45 && open < max_depth) {
+      CHECK_OK(cn_scene_push_blend(b, CN_BLEND_MULTIPLY, 0.5f, 0));
+      open++;
+      if (test_rand_below(3) == 0) {
+        CHECK_OK(cn_scene_pop(b));
+        open--;
+      }
+    } else if (r < 75 && open > 0) {
+      CHECK_OK(cn_scene_pop(b));
+      open--;
+    } else if (r < 90) {
+      CHECK_OK(cn_scene_fill(b, p, paint, CN_RULE_NONZERO));
+    } else {
+      cn_stroke_desc sd = {.width = 4, .miter_limit = 4, .join = CN_JOIN_MITER, .cap = CN_CAP_SQUARE};
+      CHECK_OK(cn_scene_stroke(b, p, paint, &sd));
+    }
+  }
+  while (open-- > 0) CHECK_OK(cn_scene_pop(b));
+  CHECK_OK(cn_scene_end(b, out));
+}
+
+/* count fills of one path (n elements exactly). */
+static void build_fills(int count, cn_scene_data *out) {
+  cn_scene_builder *b = builder();
+  CHECK_OK(cn_scene_begin(b, 0, 0, 600, 400));
+  uint32_t paint, path;
+  CHECK_OK(cn_scene_solid(b, 0, 0, 1, 1, &paint));
+  CHECK_OK(cn_scene_path_begin(b));
+  CHECK_OK(cn_scene_move_to(b, 10, 10));
+  CHECK_OK(cn_scene_quad_to(b, 300, 500, 590, 10));
+  CHECK_OK(cn_scene_close(b));
+  CHECK_OK(cn_scene_path_end(b, &path));
+  for (int k = 0; k < count; k++) CHECK_OK(cn_scene_fill(b, path, paint, CN_RULE_NONZERO));
+  CHECK_OK(cn_scene_end(b, out));
+}
+
+/* The fold on random scenes (one row of the workgroup and several), deep
+ * nesting, many group nodes with empty groups and empty paths, at
+ * bbox_small's element limit and one past it (8192 folds, 8193 does not:
+ * the multi-pass bbox kernels run), and past its group-node limit. */
+TEST(scene_fold_path) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  CHECK_EQ_U64(cn__scene_fold_max(ctx), 8192);
+  const int sizes[] = {5, 180, 700, 2600};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    cn_scene_data s;
+    build_random(builder(), sizes[k], 4, &s);
+    check_fold(&s, true, "fold random");
+  }
+  cn_scene_data s;
+  build_random(builder(), 3000, 1000, &s);
+  check_fold(&s, true, "fold deep");
+  build_groups(3000, 40, &s);
+  check_fold(&s, true, "fold groups");
+  build_groups(6000, 3000, &s);
+  uint64_t groups = 0;
+  for (uint32_t i = 0; i < s.element_count; i++) groups += s.elements[i].tag >= CN_TAG_BEGIN_CLIP;
+  CHECK(s.element_count <= 8192 && groups > 4096);
+  check_fold(&s, false, "fold past the group-node limit");
+  uint32_t wg = CN_MIN(1024u, cn_floor_pow2(ctx->caps.max_workgroup_invocations));
+  for (uint32_t n = 8 * wg; n <= 8 * wg + 1; n++) {
+    build_fills((int)n, &s);
+    CHECK_EQ_U64(s.element_count, n);
+    check_fold(&s, n == 8 * wg, "fold at bbox_small's element limit");
+  }
+}
+
+/* The workgroup sizes of bbox_small and bins_rows (their defaults by n and
+ * cn_tuning.bbox_small_wg, bins_rows_wg): the same outputs, bit for bit,
+ * with the defaults, with 64 (bbox_small at up to 8 elements per
+ * invocation, else the default) and with 1024: at and around every default
+ * threshold (bbox_small: 128, 1024 elements; bins_rows: 2048 elements, 256
+ * bins a row) and on random and deep scenes. */
+static void check_wg(const cn_scene_data *s, uint32_t bin_size, const char *what) {
+  cn_context *ctx = test_context();
+  uint32_t sg = ctx->caps.subgroup_size, small = CN_MAX(sg, 64u);
+  cn_tuning tunings[2] = {{.bbox_small_wg = small, .bins_rows_wg = small}, {.bbox_small_wg = 1024, .bins_rows_wg = 1024}};
+  cn_scene_stage_desc d = {.bin_size = bin_size};
+  cn_scene_stage_result ref;
+  cn_context_set_tuning(ctx, NULL);
+  cn_result r = cn_scene_stage_run(ctx, s, &d, &ref);
+  CHECK_OK(r);
+  for (int k = 0; k < 2 && r == CN_OK; k++) {
+    cn_scene_stage_result o;
+    cn_context_set_tuning(ctx, &tunings[k]);
+    cn_result r2 = cn_scene_stage_run(ctx, s, &d, &o);
+    CHECK_OK(r2);
+    if (r2 == CN_OK && !stage_same(&ref, &o)) {
+      fprintf(stderr, "  %s: %u elements, workgroups of %u: the outputs differ from the defaults'\n", what,
+              s->element_count, tunings[k].bbox_small_wg);
+      test_failures++;
+    }
+    if (r2 == CN_OK) cn_scene_stage_result_free(&o);
+  }
+  if (r == CN_OK) cn_scene_stage_result_free(&ref);
+  cn_context_set_tuning(ctx, NULL);
+  check_scene(s, bin_size, what);
+}
+
+/* n fills of small random paths in a viewport cols * 4 px wide (bins of 4 px: cols a row). */
+static void build_strip(int n, uint32_t cols, cn_scene_data *s) {
+  cn_scene_builder *b = builder();
+  CHECK_OK(cn_scene_begin(b, 0, 0, 4.0f * (float)cols, 64));
+  uint32_t paint, path;
+  CHECK_OK(cn_scene_solid(b, 1, 1, 0, 1, &paint));
+  for (int e = 0; e < n; e++) {
+    cn_transform t = {1, 0, 0, 1, frand(0, 4.0f * (float)cols), frand(0, 64)};
+    CHECK_OK(cn_scene_set_transform(b, &t));
+    CHECK_OK(cn_scene_path_begin(b));
+    CHECK_OK(cn_scene_move_to(b, 0, 0));
+    CHECK_OK(cn_scene_line_to(b, frand(1, 60), frand(0, 9)));
+    CHECK_OK(cn_scene_line_to(b, 0, frand(1, 9)));
+    CHECK_OK(cn_scene_close(b));
+    CHECK_OK(cn_scene_path_end(b, &path));
+    CHECK_OK(cn_scene_fill(b, path, paint, CN_RULE_NONZERO));
+  }
+  CHECK_OK(cn_scene_end(b, s));
+}
+
+TEST(scene_small_wg) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const int fills[] = {128, 129, 1024, 1025};
+  cn_scene_data s;
+  for (size_t k = 0; k < sizeof fills / sizeof fills[0]; k++) {
+    build_fills(fills[k], &s);
+    check_wg(&s, 64, "workgroups, fills");
+  }
+  for (int k = 0; k < 3; k++) {
+    build_random(builder(), k == 0 ? 40 : k == 1 ? 300 : 900, k == 2 ? 200 : 3, &s);
+    check_wg(&s, k & 1 ? 16 : 64, "workgroups, random");
+  }
+  for (int n = 2048; n <= 2049; n++) {
+    build_strip(n, 100, &s);
+    CHECK_EQ_U64(s.element_count, (uint64_t)n);
+    check_wg(&s, 4, "workgroups, bins_rows at 2048 elements");
+  }
+  for (uint32_t cols = 256; cols <= 257; cols++) {
+    build_strip(300, cols, &s);
+    check_wg(&s, 4, "workgroups, bins_rows at 256 bins a row");
+  }
+}
+
 TEST(scene_errors) {
   cn_context *ctx = test_context();
   if (!ctx) return;
@@ -500,4 +731,4 @@ TEST(scene_corpus) {
   CHECK(rv.loaded == rv.checked);
 }
 
-TEST_MAIN(T(pathbox_hand), T(pathbox_long_paths), T(pathbox_small_path), T(pathbox_fused_path), T(scene_random), T(scene_small_path_rerun), T(scene_errors), T(scene_corpus))
+TEST_MAIN(T(pathbox_hand), T(pathbox_long_paths), T(pathbox_small_path), T(pathbox_fused_path), T(scene_fold_path), T(scene_small_wg), T(scene_random), T(scene_small_path_rerun), T(scene_errors), T(scene_corpus))

@@ -109,7 +109,7 @@ typedef struct cn_context cn_context;
  * them itself (the CLI does, see its --help). */
 struct cn_parens_tuning; /* cn_parens.h */
 struct cn_scan_tuning;   /* cn_scan.h */
-#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max, flatten_scan_one_block_max, flatten_write_scan_max: never that path */
+#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max, pathbox_fold_max, flatten_scan_one_block_max, flatten_write_scan_max: never that path */
 typedef struct cn_tuning {
   /* bbox stage: workgroup size and elements per invocation of the compaction
    * and draws kernels, workgroup size of bbox_clip_local (powers of two,
@@ -144,6 +144,22 @@ typedef struct cn_tuning {
    * it is 0.2 - 3.6 µs slower than the three dispatches on every real scene,
    * docs/PERF.md). */
   uint32_t pathbox_fused_max;
+  /* scene stage: scenes of at most pathbox_fold_max elements whose bbox
+   * stage runs in bbox_small, and whose path boxes take neither
+   * pathbox_small nor pathbox_fused, have bbox_small compute the element
+   * boxes from the paths' key boxes (one dispatch and barrier fewer than
+   * pathbox_elements before it, the same bits). 0: the default (8192, every
+   * stream bbox_small takes); CN_SMALL_OFF: never. */
+  uint32_t pathbox_fold_max;
+  /* scene stage, one-workgroup kernels: the workgroup size of bbox_small,
+   * on the streams it then holds (at most 8 elements per invocation), and of
+   * bins_rows, on grids of at most that many bins a row (powers of two of
+   * whole subgroups, 32 up to the device's limit; other values are
+   * ignored). 0: the defaults, from the H200 measurements in docs/PERF.md:
+   * bbox_small one element per invocation up to 1024 elements (the smallest
+   * power of two from 128 that holds the stream), bins_rows 256 up to 2048
+   * elements on rows of at most 256 bins, else 1024. Results do not change. */
+  uint32_t bbox_small_wg, bins_rows_wg;
   /* flatten: its scans (pair bases, subpath links, line offsets) of more
    * elements than the scan's one-workgroup default covers (16 per invocation)
    * and at most this many run in one workgroup of the device's largest

@@ -34,14 +34,17 @@
  *
  * Small streams (n <= cn_tuning.bbox_small_max, 8192 by default, and at most
  * 4096 BEGIN/END kept, i.e. min(group_bound, n) <= 4096) run all of it in one
- * workgroup and one dispatch instead (bbox_small; 1024 invocations holding up
- * to 8 elements each in registers), with the same results and status bit for
+ * workgroup and one dispatch instead (bbox_small; one element per invocation
+ * up to 1024 elements, in the smallest power-of-two workgroup from 128 that
+ * holds them, else 1024 invocations holding up to 8 elements each in
+ * registers; cn_tuning.bbox_small_wg sets another size), with the same results and status bit for
  * bit: compaction and depths by workgroup scans; matching as "the last group
  * node before k whose depth (+1 per BEGIN, -1 per END, unclamped) is lower",
  * found in a 16-bit min tree of the depths in shared memory; clips by
- * pointer jumping per chunk of 1024 group nodes; draws with a segmented
- * subgroup scan in place of per-element atomics; blends by the same pyramid
- * and range queries. Workgroup barriers replace the dispatches between the
+ * pointer jumping per chunk of a workgroup's group nodes (stopping once no
+ * link stays in the chunk); draws with a segmented subgroup scan in place of
+ * per-element atomics; blends by the same pyramid (its levels inside a
+ * subgroup by shuffles) and range queries. Workgroup barriers replace the dispatches between the
  * phases; nothing waits on another workgroup. The timer then marks one span,
  * "bbox small".
  *

@@ -48,7 +48,9 @@
  * and no scan between workgroups), lists the elements meeting its row in
  * shared memory in stream order, and then counts and fills each bin of the
  * row with subgroup ballots over that list (a subgroup per bin): the same
- * lists, the same capacity rule. The timer marks "bins rows".
+ * lists, the same capacity rule. Its workgroups have 256 invocations up to
+ * 2048 elements on rows of at most 256 bins, else 1024 (cn_tuning.bins_rows_wg
+ * sets another size). The timer marks "bins rows".
  *
  * Limits: n < 2^32 - 2^16; nbx * B and nby * B below 2^24 pixels; at most
  * 2^22 bins; the count matrix has nbins x chunks entries (chunks of 256 x

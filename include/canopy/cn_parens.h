@@ -53,7 +53,8 @@
  *              backlink) to the partition that pushed it and continues below it,
  *              so a deep stack costs a few hops, not a step per partition.
  *   LOWMARK    a prefix sum and searches over low-water marks, no stack (k =
- *              16, workgroup 128, P = 2048; k may be 16 or 32). With g(k) = (number of '(' minus
+ *              16, workgroup 128, P = 2048; from 2^22 elements workgroup
+ *              64, P = 1024; k may be 16 or 32). With g(k) = (number of '(' minus
  *              number of ')') in elements [0, k), out[i] is the largest k < i
  *              with g(k) < g(i), or -1 (a previous-smaller-value search):
  *              the '(' at k pushed the stack to depth g(i), and nothing after
@@ -97,7 +98,10 @@
  *                 first wg entries into shared memory with the input;
  *                 lowmark_reduce_parts has each reduce workgroup work
  *                 through several partitions, the next one's input loaded
- *                 ahead.
+ *                 ahead; lowmark_slice_stage_from sets the slice length from
+ *                 which the reduce kernel stages slices through shared
+ *                 memory; lowmark_window_batch the window entries each
+ *                 invocation of the window kernel has in flight.
  *              Needs in and out 16-byte aligned (CN_ERROR_INVALID_ARGUMENT
  *              otherwise) and full subgroups (chunk order follows subgroup
  *              id and lane).
@@ -210,6 +214,16 @@ typedef struct cn_parens_tuning {
    * the next one's input loaded while the current one is reduced (0: the
    * default, see stages/parens.c; at most 64). */
   uint32_t lowmark_reduce_parts;
+  /* lowmark's reduce kernel: a partition's slice of at least this many
+   * entries is assembled in shared memory and leaves in 16-byte stores (a
+   * barrier); a shorter one is written straight from the invocations that
+   * hold its entries (0: the default, see stages/parens.c; 1: every slice
+   * staged). */
+  uint32_t lowmark_slice_stage_from;
+  /* lowmark's window kernel: window entries each invocation loads before it
+   * stores them, where the slice and the window both hold that many rows
+   * (0: the default, see stages/parens.c; 1: one at a time; at most 16). */
+  uint32_t lowmark_window_batch;
   /* single's form (see SINGLE above): CN_PARENS_SINGLE_TREE or
    * CN_PARENS_SINGLE_LOWMARK (where it holds n and the buffers are 16-byte
    * aligned, else the tree form); 0: the low-mark form. */
@@ -250,9 +264,10 @@ CN_API cn_parens_variant cn_parens_choose(cn_context *ctx, uint64_t n);
 CN_API uint64_t cn_parens_single_max(cn_context *ctx);
 
 /* Elements per partition (workgroup) of a->variant with a->tuning on this
- * device (AUTO: of the variant chosen for a->n, or for a large n when a->n is
- * 0; SINGLE: its largest n); 0 for a bad variant or shape. Tests build
- * boundary sizes from it. */
+ * device for a->n elements (AUTO: of the variant chosen for a->n, or for a
+ * large n when a->n is 0; SINGLE: its largest n; LOWMARK's default shape has
+ * half the workgroup from 2^22 elements, a->n = 0 gives the shape below
+ * that); 0 for a bad variant or shape. Tests build boundary sizes from it. */
 CN_API uint64_t cn_parens_partition_size(cn_context *ctx, const cn_parens_args *a);
 
 /* Bytes of scratch cn_parens_record() needs for a->variant, a->n and a->tuning

@@ -45,11 +45,15 @@ typedef struct cn_scene_stage_args {
   cn_timer *timer;             /* optional: every stage's marks */
 } cn_scene_stage_args;
 
-/* Scratch for args (element_count, group_bound, path_count, and grid when
- * bin_offsets is not 0). */
+/* Scratch for args (element_count, group_bound, path_count, segment_count,
+ * and grid when bin_offsets is not 0). */
 CN_API uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, const cn_scene_stage_args *args);
 
-/* Records path boxes, bbox and bins (barriers between; none at the end). */
+/* Records path boxes, bbox and bins (barriers between; none at the end).
+ * Small scenes (at most cn_tuning.pathbox_fold_max elements, when the bbox
+ * stage runs in one workgroup and the path boxes in the three-dispatch
+ * kernels) have the one-workgroup bbox kernel compute the element boxes
+ * from the paths' key boxes: one dispatch and barrier fewer, the same bits. */
 CN_API cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scene_stage_args *args);
 
 typedef struct cn_scene_stage_result {
