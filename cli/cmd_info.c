@@ -72,6 +72,12 @@ static int info_kernels(void) {
   const cn_tuning other = {.pathbox_small_max = CN_SMALL_OFF, .bins_rows_max = CN_SMALL_OFF};
   if (r == CN_OK) cn_context_set_tuning(ctx, &other);
   if (r == CN_OK) r = info_render(ctx);
+  /* and with every one-workgroup path off: the multi-pass box and binning
+   * kernels of large streams */
+  const cn_tuning large = {.pathbox_small_max = CN_SMALL_OFF, .bins_rows_max = CN_SMALL_OFF,
+                           .bins_small_max = CN_SMALL_OFF, .bbox_small_max = CN_SMALL_OFF};
+  if (r == CN_OK) cn_context_set_tuning(ctx, &large);
+  if (r == CN_OK) r = info_render(ctx);
   if (r != CN_OK) {
     cn_context_destroy(ctx);
     return cli_fail("info", "building the kernels", r);

@@ -33,7 +33,8 @@ static void print_help(FILE *f) {
           "source locations. Options take their value as --name VALUE or --name=VALUE; `--` ends\n"
           "the options; `-` names standard input or output where a command reads or writes files.\n\n"
           "environment: CANOPY_DEVICE=<index|name> picks a device; CANOPY_VALIDATION=1 turns the\n"
-          "Vulkan validation layer on; CANOPY_BBOX_SHAPE=wg,items,clip_wg, CANOPY_BINS_ROUNDS=r and\n"
+          "Vulkan validation layer on; CANOPY_BBOX_SHAPE=wg,items,clip_wg, CANOPY_BINS_ROUNDS=r,\n"
+          "CANOPY_BINS_SUB=n|off (elements per subgroup chunk of binning by subgroups) and\n"
           "CANOPY_SCENE_SMALL=n|off|bbox,bins[,pathbox[,binsrows[,pathboxfused[,pathboxfold]]]] (the scene\n"
           "stage's one-dispatch kernels up to n elements; pathbox: segments and elements; binsrows:\n"
           "binning by bin rows; pathboxfused: path boxes in two dispatches; pathboxfold: element boxes\n"
@@ -72,6 +73,9 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   if (shape && sscanf(shape, "%u,%u,%u", &wg, &items, &clip) == 3)
     cli_tuning.bbox_wg = wg, cli_tuning.bbox_items = items, cli_tuning.bbox_clip_wg = clip;
   if (rounds) cli_tuning.bins_rounds = (uint32_t)strtoul(rounds, NULL, 10);
+  /* CANOPY_BINS_SUB=n or off (cn_tuning.bins_sub) */
+  const char *sub = getenv("CANOPY_BINS_SUB");
+  if (sub && *sub) cli_tuning.bins_sub = strncmp(sub, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(sub, NULL, 10);
   /* CANOPY_SCENE_SMALL=n, off, or bbox,bins[,pathbox[,binsrows[,pathboxfused[,pathboxfold]]]]
    * (each a count or off); n sets bbox and bins, off all six */
   const char *small = getenv("CANOPY_SCENE_SMALL");
@@ -109,6 +113,10 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   const char *fl_ws = getenv("CANOPY_FLATTEN_WRITE_SCAN");
   if (fl_ws && *fl_ws)
     cli_tuning.flatten_write_scan_max = strncmp(fl_ws, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(fl_ws, NULL, 10);
+  /* CANOPY_FLATTEN_LEAN=1 or off (cn_tuning.flatten_lean) */
+  const char *fl_lean = getenv("CANOPY_FLATTEN_LEAN");
+  if (fl_lean && *fl_lean)
+    cli_tuning.flatten_lean = strncmp(fl_lean, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(fl_lean, NULL, 10);
   char cache[4096];
   cn_context_desc d = {.validation = cli_env_flag("CANOPY_VALIDATION"),
                        .device = getenv("CANOPY_DEVICE"),

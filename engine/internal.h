@@ -136,6 +136,9 @@ bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const struct cn_bins
 #define CN_BINS_ROWS_DEFAULT 8192u
 uint32_t cn__bins_rows_max(const cn_context *ctx);
 bool cn__bins_rows_grid(const cn_context *ctx, uint64_t n, const struct cn_bins_grid *g);
+/* Whether the multi-pass binning of n elements on grid g runs by subgroups
+ * (bins_sg_count / bins_sg_fill; cn_tuning.bins_sub). */
+bool cn__bins_sg_grid(const cn_context *ctx, uint64_t n, const struct cn_bins_grid *g);
 /* Path boxes (stages/pathbox.c) in one workgroup and one dispatch
  * (pathbox_small) for scenes of at most cn_tuning.pathbox_small_max segments
  * and elements (else the default) and at most cn__pathbox_small_paths paths

@@ -13,6 +13,7 @@
  * size and 1 = items per invocation). */
 #define CN_SPEC_BINS_SLICE 2 /* bins: bins held in shared memory at once */
 #define CN_SPEC_BINS_LIST 2  /* bins_rows: elements its shared list holds */
+#define CN_SPEC_BINS_SG_CHUNKS 3 /* bins_sg_count / bins_sg_fill: chunks per workgroup */
 #define CN_SPEC_BBOX_TREE_CAP 2 /* bbox_small: group nodes it can hold */
 #define CN_SPEC_PATHBOX_PATHS 2 /* pathbox_small: paths whose key boxes it holds */
 #define CN_SPEC_BBOX_FROM_PATHS 3 /* bbox_small: 1 to start from the elements and path keys */
@@ -184,7 +185,9 @@ CN_STATIC_ASSERT_SIZE(cn_bbox_small_push, 128);
  * bins_count / bins_fill: per chunk of rounds * 256 elements, per slice of bins
  * in shared memory: one 256-bit bitmap per bin and round gives counts (count)
  * and stream-order ranks (fill). matrix[bin * nchunks + chunk]: counts, then
- * (after an exclusive scan) offsets. bins_gather: bin_offsets[b] = matrix[b * nchunks]. */
+ * (after an exclusive scan) offsets. bins_gather: bin_offsets[b] = matrix[b * nchunks].
+ * bins_sg_count / bins_sg_fill (bins_sg.glsl): the same matrix layout, one
+ * chunk of `rounds` elements (not rounds of 256) per subgroup. */
 #if !defined(VULKAN) || defined(CN_USE_BINS_PUSH)
 CN_PUSH_BEGIN(cn_bins_push)
   CN_PTR(BoxBuf) boxes;

@@ -160,6 +160,78 @@ bool cn__bins_rows_grid(const cn_context *ctx, uint64_t n, const cn_bins_grid *g
   return cn__bins_rows(ctx, n, g, &wg, &list);
 }
 
+/* bins_sg: binning by subgroups (bins_sg.glsl): count and fill kernels with
+ * one chunk of `sub` elements per subgroup and every bin of the grid in that
+ * subgroup's shared arrays, in place of the workgroup kernels (whose rounds of
+ * 256 elements each cost several workgroup barriers). It takes grids of 1 to
+ * 1024 bins on devices whose subgroups have at most 32 invocations (a lane
+ * mask per bin), when its arrays fit shared memory and, on drivers with a
+ * loop-trip limit, its loops stay inside it. */
+#define CN__BINS_SG_MAX_BINS 1024u
+
+static bool cn__pow2_u32(uint32_t x) { return x && (x & (x - 1)) == 0; }
+
+typedef struct cn__bins_sg_shape {
+  uint32_t wg, max_sg, nb, chunks, sub;
+  uint64_t nchunks, groups, matrix;
+} cn__bins_sg_shape;
+
+/* By default the path runs from 2^24 elements on, in chunks of 1024: on the
+ * H200 (bench scene, docs/PERF.md) it is faster than the workgroup kernels
+ * at 2^24 and slower at 2^20 and 2^22, where each subgroup's chain of rounds
+ * costs more than the workgroup kernels' barriers. */
+#define CN__BINS_SG_MIN_N (1ull << 24)
+#define CN__BINS_SG_SUB 1024u
+
+static bool cn__bins_sg(const cn_context *ctx, uint64_t n, const cn_bins_grid *g, cn__bins_sg_shape *out) {
+  const cn_device_caps *c = &ctx->caps;
+  uint32_t tsub = ctx->tuning.bins_sub;
+  uint64_t nbins = (uint64_t)g->nbx * g->nby;
+  if (tsub == CN_SMALL_OFF || !n || n >= (1ull << 32) - (1u << 16) || !nbins || nbins > CN__BINS_SG_MAX_BINS)
+    return false;
+  if (!c->min_subgroup_size || !c->max_subgroup_size || !c->subgroup_size || c->max_subgroup_size > 32) return false;
+  cn__bins_sg_shape s = {0};
+  s.nb = 32;
+  while (s.nb < nbins) s.nb *= 2;
+  /* 8 chunks a workgroup (a bin's entries of one workgroup: 32 bytes), fewer
+   * where the subgroups' arrays (3 words a bin) do not fit shared memory */
+  for (s.chunks = 8;; s.chunks /= 2) {
+    s.wg = s.chunks * c->max_subgroup_size;
+    s.max_sg = s.wg / c->min_subgroup_size;
+    if (s.wg <= c->max_workgroup_invocations && (uint64_t)s.max_sg * s.nb * 3 * 4 <= c->max_shared_memory) break;
+    if (s.chunks == 1) return false;
+  }
+  if (s.wg % c->subgroup_size) return false;
+  /* a chunk size from the tuning turns the path on at any size */
+  bool tuned = cn__pow2_u32(tsub) && tsub >= 32 && tsub <= 4096 && tsub % c->max_subgroup_size == 0;
+  if (!tuned && n < CN__BINS_SG_MIN_N) return false;
+  s.sub = tuned ? tsub : CN__BINS_SG_SUB;
+  if (c->max_loop_iterations) {
+    /* an invocation runs one chunk (its subgroups are at least CHUNKS): the
+     * setup (nbins / size), then per round two passes of at most nbins pair
+     * steps, the mask clear and the round's own trip */
+    uint64_t sg = c->min_subgroup_size;
+    for (;;) {
+      uint64_t rounds = CN_DIV_UP(s.sub, sg);
+      uint64_t trips = 2 * CN_DIV_UP(nbins, sg) + 16 + rounds * (2 * (nbins + 1) + CN_DIV_UP(nbins, sg) + 8);
+      if (trips <= c->max_loop_iterations) break;
+      if (s.sub / 2 < 32 || (s.sub / 2) % c->max_subgroup_size) return false;
+      s.sub /= 2;
+    }
+  }
+  s.groups = CN_DIV_UP(CN_DIV_UP(n, s.sub), s.chunks);
+  s.nchunks = s.groups * s.chunks; /* padded: whole workgroups (see bins_sg.glsl) */
+  s.matrix = nbins * s.nchunks + 1;
+  if (s.matrix >= (1ull << 32)) return false;
+  *out = s;
+  return true;
+}
+
+bool cn__bins_sg_grid(const cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
+  cn__bins_sg_shape s;
+  return cn__bins_sg(ctx, n, g, &s);
+}
+
 static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid *g);
 
 uint64_t cn_bins_scratch_bytes(cn_context *ctx, const cn_bins_args *a) {
@@ -169,8 +241,10 @@ uint64_t cn_bins_scratch_bytes(cn_context *ctx, const cn_bins_args *a) {
 static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
   cn__bins_shape s = {0};
   if (cn__bins_shape_of(ctx, n, g, &s) != CN_OK) return 0;
-  uint64_t m = (s.matrix * 4 + 255) & ~255ull;
-  return m + cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = s.matrix});
+  cn__bins_sg_shape sg;
+  uint64_t entries = cn__bins_sg(ctx, n, g, &sg) ? CN_MAX(sg.matrix, s.matrix) : s.matrix;
+  uint64_t m = (entries * 4 + 255) & ~255ull;
+  return m + cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = entries});
 }
 
 cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_args *a) {
@@ -218,17 +292,29 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
     }
     return CN_OK;
   }
-  uint32_t spec[3] = {CN__BINS_WG, 1, s.slice};
   VkPipeline count, fill, gather, check;
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_CHECK, NULL, 0, &check));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_COUNT, spec, 3, &count));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_FILL, spec, 3, &fill));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_GATHER, NULL, 0, &gather));
+  cn__bins_sg_shape sg;
+  uint64_t groups;
+  if (cn__bins_sg(ctx, a->n, &a->grid, &sg)) { /* same matrix layout, chunks of sg.sub elements */
+    uint32_t spec[4] = {sg.wg, sg.max_sg, sg.nb, sg.chunks};
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_SG_COUNT, spec, 4, &count));
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_SG_FILL, spec, 4, &fill));
+    s.nchunks = sg.nchunks;
+    s.matrix = sg.matrix;
+    s.rounds = sg.sub;
+    groups = sg.groups;
+  } else {
+    uint32_t spec[3] = {CN__BINS_WG, 1, s.slice};
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_COUNT, spec, 3, &count));
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_FILL, spec, 3, &fill));
+    groups = s.nchunks * CN_DIV_UP(s.nbins, s.slice);
+  }
   VkDeviceAddress matrix = a->scratch, scan = a->scratch + ((s.matrix * 4 + 255) & ~255ull);
   pc.matrix = matrix;
   pc.nchunks = (uint32_t)s.nchunks;
   pc.rounds = s.rounds;
-  uint64_t groups = s.nchunks * CN_DIV_UP(s.nbins, s.slice);
   cn_dispatch(ctx, cmd, count, &pc, sizeof pc, CN_MAX(groups, 1));
   cn_cmd_barrier(ctx, cmd);
   if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins count");

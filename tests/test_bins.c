@@ -118,7 +118,7 @@ TEST(bins_rounds_and_big_elements) {
   cn_context *ctx = test_context();
   for (int k = 0; k < 3 && ctx; k++) {
     cn_context_set_tuning(ctx, &(cn_tuning){.bins_rounds = rounds[k], .bins_small_max = CN_SMALL_OFF,
-                                            .bins_rows_max = CN_SMALL_OFF});
+                                            .bins_rows_max = CN_SMALL_OFF, .bins_sub = CN_SMALL_OFF});
     check_bins(b, n, vp, 64, names[k]);
   }
   cn_context_set_tuning(ctx, NULL);
@@ -163,12 +163,14 @@ TEST(bins_limits) {
   free(full);
 }
 
-/* Other chunk shapes of the multi-pass kernels through the context's tuning
- * (0: the defaults, the one-dispatch paths for small streams included). */
+/* Other chunk shapes of the multi-pass workgroup kernels through the
+ * context's tuning (0: the defaults, the one-dispatch paths for small streams
+ * and the subgroup kernels included). */
 static void set_rounds(uint32_t r) {
   cn_context *ctx = test_context();
   if (ctx)
-    cn_context_set_tuning(ctx, r ? &(cn_tuning){.bins_rounds = r, .bins_small_max = CN_SMALL_OFF, .bins_rows_max = CN_SMALL_OFF}
+    cn_context_set_tuning(ctx, r ? &(cn_tuning){.bins_rounds = r, .bins_small_max = CN_SMALL_OFF,
+                                                .bins_rows_max = CN_SMALL_OFF, .bins_sub = CN_SMALL_OFF}
                                  : NULL);
 }
 
@@ -427,5 +429,115 @@ TEST(bins_shape_sweep) {
   }
 }
 
+
+/* Binning by subgroups (bins_sg_count / bins_sg_fill) against the CPU
+ * reference: chunk sizes from 32 elements (the device's subgroup or a few of
+ * it) up, stream sizes at and around chunk and workgroup boundaries, one bin,
+ * a row of bins, the largest grid the device's shared memory admits and the
+ * first one past the path's limit, boxes over the whole grid (the most pairs
+ * a round can have: every lane's element on every bin, and lists far past the
+ * first capacity, so cn_bins_run runs again with the exact count), empty
+ * boxes, boxes on bin edges and outside the viewport, and the boxes of deeply
+ * nested groups. */
+static void set_sub(uint32_t sub) {
+  cn_context *ctx = test_context();
+  if (ctx)
+    cn_context_set_tuning(ctx, &(cn_tuning){.bins_sub = sub, .bins_small_max = CN_SMALL_OFF,
+                                            .bins_rows_max = CN_SMALL_OFF});
+}
+
+static cn_box sg_box(const float vp[4], int kind) {
+  float w = vp[2] - vp[0], h = vp[3] - vp[1];
+  switch (kind) {
+    case 0: return (cn_box){vp[0], vp[1], vp[2], vp[3]}; /* the whole grid */
+    case 1: return (cn_box){0, 0, 0, 0};                 /* empty */
+    case 2: return (cn_box){vp[2] + 5, vp[1], vp[2] + 50, vp[3]}; /* right of the viewport */
+    default: return rand_box_in(vp, kind == 3 ? (w > h ? w : h) : 150);
+  }
+}
+
+TEST(bins_sg_path) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const cn_device_caps *c = cn_context_caps(ctx);
+  bool sg_ok = c->max_subgroup_size <= 32;
+  uint32_t sgmax = c->max_subgroup_size;
+  const float vp[4] = {0, 0, 1024, 1000}; /* 16 x 16 bins of 64 */
+  cn_bins_grid g;
+  CHECK_OK(cn_bins_grid_make(vp, 64, &g));
+  /* the default takes it from 2^24 elements (a shape query: no GPU work) */
+  set_sub(0);
+  CHECK(!cn__bins_sg_grid(ctx, (1u << 24) - 1, &g));
+  CHECK(cn__bins_sg_grid(ctx, 1u << 24, &g) == sg_ok);
+  const uint32_t subs[] = {32, 64, 128};
+  for (int s = 0; s < 3; s++) {
+    uint32_t sub = subs[s];
+    if (sub % sgmax) continue;
+    set_sub(sub);
+    uint32_t u = sub;
+    const uint64_t sizes[] = {1, u - 1, u, u + 1, 4 * u - 1, 4 * u + 1, 9 * u + 7, 5000};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+      uint64_t n = sizes[k];
+      cn_box *b = malloc(n * sizeof *b);
+      for (uint64_t i = 0; i < n; i++) b[i] = sg_box(vp, test_rand_below(40) ? 3 + (int)test_rand_below(8) : (int)test_rand_below(3));
+      if (sg_ok) CHECK(cn__bins_sg_grid(ctx, n, &g));
+      check_bins(b, n, vp, 64, "subgroup path");
+      free(b);
+    }
+  }
+  uint32_t sub_any = 32 % sgmax ? sgmax : 32; /* a chunk size this device takes */
+  set_sub(sub_any);
+  /* one bin; a row of 300 bins; 8 x 64 = 512 bins; 1025 bins (past the path) */
+  const float vps[4][4] = {{0, 0, 50, 50}, {-3.5f, 2, 300 * 4 - 3.5f, 5}, {0, 0, 8 * 32, 64 * 32}, {0, 0, 41 * 16, 25 * 16}};
+  const uint32_t bs[4] = {64, 4, 32, 16};
+  for (int k = 0; k < 4; k++) {
+    uint64_t n = 2000;
+    cn_box *b = malloc(n * sizeof *b);
+    for (uint64_t i = 0; i < n; i++) b[i] = sg_box(vps[k], test_rand_below(30) ? 3 + (int)test_rand_below(8) : (int)test_rand_below(4));
+    cn_bins_grid gk;
+    CHECK_OK(cn_bins_grid_make(vps[k], bs[k], &gk));
+    if (k == 3) CHECK(!cn__bins_sg_grid(ctx, n, &gk));
+    else if (sg_ok && k < 2) CHECK(cn__bins_sg_grid(ctx, n, &gk));
+    check_bins(b, n, vps[k], bs[k], "subgroup path grids");
+    free(b);
+  }
+  /* every box over the whole grid: rounds with the most pairs, ~256 n entries */
+  for (uint32_t sub = 32; sub <= 128; sub *= 4) {
+    if (sub % sgmax) continue;
+    set_sub(sub);
+    uint64_t n = 3 * sub + 5;
+    cn_box *b = malloc(n * sizeof *b);
+    for (uint64_t i = 0; i < n; i++) b[i] = i % 5 == 4 ? sg_box(vp, 4) : sg_box(vp, 0);
+    if (sg_ok) CHECK(cn__bins_sg_grid(ctx, n, &g));
+    check_bins(b, n, vp, 64, "subgroup path, grid-covering boxes");
+    free(b);
+  }
+  /* deeply nested blend groups (boxes from the CPU bbox reference) */
+  const float vn[4] = {0, 0, 1024, 1024};
+  const uint32_t groups = 700;
+  uint64_t n = 0, cap = 2 * groups + groups / 13 + 1;
+  uint32_t *tags = malloc(cap * 4);
+  cn_box *in = calloc(cap, sizeof *in), *out = malloc(cap * sizeof *out);
+  for (uint32_t gi = 0; gi < groups; gi++) {
+    tags[n++] = CN_TAG_BEGIN_BLEND;
+    if (gi % 13 == 0) {
+      float x = (float)test_rand_below(1024 - 150), y = (float)test_rand_below(1024 - 90);
+      in[n] = (cn_box){x, y, x + 150, y + 90};
+      tags[n++] = CN_TAG_FILL;
+    }
+  }
+  for (uint32_t gi = 0; gi < groups; gi++) tags[n++] = CN_TAG_END_BLEND;
+  CHECK_OK(cn_bbox_cpu(tags, in, n, vn, out));
+  set_sub(sub_any);
+  CHECK(cn__bins_sg_grid(ctx, n, &g) == sg_ok);
+  check_bins(out, n, vn, 64, "subgroup path, nested groups");
+  /* off: the workgroup kernels take the same stream */
+  set_sub(CN_SMALL_OFF);
+  CHECK(!cn__bins_sg_grid(ctx, n, &g));
+  check_bins(out, n, vn, 64, "subgroup path off");
+  cn_context_set_tuning(ctx, NULL);
+  free(tags), free(in), free(out);
+}
+
 TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_limits), T(bins_nested_groups), T(bins_loop_limit_known), T(bins_small_path), T(bins_rows_path),
-          T(bins_shape_sweep))
+          T(bins_shape_sweep), T(bins_sg_path))

@@ -551,6 +551,91 @@ TEST(flatten_write_scan_threshold) {
   free(s);
 }
 
-TEST_MAIN(T(fill_square_exact), T(flatten_scan_one_block_threshold), T(flatten_write_scan_threshold), T(fill_open_subpath_and_view), T(fill_curve_tolerance), T(fill_random_gpu_vs_cpu),
+/* Each pair's element (cn_tuning.flatten_lean: flatten_pairs' search shared by a subgroup): scenes
+ * of up to 255 elements mixing runs of elements without pairs (empty paths),
+ * runs of one-segment paths (more elements start within a subgroup's pairs
+ * than it has lanes: the lanes past the window search alone) and longer
+ * paths; every element's line range and every line's element equal the CPU
+ * reference's. The same fills with a stroke appended (the kernel built with
+ * the stroke code instead of without) give the same lines, bit for bit. */
+static void element_search_scene(fu_scene *s, int variant) {
+  fu_init(s);
+  uint32_t target = variant == 0 ? 254 : 100 + (uint32_t)test_rand_below(150);
+  while (s->ne < target) {
+    uint32_t kind = test_rand_below(10), run = 1 + test_rand_below(variant == 2 ? 3 : 40);
+    for (uint32_t r = 0; r < run && s->ne < target; r++) {
+      fu_path(s, 0);
+      float x = 10.0f + (float)test_rand_below(900), y = 10.0f + (float)test_rand_below(900);
+      if (kind >= 3) { /* 0-2: no segments, no pairs */
+        fu_move(s, x, y);
+        uint32_t segs = kind < 7 ? 1 : 2 + test_rand_below(7);
+        for (uint32_t k = 0; k < segs; k++) {
+          if (k % 2) fu_quad(s, x + 20, y + (float)k * 5, x + 7, y + (float)k * 9);
+          else fu_line(s, x + (float)(k % 3) * 11 + 3, y + 17 + (float)k);
+        }
+        fu_end(s, kind % 2);
+      }
+      fu_fill(s, CN_RULE_NONZERO);
+    }
+  }
+}
+
+TEST(flatten_element_search) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  fu_scene *s = calloc(1, sizeof *s), *t = calloc(1, sizeof *t);
+  const cn_tuning lean = {.flatten_lean = 1};
+  for (int v = 0; v < 6; v++) {
+    element_search_scene(s, v % 3);
+    cn_flatten_elem el[256];
+    uint32_t n = 0;
+    cn_context_set_tuning(ctx, &lean);
+    cn_line *g = run_both(s, NULL, &n, el); /* ranges exact against the CPU's */
+    CHECK(n > 0);
+    {
+      /* the default (each invocation's own search): the same lines */
+      cn_context_set_tuning(ctx, NULL);
+      cn_scene_data d0 = fu_data(s);
+      cn_line *l0 = NULL;
+      uint32_t n0 = 0;
+      CHECK_OK(cn_flatten_run(ctx, &d0, NULL, &l0, &n0, NULL, NULL));
+      CHECK_EQ_U64(n0, n);
+      CHECK(n0 != n || !g || !l0 || memcmp(g, l0, (size_t)n * sizeof *g) == 0);
+      free(l0);
+      cn_context_set_tuning(ctx, &lean);
+    }
+    for (uint32_t e = 0, i = 0; e < s->ne && g; e++)
+      for (uint32_t k = 0; k < el[e].line_count; k++, i++)
+        if (el[e].line_first + k != i || g[i].element != e) {
+          fprintf(stderr, "  scene %d: line %u is not element %u's\n", v, i, e);
+          CHECK(0);
+          e = s->ne;
+          break;
+        }
+    /* with a stroke last: the kernel with the stroke code */
+    *t = *s;
+    fu_path(t, 0);
+    fu_move(t, 5, 5);
+    fu_line(t, 40, 9);
+    fu_end(t, false);
+    fu_stroke(t, 2, CN_JOIN_ROUND, CN_CAP_ROUND, 4, NULL, 0, 0);
+    cn_scene_data d = fu_data(t);
+    cn_line *l = NULL;
+    uint32_t nl = 0;
+    CHECK_OK(cn_flatten_run(ctx, &d, NULL, &l, &nl, NULL, NULL));
+    CHECK(nl > n);
+    if (g && l && nl > n && memcmp(g, l, (size_t)n * sizeof *g) != 0) {
+      fprintf(stderr, "  scene %d: the fills' lines differ with the stroke code in the kernel\n", v);
+      CHECK(0);
+    }
+    free(l);
+    free(g);
+  }
+  cn_context_set_tuning(ctx, NULL);
+  free(s);
+  free(t);
+}
+
+TEST_MAIN(T(fill_square_exact), T(flatten_element_search), T(flatten_scan_one_block_threshold), T(flatten_write_scan_threshold), T(fill_open_subpath_and_view), T(fill_curve_tolerance), T(fill_random_gpu_vs_cpu),
           T(fill_overflow_rerun), T(fill_adversarial), T(flatten_bad_input),
           T(flatten_real_scenes))

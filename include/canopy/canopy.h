@@ -109,7 +109,7 @@ typedef struct cn_context cn_context;
  * them itself (the CLI does, see its --help). */
 struct cn_parens_tuning; /* cn_parens.h */
 struct cn_scan_tuning;   /* cn_scan.h */
-#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max, pathbox_fold_max, flatten_scan_one_block_max, flatten_write_scan_max: never that path */
+#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bins_sub, bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max, pathbox_fold_max, flatten_scan_one_block_max, flatten_write_scan_max: never that path */
 typedef struct cn_tuning {
   /* bbox stage: workgroup size and elements per invocation of the compaction
    * and draws kernels, workgroup size of bbox_clip_local (powers of two,
@@ -117,6 +117,13 @@ typedef struct cn_tuning {
   uint32_t bbox_wg, bbox_items, bbox_clip_wg;
   /* bins stage: rounds of 256 elements per chunk of the count matrix (1..64). */
   uint32_t bins_rounds;
+  /* binning by subgroups (grids of at most 1024 bins, subgroups of at most
+   * 32; cn_bins.h): elements per subgroup chunk of the count matrix (a power
+   * of two, 32..4096, a multiple of the subgroup size): that path at any
+   * stream size. 0: the default (streams of 2^24 elements or more, chunks
+   * of 1024, from the H200 measurements in docs/PERF.md); CN_SMALL_OFF:
+   * never (the workgroup count and fill kernels). */
+  uint32_t bins_sub;
   /* scene stage: streams of at most bbox_small_max elements run the bbox
    * stage in one workgroup and one dispatch (bbox_small, instead of about
    * ten), those of at most bins_small_max elements binning (bins_small,
@@ -175,6 +182,14 @@ typedef struct cn_tuning {
    * workgroup of 64 pairs reads the totals of those before it). 0: the
    * default (65536); CN_SMALL_OFF: never. */
   uint32_t flatten_write_scan_max;
+  /* flatten: 1: each pair's element is found by a search its subgroup shares
+   * (about log_32 E dependent loads instead of log2 E), the count pass adds
+   * its lines to the totals once per subgroup, and scenes without a STROKE
+   * (cn_flatten_args.fills_only) run a kernel built without the stroke code;
+   * 0 (the default: not yet timed alone on the H200) or CN_SMALL_OFF: the
+   * binary search of each invocation, totals per pair, one kernel for all
+   * scenes. */
+  uint32_t flatten_lean;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;

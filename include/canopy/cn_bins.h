@@ -28,6 +28,19 @@
  * caller sees bin_offsets[nbins] > capacity and re-runs with more
  * (cn_bins_run does). Test knob: CANOPY_BINS_ROUNDS=r (1..64) sets rounds.
  *
+ * Streams of 2^24 elements or more on grids of at most 1024 bins, on devices
+ * whose subgroups have at most 32 invocations, take bins_sg_count and
+ * bins_sg_fill in place of bins_count and bins_fill (the same count matrix
+ * layout, scan and wrap check): one chunk of 1024 elements per subgroup
+ * (cn_tuning.bins_sub sets another size and turns the path on at any stream
+ * size; CN_SMALL_OFF turns it off), every bin of the grid in that subgroup's
+ * shared arrays, the round's pairs spread over its lanes by a subgroup scan
+ * and a binary search over shuffles, stream-order ranks from a 32-bit lane
+ * mask per bin: no workgroup barriers. Faster than the workgroup kernels at
+ * 2^24 on the H200, slower at 2^20 and 2^22 (its count matrix needs 8 times
+ * the rows for the same parallelism): docs/PERF.md. The timer marks the same
+ * spans. Test knob: CANOPY_BINS_SUB=n|off.
+ *
  * Small streams (n <= cn_tuning.bins_small_max, 512 by default, with n x
  * nbins < 2^32 - 1) run in one workgroup and one dispatch instead
  * (bins_small): for each slice of bins in turn, the count pass over all the
