@@ -3,11 +3,13 @@
  * with decoupled look-back against the two-pass reduce-then-scan, and a copy
  * kernel moving the same bytes (4n read, 4n written) in the same run. Every
  * result is checked against the CPU scan at sizes <= 2^22 and the largest.
- * CANOPY_BENCH_SCAN_SHAPES="wg,items[,backoff[,static[,entries[,agg[,apart]]]]] ..."
+ * CANOPY_BENCH_SCAN_SHAPES="wg,items[,backoff[,static[,entries[,agg[,apart[,early[,stream]]]]]]]] ..."
  * adds one-pass rows of those block shapes, look-back pauses
  * (cn_scan_tuning.backoff), block orders (static: .static_order), look-back
- * windows (.lookback_entries), the block's total first (.aggregate_first)
- * and output to another buffer than the input (apart) (a sweep; this
+ * windows (.lookback_entries), the block's total first (.aggregate_first),
+ * output to another buffer than the input (apart), the early first
+ * look-back window (.early_lookback) and the rows scanned and written one by
+ * one after the look-back (.stream_rows) (a sweep; this
  * benchmark only; wg and items 0: the default shape);
  * with CANOPY_BENCH_SCAN_BASE=0 those rows alone (one-pass, two-pass and
  * fenced left out). */
@@ -46,12 +48,12 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   const char *sw = getenv("CANOPY_BENCH_SCAN_SHAPES"), *base = getenv("CANOPY_BENCH_SCAN_BASE");
   if (sw && *sw && base && strcmp(base, "0") == 0) nforms = 0; /* the listed shapes alone, the first timed first */
   for (const char *p = sw; p && *p && nforms < MAX_FORMS;) {
-    unsigned wg = 0, items = 0, backoff = 0, ordered = 0, entries = 0, agg = 0, out = 0;
+    unsigned wg = 0, items = 0, backoff = 0, ordered = 0, entries = 0, agg = 0, out = 0, early = 0, stream = 0;
     int used = 0, more = 0;
     if (sscanf(p, " %u,%u%n", &wg, &items, &used) != 2) {
       fprintf(stderr,
               "canopy bench scan: CANOPY_BENCH_SCAN_SHAPES=%s: expected "
-              "\"wg,items[,backoff[,static[,entries[,agg[,apart]]]]] ...\"\n",
+              "\"wg,items[,backoff[,static[,entries[,agg[,apart[,early[,stream]]]]]]]] ...\"\n",
               sw);
       return CLI_USAGE;
     }
@@ -64,7 +66,13 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
           p += more;
           if (sscanf(p, ",%u%n", &agg, &more) == 1) {
             p += more;
-            if (sscanf(p, ",%u%n", &out, &more) == 1) p += more;
+            if (sscanf(p, ",%u%n", &out, &more) == 1) {
+              p += more;
+              if (sscanf(p, ",%u%n", &early, &more) == 1) {
+                p += more;
+                if (sscanf(p, ",%u%n", &stream, &more) == 1) p += more;
+              }
+            }
           }
         }
       }
@@ -74,11 +82,13 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                                      .backoff = backoff,
                                      .static_order = ordered != 0,
                                      .lookback_entries = entries,
-                                     .aggregate_first = agg != 0};
+                                     .aggregate_first = agg != 0,
+                                     .early_lookback = early != 0,
+                                     .stream_rows = stream != 0};
     apart[nforms] = out != 0;
-    snprintf(form_names[nforms], sizeof form_names[nforms], "1p-%ux%u%s%.0u%s%s%.0u%s%s", wg, items,
+    snprintf(form_names[nforms], sizeof form_names[nforms], "1p-%ux%u%s%.0u%s%s%.0u%s%s%s%s", wg, items,
              backoff ? "b" : "", backoff, ordered ? "s" : "", entries ? "w" : "", entries, agg ? "a" : "",
-             out ? "o" : "");
+             out ? "o" : "", early ? "e" : "", stream ? "r" : "");
     nforms++;
     while (*p == ' ') p++;
   }
@@ -98,14 +108,14 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   }
   bench_printf(rep, "u32 sum scan, inclusive, in place: random words, n = 2^%d .. 2^%d\n", lo, hi);
   bench_printf(rep, "moved = 4n bytes read + 4n written; copy = copy_u32x4 moving the same bytes in the same run\n");
-  bench_printf(rep, "one-pass: decoupled look-back, blocks of 256 x 16, 512 x 16 from 2^19 (a clear of its flags and the\n"
-                    "          scan: 2 dispatches),\n"
+  bench_printf(rep, "one-pass: decoupled look-back, blocks of 256 x 16, 512 x 16 from 2^19, 512 x 32 with the block's\n"
+                    "          total first from 2^21 (64-bit atomics) (a clear of its flags and the scan: 2 dispatches),\n"
                     "          n <= 16384 in one block and one dispatch (1024 x 16; 8 items per invocation up to 8192),\n"
                     "          flag and value in one 64-bit atomic word%s;\n"
                     "1p-fenced: the same with flag and value apart, ordered by memory fences;\n"
                     "two-pass: reduce, scan of the block sums (recursively), apply; 1p-WGxITEMS: other block shapes\n"
                     "          (0x0: the default; suffixes: bN pause, s static order, wN window, a total first,\n"
-                    "          o output to another buffer)\n\n",
+                    "          o output to another buffer, e early first window, r rows streamed)\n\n",
                caps->buffer_int64_atomics ? "" : " (not on this device: fenced)");
   uint32_t *in = malloc(nmax * 4), *want = malloc(nmax * 4), *got = malloc(nmax * 4);
   cn_buffer data = {0}, orig = {0}, copy = {0}, scratch = {0};
@@ -187,7 +197,9 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     for (uint32_t i = 0; i < nk && cn_context_kernel_statistics(ctx); i++) {
       cn_kernel_info ki;
       if (cn_context_kernel_info(ctx, i, &ki) != CN_OK) continue;
-      bench_printf(rep, "  %-18s", ki.kernel);
+      bench_printf(rep, "  %-18s [", ki.kernel); /* the one-pass scan's constants: wg, items, mode, spin budget */
+      for (uint32_t s = 0; s < ki.nspec; s++) bench_printf(rep, "%s%u", s ? "," : "", ki.spec[s]);
+      bench_printf(rep, "]");
       for (uint32_t s = 0; s < ki.nstats; s++) bench_printf(rep, "%s %s=%s", s ? "," : "", ki.stats[s].name, ki.stats[s].value);
       bench_printf(rep, "\n");
     }

@@ -40,11 +40,22 @@
 // from byte 8), read and written by relaxed atomics: no fences, and the first
 // subgroup alone walks back, LB_LANE predecessors per lane and step (a
 // window of subgroup size x LB_LANE blocks).
+// With EARLY_LB (mode bit 5; 64-bit form, one entry per lane) the first
+// subgroup reads its first window as soon as its own rows are loaded, before
+// the workgroup's fold of the subgroups' totals: when that window already
+// ends at a published prefix with every block after it published, the walk
+// is over without a load after the block publishes its total; else the
+// window is read again as usual.
+// With STREAM (mode bit 6) the block's total comes first as with AGG_FIRST,
+// and every subgroup scans its rows only after the look-back, one row at a
+// time, each written as soon as it is scanned: no row's prefix is held across
+// the look-back (fewer registers, so more workgroups per SM), at the cost of
+// the rows' scans after the walk instead of during it.
 #include "common.glsl"
 #extension GL_EXT_control_flow_attributes : require
 
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 256;
-layout(constant_id = CN_SPEC_ITEMS) const uint ITEMS = 16; // a multiple of 4, at most 32
+layout(constant_id = CN_SPEC_ITEMS) const uint ITEMS = 16; // a multiple of 4, at most 64
 layout(constant_id = 2) const uint SCAN_MODE = 0;           // bits below
 layout(constant_id = 3) const uint SPIN_BUDGET = 16384u;    // flag loads per block
 const uint VEC4 = SCAN_MODE & 1u;                           // src and dst 16-byte aligned
@@ -52,6 +63,9 @@ const uint STATIC_ORDER = (SCAN_MODE >> 1) & 1u;            // block id = workgr
 const uint BACKOFF = SCAN_MODE >> 8;                        // dependent ALU steps between flag loads (0: none)
 const uint LB_LANE = 1u << ((SCAN_MODE >> 2) & 3u);         // look-back entries per lane and step (64-bit form)
 const uint AGG_FIRST = (SCAN_MODE >> 4) & 1u;               // block total before the rows' scans (below)
+const uint EARLY_LB = (SCAN_MODE >> 5) & 1u;                // 64-bit form: the first window read before the fold (below)
+const uint STREAM = (SCAN_MODE >> 6) & 1u;                  // rows scanned and written one by one after the look-back (below)
+const uint TOTAL_FIRST = AGG_FIRST | STREAM;                // the subgroups' totals from the loaded rows, before their scans
 const uint LB_MAX = 8u;
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
@@ -112,7 +126,9 @@ uvec4 scan_load(uint b, uint r) {
 }
 
 // Fold of the subgroups' totals: `before` those before this subgroup, the
-// result all of them. Every invocation calls it (barriers).
+// result all of them. Every invocation calls it (barriers). With 64-bit
+// atomics it runs once per block (the look-back's fallback folds by one
+// subgroup), so sh_sg needs no barrier after its reads.
 uint scan_fold_subgroups(uint mine, out uint before) {
   if (subgroupElect()) sh_sg[gl_SubgroupID] = mine;
   barrier();
@@ -122,7 +138,9 @@ uint scan_fold_subgroups(uint mine, out uint before) {
     if (s == gl_SubgroupID) before = all;
     all = SCAN_COMBINE(all, sh_sg[s]);
   }
-  barrier(); // sh_sg is reused
+#ifndef SCAN_ATOMIC64
+  barrier(); // sh_sg is reused (the fenced look-back's fallback, scan_block_total)
+#endif
   return all;
 }
 
@@ -157,24 +175,43 @@ uint scan_block_total_sg(uint b) {
 }
 #endif
 
+// One row's scan in place: x becomes the running fold of the lane's four;
+// returns the lane's prefix (carry, the fold of everything before the row,
+// then the lanes before this one) and advances carry past the row.
+uint scan_row(inout uvec4 x, inout uint carry) {
+  uint l = gl_SubgroupInvocationID;
+  x.y = SCAN_COMBINE(x.x, x.y);
+  x.z = SCAN_COMBINE(x.y, x.z);
+  x.w = SCAN_COMBINE(x.z, x.w);
+  uint incl = SCAN_SG_INCLUSIVE(x.w);
+  uint excl = subgroupShuffle(incl, l == 0u ? 0u : l - 1u);
+  uint pre = l == 0u ? carry : SCAN_COMBINE(carry, excl);
+  carry = SCAN_COMBINE(carry, subgroupShuffle(incl, gl_SubgroupSize - 1u));
+  return pre;
+}
+
 // The rows' scans in place: each element's fold within its invocation's
 // four (run), each lane's prefix within its subgroup's segment (lane_pre);
 // returns the subgroup's total.
 uint scan_rows(inout uvec4 run[ROWS], out uint lane_pre[ROWS]) {
   uint carry = SCAN_IDENTITY;
-  uint l = gl_SubgroupInvocationID;
-  [[unroll]] for (uint r = 0u; r < ROWS; r++) {
-    uvec4 x = run[r];
-    x.y = SCAN_COMBINE(x.x, x.y);
-    x.z = SCAN_COMBINE(x.y, x.z);
-    x.w = SCAN_COMBINE(x.z, x.w);
-    run[r] = x;
-    uint incl = SCAN_SG_INCLUSIVE(x.w);
-    uint excl = subgroupShuffle(incl, l == 0u ? 0u : l - 1u);
-    lane_pre[r] = l == 0u ? carry : SCAN_COMBINE(carry, excl);
-    carry = SCAN_COMBINE(carry, subgroupShuffle(incl, gl_SubgroupSize - 1u));
-  }
+  [[unroll]] for (uint r = 0u; r < ROWS; r++) lane_pre[r] = scan_row(run[r], carry);
   return carry;
+}
+
+// Row r of this subgroup's segment of block b written: x the running fold of
+// the lane's four, p the lane's prefix.
+void scan_store(uint b, uint r, uint p, uvec4 x) {
+  uvec4 o = pc.exclusive != 0u ? uvec4(p, SCAN_COMBINE(p, x.x), SCAN_COMBINE(p, x.y), SCAN_COMBINE(p, x.z))
+                               : uvec4(SCAN_COMBINE(p, x.x), SCAN_COMBINE(p, x.y), SCAN_COMBINE(p, x.z),
+                                       SCAN_COMBINE(p, x.w));
+  uint e = b * WG_SIZE * ITEMS + gl_SubgroupID * gl_SubgroupSize * ITEMS + (r * gl_SubgroupSize + gl_SubgroupInvocationID) * 4u;
+  if (VEC4 != 0u && e + 4u <= pc.n) {
+    ScanBuf4(pc.dst).v[e / 4u] = o;
+  } else {
+    for (uint i = 0u; i < 4u; i++)
+      if (e + i < pc.n) pc.dst.v[e + i] = o[i];
+  }
 }
 
 // The subgroup's total of its loaded rows (rows in order, lanes in order).
@@ -217,7 +254,19 @@ void main() {
   uint lane_pre[ROWS];
   uint l = gl_SubgroupInvocationID;
   [[unroll]] for (uint r = 0u; r < ROWS; r++) run[r] = scan_load(b, r);
-  uint sg_total = AGG_FIRST != 0u ? scan_rows_total(run) : scan_rows(run, lane_pre);
+  uint sg_total = TOTAL_FIRST != 0u ? scan_rows_total(run) : scan_rows(run, lane_pre);
+#ifdef SCAN_ATOMIC64
+  // The early window (EARLY_LB): entry `lane` is block b - 1 - lane. Its
+  // index depends on sg_total (a test that never holds: n is never 0 here)
+  // so that the load is issued after this subgroup's rows have arrived.
+  uint64_t early = scan_pack(FLAG_PREFIX, SCAN_IDENTITY); // lanes past block 0 never end a window first
+  if (EARLY_LB != 0u && LB_LANE == 1u && lookback && gl_SubgroupID == 0u && l < b) {
+    uint q = b - 1u - l;
+    if (sg_total == 0xFFFFFFFFu && pc.n == 0u) q = 0u;
+    early = atomicLoad(ScanState64(uint64_t(pc.partial) + 8ul).v[q], gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                       gl_SemanticsRelaxed);
+  }
+#endif
   uint sg_before;
   uint total = scan_fold_subgroups(sg_total, sg_before);
 
@@ -230,10 +279,27 @@ void main() {
     ScanState64 s64 = ScanState64(uint64_t(pc.partial) + 8ul);
     if (t == 0u) atomicStore(s64.v[b], scan_pack(b == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, total), gl_ScopeDevice,
                              gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-    if (AGG_FIRST != 0u && gl_SubgroupID != 0u) scan_rows(run, lane_pre); // while the first subgroup walks back
+    if (AGG_FIRST != 0u && STREAM == 0u && gl_SubgroupID != 0u) scan_rows(run, lane_pre); // while the first subgroup walks back
     if (gl_SubgroupID == 0u && b != 0u) {
       uint r = b, budget = SPIN_BUDGET, lane = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
       uint acc = SCAN_IDENTITY, sink = 0u, span = sg * LB_LANE;
+      if (EARLY_LB != 0u && LB_LANE == 1u) {
+        // The early window ends the walk when its nearest entry that is not
+        // an aggregate is a prefix (every entry before it published).
+        uint f = uint(early >> 32);
+        uvec4 stop = subgroupBallot(f != FLAG_AGGREGATE);
+        uint m = subgroupBallotFindLSB(stop); // block 0 (a prefix) or a lane past it is in every window of block b <= sg
+        bool done = any(notEqual(stop, uvec4(0u))) && subgroupShuffle(f, m) == FLAG_PREFIX;
+        if (done) {
+          uint x = l <= m ? uint(early) : SCAN_IDENTITY;
+          for (uint d = 1u; d < sg; d <<= 1) { // lane 0: fold of lanes m .. 0, oldest first
+            uint y = subgroupShuffle(x, min(l + d, sg - 1u));
+            if (l + d < sg) x = SCAN_COMBINE(y, x);
+          }
+          acc = subgroupBroadcast(x, 0u);
+          r = 0u;
+        }
+      }
       while (r != 0u) { // uniform in the subgroup
         // Entries e = lane * LB_LANE + j of the window: block r - 1 - e (older
         // as e grows). All loads first, then a spin on those still unset.
@@ -300,8 +366,8 @@ void main() {
     }
     barrier();
     if (b != 0u) prefix = sh_bcast[3];
-    if (AGG_FIRST != 0u && gl_SubgroupID == 0u) scan_rows(run, lane_pre);
-  } else if (AGG_FIRST != 0u) {
+    if (AGG_FIRST != 0u && STREAM == 0u && gl_SubgroupID == 0u) scan_rows(run, lane_pre);
+  } else if (AGG_FIRST != 0u && STREAM == 0u) {
     scan_rows(run, lane_pre);
   }
 #else
@@ -376,24 +442,18 @@ void main() {
         atomicStore(st.v[1u + b], FLAG_PREFIX, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
     }
   }
-  if (AGG_FIRST != 0u) scan_rows(run, lane_pre);
+  if (AGG_FIRST != 0u && STREAM == 0u) scan_rows(run, lane_pre);
 #endif
 
   // 3. Outputs.
   uint base = SCAN_COMBINE(prefix, sg_before);
-  uint first = b * WG_SIZE * ITEMS + gl_SubgroupID * gl_SubgroupSize * ITEMS;
-  [[unroll]] for (uint r = 0u; r < ROWS; r++) {
-    uint p = SCAN_COMBINE(base, lane_pre[r]);
-    uvec4 x = run[r];
-    uvec4 o = pc.exclusive != 0u ? uvec4(p, SCAN_COMBINE(p, x.x), SCAN_COMBINE(p, x.y), SCAN_COMBINE(p, x.z))
-                                 : uvec4(SCAN_COMBINE(p, x.x), SCAN_COMBINE(p, x.y), SCAN_COMBINE(p, x.z),
-                                         SCAN_COMBINE(p, x.w));
-    uint e = first + (r * gl_SubgroupSize + l) * 4u;
-    if (VEC4 != 0u && e + 4u <= pc.n) {
-      ScanBuf4(pc.dst).v[e / 4u] = o;
-    } else {
-      for (uint i = 0u; i < 4u; i++)
-        if (e + i < pc.n) pc.dst.v[e + i] = o[i];
+  if (STREAM != 0u) {
+    [[unroll]] for (uint r = 0u; r < ROWS; r++) {
+      uvec4 x = run[r];
+      uint p = scan_row(x, base);
+      scan_store(b, r, p, x);
     }
+  } else {
+    [[unroll]] for (uint r = 0u; r < ROWS; r++) scan_store(b, r, SCAN_COMBINE(base, lane_pre[r]), run[r]);
   }
 }

@@ -11,6 +11,9 @@ enum {
   SCAN_WG_LARGE = 512,        /* the same from SCAN_LARGE_FROM elements */
   SCAN_LARGE_FROM = 1 << 19,
   SCAN_ITEMS = 16,            /* one-pass: elements per invocation (a multiple of 4) */
+  SCAN_HUGE_FROM = 1 << 21,   /* 64-bit look-back: from this many elements, blocks of */
+  SCAN_HUGE_WG = 512,         /*   SCAN_HUGE_WG x SCAN_HUGE_ITEMS with the block's */
+  SCAN_HUGE_ITEMS = 32,       /*   total first (aggregate_first) */
   SCAN_ONE_BLOCK_WG = 1024,   /* one-pass: n up to this many invocations x SCAN_ITEMS in one block */
   SCAN_ONE_BLOCK_ITEMS = 8,   /* one block: elements per invocation while the workgroup covers n with them */
   SCAN_LOOKBACK_ENTRIES = 1,  /* 64-bit look-back: predecessors per lane and step */
@@ -46,23 +49,38 @@ static const cn_scan_tuning *cn__scan_tuning(const cn_context *ctx, const cn_sca
   return ctx->tuning.scan ? ctx->tuning.scan : &cn__scan_no_tuning;
 }
 
+/* Whether the one-pass scan of n elements takes the default shape for huge
+ * inputs: blocks of SCAN_HUGE_WG x SCAN_HUGE_ITEMS that publish their total
+ * before their rows' scans (the tuning names no shape; 64-bit look-back, the
+ * form it was measured in). */
+static bool cn__scan_huge(const cn_context *ctx, const cn_scan_tuning *tu, uint64_t n) {
+  return !tu->wg && !tu->items && n >= SCAN_HUGE_FROM && cn__scan_a64(ctx, tu) &&
+         ctx->caps.max_workgroup_invocations >= SCAN_HUGE_WG;
+}
+
 /* One-pass block shape: the tuning's; else, for n that one workgroup of up to
  * SCAN_ONE_BLOCK_WG invocations covers, one block (one dispatch, no clear of
  * the look-back state): SCAN_ONE_BLOCK_ITEMS elements per invocation while
  * they cover n, then SCAN_ITEMS, and the smallest power-of-two workgroup
  * (at least 32 and the subgroup size) that covers n with them; else SCAN_WG
  * (SCAN_WG_LARGE from SCAN_LARGE_FROM elements; or the device's largest power
- * of two below it) x SCAN_ITEMS. False when
+ * of two below it) x SCAN_ITEMS, and SCAN_HUGE_WG x SCAN_HUGE_ITEMS from
+ * SCAN_HUGE_FROM elements (cn__scan_huge). False when
  * the tuning's shape does not fit. (H200 measurements in docs/PERF.md: one
  * block scans 2^12 in 3.6 us, where 256 x 16 took 4.2, and 2^13 in 4.9
  * against 7.4 for two blocks and their clear; several blocks of 512 x 16 are
  * faster than 256 x 16 from 2^19 up (2^26: 224 against 234 us), slower below
- * (2^16: 8.1 against 7.6 us), so 256 x 16 blocks below 2^19.) */
+ * (2^16: 8.1 against 7.6 us), so 256 x 16 blocks below 2^19; 512 x 32 with
+ * the total first is faster than 512 x 16 from 2^21 up (2^22: 15.7 against
+ * 17.7 us, 2^26: 194.5 against 206), no faster at 2^20 and slower below
+ * (2^16: 9.8 against 7.4 us: too few blocks).) */
 static bool cn__scan_block(const cn_context *ctx, const cn_scan_tuning *tu, uint64_t n, uint32_t *wg,
                            uint32_t *items) {
   uint32_t wg_default = n >= SCAN_LARGE_FROM ? SCAN_WG_LARGE : SCAN_WG;
+  bool huge = cn__scan_huge(ctx, tu, n);
+  if (huge) wg_default = SCAN_HUGE_WG;
   *wg = tu->wg ? tu->wg : cn_floor_pow2(CN_MIN(wg_default, ctx->caps.max_workgroup_invocations));
-  *items = tu->items ? tu->items : SCAN_ITEMS;
+  *items = tu->items ? tu->items : huge ? SCAN_HUGE_ITEMS : SCAN_ITEMS;
   if (!tu->wg && !tu->items) {
     uint32_t most = cn_floor_pow2(CN_MIN((uint32_t)SCAN_ONE_BLOCK_WG, ctx->caps.max_workgroup_invocations));
     uint32_t least = CN_MAX(32u, ctx->caps.max_subgroup_size);
@@ -72,7 +90,7 @@ static bool cn__scan_block(const cn_context *ctx, const cn_scan_tuning *tu, uint
     }
   }
   return (*wg & (*wg - 1)) == 0 && *wg >= ctx->caps.max_subgroup_size && *wg <= ctx->caps.max_workgroup_invocations &&
-         *wg * 4 <= ctx->caps.max_shared_memory && *items >= 4 && *items <= 32 && *items % 4 == 0;
+         *wg * 4 <= ctx->caps.max_shared_memory && *items >= 4 && *items <= 64 && *items % 4 == 0;
 }
 
 /* Two-pass: 256 invocations of 8 items; shared memory is WG * elem_bytes. */
@@ -161,9 +179,12 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
   while ((1u << log_entries) < entries) log_entries++;
   /* Constant 2, the mode (scan_lb.glsl): bit 0 16-byte aligned buffers, bit 1
    * static block order, bits 2-3 log2 of the look-back entries per lane, bit
-   * 4 the block's total before its rows' scans, bits 8.. the look-back pause. */
+   * 4 the block's total before its rows' scans, bit 5 the early first window
+   * of the look-back, bit 6 the rows scanned and written one by one after the
+   * look-back, bits 8.. the look-back pause. */
   uint32_t mode = (a->src % 16 == 0 && a->dst % 16 == 0) | (tu->static_order ? 2u : 0u) | log_entries << 2 |
-                  (tu->aggregate_first ? 16u : 0u) | tu->backoff << 8;
+                  (tu->aggregate_first || cn__scan_huge(ctx, tu, a->n) ? 16u : 0u) | (tu->early_lookback ? 32u : 0u) |
+                  (tu->stream_rows ? 64u : 0u) | tu->backoff << 8;
   uint32_t spec[4] = {wg, items, mode, tu->spin_budget ? tu->spin_budget : SCAN_SPIN_BUDGET};
   VkPipeline scan;
   bool a64 = cn__scan_a64(ctx, tu);

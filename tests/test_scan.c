@@ -10,6 +10,10 @@
 #define BLOCK_LARGE 8192u
 #define LARGE_FROM (1u << 19)
 #define ONE_BLOCK_MAX 16384u
+/* From HUGE_FROM elements, with 64-bit atomics: blocks of 512 x 32 that
+ * publish their total before their rows' scans. */
+#define HUGE_FROM (1u << 21)
+#define BLOCK_HUGE 16384u
 /* The two-pass form's block (256 x 8). */
 #define BLOCK2 2048u
 
@@ -99,6 +103,24 @@ TEST(scan_block_boundaries) {
   }
 }
 
+/* The huge inputs' default shape at its threshold +-1 and across its first
+ * blocks; with the early first window and the streamed rows on top of it
+ * (flags without a shape keep the default shape); fenced (not that shape). */
+TEST(scan_huge_shape) {
+  const uint64_t sizes[] = {HUGE_FROM - 1, HUGE_FROM, HUGE_FROM + 1, HUGE_FROM + BLOCK_HUGE + 1};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    check_scan(sizes[i], false, 0);
+    check_scan(sizes[i], true, 2);
+  }
+  static const cn_scan_tuning others[] = {
+      {.early_lookback = true}, {.stream_rows = true}, {.fenced = true}, {.spin_budget = 2}};
+  for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+    tuning = others[i];
+    check_scan(HUGE_FROM + 3 * BLOCK_HUGE + 7, i & 1, 0);
+  }
+  tuning = (cn_scan_tuning){0};
+}
+
 TEST(scan_small_random_sizes) {
   for (int i = 0; i < 12; i++) check_scan(1 + test_rand_below(20000), i & 1, i % 3);
 }
@@ -131,7 +153,7 @@ TEST(scan_fenced_and_shapes) {
   tuning = (cn_scan_tuning){.fenced = true};
   check_scan(ONE_BLOCK_MAX + 1, false, 0);
   check_scan((1u << 20) + 7, true, 0);
-  static const uint32_t shapes[][2] = {{64, 32}, {512, 8}, {1024, 16}};
+  static const uint32_t shapes[][2] = {{64, 32}, {512, 8}, {1024, 16}, {64, 64}, {256, 64}, {64, 24}, {128, 48}};
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
     tuning = (cn_scan_tuning){.wg = shapes[i][0], .items = shapes[i][1]};
     uint64_t blk = (uint64_t)shapes[i][0] * shapes[i][1];
@@ -154,7 +176,24 @@ TEST(scan_fenced_and_shapes) {
                                           {.aggregate_first = true, .spin_budget = 2},
                                           {.aggregate_first = true, .fenced = true},
                                           {.aggregate_first = true, .fenced = true, .spin_budget = 1},
-                                          {.aggregate_first = true, .wg = 64, .items = 16, .lookback_entries = 2}};
+                                          {.aggregate_first = true, .wg = 64, .items = 16, .lookback_entries = 2},
+                                          /* the early first window: alone, with the total first, with 64
+                                             elements per invocation, a tiny spin budget, the static order,
+                                             and where it does not apply (2 entries per lane, fenced) */
+                                          {.early_lookback = true},
+                                          {.early_lookback = true, .aggregate_first = true},
+                                          {.early_lookback = true, .aggregate_first = true, .wg = 64, .items = 64},
+                                          {.early_lookback = true, .wg = 64, .items = 16, .spin_budget = 2},
+                                          {.early_lookback = true, .static_order = true, .spin_budget = 2},
+                                          {.early_lookback = true, .lookback_entries = 2},
+                                          {.early_lookback = true, .fenced = true},
+                                          /* the rows scanned and written one by one after the look-back */
+                                          {.stream_rows = true},
+                                          {.stream_rows = true, .wg = 64, .items = 64, .spin_budget = 2},
+                                          {.stream_rows = true, .wg = 64, .items = 24},
+                                          {.stream_rows = true, .early_lookback = true, .wg = 256, .items = 64},
+                                          {.stream_rows = true, .fenced = true, .wg = 64, .items = 32},
+                                          {.stream_rows = true, .aggregate_first = true, .fenced = true, .spin_budget = 1}};
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
     tuning = others[i];
     check_scan(3 * 64 * 16 + 5, true, 0); /* one block of the default shape, three of 64 x 16 */
@@ -194,13 +233,18 @@ TEST(scan_other_monoids) {
   /* Default shape, small blocks with a window of 8 predecessors per lane
    * (the segmented sum is not commutative: the window's fold keeps order),
    * the block's total before its rows' scans (the segmented sum's total by
-   * rows in order), 64-bit and fenced. */
-  const cn_scan_tuning shapes[4] = {{0},
+   * rows in order), 64-bit and fenced; 64 elements per invocation with the
+   * early first look-back window; the rows scanned and written one by one
+   * after the look-back, 64-bit and fenced. */
+  const cn_scan_tuning shapes[7] = {{0},
                                     {.wg = 64, .items = 16, .lookback_entries = 8},
                                     {.wg = 64, .items = 16, .aggregate_first = true},
-                                    {.wg = 64, .items = 16, .aggregate_first = true, .fenced = true}};
+                                    {.wg = 64, .items = 16, .aggregate_first = true, .fenced = true},
+                                    {.wg = 64, .items = 64, .aggregate_first = true, .early_lookback = true},
+                                    {.wg = 64, .items = 64, .stream_rows = true},
+                                    {.wg = 64, .items = 32, .stream_rows = true, .fenced = true}};
   for (int op = CN_SCAN_U32_MAX; op <= CN_SCAN_F32_SEG_ADD; op++)
-    for (int run = 0; run < 5; run++) { /* offset 0, offset 4 (not 16-byte aligned), the other shapes */
+    for (int run = 0; run < 8; run++) { /* offset 0, offset 4 (not 16-byte aligned), the other shapes */
       int off = run == 1 ? 4 : 0;
       const cn_scan_tuning *tu = &shapes[run < 2 ? 0 : run - 1];
       for (uint64_t i = 0; i < n; i++) {
@@ -256,5 +300,5 @@ TEST(scan_other_monoids) {
 }
 
 TEST_MAIN(T(scan_cpu_reference), T(scan_empty_and_one), T(scan_bad_arguments), T(scan_block_boundaries),
-          T(scan_small_random_sizes), T(scan_large), T(scan_lookback_fallback), T(scan_fenced_and_shapes), T(scan_two_pass),
+          T(scan_huge_shape), T(scan_small_random_sizes), T(scan_large), T(scan_lookback_fallback), T(scan_fenced_and_shapes), T(scan_two_pass),
           T(scan_other_monoids))

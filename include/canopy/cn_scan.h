@@ -11,8 +11,9 @@
  * Limits:  n <= CN_SCAN_MAX_N, else CN_ERROR_LIMIT.
  *
  * Algorithm: one pass with decoupled look-back (shaders/scan_lb.glsl): blocks
- * of 256 x 16 elements (512 x 16 from 2^19 elements), and n up to 1024 x 16
- * in one block (1024 x 8 and
+ * of 256 x 16 elements (512 x 16 from 2^19 elements; with 64-bit buffer
+ * atomics 512 x 32 from 2^21, publishing the block's total before its rows'
+ * scans), and n up to 1024 x 16 in one block (1024 x 8 and
  * smaller workgroups of 8 elements each while those cover n); each
  * invocation folds four elements at a time,
  * subgroup scans join the lanes, shared memory the subgroups; each block
@@ -56,8 +57,10 @@ typedef enum cn_scan_op {
 typedef struct cn_scan_tuning {
   bool two_pass;        /* reduce-then-scan instead of the one-pass look-back */
   /* One-pass block shape: invocations (a power of two, at least the subgroup
-   * size) and elements per invocation (4 .. 32, a multiple of 4); 0: 256 and
-   * 16. A shape the device cannot run fails with CN_ERROR_INVALID_ARGUMENT. */
+   * size) and elements per invocation (4 .. 64, a multiple of 4); both 0: the
+   * default shape by n (see above; the huge inputs' shape also turns
+   * aggregate_first on). A shape the device cannot run fails with
+   * CN_ERROR_INVALID_ARGUMENT. */
   uint32_t wg, items;
   /* One-pass: the look-back with memory fences (flag and value apart) even
    * where the device has 64-bit buffer atomics (flag and value in one word). */
@@ -77,6 +80,15 @@ typedef struct cn_scan_tuning {
   bool aggregate_first; /* one-pass: a block publishes its total before it scans
                            its rows (the first subgroup walks back while the
                            others scan theirs) */
+  bool early_lookback;  /* one-pass with 64-bit atomics, one look-back entry per
+                           lane: the first subgroup reads its first window of
+                           predecessors as soon as its own rows are loaded, before
+                           the block's total is known, and ends the walk there when
+                           that window already reaches a published prefix */
+  bool stream_rows;     /* one-pass: the block's total first (as aggregate_first),
+                           then after the look-back each subgroup scans and writes
+                           its rows one at a time (no row's prefix held across the
+                           walk: fewer registers, more workgroups per SM) */
 } cn_scan_tuning;
 
 /* One scan: what cn_scan_record() records. Buffers are given by device
