@@ -5,12 +5,16 @@
  * Scenes: every SVG one folder deep under the --scenes directory.
  * --quick: 480x270 and 10 000 synthetic paths (lavapipe). Buffers are grown
  * by untimed frames first; each timed frame is one submission; per-stage
- * medians over --runs frames. */
+ * medians over --runs frames.
+ * CANOPY_RENDER_SHAPE=backdrop_grid,tile_seg_lines sets those two
+ * cn_renderer_desc fields (0: the default choice), for comparing shapes; the
+ * pictures do not change. */
 #include "bench.h"
 #include <canopy/cn_render.h>
 
 #include <dirent.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +39,11 @@ static cn_result br_time_scene(cn_context *ctx, const bench_opts *o, const cn_sc
                                uint32_t h, br_result *res) {
   memset(res, 0, sizeof *res);
   cn_renderer *r = NULL;
-  cn_result st = cn_renderer_create(ctx, &(cn_renderer_desc){.timing = true}, &r);
+  cn_renderer_desc desc = {.timing = true};
+  const char *shape = getenv("CANOPY_RENDER_SHAPE");
+  unsigned grid = 0, seg = 0;
+  if (shape && sscanf(shape, "%u,%u", &grid, &seg) == 2) desc.backdrop_grid = grid, desc.tile_seg_lines = seg;
+  cn_result st = cn_renderer_create(ctx, &desc, &r);
   if (st != CN_OK) return st;
   st = cn_renderer_set_scene(r, scene);
   cn_render_view view = {.width = w, .height = h, .background = {1, 1, 1, 1}, .aa = o->aa};

@@ -16,20 +16,17 @@
 //                for the masked group after it, whose END pops both).
 // An opaque solid fill of the whole tile at depth 0 drops what came before.
 // A tile whose list leaves one colour (no command: the background; or one
-// SOLID with an opaque COLOR) is not drawn by fine: the workgroup writes its
-// pixels at the end (a row of the bin's pixels at a time, so the stores are
-// contiguous), and every other tile is appended to fine_tiles, whose first
-// words are fine's indirect dispatch (pass word: the most workgroups it may
-// ask for).
+// SOLID with an opaque COLOR) is not drawn by fine: its cn_render_ptile
+// takes the colour (depth CN_PTILE_ONE) and render_solid writes its pixels
+// beside fine. Every other tile is appended to fine_tiles, whose first words
+// are fine's indirect dispatch (pass word: the most workgroups it may ask
+// for).
 // Lists live in chunks (see cn_render_shared.h); past cap_chunks the list is
 // cut, CN_FAIL_CMDS set and the rest counted (reserve). Stack levels past CN_FINE_STACK_REGS get spill
 // memory, bump-allocated here (CN_FAIL_SPILL past cap_spill).
 #include "render_common.glsl"
 
 layout(local_size_x = CN_BIN_TILES) in;
-#if CN_BIN * CN_TILE != CN_BIN_TILES
-#error "the pixel rows of a bin are written one invocation per pixel"
-#endif
 
 
 shared uint sh_scan[CN_BIN_TILES];
@@ -52,9 +49,6 @@ shared vec4 sh_color[CN_BIN_TILES];
 const uint P_SKIP = 1u;     // draws nothing (no such paint, cover 0, transparent solid)
 const uint P_SOLID = 2u;    // a solid colour: sh_color holds the COLOR words
 const uint P_OPAQUE = 4u;   // solid and opaque: covering a tile, it hides what came before
-// Per tile of the bin: the RGBA8 word of a tile of one colour (fill_one set), written by the workgroup.
-shared uint sh_fill[CN_BIN_TILES];
-shared bool sh_fill_one[CN_BIN_TILES];
 
 CnRenderConfig cfg;
 CmdBuf cmds;
@@ -400,8 +394,6 @@ void main() {
       word = cn_pack_straight(c);
     }
   }
-  sh_fill_one[lid] = one;
-  sh_fill[lid] = word;
   // the others go to fine (long lists from the front, short ones from the
   // back): a few atomics per subgroup
   bool draw = valid && !one;
@@ -423,20 +415,6 @@ void main() {
     cfg.fine_tiles.v[CN_FINE_LIST_FIRST + first_long + subgroupBallotExclusiveBitCount(b_long)] = tile;
   if (draw && !long_list)
     cfg.fine_tiles.v[CN_FINE_LIST_FIRST + ntiles - 1u - (first_short + subgroupBallotExclusiveBitCount(b_short))] = tile;
-  barrier();
-  // the pixels of the bin's tiles of one colour, a pixel row of the bin at a time
-  {
-    uint px = uint(bx0) * CN_TILE + lid; // CN_BIN * CN_TILE == 256 pixels across a bin
-    uint k = lid / CN_TILE;              // the tile column in the bin
-    uint y0 = uint(by0) * CN_TILE, y1 = min(uint(by1) * CN_TILE, cfg.height);
-    if (px < cfg.width) {
-      for (uint y = y0; y < y1; y++) {
-        uint t = ((y - y0) / CN_TILE) * CN_BIN + k;
-        if (sh_fill_one[t]) cfg.target.v[y * cfg.out_stride + px] = sh_fill[t];
-      }
-    }
-  }
-
   if (!valid) return;
   cn_render_ptile pt;
   pt.depth = max_depth;
@@ -449,6 +427,10 @@ void main() {
       off = CN_NONE; // fine then keeps the deep levels nowhere; the frame is re-run
     }
     pt.spill_off = off;
+  }
+  if (one) { // render_solid writes its pixels
+    pt.depth = CN_PTILE_ONE;
+    pt.spill_off = word;
   }
   cfg.ptiles.v[tile] = pt;
 }

@@ -18,8 +18,11 @@
 // Work is spread evenly over the workgroup, whatever the lines' lengths: a
 // line that crosses a hundred tile rows would otherwise keep one invocation
 // busy with a hundred dependent atomics while the others idle. The workgroup
-// takes WG lines; each line is cut into rows of its element's tiles (row
-// items, numbered by a workgroup scan), the row items are taken WG at a time:
+// takes L lines (the push word: WG, or fewer when the grid would otherwise
+// leave most of the device idle: a few hundred lines in one workgroup walk
+// their row items a batch at a time); each line is cut into rows of its
+// element's tiles (row items, numbered by a workgroup scan), the row items
+// are taken WG at a time:
 // each adds its backdrop delta and counts its pieces (tiles of the row it
 // touches), a second scan numbers the pieces, one atomic allocates them all,
 // and each invocation writes one piece at a time, linking it into its tile's
@@ -96,7 +99,8 @@ void row_span(vec2 a, vec2 b, int r, out float xt, out float yt, out float xb, o
 void main() {
   CnRenderConfig cfg = pc.config;
   uint t = gl_LocalInvocationID.x;
-  uint first = cn_group_id() * WG;
+  uint L = pc.arg - 1u < WG ? pc.arg : WG; // lines per workgroup (0: WG)
+  uint first = cn_group_id() * L;
   uint nlines = cn_line_count(cfg);
   if (first >= nlines) return; // uniform over the workgroup
   TileBuf tb = cfg.tiles;
@@ -105,7 +109,7 @@ void main() {
   // --- per line: its element's rectangle and its rows
   uint i = first + t;
   uint nrows = 0u;
-  if (i < nlines) {
+  if (t < L && i < nlines) {
     cn_render_line l = cfg.lines.v[i];
     if (cfg.aa == CN_AA_SS16) l = cn_ss_snap(l); // pieces of the line Skia's edge follows
     bool ok = l.element < cfg.n_elements && !any(isnan(vec4(l.x0, l.y0, l.x1, l.y1))) &&

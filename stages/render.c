@@ -1,7 +1,7 @@
 /* render.c: host side of the renderer core (see cn_render.h): scene upload and
  * checks, buffer sizing and growth, and the recording of one frame's kernels
  * (render_bbox, render_tile_alloc, render_tile_seg, render_backdrop,
- * render_coarse, render_fine). */
+ * render_coarse, render_fine, render_solid). */
 #include "cn_render.h"
 #include "cn_scan.h"
 #include "internal.h"
@@ -15,6 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+
+/* render_backdrop: invocations per workgroup, and the workgroups its grid
+ * aims at (cn_renderer_desc.backdrop_grid 0). */
+#define CN_RENDER_BACKDROP_WG 256u
+#define CN_RENDER_BACKDROP_GRID 4096u
+
+/* render_tile_seg: at least this many lines per workgroup, fewer than 256
+ * while the grid would hold fewer workgroups than this (the line capacity
+ * sizes the grid: cn_renderer_desc.tile_seg_lines 0). */
+#define CN_RENDER_SEG_MIN_LINES 32u
+#define CN_RENDER_SEG_GRID 1024u
 
 /* Above this many records of one kind a scene is refused (CN_ERROR_LIMIT):
  * every count stays far from 2^32 and every buffer below 4 GiB-ish. */
@@ -173,8 +184,19 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BBOX, wg, &fr->k_bbox));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_ALLOC, wg, &fr->k_alloc));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_SEG, 0, &fr->k_seg)); /* 256 invocations, fixed */
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BACKDROP, wg, &fr->k_backdrop)); /* a subgroup per row */
+  /* backdrop: each element's rows over `slices` workgroups, a subgroup per row
+   * group; no more slices than the tallest possible element's row groups */
+  uint32_t bd_wg = CN_MIN(CN_RENDER_BACKDROP_WG, wg);
+  uint32_t bd_groups_per_slice = CN_MAX(bd_wg / CN_MAX(ctx->caps.subgroup_size, 1u), 1u);
+  uint32_t bd_grid = r->desc.backdrop_grid ? r->desc.backdrop_grid : CN_RENDER_BACKDROP_GRID;
+  uint32_t n_el = r->sg->host->element_count;
+  uint32_t slices = n_el ? CN_MAX(bd_grid / n_el, 1u) : 1u;
+  slices = CN_MAX(CN_MIN(slices, CN_DIV_UP(tiles_y, bd_groups_per_slice)), 1u);
+  /* one slice: the pipeline with the slicing compiled out */
+  uint32_t bd_spec[CN_SPEC_BACKDROP_SLICED + 1] = {[CN_SPEC_WG_SIZE] = bd_wg, [CN_SPEC_BACKDROP_SLICED] = slices > 1};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_BACKDROP, bd_spec, CN_SPEC_BACKDROP_SLICED + 1, &fr->k_backdrop));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_COARSE, 0, &fr->k_coarse));
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_SOLID, 0, &fr->k_solid));
   uint32_t fine_spec[CN_SPEC_FINE_AA + 1] = {[CN_SPEC_FINE_AA] = v->aa}; /* no other constant in fine */
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_FINE, fine_spec, CN_SPEC_FINE_AA + 1, &fr->k_fine));
 
@@ -273,10 +295,18 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
     vkCmdCopyBuffer(cmd, g->elem_init.buffer, g->elem.buffer, 1, &c);
   }
   cn_cmd_fill(ctx, cmd, &g->tiles, 0, (VkDeviceSize)g->cap.tiles * sizeof(cn_render_tile), 0);
+  /* tile_seg: lines per workgroup, fewer than 256 while the grid would stay
+   * below CN_RENDER_SEG_GRID workgroups */
+  uint32_t seg_lines = r->desc.tile_seg_lines;
+  if (seg_lines == 0 || seg_lines > 256) {
+    seg_lines = 256;
+    while (seg_lines > CN_RENDER_SEG_MIN_LINES && cap_lines / seg_lines < CN_RENDER_SEG_GRID) seg_lines /= 2;
+  }
   *fr = (cn__frame){.k_bbox = fr->k_bbox, .k_alloc = fr->k_alloc, .k_seg = fr->k_seg, .k_backdrop = fr->k_backdrop,
-                    .k_coarse = fr->k_coarse, .k_fine = fr->k_fine, .wg = wg, .n = n, .cap_lines = cap_lines,
-                    .tiles_x = tiles_x, .tiles_y = tiles_y, .bins = cfg.bins_x * cfg.bins_y, .flat = scene,
-                    .finish = finish, .ready = true};
+                    .k_coarse = fr->k_coarse, .k_solid = fr->k_solid, .k_fine = fr->k_fine, .wg = wg, .n = n,
+                    .cap_lines = cap_lines, .tiles_x = tiles_x, .tiles_y = tiles_y, .bins = cfg.bins_x * cfg.bins_y,
+                    .bins_x = cfg.bins_x, .backdrop_slices = slices, .seg_lines = seg_lines,
+                    .flat = scene, .finish = finish, .ready = true};
   return CN_OK;
 }
 
@@ -295,10 +325,12 @@ cn_result cn_renderer__frame_passes(cn_renderer *r, VkCommandBuffer cmd) {
   cn_dispatch(ctx, cmd, fr->k_alloc, &pc, sizeof pc, CN_DIV_UP(alloc_n, fr->wg));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, fr->flat ? "alloc" : "bbox+alloc");
-  cn_dispatch(ctx, cmd, fr->k_seg, &pc, sizeof pc, CN_DIV_UP((uint64_t)fr->cap_lines, 256u));
+  cn_render_push pc_seg = {.config = r->config.address, .arg = fr->seg_lines};
+  cn_dispatch(ctx, cmd, fr->k_seg, &pc_seg, sizeof pc_seg, CN_DIV_UP((uint64_t)fr->cap_lines, fr->seg_lines));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "tile_seg");
-  cn_dispatch(ctx, cmd, fr->k_backdrop, &pc, sizeof pc, fr->n);
+  cn_render_push pc_backdrop = {.config = r->config.address, .arg = fr->backdrop_slices};
+  cn_dispatch(ctx, cmd, fr->k_backdrop, &pc_backdrop, sizeof pc_backdrop, (uint64_t)fr->n * fr->backdrop_slices);
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "backdrop");
   /* coarse writes the tiles of one colour and lists the others for fine: an
@@ -319,6 +351,11 @@ cn_result cn_renderer__frame_passes(cn_renderer *r, VkCommandBuffer cmd) {
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, fr->k_fine);
   vkCmdPushConstants(cmd, ctx->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, &pc);
   vkCmdDispatchIndirect(cmd, r->fine_tiles.buffer, CN_FINE_LIST_ARGS * sizeof(uint32_t));
+  /* the pixels of the tiles of one colour, with no barrier after fine: the
+   * two write disjoint pixels, and these stores fill in around fine's work
+   * (recorded second, so fine's long lists start first) */
+  if (!r->desc.fine_every_tile)
+    cn_dispatch(ctx, cmd, fr->k_solid, &pc, sizeof pc, (uint64_t)fr->bins_x * fr->tiles_y);
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "fine");
   VkBufferCopy bc = {.size = sizeof(cn_render_bump)};

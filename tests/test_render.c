@@ -884,10 +884,120 @@ done:
   for (int k = 0; k < 4; k++) cn_renderer_destroy(rs[k]);
 }
 
+/* render_backdrop spreads each element's tile rows over backdrop slices (a
+ * grid of about cn_renderer_desc.backdrop_grid workgroups): one workgroup per
+ * element (grid 1), a few slices, the default, and more slices than any
+ * element has row groups (rows a subgroup wide and narrower, rows longer than
+ * the kernel's eight chunks a round trip: over 64 tiles on lavapipe's 8-wide
+ * subgroups, 256 on 32-wide ones) give the same picture bit for bit, through
+ * host lines and whole scenes, in both anti-aliasing modes; and the CPU
+ * reference's. Random polygons and rectangles from one tile to wider and
+ * taller than the target, 1 to 40 elements (the slices depend on the count). */
+TEST(render_backdrop_slices) {
+  test_seed(12);
+  /* the last two have elements taller than one slice's row groups even on
+   * lavapipe (32 subgroups of 8 a workgroup: rows of 33-64 tiles, one row a
+   * subgroup, 32 rows a slice; 600 px and more: two slices or three) */
+  static const int sizes[][2] = {{1100, 40}, {40, 700}, {300, 300}, {4200, 20},
+                                 {17, 1},    {1, 300},  {640, 1400}, {1100, 600}};
+  cn_renderer_desc d[5] = {{.backdrop_grid = 1}, {.backdrop_grid = 3}, {.backdrop_grid = 0},
+                           {.backdrop_grid = 77}, {.backdrop_grid = 1u << 30}};
+  cn_renderer *rs[5] = {0};
+  for (int k = 0; k < 5; k++) {
+    rs[k] = renderer(&d[k]);
+    if (!rs[k]) goto done;
+  }
+  for (int iter = 0; iter < 10; iter++) {
+    static ref_scene s;
+    ref_init(&s);
+    int w = sizes[iter % 8][0], h = sizes[iter % 8][1];
+    int n = iter % 2 ? 1 + (int)test_rand_below(4) : 1 + (int)test_rand_below(40);
+    for (int i = 0; i < n; i++) {
+      uint32_t path;
+      if (test_rand_below(3) == 0) {
+        float x0 = (float)test_rand_below((uint64_t)w * 120) / 100.0f - w * 0.1f;
+        float y0 = (float)test_rand_below((uint64_t)h * 120) / 100.0f - h * 0.1f;
+        path = ref_rect(&s, x0, y0, x0 + (float)test_rand_below((uint64_t)w * 120 + 1) / 100.0f,
+                        y0 + (float)test_rand_below((uint64_t)h * 120 + 1) / 100.0f);
+      } else {
+        float xy[64];
+        int m = 3 + (int)test_rand_below(29);
+        for (int j = 0; j < m; j++) {
+          xy[2 * j] = (float)test_rand_below((uint64_t)w * 140) / 100.0f - w * 0.2f;
+          xy[2 * j + 1] = (float)test_rand_below((uint64_t)h * 140) / 100.0f - h * 0.2f;
+        }
+        path = ref_poly(&s, xy, m);
+      }
+      uint32_t paint = ref_solid(&s, (float)test_rand_below(256) / 255, (float)test_rand_below(256) / 255,
+                                 (float)test_rand_below(256) / 255, 0.3f + (float)test_rand_below(180) / 255);
+      ref_fill(&s, path, paint, (uint32_t)test_rand_below(2));
+    }
+    uint32_t aa = (uint32_t)((iter + iter / 4) % CN_AA_COUNT);
+    cn_scene_data sd = ref_data(&s, (float)w, (float)h);
+    uint8_t *img[2][5] = {{0}};
+    for (int k = 0; k < 5; k++) {
+      img[0][k] = gpu_render_aa(rs[k], &s, w, h, NULL, aa);
+      img[1][k] = calloc((size_t)w * h, 4);
+      cn_render_view v = {.width = (uint32_t)w, .height = (uint32_t)h, .aa = aa};
+      CHECK_OK(cn_render_scene_to_rgba8(rs[k], &sd, &v, img[1][k]));
+    }
+    for (int path = 0; path < 2; path++)
+      for (int k = 1; k < 5; k++) {
+        bool same = img[path][0] && img[path][k] && memcmp(img[path][0], img[path][k], (size_t)w * h * 4) == 0;
+        if (!same)
+          fprintf(stderr, "  backdrop slices, scene %d (%dx%d, %d elements, %s, %s): grid %u differs from grid 1\n",
+                  iter, w, h, n, aa ? "ss16" : "area", path ? "whole scene" : "host lines", d[k].backdrop_grid);
+        CHECK(same);
+      }
+    for (int path = 0; path < 2; path++)
+      for (int k = 0; k < 5; k++) free(img[path][k]);
+    if (iter % 3 == 0 || iter == 7) check_against_ref("backdrop slices", &s, w, h, &d[4]);
+  }
+done:
+  for (int k = 0; k < 5; k++) cn_renderer_destroy(rs[k]);
+}
+
+/* render_tile_seg takes cn_renderer_desc.tile_seg_lines lines per workgroup
+ * (fewer than its 256 invocations when the grid would leave the device idle):
+ * at 1, 7, 32, 100 and 256 lines a workgroup and the default, line counts just
+ * below, at and above those sizes, long lines over many tile rows and columns
+ * (many row items and pieces per workgroup batch), horizontal and vertical
+ * ones, each picture matches the CPU reference. */
+TEST(render_tile_seg_lines) {
+  test_seed(13);
+  static const uint32_t per[] = {1, 7, 32, 100, 256, 0};
+  static const int nlines[] = {3, 7, 8, 31, 33, 99, 101, 255, 257, 300};
+  for (int iter = 0; iter < 10; iter++) {
+    static ref_scene s;
+    ref_init(&s);
+    int w = iter % 2 ? 700 : 180, h = iter % 2 ? 90 : 520;
+    int left = nlines[iter];
+    while (left >= 3) {
+      int m = left >= 40 ? 32 : left; /* the last polygon takes 3..39 */
+      float xy[80];
+      for (int j = 0; j < m; j++) {
+        xy[2 * j] = (float)test_rand_below((uint64_t)w * 140) / 100.0f - w * 0.2f;
+        xy[2 * j + 1] = (float)test_rand_below((uint64_t)h * 140) / 100.0f - h * 0.2f;
+        if (test_rand_below(6) == 0 && j > 0) xy[2 * j + 1] = xy[2 * j - 1]; /* horizontal */
+        if (test_rand_below(6) == 0 && j > 0) xy[2 * j] = xy[2 * j - 2];     /* vertical */
+      }
+      uint32_t paint = ref_solid(&s, (float)test_rand_below(256) / 255, (float)test_rand_below(256) / 255,
+                                 (float)test_rand_below(256) / 255, 0.3f + (float)test_rand_below(180) / 255);
+      ref_fill(&s, ref_poly(&s, xy, m), paint, (uint32_t)test_rand_below(2));
+      left -= m;
+    }
+    for (size_t k = 0; k < sizeof per / sizeof per[0]; k++) {
+      cn_renderer_desc d = {.tile_seg_lines = per[k]};
+      check_against_ref("tile_seg lines per workgroup", &s, w, h, &d);
+    }
+  }
+}
+
 TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss16_shapes_exact), T(render_ss16_ties_vs_reference),
           T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference), T(render_wide_and_tall_vs_reference),
           T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
           T(render_deep_nesting_spills), T(render_blend_modes), T(render_blend_known_values),
           T(render_gradients_vs_reference), T(render_image_nearest_exact),
           T(render_image_bilinear_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes),
-          T(render_one_colour_tiles))
+          T(render_one_colour_tiles),
+          T(render_backdrop_slices), T(render_tile_seg_lines))

@@ -62,6 +62,17 @@ typedef struct cn_renderer_desc {
    * tests compare both ways. */
   uint32_t fine_max_groups;
   bool fine_every_tile;
+  /* render_backdrop spreads each element's tile rows over several workgroups
+   * (slices) so that the grid holds about backdrop_grid workgroups of 256
+   * invocations (0: 4096; 1: one workgroup per element), never more slices
+   * than a target-high element's rows need. The picture does not depend on
+   * it. */
+  uint32_t backdrop_grid;
+  /* Lines per render_tile_seg workgroup, 1..256 (0, or above 256: 256,
+   * halved down to 32 while the grid, sized by the line capacity, would hold
+   * fewer than 1024 workgroups). The picture does not depend on it (but for the order
+   * in which a tile's pieces are summed, which atomics decide anyway). */
+  uint32_t tile_seg_lines;
 } cn_renderer_desc;
 
 typedef struct cn_render_view {

@@ -64,6 +64,8 @@
 #define CN_AA_COUNT 2u
 /* render_fine's specialization constant holding the mode (it has no constant 0) */
 #define CN_SPEC_FINE_AA 1
+/* render_backdrop's: 1 when elements' rows are spread over several workgroups (slices) */
+#define CN_SPEC_BACKDROP_SLICED 1
 /* The rule word of FILL (coarse -> fine): this bit asks for area coverage under CN_AA_SS16 too.
  * Coarse sets it for strokes the flatten stage marked as Skia hairlines
  * (cn_flatten_elem.flags & CN_FLATTEN_ELEM_HAIRLINE, mirrored here as
@@ -76,9 +78,10 @@
 #define CN_RENDER_FLAT_HAIRLINE 1u
 
 /* The tiles fine draws (cn_render_config.fine_tiles, u32 words): coarse
- * fills in the pixels of a tile whose command list leaves a single colour
- * (empty: the background; one SOLID with an opaque COLOR) and appends every
- * other tile here. Words 0..2 are fine's indirect dispatch (x, 1, 1; x is at
+ * marks a tile whose command list leaves a single colour (empty: the
+ * background; one SOLID with an opaque COLOR) for render_solid, which writes
+ * its pixels beside fine (cn_render_ptile), and appends every other tile
+ * here. Words 0..2 are fine's indirect dispatch (x, 1, 1; x is at
  * most the pass word coarse gets, the device's workgroup limit, and fine's
  * workgroups stride over the list), word 3 the count, the tile indices follow:
  * the tiles whose list took more than its first chunk (word 4 counts them)
@@ -167,11 +170,14 @@ CN_RSTRUCT(cn_render_seg) {
                         evaluates its x from the whole line, as Skia's edges do */
 } CN_RSTRUCT_END(cn_render_seg)
 
-/* Per screen tile: where its spilled stack entries live. */
+/* Per screen tile: where its spilled stack entries live; or, for a tile of
+ * one colour (depth CN_PTILE_ONE, not in fine's list), the RGBA8 word
+ * render_solid writes to its pixels. */
 CN_RSTRUCT(cn_render_ptile) {
-  CN_U32 spill_off; /* first spilled stack level (units of CN_TILE_PIXELS vec4) */
-  CN_U32 depth;     /* deepest clip/blend nesting of its command list */
+  CN_U32 spill_off; /* first spilled stack level (units of CN_TILE_PIXELS vec4); CN_PTILE_ONE: the word */
+  CN_U32 depth;     /* deepest clip/blend nesting of its command list, or CN_PTILE_ONE */
 } CN_RSTRUCT_END(cn_render_ptile)
+#define CN_PTILE_ONE 0xFFFFFFFFu
 
 /* Everything a render kernel needs to find: one per frame, in device memory. */
 #ifdef VULKAN
