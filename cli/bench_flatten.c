@@ -142,16 +142,12 @@ static cn_result flat_bench_scene(cn_context *ctx, const bench_opts *o, const cn
     if (it++ < 0) continue;            /* warm-up */
     uint32_t n = 0;
     double ns[BENCH_SPANS];
-    const char *labels[BENCH_SPANS];
-    r = cn_timer_read(ctx, timer, &n, labels, ns, BENCH_SPANS);
-    /* each span in its column by its label (a frame without a scan or count pass has no such span: 0) */
-    static const char *const cols[BENCH_SPANS] = {"flatten: setup", "flatten: count", "flatten: scan", "flatten: write"};
+    r = cn_timer_read(ctx, timer, &n, NULL, ns, BENCH_SPANS);
     double sum = 0;
-    for (uint32_t c = 0; c < BENCH_SPANS; c++) spans[c][measured] = 0;
-    for (uint32_t i = 0; i < n && i < BENCH_SPANS; i++)
-      for (uint32_t c = 0; c < BENCH_SPANS; c++)
-        if (labels[i] && strcmp(labels[i], cols[c]) == 0) spans[c][measured] = ns[i] * 1e-6;
-    for (uint32_t c = 0; c < BENCH_SPANS; c++) sum += spans[c][measured];
+    for (uint32_t i = 0; i < BENCH_SPANS; i++) {
+      spans[i][measured] = i < n ? ns[i] * 1e-6 : 0;
+      sum += spans[i][measured];
+    }
     spans[BENCH_SPANS][measured++] = sum;
   }
   for (int i = 0; i <= BENCH_SPANS && measured; i++) {

@@ -113,10 +113,6 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   const char *fl_ws = getenv("CANOPY_FLATTEN_WRITE_SCAN");
   if (fl_ws && *fl_ws)
     cli_tuning.flatten_write_scan_max = strncmp(fl_ws, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(fl_ws, NULL, 10);
-  /* CANOPY_FLATTEN_LEAN=1 or off (cn_tuning.flatten_lean) */
-  const char *fl_lean = getenv("CANOPY_FLATTEN_LEAN");
-  if (fl_lean && *fl_lean)
-    cli_tuning.flatten_lean = strncmp(fl_lean, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(fl_lean, NULL, 10);
   char cache[4096];
   cn_context_desc d = {.validation = cli_env_flag("CANOPY_VALIDATION"),
                        .device = getenv("CANOPY_DEVICE"),

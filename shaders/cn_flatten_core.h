@@ -79,13 +79,6 @@ static inline vec2 fl_v(float x, float y) {
 #define FL_PI 3.14159265358979f
 #define FL_BIG 1.0e30f /* "beyond any position" for solid strokes */
 
-/* The GPU kernel can be specialized without the stroke code when the host
- * knows the scene has no STROKE element (cn_flatten_args.fills_only,
- * cn_tuning.flatten_lean): a sixth of the code. The CPU reference always has it. */
-#ifndef FL_STROKES
-#define FL_STROKES true
-#endif
-
 /* ------------------------------------------------------------ vector math */
 
 FL_FN vec2 fl_add(vec2 a, vec2 b) { return fl_v(a.x + b.x, a.y + b.y); }
@@ -244,7 +237,7 @@ FL_FN bool fl_begin(cn_element el) {
   fl_T = fl_compose(fl_view(), fl_xform(p.transform));
   fl_tol_dev = fl_tolerance();
   fl_dashed = false;
-  if (!FL_STROKES || el.tag != CN_TAG_STROKE) return true;
+  if (el.tag != CN_TAG_STROKE) return true;
   cn_stroke st = fl_stroke_at(el.aux);
   fl_h = 0.5f * st.width;
   if (!(fl_h > 0.0f) || !(fl_h < 3.0e37f)) return false; /* SVG: width 0 (or negative) draws nothing */
@@ -1028,7 +1021,7 @@ FL_FN float fl_pair(CN_U32 e, CN_U32 k, CN_U32 pair, bool length_only) {
   if (!fl_begin(el)) return 0.0f;
   CN_U32 si = fl_path_first + k;
   if (si >= fl_path_end) return 0.0f;
-  if (FL_STROKES && el.tag == CN_TAG_STROKE) {
+  if (el.tag == CN_TAG_STROKE) {
     if (length_only && !fl_dashed) return 0.0f;
     return fl_stroke_pair(si, pair, length_only);
   }

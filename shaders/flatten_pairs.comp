@@ -13,10 +13,7 @@
 // scan of its counts) and stores the offsets in pair_lines for the finish
 // pass; the same integers as the scan's, so the same lines.
 // COUNT and WRITE are one kernel so that both run the same float code.
-// Each pair's element: a binary search, or one the subgroup shares (fl_find_element).
 #extension GL_KHR_shader_subgroup_vote : require
-#extension GL_KHR_shader_subgroup_ballot : require
-#extension GL_KHR_shader_subgroup_shuffle : require
 #include "flatten_buffers.glsl"
 
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 64;
@@ -28,12 +25,6 @@ layout(constant_id = 1) const uint FL_BOX_CLIP_SPEC = 1;
 // (stages/flatten.c: at most cn_tuning.flatten_write_scan_max pairs); WG_SIZE is then CN_FL_PAIR_GROUP.
 layout(constant_id = 2) const uint FL_WRITE_SCANS_SPEC = 0;
 #define FL_WRITE_SCANS (FL_WRITE_SCANS_SPEC != 0u)
-// Bit 0: the stroke code (0: the scene has no STROKE element, cn_flatten_args.fills_only);
-// bit 1 (cn_tuning.flatten_lean): the element search shared by the subgroup (fl_find_element;
-// 0: each invocation's own) and the count's totals added once per subgroup (0: per pair).
-layout(constant_id = 3) const uint FL_FLAGS = 1u;
-#define FL_STROKES ((FL_FLAGS & 1u) != 0u)
-#define FL_LEAN ((FL_FLAGS & 2u) != 0u)
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 shared uint sh_total[WG_SIZE]; // per subgroup: its pairs' lines
@@ -58,67 +49,6 @@ uint fl_first_line(uint count) {
   uint first = 0u;
   for (uint s = 0u; s < gl_NumSubgroups; s++) first += sh_prev[s] + (s < gl_SubgroupID ? sh_total[s] : 0u);
   return first + before;
-}
-
-uint fl_pair_base(uint e) { return pc.work.v[CN_FL_OFF_PAIR_BASE + e]; }
-
-// The element of pair q (q < live = pair_base[E]): the last e with
-// pair_base[e] <= q, and that base. Called by every invocation of the
-// subgroup (q clamped by the caller). With FL_LEAN they share the
-// search: the lanes probe
-// pair_base at subgroup-size evenly spaced elements at once, narrowing the
-// range holding the subgroup's first pair until it spans at most one probe
-// per lane; then each lane loads one element's base past that range, and each
-// invocation counts the bases at or below its pair by a binary search over
-// the lanes (shuffles). Pairs beyond the lanes' window (more elements start
-// within the subgroup's pairs than it has lanes) search alone. About
-// log_{subgroup size} E dependent loads instead of log2 E.
-uint fl_find_element(uint q, out uint base) {
-  uint E = pc.element_count, L = gl_SubgroupSize, lane = gl_SubgroupInvocationID;
-  if (!FL_LEAN || L < 4u || L > WG_SIZE) { // a plain binary search
-    uint lo = 0u, hi = E;
-    while (hi - lo > 1u) {
-      uint mid = (lo + hi) >> 1;
-      if (fl_pair_base(mid) <= q) lo = mid;
-      else hi = mid;
-    }
-    base = fl_pair_base(lo);
-    return lo;
-  }
-  uint p0 = subgroupMin(q);
-  // pair_base[lo] <= p0 < pair_base[hi] (pair_base[E] = live > p0); lo_base = pair_base[lo] (pair_base[0] = 0)
-  uint lo = 0u, hi = E, lo_base = 0u;
-  while (hi - lo > L) {
-    uint step = (hi - lo + L - 1u) / L;
-    uint probe = lo + lane * step;
-    uint v = probe < hi ? fl_pair_base(probe) : 0xFFFFFFFFu;
-    uint c = subgroupBallotBitCount(subgroupBallot(v <= p0)); // lanes 0..c-1 (lane 0 always)
-    lo_base = subgroupShuffle(v, c - 1u);
-    lo += (c - 1u) * step;
-    hi = min(lo + step, hi);
-  }
-  uint idx = lo + 1u + lane;
-  uint mine = idx <= E ? fl_pair_base(idx) : 0xFFFFFFFFu;
-  uint c = 0u; // lanes j with pair_base[lo + 1 + j] <= q (a prefix of the lanes)
-  for (uint b = L >> 1; b > 0u; b >>= 1) {
-    uint v = subgroupShuffle(mine, c + b - 1u);
-    if (v <= q) c += b;
-  }
-  // c < L: when every lane's base is at or below q the pair lies past the window
-  uint last = subgroupShuffle(mine, L - 1u);
-  uint got = subgroupShuffle(mine, c == 0u ? 0u : c - 1u);
-  if (last > q) {
-    base = c == 0u ? lo_base : got;
-    return lo + c;
-  }
-  uint a = lo + L, z = E; // pair_base[a] <= q < pair_base[z]
-  while (z - a > 1u) {
-    uint mid = (a + z) >> 1;
-    if (fl_pair_base(mid) <= q) a = mid;
-    else z = mid;
-  }
-  base = fl_pair_base(a);
-  return a;
 }
 
 cn_element fl_elem(uint i) { return pc.elements.v[i]; }
@@ -153,8 +83,34 @@ void fl_out(vec2 a, vec2 b) {
 
 #include "cn_flatten_core.h"
 
-// Pair `pair` = segment k of element e (pl: the pair-line counts' offset).
-void fl_pair_main(uint pair, uint e, uint k, uint pl) {
+void main() {
+  uint pair = cn_group_id() * WG_SIZE + gl_LocalInvocationID.x;
+  uint pl = fl_off_pair_lines();
+  if (FL_WRITE_SCANS && pc.mode == CN_FL_MODE_WRITE) {
+    // the counts of this workgroup's pairs (COUNT: 0 for culled pairs) -> their first lines
+    g_quota = pair < pc.pair_count ? pc.work.v[pl + pair] : 0u;
+    g_base = fl_first_line(g_quota);
+    if (pair < pc.pair_count) pc.work.v[pl + pair] = g_base;
+    if (pair + 1u == pc.pair_count) pc.work.v[pl + pair + 1u] = g_base + g_quota;
+  }
+  if (pair >= pc.pair_count) return;
+  // Culled elements have no pairs: the pairs past the live total do nothing
+  // (their counts are 0, so the scan skips them).
+  if (pair >= pc.work.v[CN_FL_OFF_PAIR_BASE + pc.element_count]) {
+    if (pc.mode == CN_FL_MODE_COUNT) pc.work.v[fl_off_pair_lines() + pair] = 0u;
+    if (pc.mode == CN_FL_MODE_DASH_LEN) pc.work.v[fl_off_dash() + pair] = 0x80000000u;
+    return;
+  }
+  // The element: the last e with pair_base[e] <= pair (pair_base[E] = P > pair).
+  uint lo = 0u, hi = pc.element_count;
+  while (hi - lo > 1u) {
+    uint mid = (lo + hi) >> 1;
+    if (pc.work.v[CN_FL_OFF_PAIR_BASE + mid] <= pair) lo = mid;
+    else hi = mid;
+  }
+  uint e = lo;
+  uint k = pair - pc.work.v[CN_FL_OFF_PAIR_BASE + e];
+
   if (pc.mode == CN_FL_MODE_DASH_LEN) {
     float len = fl_pair(e, k, pair, true);
     uint si = pc.paths.v[pc.elements.v[e].path].seg_first + k;
@@ -179,21 +135,9 @@ void fl_pair_main(uint pair, uint e, uint k, uint pl) {
 
   if (pc.mode == CN_FL_MODE_COUNT) {
     pc.work.v[pl + pair] = g_count;
-    if (!FL_LEAN) {
-      if (FL_WRITE_SCANS && g_count != 0u) atomicAdd(pc.work.v[fl_off_agg() + cn_group_id()], g_count);
-      uint old = atomicAdd(pc.work.v[0], g_count);
-      if (old + g_count < old) atomicOr(pc.work.v[2], CN_FLATTEN_TOO_MANY);
-      return;
-    }
-    // FL_LEAN: the totals, one atomic per subgroup; summed in 16-bit halves,
-    // so that a subgroup's lines past 2^32 - 1 are seen.
-    uint hi = subgroupAdd(g_count >> 16), lo = subgroupAdd(g_count & 0xFFFFu);
-    if (subgroupElect()) {
-      uint t = (hi << 16) + lo;
-      if (FL_WRITE_SCANS && t != 0u) atomicAdd(pc.work.v[fl_off_agg() + cn_group_id()], t);
-      uint old = atomicAdd(pc.work.v[0], t);
-      if (hi + (lo >> 16) > 0xFFFFu || old + t < old) atomicOr(pc.work.v[2], CN_FLATTEN_TOO_MANY);
-    }
+    if (FL_WRITE_SCANS && g_count != 0u) atomicAdd(pc.work.v[fl_off_agg() + cn_group_id()], g_count);
+    uint old = atomicAdd(pc.work.v[0], g_count);
+    if (old + g_count < old) atomicOr(pc.work.v[2], CN_FLATTEN_TOO_MANY);
     return;
   }
   // WRITE: should the count pass have given more room than used, pad with
@@ -219,33 +163,4 @@ void fl_pair_main(uint pair, uint e, uint k, uint pl) {
     atomicMax(pc.elem_out.v[o + 4u], fl_ord(g_max.x));
     atomicMax(pc.elem_out.v[o + 5u], fl_ord(g_max.y));
   }
-}
-
-void main() {
-  uint pair = cn_group_id() * WG_SIZE + gl_LocalInvocationID.x;
-  uint pl = fl_off_pair_lines();
-  if (FL_WRITE_SCANS && pc.mode == CN_FL_MODE_WRITE) {
-    // the counts of this workgroup's pairs (COUNT: 0 for culled pairs) -> their first lines
-    g_quota = pair < pc.pair_count ? pc.work.v[pl + pair] : 0u;
-    g_base = fl_first_line(g_quota);
-    if (pair < pc.pair_count) pc.work.v[pl + pair] = g_base;
-    if (pair + 1u == pc.pair_count) pc.work.v[pl + pair + 1u] = g_base + g_quota;
-  }
-  // Culled elements have no pairs: the pairs past the live total do nothing
-  // (their counts are 0, so the scan skips them).
-  uint live = pc.work.v[CN_FL_OFF_PAIR_BASE + pc.element_count];
-  if (live == 0u || pc.element_count == 0u) {
-    if (pair >= pc.pair_count) return;
-  } else {
-    // every invocation of the subgroup takes part in the search (pairs past the live ones as the last)
-    uint base;
-    uint e = fl_find_element(min(pair, live - 1u), base);
-    if (pair >= pc.pair_count) return;
-    if (pair < live) {
-      fl_pair_main(pair, e, pair - base, pl);
-      return;
-    }
-  }
-  if (pc.mode == CN_FL_MODE_COUNT) pc.work.v[fl_off_pair_lines() + pair] = 0u;
-  if (pc.mode == CN_FL_MODE_DASH_LEN) pc.work.v[fl_off_dash() + pair] = 0x80000000u;
 }

@@ -165,13 +165,9 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
   CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_ELEMENTS, &k_elem));
   CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_SUBPATHS, &k_sub));
   const bool write_scans = fl_write_scans(ctx, P);
-  /* constants: workgroup, the box cut, the write pass numbering the lines, flags: the stroke
-   * code, the shared element search (flatten_pairs.comp) */
-  /* cn_tuning.flatten_lean: the shared element search, the kernel without the stroke code */
-  const bool lean = ctx->tuning.flatten_lean == 1;
-  uint32_t flags = (lean && a->fills_only ? 0u : 1u) | (lean ? 2u : 0u);
-  uint32_t pair_spec[4] = {FL_WG, fl_needs_box_clip(a, view) ? 1u : 0u, write_scans ? 1u : 0u, flags};
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_PAIRS, pair_spec, 4, &k_pairs));
+  /* constants: workgroup, the box cut, the write pass numbering the lines (flatten_pairs.comp) */
+  uint32_t pair_spec[3] = {FL_WG, fl_needs_box_clip(a, view) ? 1u : 0u, write_scans ? 1u : 0u};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_PAIRS, pair_spec, 3, &k_pairs));
 
   cn_flatten_push pc = {
       .elements = a->elements, .paths = a->paths, .segments = a->segments, .transforms = a->transforms,

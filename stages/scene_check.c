@@ -118,7 +118,7 @@ cn_result cn__scene_check(const cn_scene_data *s, cn_scene_info *info, uint32_t 
   if (!stack) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "scene check: out of host memory for %u elements", s->element_count);
   uint32_t depth = 0, max_depth = 0, groups = 0;
   uint64_t pairs = 0;
-  bool after_mask = false, dashed = false, stroked = false; /* after_mask: the element before closed a mask group */
+  bool after_mask = false, dashed = false; /* after_mask: the element before closed a mask group */
   cn_result r = CN_OK;
   for (uint32_t i = 0; i < s->element_count && r == CN_OK; i++) {
     const cn_element *e = &s->elements[i];
@@ -152,7 +152,6 @@ cn_result cn__scene_check(const cn_scene_data *s, cn_scene_info *info, uint32_t 
             r = cn_fail(CN_ERROR_INVALID_ARGUMENT, "scene: element %u: dashes %u+%u out of range (%u dashes)", i,
                         st->dash_first, st->dash_count, s->dash_count);
           dashed = dashed || st->dash_count;
-          stroked = true;
         }
         break;
       case CN_TAG_BEGIN_CLIP:
@@ -215,7 +214,6 @@ cn_result cn__scene_check(const cn_scene_data *s, cn_scene_info *info, uint32_t 
     info->pair_count = (uint32_t)pairs;
     info->max_depth = max_depth;
     info->dashed = dashed;
-    info->stroked = stroked;
     info->extent = cn__scene_extent(s);
   }
   return r;

@@ -229,7 +229,6 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
         .segment_count = s->segment_count,
         .pair_count = g->info.pair_count,
         .dashed = g->info.dashed,
-        .fills_only = !g->info.stroked,
         .extent = g->info.extent,
         .tolerance = f->tolerance,
         .line_capacity = g->cap.lines,

@@ -182,14 +182,6 @@ typedef struct cn_tuning {
    * workgroup of 64 pairs reads the totals of those before it). 0: the
    * default (65536); CN_SMALL_OFF: never. */
   uint32_t flatten_write_scan_max;
-  /* flatten: 1: each pair's element is found by a search its subgroup shares
-   * (about log_32 E dependent loads instead of log2 E), the count pass adds
-   * its lines to the totals once per subgroup, and scenes without a STROKE
-   * (cn_flatten_args.fills_only) run a kernel built without the stroke code;
-   * 0 (the default: not yet timed alone on the H200) or CN_SMALL_OFF: the
-   * binary search of each invocation, totals per pair, one kernel for all
-   * scenes. */
-  uint32_t flatten_lean;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;

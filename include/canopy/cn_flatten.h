@@ -124,10 +124,6 @@ typedef struct cn_flatten_args {
   uint32_t element_count, segment_count;
   uint32_t pair_count; /* cn_scene_info.pair_count */
   bool dashed;         /* cn_scene_info.dashed */
-  /* !cn_scene_info.stroked: no element is a STROKE, so the kernel may be
-   * built without the stroke code (cn_tuning.flatten_lean; false is always
-   * correct) */
-  bool fills_only;
   /* cn_scene_info.extent, or 0 when unknown. Lines are cut to the box
    * [-32768, 49152]^2 device pixels (cn_flatten_core.h); when the view maps
    * the extent well inside it, nothing can leave the box and the kernel is

@@ -52,7 +52,6 @@ typedef struct cn_scene_info {
   uint32_t pair_count;  /* (element, segment) pairs of FILL, STROKE and BEGIN_CLIP elements */
   uint32_t max_depth;   /* deepest clip/blend nesting */
   bool dashed;          /* some STROKE has a dash pattern */
-  bool stroked;         /* some element is a STROKE */
   /* A bound on |x| and |y| of everything the scene can draw before a view
    * transform: control points under the largest transform, plus the farthest
    * a stroke's outline (joins, caps) can reach. Infinity when not finite. */
