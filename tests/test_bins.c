@@ -174,6 +174,29 @@ static void set_rounds(uint32_t r) {
                                  : NULL);
 }
 
+/* Deeply nested blend groups in vp (origin 0, 0): `groups` BEGINs with a
+ * 150 x 90 draw after every `every`-th, then the ENDs; returns the result
+ * boxes of the CPU bbox reference (every group the union of the draws inside
+ * it), *n_out of them (free the array). */
+static cn_box *nested_groups(uint32_t groups, uint32_t every, const float vp[4], uint64_t *n_out) {
+  uint64_t n = 0, cap = 2 * (uint64_t)groups + groups / every + 1;
+  uint32_t *tags = malloc(cap * 4);
+  cn_box *in = calloc(cap, sizeof *in), *out = malloc(cap * sizeof *out);
+  for (uint32_t g = 0; g < groups; g++) {
+    tags[n++] = CN_TAG_BEGIN_BLEND;
+    if (g % every == 0) {
+      float x = (float)test_rand_below((uint32_t)vp[2] - 150), y = (float)test_rand_below((uint32_t)vp[3] - 90);
+      in[n] = (cn_box){x, y, x + 150, y + 90};
+      tags[n++] = CN_TAG_FILL;
+    }
+  }
+  for (uint32_t g = 0; g < groups; g++) tags[n++] = CN_TAG_END_BLEND;
+  CHECK_OK(cn_bbox_cpu(tags, in, n, vp, out));
+  free(tags), free(in);
+  *n_out = n;
+  return out;
+}
+
 TEST(bins_nested_groups) {
   /* Deeply nested blend groups (boxes from the CPU bbox reference: every
    * group is the union of the draws inside it), a 150 x 90 draw every 97
@@ -183,20 +206,8 @@ TEST(bins_nested_groups) {
    * outside the slice the fill stopped part-way through the 4th round, and
    * the end of every chunk's lists stayed unwritten. */
   const float vp[4] = {0, 0, 2048, 2048};
-  const uint32_t groups = 520;
-  uint64_t n = 0, cap = 2 * groups + groups / 97 + 1;
-  uint32_t *tags = malloc(cap * 4);
-  cn_box *in = calloc(cap, sizeof *in), *out = malloc(cap * sizeof *out);
-  for (uint32_t g = 0; g < groups; g++) {
-    tags[n++] = CN_TAG_BEGIN_BLEND;
-    if (g % 97 == 0) {
-      float x = (float)test_rand_below(2048 - 150), y = (float)test_rand_below(2048 - 90);
-      in[n] = (cn_box){x, y, x + 150, y + 90};
-      tags[n++] = CN_TAG_FILL;
-    }
-  }
-  for (uint32_t g = 0; g < groups; g++) tags[n++] = CN_TAG_END_BLEND;
-  CHECK_OK(cn_bbox_cpu(tags, in, n, vp, out));
+  uint64_t n;
+  cn_box *out = nested_groups(520, 97, vp, &n);
   const uint32_t rounds[] = {4, 5, 16};
   for (int k = 0; k < 3; k++) {
     set_rounds(rounds[k]);
@@ -208,7 +219,7 @@ TEST(bins_nested_groups) {
   set_rounds(4);
   check_bins(out, 1024, vp, 64, "1024 grid-covering boxes");
   set_rounds(0);
-  free(tags), free(in), free(out);
+  free(out);
 }
 
 /* The single-workgroup path (bins_small) against the CPU reference: sizes
@@ -514,20 +525,8 @@ TEST(bins_sg_path) {
   }
   /* deeply nested blend groups (boxes from the CPU bbox reference) */
   const float vn[4] = {0, 0, 1024, 1024};
-  const uint32_t groups = 700;
-  uint64_t n = 0, cap = 2 * groups + groups / 13 + 1;
-  uint32_t *tags = malloc(cap * 4);
-  cn_box *in = calloc(cap, sizeof *in), *out = malloc(cap * sizeof *out);
-  for (uint32_t gi = 0; gi < groups; gi++) {
-    tags[n++] = CN_TAG_BEGIN_BLEND;
-    if (gi % 13 == 0) {
-      float x = (float)test_rand_below(1024 - 150), y = (float)test_rand_below(1024 - 90);
-      in[n] = (cn_box){x, y, x + 150, y + 90};
-      tags[n++] = CN_TAG_FILL;
-    }
-  }
-  for (uint32_t gi = 0; gi < groups; gi++) tags[n++] = CN_TAG_END_BLEND;
-  CHECK_OK(cn_bbox_cpu(tags, in, n, vn, out));
+  uint64_t n;
+  cn_box *out = nested_groups(700, 13, vn, &n);
   set_sub(sub_any);
   CHECK(cn__bins_sg_grid(ctx, n, &g) == sg_ok);
   check_bins(out, n, vn, 64, "subgroup path, nested groups");
@@ -536,7 +535,7 @@ TEST(bins_sg_path) {
   CHECK(!cn__bins_sg_grid(ctx, n, &g));
   check_bins(out, n, vn, 64, "subgroup path off");
   cn_context_set_tuning(ctx, NULL);
-  free(tags), free(in), free(out);
+  free(out);
 }
 
 TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_limits), T(bins_nested_groups), T(bins_loop_limit_known), T(bins_small_path), T(bins_rows_path),
