@@ -764,10 +764,25 @@ TEST(render_bad_scenes) {
   cn_renderer_destroy(r);
 }
 
-/* Tiles of one colour: coarse writes the pixels of a tile whose command list
- * is empty (the background) or one SOLID with an opaque COLOR, and fine draws
- * only the others, its workgroups striding over the list. Random scenes built
- * around that threshold (tile-aligned and unaligned opaque rectangles, alpha 1
+/* Renders s with each of rs[0..count) (count <= 5) two ways: img[0][k] from
+ * host lines (gpu_render_aa), img[1][k] as a whole scene through
+ * cn_render_scene_to_rgba8; bg NULL: transparent. The caller frees them. */
+static void render_two_ways(cn_renderer *const *rs, int count, const ref_scene *s, int w, int h, const float *bg,
+                            uint32_t aa, uint8_t *img[2][5]) {
+  cn_scene_data sd = ref_data(s, (float)w, (float)h);
+  for (int k = 0; k < count; k++) {
+    img[0][k] = gpu_render_aa(rs[k], s, w, h, bg, aa);
+    img[1][k] = calloc((size_t)w * h, 4);
+    cn_render_view v = {.width = (uint32_t)w, .height = (uint32_t)h, .aa = aa};
+    if (bg) memcpy(v.background, bg, sizeof v.background);
+    CHECK_OK(cn_render_scene_to_rgba8(rs[k], &sd, &v, img[1][k]));
+  }
+}
+
+/* Tiles of one colour: coarse marks a tile whose command list is empty (the
+ * background) or one SOLID with an opaque COLOR, render_solid writes its
+ * pixels, and fine draws only the others, its workgroups striding over the
+ * list. Random scenes built around that threshold (tile-aligned and unaligned opaque rectangles, alpha 1
  * and just below, opaque fills inside clips and groups, translucent over
  * opaque and the reverse, empty groups and clips) at sizes that cut tiles and
  * bins, over transparent, opaque and translucent backgrounds: the picture
@@ -837,15 +852,8 @@ TEST(render_one_colour_tiles) {
     one_colour_scene(&s, w, h);
     const float *bg = bgs[iter % 3];
     uint32_t aa = (uint32_t)(iter / 2 % CN_AA_COUNT);
-    cn_scene_data sd = ref_data(&s, (float)w, (float)h);
-    uint8_t *img[2][4] = {{0}};
-    for (int k = 0; k < 4; k++) {
-      img[0][k] = gpu_render_aa(rs[k], &s, w, h, bg, aa);
-      img[1][k] = calloc((size_t)w * h, 4);
-      cn_render_view v = {.width = (uint32_t)w, .height = (uint32_t)h, .aa = aa};
-      memcpy(v.background, bg, sizeof v.background);
-      CHECK_OK(cn_render_scene_to_rgba8(rs[k], &sd, &v, img[1][k]));
-    }
+    uint8_t *img[2][5];
+    render_two_ways(rs, 4, &s, w, h, bg, aa, img);
     for (int path = 0; path < 2; path++)
       for (int k = 0; k < 3; k++) {
         bool same = img[path][k] && img[path][3] && memcmp(img[path][k], img[path][3], (size_t)w * h * 4) == 0;
@@ -933,14 +941,8 @@ TEST(render_backdrop_slices) {
       ref_fill(&s, path, paint, (uint32_t)test_rand_below(2));
     }
     uint32_t aa = (uint32_t)((iter + iter / 4) % CN_AA_COUNT);
-    cn_scene_data sd = ref_data(&s, (float)w, (float)h);
-    uint8_t *img[2][5] = {{0}};
-    for (int k = 0; k < 5; k++) {
-      img[0][k] = gpu_render_aa(rs[k], &s, w, h, NULL, aa);
-      img[1][k] = calloc((size_t)w * h, 4);
-      cn_render_view v = {.width = (uint32_t)w, .height = (uint32_t)h, .aa = aa};
-      CHECK_OK(cn_render_scene_to_rgba8(rs[k], &sd, &v, img[1][k]));
-    }
+    uint8_t *img[2][5];
+    render_two_ways(rs, 5, &s, w, h, NULL, aa, img);
     for (int path = 0; path < 2; path++)
       for (int k = 1; k < 5; k++) {
         bool same = img[path][0] && img[path][k] && memcmp(img[path][0], img[path][k], (size_t)w * h * 4) == 0;
