@@ -61,8 +61,31 @@ static uint8_t *alloc_pixels(uint64_t w, uint64_t h) { return calloc((size_t)(w 
 
 /* ------------------------------------------------------------------- PNG */
 
+/* Walks the chunk list before libpng sees it: libpng allocates a text
+ * chunk's declared length before reading it, so a corrupt length field
+ * would cost up to 2 GiB. A chunk longer than the bytes that follow it is
+ * refused here; the walk stops at IEND or where less than a chunk header
+ * is left (libpng then reports the truncation itself). */
+static cn_result png_check_chunks(const uint8_t *data, size_t size) {
+  size_t p = 8;
+  while (size - p >= 12) {
+    const uint8_t *c = data + p;
+    uint32_t len = (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 | (uint32_t)c[2] << 8 | c[3];
+    char type[5];
+    for (int i = 0; i < 4; i++) type[i] = isalpha(c[4 + i]) ? (char)c[4 + i] : '?';
+    type[4] = 0;
+    if (len > size - p - 12)
+      return cn_fail(CN_ERROR_PARSE, "PNG image: chunk '%s' at byte %zu declares %u bytes of data, only %zu follow",
+                     type, p, len, size - p - 12);
+    if (memcmp(c + 4, "IEND", 4) == 0) break;
+    p += 12 + (size_t)len;
+  }
+  return CN_OK;
+}
+
 static cn_result decode_png(const uint8_t *data, size_t size, uint64_t max_pixels, uint8_t **out, uint32_t *w,
                             uint32_t *h) {
+  CN_TRY(png_check_chunks(data, size));
   png_image img;
   memset(&img, 0, sizeof img);
   img.version = PNG_IMAGE_VERSION;

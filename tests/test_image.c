@@ -300,6 +300,18 @@ TEST(image_bombs_refused_before_allocation) {
   }
   WebPFree(out);
   CHECK(t == NULL);
+  /* a tEXt chunk after IHDR declaring 2 GiB of text in a file of a few dozen bytes: refused
+   * before libpng allocates the declared length */
+  m = make_png(2, 2, PNG_COLOR_TYPE_GRAY, 8, grey, 2, NULL, 0, NULL, 0);
+  membuf bad = {0};
+  mb_put(&bad, m.p, 33); /* signature and IHDR */
+  mb_put(&bad, "\x78\x00\x00\x1A" "tEXt" "Comment\0x", 17);
+  mb_put(&bad, m.p + 33, m.n - 33);
+  CHECK(decode(&bad, &t, &w, &h) == CN_ERROR_PARSE);
+  CHECK_STR_CONTAINS(cn_last_error(), "chunk 'tEXt' at byte 33 declares 2013265946 bytes");
+  CHECK(t == NULL);
+  free(bad.p);
+  free(m.p);
 }
 
 /* Every prefix of each format: an error (never a crash, never a picture from half the data). */
