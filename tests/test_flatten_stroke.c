@@ -369,12 +369,12 @@ TEST(stroke_dashes_joins_and_closed) {
   free(s);
 }
 
-/* Random strokes of every join, cap and dash kind: GPU against CPU, closed
- * outlines, one orientation. */
-TEST(stroke_random_gpu_vs_cpu) {
-  fu_scene *s = new_scene();
+/* Random paths of lines, quads, cubics and degenerate segments, 1-2 subpaths
+ * each, under random transforms; stroked with every join, cap and dash kind,
+ * or (with fills, one in four) filled with either rule. */
+static void random_strokes(fu_scene *s, int paths, bool fills) {
   const float pat[4] = {7, 3, 0, 4};
-  for (int p = 0; p < 24; p++) {
+  for (int p = 0; p < paths; p++) {
     float a = 0.3f + (float)test_rand_below(100) / 50, b = ((float)test_rand_below(100) - 50) / 60;
     fu_path(s, fu_transform(s, a, b, -b * 0.5f, a * 0.8f, (float)test_rand_below(40), (float)test_rand_below(40)));
     for (int sp = 0; sp < 1 + (int)test_rand_below(2); sp++) {
@@ -392,11 +392,22 @@ TEST(stroke_random_gpu_vs_cpu) {
       }
       fu_end(s, test_rand_below(2));
     }
+    if (fills && test_rand_below(4) == 0) {
+      fu_fill(s, test_rand_below(2) ? CN_RULE_EVENODD : CN_RULE_NONZERO);
+      continue;
+    }
     uint32_t nd = (uint32_t)test_rand_below(3);
     fu_stroke(s, 0.5f + (float)test_rand_below(200) / 10, (uint32_t)test_rand_below(4), (uint32_t)test_rand_below(3),
               1 + (float)test_rand_below(60) / 10, pat + (p % 2) * 2, nd == 2 ? 2 : nd == 1 ? 1 : 0,
               (float)test_rand_below(20) - 5);
   }
+}
+
+/* Random strokes of every join, cap and dash kind: GPU against CPU, closed
+ * outlines, one orientation. */
+TEST(stroke_random_gpu_vs_cpu) {
+  fu_scene *s = new_scene();
+  random_strokes(s, 24, false);
   stroke_run r = run_checked(s, NULL);
   CHECK(r.n > 500);
   free(r.l);
@@ -473,46 +484,15 @@ static void check_scene_frame(const fu_scene *s, uint32_t initial_lines, uint32_
   cn_renderer_destroy(r);
 }
 
-static void random_strokes(fu_scene *s, int paths) {
-  const float pat[4] = {7, 3, 0, 4};
-  for (int p = 0; p < paths; p++) {
-    float a = 0.3f + (float)test_rand_below(100) / 50, b = ((float)test_rand_below(100) - 50) / 60;
-    fu_path(s, fu_transform(s, a, b, -b * 0.5f, a * 0.8f, (float)test_rand_below(40), (float)test_rand_below(40)));
-    for (int sp = 0; sp < 1 + (int)test_rand_below(2); sp++) {
-      fu_move(s, (float)test_rand_below(100), (float)test_rand_below(100));
-      int segs = 1 + (int)test_rand_below(5);
-      for (int k = 0; k < segs; k++) {
-#define RC ((float)test_rand_below(100))
-        switch (test_rand_below(5)) {
-          case 0: fu_line(s, RC, RC); break;
-          case 1: fu_quad(s, RC, RC, RC, RC); break;
-          case 2: fu_line(s, s->cx, s->cy); break; /* degenerate */
-          default: fu_cubic(s, RC, RC, RC, RC, RC, RC); break;
-        }
-#undef RC
-      }
-      fu_end(s, test_rand_below(2));
-    }
-    if (test_rand_below(4) == 0) {
-      fu_fill(s, test_rand_below(2) ? CN_RULE_EVENODD : CN_RULE_NONZERO);
-      continue;
-    }
-    uint32_t nd = (uint32_t)test_rand_below(3);
-    fu_stroke(s, 0.5f + (float)test_rand_below(200) / 10, (uint32_t)test_rand_below(4), (uint32_t)test_rand_below(3),
-              1 + (float)test_rand_below(60) / 10, pat + (p % 2) * 2, nd == 2 ? 2 : nd == 1 ? 1 : 0,
-              (float)test_rand_below(20) - 5);
-  }
-}
-
 TEST(scene_frame_vs_standalone) {
   fu_scene *s = new_scene();
   /* empty scene: the header alone (element 0 of a frame without elements) */
   check_scene_frame(s, 0, 0);
   /* random strokes (dashed too) and fills, a few elements: one workgroup everywhere */
-  random_strokes(s, 5);
+  random_strokes(s, 5, true);
   check_scene_frame(s, 0, 1);
   fu_init(s);
-  random_strokes(s, 40);
+  random_strokes(s, 40, true);
   check_scene_frame(s, 0, 500);
   check_scene_frame(s, 1, 500);
   /* Long subpaths: more segments than one block of the scans holds (16384 on
@@ -528,7 +508,7 @@ TEST(scene_frame_vs_standalone) {
   }
   fu_stroke(s, 2, CN_JOIN_ROUND, CN_CAP_ROUND, 4, NULL, 0, 0);
   fu_fill(s, CN_RULE_NONZERO);
-  random_strokes(s, 6);
+  random_strokes(s, 6, true);
   CHECK(s->ns > 18000);
   check_scene_frame(s, 0, 36000);
   free(s);

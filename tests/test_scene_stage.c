@@ -327,6 +327,29 @@ static cn_box *gpu_path_boxes(const cn_scene_data *s, const cn_tuning *t) {
  * the same bits as the multi-pass kernels, and the whole stage against the
  * CPU reference. expect: whether it runs at the threshold (false past its
  * paths). */
+/* The path boxes with a path at its threshold (at) and one below it (below)
+ * equal, bit for bit, those of the reference path (ref); then the whole stage
+ * with `at` against the CPU reference. */
+static void path_boxes_agree(const cn_scene_data *s, const cn_tuning *at, const cn_tuning *below, const cn_tuning *ref,
+                             const char *at_name, const char *ref_name, const char *what) {
+  cn_context *ctx = test_context();
+  cn_box *a = gpu_path_boxes(s, at), *b = gpu_path_boxes(s, below), *c = gpu_path_boxes(s, ref);
+  CHECK(a && b && c);
+  if (a && b && c) {
+    for (uint32_t i = 0; i < s->element_count; i++)
+      if (memcmp(&a[i], &c[i], sizeof *a) != 0 || memcmp(&b[i], &c[i], sizeof *a) != 0) {
+        fprintf(stderr, "  %s: path box of element %u: %s %.9g %.9g %.9g %.9g, %s %.9g %.9g %.9g %.9g\n", what, i,
+                at_name, a[i].x0, a[i].y0, a[i].x1, a[i].y1, ref_name, c[i].x0, c[i].y0, c[i].x1, c[i].y1);
+        test_failures++;
+        break;
+      }
+  }
+  free(a), free(b), free(c);
+  cn_context_set_tuning(ctx, at);
+  check_scene(s, 64, what);
+  cn_context_set_tuning(ctx, NULL);
+}
+
 static void check_pathbox_small(const cn_scene_data *s, bool expect, const char *what) {
   cn_context *ctx = test_context();
   if (!ctx) return;
@@ -337,22 +360,8 @@ static void check_pathbox_small(const cn_scene_data *s, bool expect, const char 
   CHECK(small == expect);
   cn_context_set_tuning(ctx, &below);
   CHECK(cn__pathbox_small_wg(ctx, s->segment_count, s->element_count, s->path_count) == 0);
-  cn_box *a = gpu_path_boxes(s, &at), *b = gpu_path_boxes(s, &below),
-         *c = gpu_path_boxes(s, &(cn_tuning){.pathbox_small_max = CN_SMALL_OFF, .pathbox_fused_max = CN_SMALL_OFF});
-  CHECK(a && b && c);
-  if (a && b && c) {
-    for (uint32_t i = 0; i < s->element_count; i++)
-      if (memcmp(&a[i], &c[i], sizeof *a) != 0 || memcmp(&b[i], &c[i], sizeof *a) != 0) {
-        fprintf(stderr, "  %s: path box of element %u: small %.9g %.9g %.9g %.9g, multi-pass %.9g %.9g %.9g %.9g\n",
-                what, i, a[i].x0, a[i].y0, a[i].x1, a[i].y1, c[i].x0, c[i].y0, c[i].x1, c[i].y1);
-        test_failures++;
-        break;
-      }
-  }
-  free(a), free(b), free(c);
-  cn_context_set_tuning(ctx, &at);
-  check_scene(s, 64, what);
-  cn_context_set_tuning(ctx, NULL);
+  path_boxes_agree(s, &at, &below, &(cn_tuning){.pathbox_small_max = CN_SMALL_OFF, .pathbox_fused_max = CN_SMALL_OFF},
+                   "small", "multi-pass", what);
 }
 
 /* pathbox_small on random scenes (paths of 2 to 7 segments, so subgroups
@@ -394,21 +403,7 @@ static void check_pathbox_fused(const cn_scene_data *s, const char *what) {
   CHECK(cn__pathbox_fused_wg(ctx, s->segment_count, s->element_count) != 0);
   cn_context_set_tuning(ctx, &below);
   CHECK(cn__pathbox_fused_wg(ctx, s->segment_count, s->element_count) == 0);
-  cn_box *a = gpu_path_boxes(s, &at), *b = gpu_path_boxes(s, &below), *c = gpu_path_boxes(s, &multi);
-  CHECK(a && b && c);
-  if (a && b && c) {
-    for (uint32_t i = 0; i < s->element_count; i++)
-      if (memcmp(&a[i], &c[i], sizeof *a) != 0 || memcmp(&b[i], &c[i], sizeof *a) != 0) {
-        fprintf(stderr, "  %s: path box of element %u: fused %.9g %.9g %.9g %.9g, three passes %.9g %.9g %.9g %.9g\n",
-                what, i, a[i].x0, a[i].y0, a[i].x1, a[i].y1, c[i].x0, c[i].y0, c[i].x1, c[i].y1);
-        test_failures++;
-        break;
-      }
-  }
-  free(a), free(b), free(c);
-  cn_context_set_tuning(ctx, &at);
-  check_scene(s, 64, what);
-  cn_context_set_tuning(ctx, NULL);
+  path_boxes_agree(s, &at, &below, &multi, "fused", "three passes", what);
 }
 
 /* pathbox_fused on random scenes (one workgroup of segments and several),
