@@ -6,10 +6,16 @@
 #ifndef CN_BBOX_PYRAMID_QUERY_GLSL
 #define CN_BBOX_PYRAMID_QUERY_GLSL
 
-ivec4 pyramid_query(int l, int r, uint leaves) {
+// With top levels built (the levels above level `top` left unbuilt), the
+// range that remains at level `top` is unioned entry by entry.
+ivec4 pyramid_query_below(int l, int r, uint leaves, uint top) {
   ivec4 acc = KEY_BOX_EMPTY;
   uint off = 0u, count = leaves;
-  while (l <= r) {
+  for (uint level = 0u; l <= r; level++) {
+    if (level == top) {
+      for (int x = l; x <= r; x++) acc = key_union(acc, PYRAMID_AT(off + uint(x)));
+      break;
+    }
     if ((l & 1) != 0) acc = key_union(acc, PYRAMID_AT(off + uint(l++)));
     if ((r & 1) == 0) acc = key_union(acc, PYRAMID_AT(off + uint(r--)));
     if (l > r) break;
@@ -20,5 +26,7 @@ ivec4 pyramid_query(int l, int r, uint leaves) {
   }
   return acc;
 }
+
+ivec4 pyramid_query(int l, int r, uint leaves) { return pyramid_query_below(l, r, leaves, 0xFFFFFFFFu); }
 
 #endif

@@ -34,6 +34,8 @@
 // pathbox_elements, from the elements and the paths' key boxes that
 // pathbox_segments left in scratch (the same code, pathbox.glsl, so the same
 // bits); tags[] and boxes[] are written as pathbox_elements writes them.
+#extension GL_KHR_shader_subgroup_vote : require
+#extension GL_EXT_control_flow_attributes : require
 #include "common.glsl"
 #include "cn_scene_layout.h"
 
@@ -79,6 +81,7 @@ const uint MEM_WORDS = TREE_CAP + 32u > 5u * WG ? TREE_CAP + 32u : 5u * WG;
 shared uint sh_mem[MEM_WORDS];
 shared uvec2 sh_sg[WG];
 shared uint sh_first_bad_tag, sh_first_bad_close, sh_closes;
+shared uint sh_depth_min, sh_span; // phase 1: the least depth entry; phase 2: the longest link
 shared uint sh_live[2];
 
 // Every earlier write of the workgroup (shared and buffer) is visible after it.
@@ -111,23 +114,23 @@ uint tree_get(uint e) { return (sh_mem[e >> 1] >> ((e & 1u) * 16u)) & 0xFFFFu; }
 void tree_put(uint e, uint v) { atomicOr(sh_mem[e >> 1], v << ((e & 1u) * 16u)); }
 
 // The last node j < k with depth entry < v, or -1 (off[l]: level offsets).
+// A climb from k while the blocks to the left stay at v or above, then a
+// descent into the block that holds a lower entry. Both loops are unrolled
+// over the 16 possible levels so that off[] stays in registers (indexed at
+// run time it lived in local memory).
 int prev_lower(uint k, uint v, uint off[16]) {
-  uint i = k, j = 0u;
-  bool hit = false;
-  while (i != 0u) {
+  uint i = k, hit = 16u;
+  [[unroll]] for (uint j = 0u; j < 16u; j++) {
+    if (i == 0u || hit != 16u) break;
     if (((i >> j) & 1u) != 0u) {
-      if (tree_get(off[j] + (i >> j) - 1u) < v) {
-        hit = true;
-        break;
-      }
-      i -= 1u << j;
+      if (tree_get(off[j] + (i >> j) - 1u) < v) hit = j;
+      else i -= 1u << j;
     }
-    j++;
   }
-  if (!hit) return -1;
-  while (j > 0u) {
-    j--;
-    if (!(tree_get(off[j] + (i >> j) - 1u) < v)) i -= 1u << j;
+  if (hit == 16u) return -1;
+  [[unroll]] for (uint j = 16u; j > 0u; j--) {
+    uint l = j - 1u;
+    if (l < hit && !(tree_get(off[l] + (i >> l) - 1u) < v)) i -= 1u << l;
   }
   return int(i) - 1;
 }
@@ -147,14 +150,14 @@ void sh_key_put(uint x, ivec4 k) { sh_mem[4u * x] = k.x, sh_mem[4u * x + 1u] = k
 // is the union of the 2^j level-0 entries below it, and the union of keys
 // is exact in any order), then one entry per subgroup goes on in shared
 // memory, a level per pair of barriers.
-void reduce_block(uint g, uint off, uint count) {
+void reduce_block(uint g, uint off, uint count, uint steps) {
   uint t = gl_LocalInvocationID.x;
   uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
   uint src = g * WG + lane;
   sync();
   ivec4 v = src < count ? g_pyramid.v[off + src] : KEY_BOX_EMPTY;
-  uint w = WG;
-  for (uint d = 1u; d < gl_SubgroupSize && count > 1u; d <<= 1) {
+  uint w = WG, built = 0u;
+  for (uint d = 1u; d < gl_SubgroupSize && count > 1u && built < steps; d <<= 1, built++) {
     v = key_union(v, subgroupShuffleXor(v, d));
     off += count;
     count = (count + 1u) / 2u;
@@ -162,9 +165,9 @@ void reduce_block(uint g, uint off, uint count) {
     uint x = g * w + lane / (2u * d);
     if ((gl_SubgroupInvocationID & (2u * d - 1u)) == 0u && x < count) g_pyramid.v[off + x] = v;
   }
-  if (count <= 1u) return;
+  if (count <= 1u || built >= steps) return;
   if (gl_SubgroupInvocationID == 0u) sh_key_put(gl_SubgroupID, v);
-  for (w >>= 1; w >= 1u && count > 1u; w >>= 1) {
+  for (w >>= 1; w >= 1u && count > 1u && built < steps; w >>= 1, built++) {
     barrier();
     ivec4 u = t < w ? key_union(sh_key(2u * t), sh_key(2u * t + 1u)) : KEY_BOX_EMPTY;
     barrier();
@@ -178,13 +181,16 @@ void reduce_block(uint g, uint off, uint count) {
   }
 }
 
-void build_pyramid(uint leaves) {
-  uint off = 0u, count = leaves;
+// Levels 1 .. top of the pyramid over `leaves` entries (the queries of
+// phase 5 union what is left at level top entry by entry).
+void build_pyramid(uint leaves, uint top) {
+  uint off = 0u, count = leaves, built = 0u;
   uint levels = uint(findMSB(WG));
-  while (count > 1u) {
+  while (count > 1u && built < top) {
+    uint steps = min(levels, top - built);
     uint blocks = (count + WG - 1u) / WG;
-    for (uint g = 0u; g < blocks; g++) reduce_block(g, off, count);
-    for (uint k = 0u; k < levels && count > 1u; k++) {
+    for (uint g = 0u; g < blocks; g++) reduce_block(g, off, count, steps);
+    for (uint k = 0u; k < steps && count > 1u; k++, built++) {
       off += count;
       count = (count + 1u) / 2u;
     }
@@ -209,6 +215,8 @@ void main() {
     sh_first_bad_tag = 0xFFFFFFFFu;
     sh_first_bad_close = 0xFFFFFFFFu;
     sh_closes = 0u;
+    sh_depth_min = 0xFFFFFFFFu;
+    sh_span = 0u;
   }
   for (uint k = t; k < gb; k += WG) g_pyramid.v[k] = KEY_BOX_EMPTY;
   uint tag[ITEMS];
@@ -251,7 +259,7 @@ void main() {
 
   // 1. compaction and depths
   uvec2 base = uvec2(0u);
-  uint closes = 0u;
+  uint closes = 0u, depth_min = 0xFFFFFFFFu;
   for (uint r = 0u; r < ITEMS; r++) {
     uint i = r * WG + lane;
     bool in_range = i < pc.n;
@@ -268,34 +276,53 @@ void main() {
       g_idx.v[k] = i | (close ? IDX_CLOSE : 0u) | (blend ? IDX_BLEND : 0u);
       // a BEGIN's own clip (the viewport for a blend), for phase 3
       if (!close) g_acc.v[k] = blend ? vp : box_intersect(box_clean(box[r]), vp);
-      tree_put(k, uint(int(base.y + ex.y) + int(DEPTH_BIAS)));
+      uint entry = uint(int(base.y + ex.y) + int(DEPTH_BIAS));
+      tree_put(k, entry);
+      depth_min = min(depth_min, entry);
       closes += close ? 1u : 0u;
     }
     base += tot;
   }
   closes = subgroupAdd(closes);
-  if (subgroupElect() && closes != 0u) atomicAdd(sh_closes, closes);
+  depth_min = subgroupMin(depth_min);
+  if (subgroupElect()) {
+    if (closes != 0u) atomicAdd(sh_closes, closes);
+    atomicMin(sh_depth_min, depth_min);
+  }
   uint m = base.x, limit = min(m, gb);
 
-  // 2. matching: the min tree's levels above level 0, then one search per node
+  // 2. matching: the min tree's levels above level 0, then one search per
+  // node; a node whose entry is the least of all has no lower one before it
+  // (the outermost BEGINs), so it skips the search. The loops over levels
+  // are unrolled so that off[] stays in registers.
   uint off[16];
   off[0] = 0u;
   uint levels = 1u;
-  for (uint l = 1u; l < 16u; l++) {
+  [[unroll]] for (uint l = 1u; l < 16u; l++) {
     off[l] = off[l - 1u] + tree_size(limit, l - 1u);
     if (tree_size(limit, l - 1u) > 1u) levels = l + 1u;
   }
-  for (uint l = 1u; l < levels; l++) {
-    barrier();
-    uint size = tree_size(limit, l), below = tree_size(limit, l - 1u);
-    for (uint x = t; x < size; x += WG) {
-      uint a = tree_get(off[l - 1u] + 2u * x);
-      uint b = 2u * x + 1u < below ? tree_get(off[l - 1u] + 2u * x + 1u) : 0xFFFFu;
-      tree_put(off[l] + x, min(a, b));
+  [[unroll]] for (uint l = 1u; l < 16u; l++) {
+    if (l < levels) { // the same for every invocation
+      barrier();
+      uint size = tree_size(limit, l), below = tree_size(limit, l - 1u);
+      for (uint x = t; x < size; x += WG) {
+        uint a = tree_get(off[l - 1u] + 2u * x);
+        uint b = 2u * x + 1u < below ? tree_get(off[l - 1u] + 2u * x + 1u) : 0xFFFFu;
+        tree_put(off[l] + x, min(a, b));
+      }
     }
   }
   barrier();
-  for (uint k = t; k < limit; k += WG) g_parens.v[k] = prev_lower(k, tree_get(k), off);
+  uint least = sh_depth_min, span = 0u;
+  for (uint k = t; k < limit; k += WG) {
+    uint v = tree_get(k);
+    int o = v <= least ? -1 : prev_lower(k, v, off);
+    g_parens.v[k] = o;
+    if (o >= 0) span = max(span, k - uint(o));
+  }
+  span = subgroupMax(span);
+  if (subgroupElect() && span != 0u) atomicMax(sh_span, span);
   sync();
 
   // 3. clips, chunk after chunk of WG group nodes
@@ -358,19 +385,34 @@ void main() {
       contribute = enc[r] >= 0 && !box_is_empty(res);
     }
     if (i < pc.n && !group) pc.result.v[i] = res;
-    // gap[c] ∪= res: c is non-decreasing along the lanes, so a segmented
-    // inclusive scan over lanes with equal c leaves each run's union in its
-    // last lane, which does the atomics (when the run has any contribution)
+    // gap[c] ∪= res by atomics (the union of keys is the same in any
+    // order). c is non-decreasing along the lanes: where no two neighbouring
+    // lanes contribute to the same c, each contributing lane does its own
+    // atomics; where the whole subgroup shares one c, one lane does them
+    // for the subgroup's union; otherwise a segmented inclusive scan over
+    // lanes with equal c leaves each run's union in its last lane.
     ivec4 q = contribute ? ivec4(f32_key(res.x), f32_key(res.y), f32_key(res.z), f32_key(res.w)) : KEY_BOX_EMPTY;
-    for (uint d = 1u; d < gl_SubgroupSize; d <<= 1) {
-      uint from = gl_SubgroupInvocationID >= d ? gl_SubgroupInvocationID - d : gl_SubgroupInvocationID;
-      ivec4 o = subgroupShuffle(q, from);
-      uint oc = subgroupShuffle(c, from);
-      if (gl_SubgroupInvocationID >= d && oc == c) q = key_union(q, o);
+    uint left = gl_SubgroupInvocationID > 0u ? gl_SubgroupInvocationID - 1u : 0u;
+    uint left_c = subgroupShuffle(c, left);
+    bool left_contributes = subgroupShuffle(contribute, left);
+    bool merge = gl_SubgroupInvocationID > 0u && contribute && left_contributes && left_c == c;
+    bool act = contribute;
+    if (subgroupAny(merge)) {
+      if (subgroupAllEqual(c)) {
+        q = ivec4(subgroupMin(q.x), subgroupMin(q.y), subgroupMax(q.z), subgroupMax(q.w));
+        act = subgroupElect();
+      } else {
+        for (uint d = 1u; d < gl_SubgroupSize; d <<= 1) {
+          uint from = gl_SubgroupInvocationID >= d ? gl_SubgroupInvocationID - d : gl_SubgroupInvocationID;
+          ivec4 o = subgroupShuffle(q, from);
+          uint oc = subgroupShuffle(c, from);
+          if (gl_SubgroupInvocationID >= d && oc == c) q = key_union(q, o);
+        }
+        uint next = subgroupShuffle(c, min(gl_SubgroupInvocationID + 1u, gl_SubgroupSize - 1u));
+        act = gl_SubgroupInvocationID == gl_SubgroupSize - 1u || next != c;
+      }
     }
-    uint next = subgroupShuffle(c, min(gl_SubgroupInvocationID + 1u, gl_SubgroupSize - 1u));
-    bool last = gl_SubgroupInvocationID == gl_SubgroupSize - 1u || next != c;
-    if (last && q.x < q.z) { // a non-empty key box: some draw of the run contributed (so c < limit)
+    if (act && q.x < q.z) { // a non-empty key box: some draw of the run contributed (so c < limit)
       atomicMin(KeyIntBuf(g_pyramid).v[4u * c], q.x);
       atomicMin(KeyIntBuf(g_pyramid).v[4u * c + 1u], q.y);
       atomicMax(KeyIntBuf(g_pyramid).v[4u * c + 2u], q.z);
@@ -378,8 +420,12 @@ void main() {
     }
   }
 
-  // 5. blends
-  build_pyramid(limit);
+  // 5. blends: the pyramid's levels up to the one where the longest range
+  // of phase 2's links spans at most 4 entries (none where every group is
+  // short), the rest of each range unioned entry by entry there
+  uint top = 0u;
+  while ((sh_span >> top) > 4u) top++;
+  build_pyramid(limit, top);
   for (uint k = t; k < limit; k += WG) {
     uint id = g_idx.v[k];
     if ((id & IDX_CLOSE) == 0u) continue;
@@ -391,7 +437,7 @@ void main() {
       pc.result.v[c] = BOX_EMPTY;
       continue;
     }
-    vec4 u = key_box(pyramid_query(o + 1, int(k), limit));
+    vec4 u = key_box(pyramid_query_below(o + 1, int(k), limit, top));
     pc.result.v[oid & IDX_ELEM] = u;
     pc.result.v[c] = u;
   }

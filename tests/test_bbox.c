@@ -389,6 +389,59 @@ TEST(bbox_small_path) {
   stream_free(&s);
 }
 
+/* Appends a group of `draws` draws (one in five with an empty box, so runs
+ * of one group's draws have gaps) to s at *i. */
+static void put_group(stream *s, uint64_t *i, uint32_t begin, uint64_t draws) {
+  s->tags[*i] = begin, s->boxes[*i] = begin == CN_TAG_BEGIN_CLIP ? rand_box() : (cn_box){0};
+  ++*i;
+  for (uint64_t d = 0; d < draws; d++, ++*i) {
+    s->tags[*i] = d % 2 ? CN_TAG_STROKE : CN_TAG_FILL;
+    s->boxes[*i] = test_rand_below(5) == 0 ? (cn_box){3, 3, 3, 3} : rand_box();
+  }
+  s->tags[*i] = begin + 1, s->boxes[*i] = (cn_box){0};
+  ++*i;
+}
+
+/* bbox_small's group shapes: many short groups side by side (icon sheets:
+ * every link spans a few nodes, so the union pyramid needs no level above
+ * the leaves, and no two neighbouring draws share a group), groups of 1 ..
+ * 100 draws (subgroups whose draws all share one group, runs across
+ * subgroups, pyramids of a few levels), the same inside one outer clip and
+ * one outer blend (a link across the whole stream: every level), and draws
+ * between the groups. Against the CPU reference, on the small path. */
+TEST(bbox_small_group_shapes) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const uint64_t sizes[] = {1, 2, 3, 7, 8, 9, 31, 32, 33, 100};
+  for (int shape = 0; shape < 6; shape++) {
+    stream s = stream_alloc(8192);
+    uint64_t i = 0;
+    bool outer = shape >= 2 && shape < 4;
+    if (outer) put_group(&s, &i, shape == 2 ? CN_TAG_BEGIN_CLIP : CN_TAG_BEGIN_BLEND, 0), i--; /* keep it open */
+    while (i + 110 < 4000) {
+      uint64_t draws = shape == 0 ? 1 : shape == 1 ? test_rand_below(4) : sizes[test_rand_below(10)];
+      if (shape == 4 && test_rand_below(3) == 0) { /* draws outside any group */
+        for (uint64_t d = 0; d < draws; d++, i++) s.tags[i] = CN_TAG_FILL, s.boxes[i] = rand_box();
+        continue;
+      }
+      if (shape == 5 && test_rand_below(4) == 0) { /* a group inside a group */
+        s.tags[i] = CN_TAG_BEGIN_CLIP, s.boxes[i++] = rand_box();
+        put_group(&s, &i, CN_TAG_BEGIN_BLEND, draws);
+        s.tags[i] = CN_TAG_END_CLIP, s.boxes[i++] = (cn_box){0};
+        continue;
+      }
+      put_group(&s, &i, test_rand_below(3) ? CN_TAG_BEGIN_CLIP : CN_TAG_BEGIN_BLEND, draws);
+    }
+    if (outer) s.tags[i] = shape == 2 ? CN_TAG_END_CLIP : CN_TAG_END_BLEND, s.boxes[i++] = (cn_box){0};
+    s.n = i;
+    uint64_t gb = cn_bbox_count_groups(s.tags, s.n);
+    CHECK(gb > 60 && gb <= 4096);
+    CHECK(cn__bbox_small(ctx, s.n, gb));
+    check_stream(&s, shape & 1 ? VP_SMALL : VP_UNBOUNDED, "small path group shapes");
+    stream_free(&s);
+  }
+}
+
 TEST(bbox_block_edges) {
   /* Around bbox_draws blocks (512 or 1024) and clip partitions (up to 1024). */
   const uint64_t sizes[] = {511, 512, 513, 1023, 1024, 1025, 2047, 2049, 4097, 65537};
@@ -555,5 +608,5 @@ TEST(bbox_record_variants) {
   stream_free(&s);
 }
 
-TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_unbalanced_large), T(bbox_shapes), T(bbox_errors), T(bbox_small_random), T(bbox_small_path), T(bbox_block_edges), T(bbox_fully_nested),
+TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_unbalanced_large), T(bbox_shapes), T(bbox_errors), T(bbox_small_random), T(bbox_small_path), T(bbox_small_group_shapes), T(bbox_block_edges), T(bbox_fully_nested),
           T(bbox_all_clip_and_empty_groups), T(bbox_disjoint_clips), T(bbox_large))
