@@ -15,17 +15,22 @@
 //  2. matching: the top of the stack before node k is the last node j < k
 //     with g(j) < g(k) (-1 if none; an END on an empty stack pops nothing,
 //     which the unclamped g accounts for: everything before is then higher),
-//     found by a climb and a descent of the min tree.
+//     found by a climb and a descent of the min tree; a node whose g is the
+//     least of all (the outermost BEGINs) has none and skips the search.
 //  3. clips: per chunk of WG group nodes, pointer jumping in shared memory
 //     (as bbox_clip_local) while links stay in the chunk, from each BEGIN's
 //     own clip (written to acc[] in phase 1); a link that leaves the chunk
 //     points at a BEGIN of an earlier chunk whose clip stack box is final.
 //  4. draws: result = box ∩ clip stack box of the innermost group (or the
 //     viewport); gap[c] ∪= result (ordered-int keys) where c = group nodes
-//     before the draw: draws with the same c are consecutive, so a segmented
-//     subgroup scan leaves one lane per run to do the atomics.
+//     before the draw: draws with the same c are consecutive, so a subgroup
+//     reduction (all lanes one c) or a segmented subgroup scan leaves one
+//     lane per run to do the atomics (each lane its own where no two
+//     neighbouring lanes contribute to one c).
 //  5. blends: the union pyramid over gap[] (bbox_pyramid's layout, levels in
-//     shared memory per chunk of WG leaves) and one range query per END.
+//     shared memory per chunk of WG leaves), built only up to the level at
+//     which the longest link of phase 2 spans at most 4 entries, and one
+//     range query per END.
 // Status words as the multi-pass kernels write them. Needs workgroups of
 // whole subgroups.
 //
