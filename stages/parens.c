@@ -24,6 +24,7 @@ enum {
   PARENS_LOWMARK_WINDOW_BATCH = 8,       /* lowmark: window entries a lane loads before it stores them */
   PARENS_LOWMARK_WINDOW_BATCH_MAX = 16,
   PARENS_LOWMARK_WG64_MIN = 1 << 22,     /* lowmark: 64 x 16 partitions from this n, 128 x 16 below */
+  PARENS_LOWMARK_WG32_MIN = 1 << 24,     /* lowmark: 32 x 16 partitions from this n */
   PARENS_SINGLE_K = 16,       /* single: elements per invocation at its largest n (fewer below) */
   PARENS_SINGLE_MIN_K = 4,    /* single: the fewest elements per invocation it picks */
   PARENS_SINGLE_MIN_WG = 32,  /* single: smallest workgroup */
@@ -116,8 +117,9 @@ static const cn__parens_shape cn__parens_default_shapes[CN_PARENS_VARIANT_COUNT]
  * sets one (*ok false when the device cannot run it), else the default shape,
  * halved until its shared memory fits. lowmark's default workgroup halves to
  * 64 invocations (not below the subgroup) from PARENS_LOWMARK_WG64_MIN
- * elements: on the H200 64 x 16 partitions are 4-7% faster from 2^22 up,
- * 5-7% slower at 2^18-2^19 (docs/PERF.md). */
+ * elements and to 32 from PARENS_LOWMARK_WG32_MIN: on the H200 64 x 16
+ * partitions are 4-7% faster than 128 x 16 from 2^22 up, 5-7% slower at
+ * 2^18-2^19, and 32 x 16 another 5-6% faster at 2^24-2^26 (docs/PERF.md). */
 static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t,
                                             uint64_t n, bool *ok) {
   *ok = true;
@@ -128,7 +130,8 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
     return s;
   }
   cn__parens_shape s = cn__parens_default_shapes[v];
-  if (v == CN_PARENS_LOWMARK && n >= PARENS_LOWMARK_WG64_MIN) s.wg = CN_MIN(s.wg, CN_MAX(64u, ctx->caps.max_subgroup_size));
+  if (v == CN_PARENS_LOWMARK && n >= PARENS_LOWMARK_WG64_MIN)
+    s.wg = CN_MIN(s.wg, CN_MAX(n >= PARENS_LOWMARK_WG32_MIN ? 32u : 64u, ctx->caps.max_subgroup_size));
   uint32_t wg = cn_floor_pow2(CN_MIN(s.wg, ctx->caps.max_workgroup_invocations));
   for (;;) {
     s.wg = wg;

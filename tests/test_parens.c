@@ -504,8 +504,10 @@ TEST(parens_lowmark_slice_and_window_forms) {
 }
 
 /* lowmark's default shape by size: 128 x 16 below 2^22 elements, 64 x 16 from
- * there (no tuning); at and around the switch, random, deep and adversarial
- * inputs, and the scratch of the larger size covers the smaller one's. */
+ * there, 32 x 16 from 2^24 (no tuning); at and around the first switch,
+ * random, deep and adversarial inputs, past the second one random input
+ * (32 x 16 itself is tested at every size class through tunings), and the
+ * scratch of the larger size covers the smaller one's at both. */
 TEST(parens_lowmark_shape_by_size) {
   cn_context *ctx = test_context();
   if (!ctx) return;
@@ -523,6 +525,13 @@ TEST(parens_lowmark_shape_by_size) {
   check(CN_PARENS_LOWMARK, edge + 1, PAT_RANDOM);
   check(CN_PARENS_LOWMARK, edge + at + 3, PAT_STAIRS);
   check(CN_PARENS_AUTO, edge + 5, PAT_NESTED);
+  uint64_t edge32 = 1u << 24;
+  uint64_t at32 = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = edge32});
+  CHECK_EQ_U64(cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = edge32 - 1}), at);
+  if (cn_context_caps(ctx)->max_subgroup_size <= 32) CHECK_EQ_U64(at32, 512);
+  CHECK(cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = edge32}) >=
+        cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = edge32 - 1}));
+  check(CN_PARENS_LOWMARK, edge32 + 1, PAT_RANDOM);
 }
 
 TEST(parens_random_sizes) {

@@ -54,7 +54,8 @@
  *              so a deep stack costs a few hops, not a step per partition.
  *   LOWMARK    a prefix sum and searches over low-water marks, no stack (k =
  *              16, workgroup 128, P = 2048; from 2^22 elements workgroup
- *              64, P = 1024; k may be 16 or 32). With g(k) = (number of '(' minus
+ *              64, P = 1024; from 2^24 workgroup 32, P = 512; k may be 16
+ *              or 32). With g(k) = (number of '(' minus
  *              number of ')') in elements [0, k), out[i] is the largest k < i
  *              with g(k) < g(i), or -1 (a previous-smaller-value search):
  *              the '(' at k pushed the stack to depth g(i), and nothing after
@@ -266,8 +267,8 @@ CN_API uint64_t cn_parens_single_max(cn_context *ctx);
 /* Elements per partition (workgroup) of a->variant with a->tuning on this
  * device for a->n elements (AUTO: of the variant chosen for a->n, or for a
  * large n when a->n is 0; SINGLE: its largest n; LOWMARK's default shape has
- * half the workgroup from 2^22 elements, a->n = 0 gives the shape below
- * that); 0 for a bad variant or shape. Tests build boundary sizes from it. */
+ * half the workgroup from 2^22 elements and a quarter from 2^24, a->n = 0
+ * gives the shape below 2^22); 0 for a bad variant or shape. Tests build boundary sizes from it. */
 CN_API uint64_t cn_parens_partition_size(cn_context *ctx, const cn_parens_args *a);
 
 /* Bytes of scratch cn_parens_record() needs for a->variant, a->n and a->tuning
