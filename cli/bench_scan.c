@@ -109,7 +109,8 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   bench_printf(rep, "u32 sum scan, inclusive, in place: random words, n = 2^%d .. 2^%d\n", lo, hi);
   bench_printf(rep, "moved = 4n bytes read + 4n written; copy = copy_u32x4 moving the same bytes in the same run\n");
   bench_printf(rep, "one-pass: decoupled look-back, blocks of 256 x 16, 512 x 16 from 2^19, 512 x 32 with the block's\n"
-                    "          total first from 2^21 (64-bit atomics) (a clear of its flags and the scan: 2 dispatches),\n"
+                    "          total first from 2^21, 512 x 24 with the rows streamed from 2^22 (64-bit atomics)\n"
+                    "          (a clear of its flags and the scan: 2 dispatches),\n"
                     "          n <= 16384 in one block and one dispatch (1024 x 16; 8 items per invocation up to 8192),\n"
                     "          flag and value in one 64-bit atomic word%s;\n"
                     "1p-fenced: the same with flag and value apart, ordered by memory fences;\n"

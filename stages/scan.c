@@ -14,6 +14,8 @@ enum {
   SCAN_HUGE_FROM = 1 << 21,   /* 64-bit look-back: from this many elements, blocks of */
   SCAN_HUGE_WG = 512,         /*   SCAN_HUGE_WG x SCAN_HUGE_ITEMS with the block's */
   SCAN_HUGE_ITEMS = 32,       /*   total first (aggregate_first) */
+  SCAN_STREAM_FROM = 1 << 22, /* 64-bit look-back: from this many elements, blocks of */
+  SCAN_STREAM_ITEMS = 24,     /*   SCAN_HUGE_WG x SCAN_STREAM_ITEMS with the rows streamed (stream_rows) */
   SCAN_ONE_BLOCK_WG = 1024,   /* one-pass: n up to this many invocations x SCAN_ITEMS in one block */
   SCAN_ONE_BLOCK_ITEMS = 8,   /* one block: elements per invocation while the workgroup covers n with them */
   SCAN_LOOKBACK_ENTRIES = 1,  /* 64-bit look-back: predecessors per lane and step */
@@ -51,8 +53,9 @@ static const cn_scan_tuning *cn__scan_tuning(const cn_context *ctx, const cn_sca
 
 /* Whether the one-pass scan of n elements takes the default shape for huge
  * inputs: blocks of SCAN_HUGE_WG x SCAN_HUGE_ITEMS that publish their total
- * before their rows' scans (the tuning names no shape; 64-bit look-back, the
- * form it was measured in). */
+ * before their rows' scans, from SCAN_STREAM_FROM blocks of SCAN_HUGE_WG x
+ * SCAN_STREAM_ITEMS with their rows streamed after the look-back (the tuning
+ * names no shape; 64-bit look-back, the form they were measured in). */
 static bool cn__scan_huge(const cn_context *ctx, const cn_scan_tuning *tu, uint64_t n) {
   return !tu->wg && !tu->items && n >= SCAN_HUGE_FROM && cn__scan_a64(ctx, tu) &&
          ctx->caps.max_workgroup_invocations >= SCAN_HUGE_WG;
@@ -73,14 +76,18 @@ static bool cn__scan_huge(const cn_context *ctx, const cn_scan_tuning *tu, uint6
  * (2^16: 8.1 against 7.6 us), so 256 x 16 blocks below 2^19; 512 x 32 with
  * the total first is faster than 512 x 16 from 2^21 up (2^22: 15.7 against
  * 17.7 us, 2^26: 194.5 against 206), no faster at 2^20 and slower below
- * (2^16: 9.8 against 7.4 us: too few blocks).) */
+ * (2^16: 9.8 against 7.4 us: too few blocks); 512 x 24 with the rows
+ * streamed after the look-back (40 registers against 64: three workgroups per
+ * SM) is faster than that from 2^22 up (2^22: 15.2 against 15.7, 2^26: 188.2
+ * - 189.5 against 193.6 - 196.3), slightly slower at 2^21 (12.1 against
+ * 11.9).) */
 static bool cn__scan_block(const cn_context *ctx, const cn_scan_tuning *tu, uint64_t n, uint32_t *wg,
                            uint32_t *items) {
   uint32_t wg_default = n >= SCAN_LARGE_FROM ? SCAN_WG_LARGE : SCAN_WG;
   bool huge = cn__scan_huge(ctx, tu, n);
   if (huge) wg_default = SCAN_HUGE_WG;
   *wg = tu->wg ? tu->wg : cn_floor_pow2(CN_MIN(wg_default, ctx->caps.max_workgroup_invocations));
-  *items = tu->items ? tu->items : huge ? SCAN_HUGE_ITEMS : SCAN_ITEMS;
+  *items = tu->items ? tu->items : huge ? (n >= SCAN_STREAM_FROM ? SCAN_STREAM_ITEMS : SCAN_HUGE_ITEMS) : SCAN_ITEMS;
   if (!tu->wg && !tu->items) {
     uint32_t most = cn_floor_pow2(CN_MIN((uint32_t)SCAN_ONE_BLOCK_WG, ctx->caps.max_workgroup_invocations));
     uint32_t least = CN_MAX(32u, ctx->caps.max_subgroup_size);
@@ -182,9 +189,10 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
    * 4 the block's total before its rows' scans, bit 5 the early first window
    * of the look-back, bit 6 the rows scanned and written one by one after the
    * look-back, bits 8.. the look-back pause. */
+  bool huge = cn__scan_huge(ctx, tu, a->n), streamed = huge && a->n >= SCAN_STREAM_FROM;
   uint32_t mode = (a->src % 16 == 0 && a->dst % 16 == 0) | (tu->static_order ? 2u : 0u) | log_entries << 2 |
-                  (tu->aggregate_first || cn__scan_huge(ctx, tu, a->n) ? 16u : 0u) | (tu->early_lookback ? 32u : 0u) |
-                  (tu->stream_rows ? 64u : 0u) | tu->backoff << 8;
+                  (tu->aggregate_first || (huge && !streamed) ? 16u : 0u) | (tu->early_lookback ? 32u : 0u) |
+                  (tu->stream_rows || streamed ? 64u : 0u) | tu->backoff << 8;
   uint32_t spec[4] = {wg, items, mode, tu->spin_budget ? tu->spin_budget : SCAN_SPIN_BUDGET};
   VkPipeline scan;
   bool a64 = cn__scan_a64(ctx, tu);

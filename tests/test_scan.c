@@ -14,6 +14,9 @@
  * publish their total before their rows' scans. */
 #define HUGE_FROM (1u << 21)
 #define BLOCK_HUGE 16384u
+/* From STREAM_FROM: blocks of 512 x 24 with the rows streamed. */
+#define STREAM_FROM (1u << 22)
+#define BLOCK_STREAM 12288u
 /* The two-pass form's block (256 x 8). */
 #define BLOCK2 2048u
 
@@ -103,11 +106,13 @@ TEST(scan_block_boundaries) {
   }
 }
 
-/* The huge inputs' default shape at its threshold +-1 and across its first
- * blocks; with the early first window and the streamed rows on top of it
- * (flags without a shape keep the default shape); fenced (not that shape). */
+/* The huge inputs' default shapes at their thresholds +-1 and across their
+ * first blocks; with the early first window and the streamed rows on top of
+ * the first (flags without a shape keep the default shape); fenced (not that
+ * shape). */
 TEST(scan_huge_shape) {
-  const uint64_t sizes[] = {HUGE_FROM - 1, HUGE_FROM, HUGE_FROM + 1, HUGE_FROM + BLOCK_HUGE + 1};
+  const uint64_t sizes[] = {HUGE_FROM - 1,   HUGE_FROM,   HUGE_FROM + 1,   HUGE_FROM + BLOCK_HUGE + 1,
+                            STREAM_FROM - 1, STREAM_FROM, STREAM_FROM + 1, STREAM_FROM + BLOCK_STREAM + 1};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     check_scan(sizes[i], false, 0);
     check_scan(sizes[i], true, 2);

@@ -13,7 +13,9 @@
  * Algorithm: one pass with decoupled look-back (shaders/scan_lb.glsl): blocks
  * of 256 x 16 elements (512 x 16 from 2^19 elements; with 64-bit buffer
  * atomics 512 x 32 from 2^21, publishing the block's total before its rows'
- * scans), and n up to 1024 x 16 in one block (1024 x 8 and
+ * scans, and 512 x 24 from 2^22, publishing the total first and scanning
+ * and writing the rows one at a time after the look-back), and n up to
+ * 1024 x 16 in one block (1024 x 8 and
  * smaller workgroups of 8 elements each while those cover n); each
  * invocation folds four elements at a time,
  * subgroup scans join the lanes, shared memory the subgroups; each block
