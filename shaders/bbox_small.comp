@@ -40,7 +40,6 @@
 // pathbox_segments left in scratch (the same code, pathbox.glsl, so the same
 // bits); tags[] and boxes[] are written as pathbox_elements writes them.
 #extension GL_KHR_shader_subgroup_vote : require
-#extension GL_EXT_control_flow_attributes : require
 #include "common.glsl"
 #include "cn_scene_layout.h"
 
@@ -118,24 +117,31 @@ uint tree_size(uint leaves, uint l) { return (leaves + (1u << l) - 1u) >> l; }
 uint tree_get(uint e) { return (sh_mem[e >> 1] >> ((e & 1u) * 16u)) & 0xFFFFu; }
 void tree_put(uint e, uint v) { atomicOr(sh_mem[e >> 1], v << ((e & 1u) * 16u)); }
 
-// The last node j < k with depth entry < v, or -1 (off[l]: level offsets).
-// A climb from k while the blocks to the left stay at v or above, then a
-// descent into the block that holds a lower entry. Both loops are unrolled
-// over the 16 possible levels so that off[] stays in registers (indexed at
-// run time it lived in local memory).
-int prev_lower(uint k, uint v, uint off[16]) {
-  uint i = k, hit = 16u;
-  [[unroll]] for (uint j = 0u; j < 16u; j++) {
-    if (i == 0u || hit != 16u) break;
+// The last node j < k with depth entry < v, or -1, in the tree over
+// `leaves` entries: a climb from k while the blocks to the left stay at v or
+// above, then a descent into the block that holds a lower entry. Level l
+// starts at the sum of the sizes of the levels below it; both loops carry
+// that offset (no array of offsets: indexed at run time it would live in
+// local memory).
+int prev_lower(uint k, uint v, uint leaves) {
+  uint i = k, j = 0u, off = 0u;
+  bool hit = false;
+  while (i != 0u) {
     if (((i >> j) & 1u) != 0u) {
-      if (tree_get(off[j] + (i >> j) - 1u) < v) hit = j;
-      else i -= 1u << j;
+      if (tree_get(off + (i >> j) - 1u) < v) {
+        hit = true;
+        break;
+      }
+      i -= 1u << j;
     }
+    off += tree_size(leaves, j);
+    j++;
   }
-  if (hit == 16u) return -1;
-  [[unroll]] for (uint j = 16u; j > 0u; j--) {
-    uint l = j - 1u;
-    if (l < hit && !(tree_get(off[l] + (i >> l) - 1u) < v)) i -= 1u << l;
+  if (!hit) return -1;
+  while (j > 0u) {
+    j--;
+    off -= tree_size(leaves, j);
+    if (!(tree_get(off + (i >> j) - 1u) < v)) i -= 1u << j;
   }
   return int(i) - 1;
 }
@@ -298,31 +304,22 @@ void main() {
 
   // 2. matching: the min tree's levels above level 0, then one search per
   // node; a node whose entry is the least of all has no lower one before it
-  // (the outermost BEGINs), so it skips the search. The loops over levels
-  // are unrolled so that off[] stays in registers.
-  uint off[16];
-  off[0] = 0u;
-  uint levels = 1u;
-  [[unroll]] for (uint l = 1u; l < 16u; l++) {
-    off[l] = off[l - 1u] + tree_size(limit, l - 1u);
-    if (tree_size(limit, l - 1u) > 1u) levels = l + 1u;
-  }
-  [[unroll]] for (uint l = 1u; l < 16u; l++) {
-    if (l < levels) { // the same for every invocation
-      barrier();
-      uint size = tree_size(limit, l), below = tree_size(limit, l - 1u);
-      for (uint x = t; x < size; x += WG) {
-        uint a = tree_get(off[l - 1u] + 2u * x);
-        uint b = 2u * x + 1u < below ? tree_get(off[l - 1u] + 2u * x + 1u) : 0xFFFFu;
-        tree_put(off[l] + x, min(a, b));
-      }
+  // (the outermost BEGINs), so it skips the search.
+  for (uint l = 1u, below_at = 0u; tree_size(limit, l - 1u) > 1u; l++) {
+    barrier();
+    uint below = tree_size(limit, l - 1u), size = tree_size(limit, l), at = below_at + below;
+    for (uint x = t; x < size; x += WG) {
+      uint a = tree_get(below_at + 2u * x);
+      uint b = 2u * x + 1u < below ? tree_get(below_at + 2u * x + 1u) : 0xFFFFu;
+      tree_put(at + x, min(a, b));
     }
+    below_at = at;
   }
   barrier();
   uint least = sh_depth_min, span = 0u;
   for (uint k = t; k < limit; k += WG) {
     uint v = tree_get(k);
-    int o = v <= least ? -1 : prev_lower(k, v, off);
+    int o = v <= least ? -1 : prev_lower(k, v, limit);
     g_parens.v[k] = o;
     if (o >= 0) span = max(span, k - uint(o));
   }

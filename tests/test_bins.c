@@ -330,7 +330,8 @@ static cn_box adversarial_box(const float vp[4], uint32_t bs) {
 }
 
 /* bins_rows (one workgroup per bin row) against the CPU reference: sizes
- * around its threshold (bins_small or the multi-pass kernels past it), a
+ * around subgroups, batches of rounds (4 x 256 and 4 x 1024 elements) and
+ * its threshold (bins_small or the multi-pass kernels past it), a
  * lower threshold from the tuning, one bin, rows of 512 bins (the most it
  * takes) and 513 (not taken), a tall column of rows, boxes across and
  * outside the viewport and on bin edges, lists that overflow the first
@@ -344,7 +345,7 @@ TEST(bins_rows_path) {
   CHECK_OK(cn_bins_grid_make(vp, 64, &g));
   uint64_t thr = rows_threshold(ctx, &g);
   CHECK(thr >= 1024 && thr <= 8192);
-  const uint64_t sizes[] = {0, 1, 2, 7, 8, 9, 31, 32, 33, 1023, 1024, 1025, thr - 1, thr, thr + 1};
+  const uint64_t sizes[] = {0, 1, 2, 7, 8, 9, 31, 32, 33, 1023, 1024, 1025, 4095, 4096, 4097, thr - 1, thr, thr + 1};
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
     uint64_t n = sizes[k];
     cn_box *b = malloc((n ? n : 1) * sizeof *b);
