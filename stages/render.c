@@ -181,6 +181,7 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
   r->last_h = v->height;
 
   uint32_t wg = CN_MIN(256u, ctx->caps.max_workgroup_invocations);
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_FRAME_INIT, 0, &fr->k_init));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BBOX, wg, &fr->k_bbox));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_ALLOC, wg, &fr->k_alloc));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_SEG, 0, &fr->k_seg)); /* 256 invocations, fixed */
@@ -284,17 +285,25 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
   /* the transfers: no pass before the frame's tile allocation reads or writes
    * what they write */
   vkCmdUpdateBuffer(cmd, r->config.buffer, 0, sizeof cfg, &cfg);
-  cn_render_bump bump0 = {.lines = cap_lines, .host_lines = cap_lines};
-  vkCmdUpdateBuffer(cmd, r->bump.buffer, 0, sizeof bump0, &bump0);
-  const uint32_t fine0[CN_FINE_LIST_FIRST] = {[CN_FINE_LIST_ARGS] = 0, 1, 1, [CN_FINE_LIST_COUNT] = 0};
-  _Static_assert(CN_FINE_LIST_LONG > CN_FINE_LIST_COUNT && CN_FINE_LIST_SHORT < CN_FINE_LIST_FIRST, "fine0 zeroes them");
-  vkCmdUpdateBuffer(cmd, r->fine_tiles.buffer, 0, sizeof fine0, fine0);
+  /* the resets in one dispatch (render_frame_init.comp): a copy, a fill and
+   * two more updates would each be a transfer of their own on the queue */
   uint32_t n = host->element_count;
-  if (n) {
-    VkBufferCopy c = {.size = (VkDeviceSize)n * sizeof(cn_render_elem)};
-    vkCmdCopyBuffer(cmd, g->elem_init.buffer, g->elem.buffer, 1, &c);
-  }
-  cn_cmd_fill(ctx, cmd, &g->tiles, 0, (VkDeviceSize)g->cap.tiles * sizeof(cn_render_tile), 0);
+  if (g->cap.tiles > UINT32_MAX / 2 || n > UINT32_MAX / 3)
+    return cn_fail(CN_ERROR_LIMIT, "render: %u tile records or %u elements: more than a frame's reset can address",
+                   g->cap.tiles, n);
+  _Static_assert(sizeof(cn_render_elem) % 16 == 0 && offsetof(cn_render_bump, lines) == 4 &&
+                     offsetof(cn_render_bump, host_lines) == 24 && CN_FINE_LIST_ARGS == 0 && CN_FINE_LIST_FIRST == 6,
+                 "render_frame_init.comp writes these layouts");
+  cn_render_init_push ip = {.elem_init = g->elem_init.address,
+                            .elem = g->elem.address,
+                            .tiles = g->tiles.address,
+                            .bump = r->bump.address,
+                            .fine_tiles = r->fine_tiles.address,
+                            .elem_vec4s = n * (uint32_t)(sizeof(cn_render_elem) / 16),
+                            .tile_words = g->cap.tiles * (uint32_t)(sizeof(cn_render_tile) / 4),
+                            .cap_lines = cap_lines};
+  uint64_t init_words = CN_MAX((uint64_t)ip.elem_vec4s, (uint64_t)ip.tile_words / 4);
+  cn_dispatch(ctx, cmd, fr->k_init, &ip, sizeof ip, CN_MIN(CN_MAX(CN_DIV_UP(init_words, 256), 1), 1024));
   /* tile_seg: lines per workgroup, fewer than 256 while the grid would stay
    * below CN_RENDER_SEG_GRID workgroups */
   uint32_t seg_lines = r->desc.tile_seg_lines;
@@ -302,7 +311,7 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
     seg_lines = 256;
     while (seg_lines > CN_RENDER_SEG_MIN_LINES && cap_lines / seg_lines < CN_RENDER_SEG_GRID) seg_lines /= 2;
   }
-  *fr = (cn__frame){.k_bbox = fr->k_bbox, .k_alloc = fr->k_alloc, .k_seg = fr->k_seg, .k_backdrop = fr->k_backdrop,
+  *fr = (cn__frame){.k_init = fr->k_init, .k_bbox = fr->k_bbox, .k_alloc = fr->k_alloc, .k_seg = fr->k_seg, .k_backdrop = fr->k_backdrop,
                     .k_coarse = fr->k_coarse, .k_solid = fr->k_solid, .k_fine = fr->k_fine, .wg = wg, .n = n,
                     .cap_lines = cap_lines, .tiles_x = tiles_x, .tiles_y = tiles_y, .bins = cfg.bins_x * cfg.bins_y,
                     .bins_x = cfg.bins_x, .backdrop_slices = slices, .seg_lines = seg_lines,

@@ -179,7 +179,9 @@ CN_RSTRUCT(cn_render_ptile) {
 } CN_RSTRUCT_END(cn_render_ptile)
 #define CN_PTILE_ONE 0xFFFFFFFFu
 
-/* Everything a render kernel needs to find: one per frame, in device memory. */
+/* Everything a render kernel needs to find: one per frame, in device memory.
+ * (Kernels that do not read it define CN_RENDER_NO_CONFIG first.) */
+#if !defined(VULKAN) || !defined(CN_RENDER_NO_CONFIG)
 #ifdef VULKAN
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer CnRenderConfig {
 #else
@@ -235,6 +237,7 @@ typedef struct cn_render_config {
 #else
 } cn_render_config;
 #endif
+#endif /* CN_RENDER_NO_CONFIG */
 
 #if !defined(VULKAN) || defined(CN_USE_RENDER_PUSH)
 CN_PUSH_BEGIN(cn_render_push)
@@ -243,6 +246,25 @@ CN_PUSH_BEGIN(cn_render_push)
   CN_U32 pad0;
 CN_PUSH_END(cn_render_push)
 CN_STATIC_ASSERT_SIZE(cn_render_push, 16);
+#endif
+
+/* render_frame_init's push constants: a frame's resets in one dispatch (the
+ * elements' records from their initial values, the tile records zeroed, the
+ * bump counters and fine's list header), where a copy, a fill and two
+ * buffer updates each cost the queue a transfer. */
+#if !defined(VULKAN) || defined(CN_USE_RENDER_INIT_PUSH)
+CN_PUSH_BEGIN(cn_render_init_push)
+  CN_PTR(InitVec4Buf) elem_init; /* cn_render_elem[n]: each element's record before a frame */
+  CN_PTR(InitVec4Buf) elem;      /* cn_render_elem[n]: set from elem_init */
+  CN_PTR(InitVec4Buf) tiles;     /* cn_render_tile[cap_tiles]: zeroed */
+  CN_PTR(InitWordBuf) bump;      /* cn_render_bump: lines = host_lines = cap_lines, the rest 0 */
+  CN_PTR(InitWordBuf) fine_tiles; /* words [0, CN_FINE_LIST_FIRST): the indirect arguments (0, 1, 1), counts 0 */
+  CN_U32 elem_vec4s;             /* 16-byte words of elem: 3 n */
+  CN_U32 tile_words;             /* 4-byte words of tiles: 2 cap_tiles */
+  CN_U32 cap_lines;
+  CN_U32 pad0;
+CN_PUSH_END(cn_render_init_push)
+CN_STATIC_ASSERT_SIZE(cn_render_init_push, 56);
 #endif
 
 #ifndef VULKAN
