@@ -7,8 +7,7 @@
 //      sums the pairs it makes in the rows above y (the row's first offset:
 //      no count matrix, no scan between workgroups) and lists the elements
 //      whose rectangle meets row y in shared memory, in stream order
-//      (subgroup ballots, rounds of WG elements, the boxes of BATCH rounds
-//      loaded together and their counts placed with one pair of barriers);
+//      (subgroup ballots, one round of WG elements after another);
 //   2. counts each bin of the row over that list, one subgroup per bin, a
 //      subgroup's lanes taking consecutive list entries (ballot bit counts);
 //   3. scans the row's counts (bin_offsets of the row);
@@ -32,11 +31,7 @@ layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 shared uint sh_list[LIST];
 shared uint sh_cnt[512]; // per bin of the row: its count, then its first slot
-shared uint sh_sg[WG];   // per subgroup: a partial total (BATCH x subgroups entries used)
-
-// Rounds of WG elements whose boxes phase 1 loads together (at most the
-// subgroup size, so BATCH x subgroups entries fit in sh_sg).
-const uint BATCH = 4u;
+shared uint sh_sg[WG];   // per subgroup: a partial total (WG / subgroup size entries used)
 shared uint sh_m;        // entries of sh_list
 
 uint col_lo(uint v) { return (v >> 14) & 0x1FFu; }
@@ -58,48 +53,33 @@ void main() {
   uint y = cn_group_id();
   uint slot = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
   if (t == 0u) sh_m = 0u;
-  // 1. rectangles: pairs above the row, the row's list; BATCH rounds of WG
-  // elements at a time: their boxes loaded together (the loads in flight at
-  // once), a ballot per round, then every round's per-subgroup count into
-  // shared memory at once, so a batch costs three barriers
+  // 1. rectangles: pairs above the row, the row's list
   uint above = 0u;
-  for (uint i0 = 0u; i0 < pc.n; i0 += BATCH * WG) {
-    vec4 bx[BATCH];
-    for (uint r = 0u; r < BATCH; r++) {
-      uint i = i0 + r * WG + slot;
-      bx[r] = i < pc.n ? pc.boxes.v[i] : vec4(0.0);
+  for (uint i0 = 0u; i0 < pc.n; i0 += WG) {
+    uint i = i0 + slot;
+    uint lx = 0u, hx = 0u, ly = 0u, hy = 0u;
+    bool have = false;
+    if (i < pc.n) {
+      vec4 bx = pc.boxes.v[i];
+      have = !box_is_empty(bx) && bin_range(bx.x, bx.z, pc.vp_x0, pc.bin_size, pc.nbx, lx, hx) &&
+             bin_range(bx.y, bx.w, pc.vp_y0, pc.bin_size, pc.nby, ly, hy);
     }
-    uint entry[BATCH], rank[BATCH], count[BATCH];
-    bool in_row[BATCH];
-    for (uint r = 0u; r < BATCH; r++) {
-      uint i = i0 + r * WG + slot;
-      uint lx = 0u, hx = 0u, ly = 0u, hy = 0u;
-      bool have = i < pc.n && !box_is_empty(bx[r]) &&
-                  bin_range(bx[r].x, bx[r].z, pc.vp_x0, pc.bin_size, pc.nbx, lx, hx) &&
-                  bin_range(bx[r].y, bx[r].w, pc.vp_y0, pc.bin_size, pc.nby, ly, hy);
-      if (have && ly < y) above += (hx - lx + 1u) * (min(hy, y - 1u) - ly + 1u);
-      in_row[r] = have && ly <= y && y <= hy;
-      entry[r] = i | (lx << 14) | (hx << 23);
-      uvec4 ball = subgroupBallot(in_row[r]);
-      rank[r] = subgroupBallotExclusiveBitCount(ball);
-      count[r] = subgroupBallotBitCount(ball);
-    }
-    barrier(); // the previous batch is done with sh_sg and sh_m
-    if (subgroupElect())
-      for (uint r = 0u; r < BATCH; r++) sh_sg[r * gl_NumSubgroups + gl_SubgroupID] = count[r];
+    if (have && ly < y) above += (hx - lx + 1u) * (min(hy, y - 1u) - ly + 1u);
+    bool in_row = have && ly <= y && y <= hy;
+    uvec4 ball = subgroupBallot(in_row);
+    uint rank = subgroupBallotExclusiveBitCount(ball);
+    barrier(); // the previous round is done with sh_sg and sh_m
+    if (subgroupElect()) sh_sg[gl_SubgroupID] = subgroupBallotBitCount(ball);
     barrier();
-    // stream order: round by round, subgroup by subgroup
-    uint before[BATCH], run = sh_m;
-    for (uint r = 0u; r < BATCH; r++)
-      for (uint j = 0u; j < gl_NumSubgroups; j++) {
-        uint v = sh_sg[r * gl_NumSubgroups + j];
-        if (j == gl_SubgroupID) before[r] = run;
-        run += v;
-      }
-    for (uint r = 0u; r < BATCH; r++)
-      if (in_row[r]) sh_list[before[r] + rank[r]] = entry[r];
+    uint before = sh_m, batch = 0u;
+    for (uint j = 0u; j < gl_NumSubgroups; j++) {
+      uint v = sh_sg[j];
+      before += j < gl_SubgroupID ? v : 0u;
+      batch += v;
+    }
+    if (in_row) sh_list[before + rank] = i | (lx << 14) | (hx << 23);
     barrier(); // every invocation has read sh_m
-    if (t == 0u) sh_m = run;
+    if (t == 0u) sh_m += batch;
   }
   uint first = wg_sum(above); // also the barrier after the last round's sh_m update
   uint m = sh_m;
