@@ -330,7 +330,7 @@ static cn_box adversarial_box(const float vp[4], uint32_t bs) {
 }
 
 /* bins_rows (one workgroup per bin row) against the CPU reference: sizes
- * around subgroups, batches of rounds (4 x 256 and 4 x 1024 elements) and
+ * around subgroups, rounds of its workgroup (256 and 1024 elements) and
  * its threshold (bins_small or the multi-pass kernels past it), a
  * lower threshold from the tuning, one bin, rows of 512 bins (the most it
  * takes) and 513 (not taken), a tall column of rows, boxes across and
