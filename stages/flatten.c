@@ -189,15 +189,16 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
   pc.mode = CN_FL_MODE_ELEM_INIT; /* with write_scans it also zeroes the per-workgroup totals */
   uint64_t init_n = CN_MAX((uint64_t)E + 1, write_scans ? CN_DIV_UP((uint64_t)P, FL_WG) : 0);
   cn_dispatch(ctx, cmd, k_elem, &pc, sizeof pc, CN_DIV_UP(init_n, FL_WG));
-  if (!a->links_recorded) {
+  bool links = !a->links_ready; /* links_ready: they are in the scratch from an earlier record */
+  if (links && !a->links_recorded) {
     pc.mode = CN_FL_MODE_SUB_START;
     cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
     cn_cmd_barrier(ctx, cmd);
   }
-  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_MAX, w + off_sub_first, scan_scratch_b, S, false));
+  if (links) CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_MAX, w + off_sub_first, scan_scratch_b, S, false));
   cn_cmd_barrier(ctx, cmd);
   CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + CN_FL_OFF_PAIR_BASE * 4, scan_scratch, (uint64_t)E + 1, true));
-  if (S) {
+  if (S && links) {
     pc.mode = CN_FL_MODE_SUB_LINK;
     cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
   }

@@ -46,6 +46,7 @@ cn_result cn_scene_gpu_set_scene(cn_scene_gpu *g, const cn_scene_data *s) {
     return cn_fail(CN_ERROR_LIMIT, "scene of %u elements: at most %u", s->element_count, CN_SCENE_MAX_RECORDS);
   cn_context *ctx = g->ctx;
   g->has_scene = false;
+  g->links_ready = g->links_pending = false;
   uint32_t n = s->element_count;
   uint32_t *pair = malloc(sizeof(uint32_t) * 2 * (n ? n : 1));
   if (!pair) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "scene upload: out of host memory");
@@ -239,7 +240,10 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
     memcpy(fa.view, f->transform, sizeof fa.view);
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX((uint64_t)g->cap.lines * sizeof(cn_line), 16), &g->lines));
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX((uint64_t)n * sizeof(cn_flatten_elem), 16), &g->line_elems));
-    CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, cn_flatten_scratch_bytes(ctx, &fa), &g->fl_scratch));
+    VkDeviceSize fl_bytes = cn_flatten_scratch_bytes(ctx, &fa);
+    if (!g->fl_scratch.buffer || g->fl_scratch.size < fl_bytes || g->fl_scratch.kind != CN_MEMORY_DEVICE)
+      g->links_ready = false; /* a new scratch: the links are computed again */
+    CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, fl_bytes, &g->fl_scratch));
     fa.lines = g->lines.address;
     fa.elems = g->line_elems.address;
     fa.scratch = g->fl_scratch.address;
@@ -247,7 +251,9 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
   /* The subpath links depend on the segments alone: recorded before the scene
    * stage, they run alongside its first pass (the stage's barriers order them
    * before flatten). */
-  if (f->flatten && stage) {
+  fa.links_ready = f->flatten && g->links_ready;
+  g->links_pending = f->flatten && !g->links_ready;
+  if (f->flatten && stage && !fa.links_ready) {
     CN_TRY(cn_flatten_record_links(ctx, cmd, &fa));
     fa.links_recorded = true;
   }
@@ -340,6 +346,8 @@ cn_result cn__scene_gpu_read(cn_scene_gpu *g, cn__scene_needs *need) {
   memcpy(&rb, g->readback.mapped, sizeof rb);
   memset(need, 0, sizeof *need);
   g->counts = (cn_scene_gpu_counts){0};
+  if (g->flattened && g->links_pending) g->links_ready = true; /* the frame that computed them has run */
+  g->links_pending = false;
   if (g->staged) {
     cn_result r = cn_bbox_status_check(&rb.status, g->info.group_count ? g->info.group_count : 1);
     if (r != CN_OK) return r;

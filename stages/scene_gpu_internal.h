@@ -72,6 +72,13 @@ struct cn_scene_gpu {
   cn_result (*prelude)(void *user, VkCommandBuffer cmd);
   void *prelude_user;
   bool flatten_caller_finish;
+  /* The subpath links (cn_flatten_record_links, then the scan and last pass
+   * in flatten's setup) depend on the segments alone and live in the flatten
+   * scratch: once a frame that computed them has completed (frame done),
+   * later frames of the scene keep them (cn_flatten_args.links_ready) until
+   * the scene changes or the scratch is reallocated. links_pending: this
+   * record computes them. */
+  bool links_ready, links_pending;
 };
 
 /* Device address of an array of the uploaded scene. */

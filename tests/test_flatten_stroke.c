@@ -421,9 +421,8 @@ TEST(stroke_random_gpu_vs_cpu) {
  * cn_flatten_run's (links, setup and finish in flatten's own passes) bit for
  * bit, element by element; an element the frame culled has only degenerate
  * lines in the standalone run. initial_lines 1: the first frame overflows. */
-static void check_scene_frame(const fu_scene *s, uint32_t initial_lines, uint32_t min_lines) {
+static void frame_vs_standalone(cn_renderer *r, const fu_scene *s, bool expect_rerun, uint32_t min_lines) {
   cn_context *ctx = test_context();
-  if (!ctx) return;
   cn_scene_data d = fu_data(s);
   const float view[6] = {1, 0.125f, -0.25f, 1.5f, 100, 60};
   cn_flatten_desc fd;
@@ -433,8 +432,6 @@ static void check_scene_frame(const fu_scene *s, uint32_t initial_lines, uint32_
   uint32_t fn = 0;
   cn_flatten_elem *fe = calloc(s->ne + 1, sizeof *fe), *re = calloc(s->ne + 1, sizeof *re);
   CHECK_OK(cn_flatten_run(ctx, &d, &fd, &fl, &fn, fe, NULL));
-  cn_renderer *r = NULL;
-  CHECK_OK(cn_renderer_create(ctx, &(cn_renderer_desc){.initial_lines = initial_lines}, &r));
   cn_render_view v = {.width = 640, .height = 640};
   memcpy(v.transform, view, sizeof view);
   uint8_t *px = malloc((size_t)v.width * v.height * 4);
@@ -442,7 +439,7 @@ static void check_scene_frame(const fu_scene *s, uint32_t initial_lines, uint32_
   if (r && px && fe && re && cn_render_scene_to_rgba8(r, &d, &v, px) == CN_OK) {
     cn_render_stats st;
     cn_renderer_stats(r, &st);
-    if (initial_lines == 1) CHECK(st.reruns >= 1);
+    if (expect_rerun) CHECK(st.reruns >= 1);
     cn_scene_gpu_outputs o;
     cn_scene_gpu_outputs_get(cn_renderer_scene_gpu(r), &o);
     uint32_t rn = st.lines;
@@ -481,7 +478,52 @@ static void check_scene_frame(const fu_scene *s, uint32_t initial_lines, uint32_
   free(fl);
   free(fe);
   free(re);
+}
+
+static void check_scene_frame(const fu_scene *s, uint32_t initial_lines, uint32_t min_lines) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  cn_renderer *r = NULL;
+  CHECK_OK(cn_renderer_create(ctx, &(cn_renderer_desc){.initial_lines = initial_lines}, &r));
+  if (r) frame_vs_standalone(r, s, initial_lines == 1, min_lines);
   cn_renderer_destroy(r);
+}
+
+/* The subpath links are computed by a scene's first frame and kept by the
+ * frames after it: frames of one renderer over a scene, then over another
+ * scene with the same counts (elements, paths, segments) whose subpaths
+ * break at other segments (so kept links would join the wrong segments),
+ * then back, each against the standalone stage. */
+TEST(scene_frame_links_kept) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  fu_scene *a = new_scene(), *b = new_scene();
+  for (int k = 0; k < 2; k++) {
+    fu_scene *s = k ? b : a;
+    fu_path(s, 0);
+    for (int sp = 0; sp < 2; sp++) {
+      fu_move(s, 10 + 200 * sp, 10);
+      int lines = k ? (sp ? 6 : 2) : 4;
+      for (int i = 0; i < lines; i++) fu_line(s, 10 + 200 * sp + 30 * (i % 3), 20 + 25 * i);
+      fu_end(s, k == sp);
+    }
+    fu_stroke(s, 6, CN_JOIN_ROUND, CN_CAP_SQUARE, 4, NULL, 0, 0);
+  }
+  cn_scene_data da = fu_data(a), db = fu_data(b);
+  CHECK_EQ_U64(da.segment_count, db.segment_count);
+  CHECK_EQ_U64(da.element_count, db.element_count);
+  cn_renderer *r = NULL;
+  CHECK_OK(cn_renderer_create(ctx, NULL, &r));
+  if (r) {
+    frame_vs_standalone(r, a, false, 8);
+    frame_vs_standalone(r, a, false, 8);
+    frame_vs_standalone(r, b, false, 8);
+    frame_vs_standalone(r, b, false, 8);
+    frame_vs_standalone(r, a, false, 8);
+  }
+  cn_renderer_destroy(r);
+  free(a);
+  free(b);
 }
 
 TEST(scene_frame_vs_standalone) {
@@ -514,7 +556,7 @@ TEST(scene_frame_vs_standalone) {
   free(s);
 }
 
-TEST_MAIN(T(scene_frame_vs_standalone), T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
+TEST_MAIN(T(scene_frame_vs_standalone), T(scene_frame_links_kept), T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
           T(stroke_zero_length_subpaths), T(stroke_non_uniform_transform), T(stroke_round_oracle), T(stroke_inner_join_safety),
           T(stroke_dashes_line), T(stroke_dashes_zero_length), T(stroke_dashes_joins_and_closed),
           T(stroke_random_gpu_vs_cpu))

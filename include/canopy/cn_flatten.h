@@ -148,6 +148,12 @@ typedef struct cn_flatten_args {
   /* true: cn_flatten_record_links was recorded into the same command buffer
    * earlier with the same args, with a barrier since */
   bool links_recorded;
+  /* true: the subpath links are in the scratch already: an earlier record
+   * with the same segments and the same scratch computed them (they depend on
+   * the segments alone, and no pass writes their words again) and has run;
+   * this record neither computes nor scans them (cn_scene_gpu: from the
+   * second frame of a scene on) */
+  bool links_ready;
   /* true: the record ends after the write pass and its barrier, leaving the
    * last pass (each element's line range and box, the header's capacity and
    * overflow flag: fl_finish_element of shaders/flatten_finish.glsl) to the
