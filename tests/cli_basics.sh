@@ -3,13 +3,7 @@
 # usage: cli_basics.sh path/to/canopy source-dir
 set -u
 canopy=$1
-fails=0; passes=0
-expect() { # expect NAME EXPECTED_CODE ACTUAL_CODE
-  if [ "$2" -eq "$3" ]; then passes=$((passes+1)); else echo "FAIL $1: exit $3, want $2"; fails=$((fails+1)); fi
-}
-contains() { # contains NAME FILE PATTERN
-  if grep -q -- "$3" "$2"; then passes=$((passes+1)); else echo "FAIL $1: no '$3' in output:"; cat "$2"; fails=$((fails+1)); fi
-}
+. "$(dirname "$0")/lib_cli.sh"
 out=$(mktemp); err=$(mktemp); trap 'rm -f $out $err' EXIT
 
 "$canopy" --help >"$out" 2>"$err"; expect help 0 $?
@@ -42,5 +36,4 @@ contains info-bad-device "$err" "no Vulkan device matches \"no-such-device\""
 CANOPY_DEVICE=0 "$canopy" info >"$out" 2>"$err"; expect info-device-0 0 $?
 contains info-device-0 "$out" "^ \* 0: "
 
-echo "$passes passed, $fails failed"
-[ $fails -eq 0 ]
+finish

@@ -4,16 +4,10 @@
 # usage: cli_bbox.sh path/to/canopy source-dir
 set -u
 canopy=$1
-fails=0; passes=0
-dir=$(mktemp -d); trap 'rm -rf $dir' EXIT
-expect() { # expect NAME EXPECTED_CODE ACTUAL_CODE
-  if [ "$2" -eq "$3" ]; then passes=$((passes+1)); else echo "FAIL $1: exit $3, want $2"; cat $dir/err; fails=$((fails+1)); fi
-}
+. "$(dirname "$0")/lib_cli.sh"
+dir=$(mktemp -d); err=$dir/err; trap 'rm -rf $dir' EXIT
 same() { # same NAME FILE EXPECTED_FILE
-  if cmp -s "$2" "$3"; then passes=$((passes+1)); else echo "FAIL $1: output differs:"; diff "$2" "$3"; fails=$((fails+1)); fi
-}
-contains() { # contains NAME FILE PATTERN
-  if grep -q -- "$3" "$2"; then passes=$((passes+1)); else echo "FAIL $1: no '$3' in:"; cat "$2"; fails=$((fails+1)); fi
+  if cmp -s "$2" "$3"; then pass; else fail "$1: output differs:"; diff "$2" "$3"; fi
 }
 
 cat > $dir/scene.txt <<'S'
@@ -178,5 +172,4 @@ contains bins-too-many-message $dir/err "4613734400 (bin, element) entries, more
 timeout 60 "$canopy" bins --in $dir/many.txt --bin-size 1 --cpu >$dir/out 2>$dir/err; expect bins-too-many-cpu 1 $?
 contains bins-too-many-cpu-message $dir/err "4613734400 (bin, element) entries"
 
-echo "$passes passed, $fails failed"
-[ $fails -eq 0 ]
+finish

@@ -4,15 +4,9 @@
 # usage: cli_parens.sh path/to/canopy source-dir
 set -u
 canopy=$1
-fails=0; passes=0
-expect() { # expect NAME EXPECTED_CODE ACTUAL_CODE
-  if [ "$2" -eq "$3" ]; then passes=$((passes+1)); else echo "FAIL $1: exit $3, want $2"; fails=$((fails+1)); fi
-}
-contains() { # contains NAME FILE PATTERN
-  if grep -q -- "$3" "$2"; then passes=$((passes+1)); else echo "FAIL $1: no '$3' in:"; cat "$2"; fails=$((fails+1)); fi
-}
+. "$(dirname "$0")/lib_cli.sh"
 same() { # same NAME GOT WANT
-  if [ "$2" = "$3" ]; then passes=$((passes+1)); else echo "FAIL $1: got '$2', want '$3'"; fails=$((fails+1)); fi
+  if [ "$2" = "$3" ]; then pass; else fail "$1: got '$2', want '$3'"; fi
 }
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 ints() { od -An -v -t d4 "$1" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'; }
@@ -98,5 +92,4 @@ contains bench-scan-checked "$dir/scan.txt" "checked against the CPU scan"
 "$canopy" bench frob 2>"$dir/err"; expect bench-bad-target 2 $?
 "$canopy" bench parens --runs x 2>"$dir/err"; expect bench-bad-runs 2 $?
 
-echo "$passes passed, $fails failed"
-[ $fails -eq 0 ]
+finish

@@ -5,13 +5,7 @@
 # usage: cli_paths.sh path/to/canopy source-dir
 set -u
 canopy=$1; src=$2
-fails=0; passes=0
-expect() { # expect NAME EXPECTED_CODE ACTUAL_CODE
-  if [ "$2" -eq "$3" ]; then passes=$((passes+1)); else echo "FAIL $1: exit $3, want $2"; cat "$err"; fails=$((fails+1)); fi
-}
-contains() { # contains NAME FILE PATTERN
-  if grep -q -- "$3" "$2"; then passes=$((passes+1)); else echo "FAIL $1: no '$3' in:"; cat "$2"; fails=$((fails+1)); fi
-}
+. "$(dirname "$0")/lib_cli.sh"
 dir=$(mktemp -d); out=$dir/out; err=$dir/err; trap 'rm -rf "$dir"' EXIT
 real_src=$(cd "$src" && pwd -P)
 
@@ -53,5 +47,4 @@ contains failures-file "$dir/fail.txt" "^shapes/rect/blue"
 expect bench-flatten 0 ${PIPESTATUS[0]}
 contains bench-progress "$err" "^canopy bench flatten: \[1/3\] synthetic 1000$"
 
-echo "cli_paths: $passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish cli_paths

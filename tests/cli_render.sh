@@ -4,13 +4,7 @@
 # usage: cli_render.sh path/to/canopy source-dir
 set -u
 canopy=$1
-fails=0; passes=0
-expect() { # expect NAME EXPECTED_CODE ACTUAL_CODE
-  if [ "$2" -eq "$3" ]; then passes=$((passes+1)); else echo "FAIL $1: exit $3, want $2"; cat "$err"; fails=$((fails+1)); fi
-}
-contains() { # contains NAME FILE PATTERN
-  if grep -q -- "$3" "$2"; then passes=$((passes+1)); else echo "FAIL $1: no '$3' in:"; cat "$2"; fails=$((fails+1)); fi
-}
+. "$(dirname "$0")/lib_cli.sh"
 dir=$(mktemp -d); out=$dir/out; err=$dir/err; trap 'rm -rf "$dir"' EXIT
 
 # pixel NAME PNG X Y "R G B A": decodes an 8-bit RGBA PNG (python3, zlib) and compares one pixel
@@ -189,5 +183,4 @@ contains tolerance-below "$err" "0.001..100"
 "$canopy" render --help >"$out" 2>"$err"; expect help 0 $?
 contains help "$out" "usage: canopy render"
 
-echo "cli_render: $passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish cli_render

@@ -7,10 +7,10 @@
 # usage: cli_render_frame.sh path/to/canopy source-dir
 set -u
 canopy=$1
-fails=0; passes=0
+. "$(dirname "$0")/lib_cli.sh"
 dir=$(mktemp -d); err=$dir/err; trap 'rm -rf "$dir"' EXIT
-ok() { passes=$((passes+1)); }
-bad() { echo "FAIL $*"; fails=$((fails+1)); }
+ok() { pass; }
+bad() { fail "$@"; }
 stat() { # stat FILE NAME: the value of "NAME: value"
   sed -n "s/^$2: //p" "$1"
 }
@@ -137,5 +137,4 @@ done
 # the dense rects still match rsvg-convert
 rsvg-convert -w 200 -h 200 -f png -o "$dir/rects.ref.png" "$dir/rects.svg" && match "dense rects vs rsvg-convert" "$dir/rects.png" "$dir/rects.ref.png"
 
-echo "cli_render_frame: $passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish cli_render_frame

@@ -5,13 +5,7 @@
 set -u
 canopy=$1
 src=$2
-fails=0; passes=0
-expect() { # expect NAME EXPECTED_CODE ACTUAL_CODE
-  if [ "$2" -eq "$3" ]; then passes=$((passes+1)); else echo "FAIL $1: exit $3, want $2"; cat "$err"; fails=$((fails+1)); fi
-}
-contains() { # contains NAME FILE PATTERN
-  if grep -q -- "$3" "$2"; then passes=$((passes+1)); else echo "FAIL $1: no '$3' in output:"; cat "$2"; fails=$((fails+1)); fi
-}
+. "$(dirname "$0")/lib_cli.sh"
 tmp=$(mktemp -d); out=$tmp/out; err=$tmp/err; trap 'rm -rf $tmp' EXIT
 svg='<svg xmlns="http://www.w3.org/2000/svg"'
 
@@ -154,5 +148,4 @@ contains image-root-fills "$out" "^fills: *1$"
 "$canopy" stats "$src/tests/data/scenes-real/flag-icons/ni.svg" >"$out" 2>"$err"; expect ni 0 $?
 contains ni-clips "$out" "^clips: *1$"
 
-echo "$passes passed, $fails failed"
-[ $fails -eq 0 ]
+finish

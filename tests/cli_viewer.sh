@@ -37,15 +37,7 @@ fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}:exitcode=23"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-}:exitcode=0"
 
-fails=0; passes=0
-pass() { passes=$((passes+1)); }
-fail() { echo "FAIL $*"; fails=$((fails+1)); }
-expect() { # expect NAME EXPECTED_CODE ACTUAL_CODE
-  if [ "$2" -eq "$3" ]; then pass; else fail "$1: exit $3, want $2"; cat "$err"; fi
-}
-contains() { # contains NAME FILE PATTERN
-  if grep -q -- "$3" "$2"; then pass; else fail "$1: no '$3' in:"; cat "$2"; fi
-}
+. "$(dirname "$0")/lib_cli.sh"
 lacks() { # lacks NAME FILE PATTERN
   if grep -q -- "$3" "$2"; then fail "$1: '$3' in:"; cat "$2"; else pass; fi
 }
@@ -280,5 +272,4 @@ else
   echo "note: canopy render is not in this build; the comparison with it is not run"
 fi
 
-echo "$passes passed, $fails failed"
-[ $fails -eq 0 ]
+finish
