@@ -342,7 +342,6 @@ static uint32_t utf8_next(const char *s, size_t n, size_t *i) {
   return c;
 }
 
-/* A list of lengths (x, y, dx, dy); false when missing or malformed. */
 /* Makes room for entry count of a per-character list of capacity *cap
  * (doubling, at most CN_SVG_MAX_TEXT_CHARS); false when it cannot grow. */
 static bool list_room(double **list, uint32_t count, uint32_t *cap) {
@@ -355,8 +354,12 @@ static bool list_room(double **list, uint32_t count, uint32_t *cap) {
   return true;
 }
 
-static bool length_list(svg_loader *L, const xmlNode *n, const char *attr, int axis, double fs, double **out,
-                        uint32_t *count) {
+/* A per-character list of attribute attr: lengths in user units along axis
+ * (x, y, dx, dy; font size fs for em units) with L, plain numbers (rotate)
+ * without; false when missing or malformed. Values past the most characters
+ * a text holds are not kept (no character reads them). */
+static bool value_list(svg_loader *L, const xmlNode *n, const char *attr, int axis, double fs, double **out,
+                       uint32_t *count) {
   const char *s = cn__svg_attr(n, attr);
   *out = NULL, *count = 0;
   if (!s) return false;
@@ -364,32 +367,15 @@ static bool length_list(svg_loader *L, const xmlNode *n, const char *attr, int a
   for (;;) {
     cn__svg_skip_comma_ws(&s);
     if (!*s) break;
-    svg_length l;
-    if (!cn__svg_parse_length_at(&s, &l)) {
+    double v = 0;
+    svg_length l = {0};
+    bool ok = L ? cn__svg_parse_length_at(&s, &l) : cn__svg_parse_number(&s, &v) == 1;
+    if (!ok) {
       free(*out);
       *out = NULL, *count = 0;
       return false;
     }
-    if (!list_room(out, *count, &cap)) break;
-    (*out)[(*count)++] = cn__svg_length_user(l, axis, L->vw, L->vh, fs);
-  }
-  return *count > 0;
-}
-
-static bool number_list(const xmlNode *n, const char *attr, double **out, uint32_t *count) {
-  const char *s = cn__svg_attr(n, attr);
-  *out = NULL, *count = 0;
-  if (!s) return false;
-  uint32_t cap = 0;
-  for (;;) {
-    cn__svg_skip_comma_ws(&s);
-    if (!*s) break;
-    double v;
-    if (cn__svg_parse_number(&s, &v) != 1) {
-      free(*out);
-      *out = NULL, *count = 0;
-      return false;
-    }
+    if (L) v = cn__svg_length_user(l, axis, L->vw, L->vh, fs);
     if (!list_room(out, *count, &cap)) break;
     (*out)[(*count)++] = v;
   }
@@ -508,12 +494,12 @@ static cn_result text_run(svg_loader *L, xmlNode *node, const svg_style *st, svg
       const char *names[4] = {"x", "y", "dx", "dy"};
       double *dst[4] = {px, py, dx, dy};
       for (int a = 0; a < 4; a++) {
-        if (!length_list(L, e->node, names[a], a & 1 ? SVG_AXIS_Y : SVG_AXIS_X, e->st.font_size, &list, &len)) continue;
+        if (!value_list(L, e->node, names[a], a & 1 ? SVG_AXIS_Y : SVG_AXIS_X, e->st.font_size, &list, &len)) continue;
         for (uint32_t i = 0; i < len && i < cnt; i++) dst[a][e->start + i] = list[i];
         free(list);
       }
     }
-    if (number_list(e->node, "rotate", &list, &len)) {
+    if (value_list(NULL, e->node, "rotate", 0, 0, &list, &len)) {
       for (uint32_t i = 0; i < cnt; i++) rot[e->start + i] = list[i < len ? i : len - 1];
       free(list);
     }
