@@ -61,6 +61,11 @@ static bool cn__scan_huge(const cn_context *ctx, const cn_scan_tuning *tu, uint6
          ctx->caps.max_workgroup_invocations >= SCAN_HUGE_WG;
 }
 
+/* Whether the huge inputs' shape is the streamed one (SCAN_STREAM_FROM up). */
+static bool cn__scan_streamed(const cn_context *ctx, const cn_scan_tuning *tu, uint64_t n) {
+  return n >= SCAN_STREAM_FROM && cn__scan_huge(ctx, tu, n);
+}
+
 /* One-pass block shape: the tuning's; else, for n that one workgroup of up to
  * SCAN_ONE_BLOCK_WG invocations covers, one block (one dispatch, no clear of
  * the look-back state): SCAN_ONE_BLOCK_ITEMS elements per invocation while
@@ -87,7 +92,7 @@ static bool cn__scan_block(const cn_context *ctx, const cn_scan_tuning *tu, uint
   bool huge = cn__scan_huge(ctx, tu, n);
   if (huge) wg_default = SCAN_HUGE_WG;
   *wg = tu->wg ? tu->wg : cn_floor_pow2(CN_MIN(wg_default, ctx->caps.max_workgroup_invocations));
-  *items = tu->items ? tu->items : huge ? (n >= SCAN_STREAM_FROM ? SCAN_STREAM_ITEMS : SCAN_HUGE_ITEMS) : SCAN_ITEMS;
+  *items = tu->items ? tu->items : huge ? (cn__scan_streamed(ctx, tu, n) ? SCAN_STREAM_ITEMS : SCAN_HUGE_ITEMS) : SCAN_ITEMS;
   if (!tu->wg && !tu->items) {
     uint32_t most = cn_floor_pow2(CN_MIN((uint32_t)SCAN_ONE_BLOCK_WG, ctx->caps.max_workgroup_invocations));
     uint32_t least = CN_MAX(32u, ctx->caps.max_subgroup_size);
@@ -189,7 +194,7 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
    * 4 the block's total before its rows' scans, bit 5 the early first window
    * of the look-back, bit 6 the rows scanned and written one by one after the
    * look-back, bits 8.. the look-back pause. */
-  bool huge = cn__scan_huge(ctx, tu, a->n), streamed = huge && a->n >= SCAN_STREAM_FROM;
+  bool huge = cn__scan_huge(ctx, tu, a->n), streamed = cn__scan_streamed(ctx, tu, a->n);
   uint32_t mode = (a->src % 16 == 0 && a->dst % 16 == 0) | (tu->static_order ? 2u : 0u) | log_entries << 2 |
                   (tu->aggregate_first || (huge && !streamed) ? 16u : 0u) | (tu->early_lookback ? 32u : 0u) |
                   (tu->stream_rows || streamed ? 64u : 0u) | tu->backoff << 8;
