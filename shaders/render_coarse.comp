@@ -6,7 +6,7 @@
 // it keeps, in stream order, the elements whose tile rectangle meets the bin
 // (clip and blend brackets are always kept), then every tile walks that list
 // and appends its commands:
-//   FILL/STROKE  coverage (FILL with its segment list, or SOLID when the tile
+//   FILL/STROKE  coverage (FILL with its run of pieces, or SOLID when the tile
 //                is inside the path) and its paint; nothing when outside.
 //   BEGIN_CLIP   outside the clip path: everything up to the matching END_CLIP
 //                is skipped ("zero depth"); inside: nothing (the END matches);
@@ -120,31 +120,25 @@ bool close_group() {
 // is inside its rectangle and the record exists (else zeros). The walk reads
 // it one element ahead, so its latency overlaps the element before.
 cn_render_tile tile_of(uint k, int tx, int ty) {
-  cn_render_tile t;
-  t.backdrop = 0;
-  t.seg_head = 0;
+  cn_render_tile t = cn_render_tile(0, 0u, 0u, 0u);
   ivec4 R = sh_rect[k];
   if (tx < R.x || tx >= R.z || ty < R.y || ty >= R.w || conservative || sh_off[k] == CN_NONE) return t;
   return cfg.tiles.v[sh_off[k] + uint(ty - R.y) * uint(R.z - R.x) + uint(tx - R.x)];
 }
 
 // How the path of staged element k covers tile (tx, ty) (t: its record from
-// tile_of): 0 not at all, 1 wholly, 2 partly (then seg_head/backdrop name
-// its segments).
-uint coverage_of(uint k, int tx, int ty, cn_render_tile t, out uint seg_head, out int backdrop, out uint rule) {
+// tile_of): 0 not at all, 1 wholly, 2 partly (then t names its pieces and
+// backdrop).
+uint coverage_of(uint k, int tx, int ty, cn_render_tile t, out uint rule) {
   ivec4 R = sh_rect[k];
-  seg_head = 0;
-  backdrop = 0;
   rule = sh_rule[k];
   if (tx < R.x || tx >= R.z || ty < R.y || ty >= R.w) return 0;
   // Without tile records, or when a buffer before coarse was short (the frame
   // re-runs): count every tile of the rectangle as partly covered, so the
   // chunk and spill counts are upper bounds of what the re-run needs.
   if (conservative || sh_off[k] == CN_NONE) return 2;
-  seg_head = t.seg_head;
-  backdrop = t.backdrop;
-  if (seg_head != 0) return 2;
-  bool inside = rule == CN_RULE_EVENODD ? (backdrop & 1) != 0 : backdrop != 0;
+  if (t.seg_count != 0u) return 2;
+  bool inside = rule == CN_RULE_EVENODD ? (t.backdrop & 1) != 0 : t.backdrop != 0;
   return inside ? 1 : 0;
 }
 
@@ -263,13 +257,12 @@ void main() {
     barrier();
 
     if (valid) {
-      cn_render_tile tnext = total > 0u ? tile_of(0u, tx, ty) : cn_render_tile(0, 0u);
+      cn_render_tile tnext = total > 0u ? tile_of(0u, tx, ty) : cn_render_tile(0, 0u, 0u, 0u);
       for (uint k = 0; k < total; k++) {
         cn_render_tile tcur = tnext;
         if (k + 1u < total) tnext = tile_of(k + 1u, tx, ty);
         uint tag = sh_tag[k], arg = sh_arg[k];
-        uint seg_head, rule;
-        int backdrop;
+        uint rule;
         if (mask_next != CN_NONE && sh_elem[k] != mask_next) {
           if (reserve(1)) {
             put(CN_CMD_POP);
@@ -280,18 +273,19 @@ void main() {
         if (tag == CN_TAG_FILL || tag == CN_TAG_STROKE) {
           uint pb = sh_pbits[k];
           if (zero_depth != 0 || (pb & P_SKIP) != 0) continue;
-          uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule);
+          uint cov = coverage_of(k, tx, ty, tcur, rule);
           if (cov == 0) continue;
           if (cov == 1 && depth == 0 && (pb & P_OPAQUE) != 0 && !cut) {
             // an opaque tile-covering fill hides everything drawn before it
             pos = start;
             chunk_end = start + CN_CMD_CHUNK - 2;
           }
-          if (!reserve(4 + 5)) continue;
+          if (!reserve(5 + 5)) continue;
           if (cov == 2) {
             put(CN_CMD_FILL);
-            put(seg_head);
-            put(uint(backdrop));
+            put(tcur.seg_first);
+            put(tcur.seg_count);
+            put(uint(tcur.backdrop));
             put(rule);
           } else {
             put(CN_CMD_SOLID);
@@ -310,7 +304,7 @@ void main() {
           }
         } else if (tag == CN_TAG_BEGIN_CLIP) {
           if (zero_depth != 0) { zero_depth++; continue; }
-          uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule);
+          uint cov = coverage_of(k, tx, ty, tcur, rule);
           if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
           if (cov == 0) zero_depth = 1;
           else if (cov == 2 && reserve(1)) {
@@ -321,14 +315,15 @@ void main() {
           }
         } else if (tag == CN_TAG_END_CLIP) {
           if (zero_depth != 0) { zero_depth--; continue; }
-          uint cov = coverage_of(k, tx, ty, tcur, seg_head, backdrop, rule); // its BEGIN's path
+          uint cov = coverage_of(k, tx, ty, tcur, rule); // its BEGIN's path
           if (cov == 1 && (sh_flags[k] & CN_ELEM_ISOLATE) != 0) cov = 2;
           if (cov == 2 && close_group()) {
             depth--; // nothing was drawn inside: BEGIN_CLIP taken back
-          } else if (cov == 2 && reserve(4)) {
+          } else if (cov == 2 && reserve(5)) {
             put(CN_CMD_END_CLIP);
-            put(seg_head);
-            put(uint(backdrop));
+            put(tcur.seg_first);
+            put(tcur.seg_count);
+            put(uint(tcur.backdrop));
             put(rule);
             depth--;
           }

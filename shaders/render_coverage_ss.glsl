@@ -60,17 +60,15 @@ int cn_ss_row(ivec4 w, ivec4 m, int last) {
 }
 
 // Coverage of tile-local pixel (px, py), at absolute pixel `pixel`, of the
-// tile path whose pieces start at head.
-float cn_coverage_ss16(SegBuf sb, LineBuf lb, uint cap_segs, uint head, int backdrop, uint rule, float px, float py,
+// tile path whose pieces are the records first .. end - 1.
+float cn_coverage_ss16(SegBuf sb, LineBuf lb, uint first, uint end, int backdrop, uint rule, float px, float py,
                        ivec2 pixel) {
   const vec4 offs = vec4(0.125, 0.375, 0.625, 0.875);
   vec4 sy = py + offs;
   int i0 = pixel.x * 4, j0 = pixel.y * 4; // absolute sample column and row of sample (0, 0)
   ivec4 w0 = ivec4(backdrop), w1 = w0, w2 = w0, w3 = w0; // rows j = 0..3, samples i in .xyzw
-  uint guard = 0;
-  for (uint s = head; s != 0 && guard < cap_segs; guard++) {
+  for (uint s = first; s < end; s++) {
     cn_render_seg g = sb.v[s];
-    s = g.next;
     if (g.yedge < float(CN_TILE)) {
       // the winding at the tile's left edge changes strictly below yedge
       ivec4 e = int(g.yedge_sign) * ivec4(greaterThan(sy, vec4(g.yedge)));

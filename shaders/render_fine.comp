@@ -57,40 +57,61 @@ vec4 pop() {
 // Antiderivative of f(t) = clamp(1 - t, 0, 1).
 float H(float t) { return t < 0.0 ? t : (t < 1.0 ? t - 0.5 * t * t : 0.5); }
 
-// Area coverage at local pixel (px, py) of a tile path: segments from head.
-float coverage(uint head, int backdrop, uint rule, float px, float py) {
+// The signed area one piece (p: x0, y0, x1, y1; e: yedge, yedge_sign) adds
+// to the winding integral over local pixel (px, py).
+float piece_area(vec4 p, vec2 e, float px, float py) {
+  float area = 0.0;
+  // y edge: the winding below yedge changes by yedge_sign (at x = 0, left of every pixel)
+  if (e.x < float(CN_TILE)) area += e.y * clamp(py + 1.0 - max(e.x, py), 0.0, 1.0);
+  if (p.y == p.w) return area;
+  float sgn = p.w > p.y ? 1.0 : -1.0;
+  vec2 a = p.w > p.y ? p.xy : p.zw;
+  vec2 b = p.w > p.y ? p.zw : p.xy;
+  float yt = max(a.y, py), yb = min(b.y, py + 1.0);
+  if (yb <= yt) return area;
+  float k = (b.x - a.x) / (b.y - a.y);
+  float ta = a.x + (yt - a.y) * k - px;
+  float tb = a.x + (yb - a.y) * k - px;
+  float avg;
+  if (abs(tb - ta) > 1e-4) avg = (H(tb) - H(ta)) / (tb - ta);
+  else avg = clamp(1.0 - 0.5 * (ta + tb), 0.0, 1.0);
+  return area + sgn * (yb - yt) * avg;
+}
+
+// Coverage at local pixel (px, py) of a tile path whose pieces are the
+// records first .. first + count - 1 (one run: render_tile_seg). Every pixel
+// needs every piece: each subgroup loads a subgroup's width of pieces at once,
+// one per invocation, and hands them round with shuffles, so a run costs one
+// memory round trip per subgroup width instead of a dependent load per piece
+// (the tile's command list is the same for the whole workgroup, so every
+// invocation of the subgroup is here). Staging them in shared memory instead
+// took two barriers per FILL and 6 more registers: slower on scenes of many
+// short runs (docs/PERF.md).
+float coverage(uint first, uint count, int backdrop, uint rule, float px, float py) {
+  first = min(first, cfg.cap_segs);
+  uint end = first + min(count, cfg.cap_segs - first);
   SegBuf sb = cfg.segs;
   if (FINE_AA == CN_AA_SS16) {
     // supersampled, unless coarse asked for area coverage (a hairline stroke)
     if ((rule & CN_FILL_AREA) == 0) {
       LineBuf lb = cfg.lines;
       ivec2 pixel = ivec2(tile % cfg.tiles_x, tile / cfg.tiles_x) * CN_TILE + ivec2(px, py);
-      return cn_coverage_ss16(sb, lb, cfg.cap_segs, head, backdrop, rule, px, py, pixel);
+      return cn_coverage_ss16(sb, lb, first, end, backdrop, rule, px, py, pixel);
     }
     rule &= ~CN_FILL_AREA;
   }
   float area = float(backdrop);
-  uint guard = 0;
-  for (uint s = head; s != 0 && guard < cfg.cap_segs; guard++) {
-    cn_render_seg g = sb.v[s];
-    s = g.next;
-    // y edge: the winding below yedge changes by yedge_sign (at x = 0, left of every pixel)
-    if (g.yedge < float(CN_TILE)) {
-      area += g.yedge_sign * clamp(py + 1.0 - max(g.yedge, py), 0.0, 1.0);
+  uint li = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
+  for (uint base = first; base < end; base += sg) {
+    uint n = min(end - base, sg);
+    vec4 mp = vec4(0.0);
+    vec2 me = vec2(1e9, 0.0);
+    if (li < n) {
+      cn_render_seg q = sb.v[base + li];
+      mp = vec4(q.x0, q.y0, q.x1, q.y1);
+      me = vec2(q.yedge, q.yedge_sign);
     }
-    if (g.y0 == g.y1) continue;
-    float sgn = g.y1 > g.y0 ? 1.0 : -1.0;
-    vec2 a = g.y1 > g.y0 ? vec2(g.x0, g.y0) : vec2(g.x1, g.y1);
-    vec2 b = g.y1 > g.y0 ? vec2(g.x1, g.y1) : vec2(g.x0, g.y0);
-    float yt = max(a.y, py), yb = min(b.y, py + 1.0);
-    if (yb <= yt) continue;
-    float k = (b.x - a.x) / (b.y - a.y);
-    float ta = a.x + (yt - a.y) * k - px;
-    float tb = a.x + (yb - a.y) * k - px;
-    float avg;
-    if (abs(tb - ta) > 1e-4) avg = (H(tb) - H(ta)) / (tb - ta);
-    else avg = clamp(1.0 - 0.5 * (ta + tb), 0.0, 1.0);
-    area += sgn * (yb - yt) * avg;
+    for (uint j = 0; j < n; j++) area += piece_area(subgroupShuffle(mp, j), subgroupShuffle(me, j), px, py);
   }
   if (rule == CN_RULE_EVENODD) return clamp(abs(area - 2.0 * round(0.5 * area)), 0.0, 1.0);
   return min(abs(area), 1.0);
@@ -117,8 +138,8 @@ void draw_tile() {
     if (tag == CN_CMD_JUMP) {
       pos = cmds.v[pos + 1];
     } else if (tag == CN_CMD_FILL) {
-      cov = coverage(cmds.v[pos + 1], int(cmds.v[pos + 2]), cmds.v[pos + 3], lx, ly);
-      pos += 4;
+      cov = coverage(cmds.v[pos + 1], cmds.v[pos + 2], int(cmds.v[pos + 3]), cmds.v[pos + 4], lx, ly);
+      pos += 5;
     } else if (tag == CN_CMD_SOLID) {
       cov = 1.0;
       pos += 1;
@@ -136,11 +157,11 @@ void draw_tile() {
       rgba = vec4(0.0);
       pos += 1;
     } else if (tag == CN_CMD_END_CLIP) {
-      float m = coverage(cmds.v[pos + 1], int(cmds.v[pos + 2]), cmds.v[pos + 3], lx, ly);
+      float m = coverage(cmds.v[pos + 1], cmds.v[pos + 2], int(cmds.v[pos + 3]), cmds.v[pos + 4], lx, ly);
       vec4 saved = pop();
       vec4 c = rgba * m;
       rgba = c + saved * (1.0 - c.a);
-      pos += 4;
+      pos += 5;
     } else if (tag == CN_CMD_BEGIN_BLEND) {
       push(rgba);
       rgba = vec4(0.0);

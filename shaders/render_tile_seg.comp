@@ -1,6 +1,16 @@
 #version 460
 // render_tile_seg: per line, the pieces of the line in every tile of its
-// element that it touches, and the backdrop deltas.
+// element that it touches, and the backdrop deltas. It runs twice a frame
+// (bit 31 of the push word picks the pass):
+//   counting (before render_backdrop): the backdrop deltas, and per tile
+//     record how many pieces it gets (an atomic add on seg_count);
+//   writing (after render_backdrop, which gave every record its run of
+//     piece records, and beside render_coarse): each piece stored at its
+//     tile's seg_next (an atomic add), so fine reads a tile's pieces as one
+//     contiguous run instead of a list with a dependent load per piece.
+// Both passes cut the lines into pieces with the same code of one pipeline,
+// so they find the same pieces (the arithmetic that places a piece is marked
+// precise besides); a piece past its tile's run is dropped all the same.
 //
 // The winding number at a pixel counts the edges crossing the horizontal ray
 // from the pixel to the left. Inside tile (c, r) it splits into
@@ -24,12 +34,12 @@
 // element's tiles (row items, numbered by a workgroup scan), the row items
 // are taken WG at a time:
 // each adds its backdrop delta and counts its pieces (tiles of the row it
-// touches), a second scan numbers the pieces, one atomic allocates them all,
-// and each invocation writes one piece at a time, linking it into its tile's
-// list (atomic exchange of the head). The pieces are computed with the same
-// arithmetic whichever invocation computes them. Past cap_segs it sets
-// CN_FAIL_SEGS and writes nothing; pieces of an element left without tile
-// records are only counted (the counter stays exact for the re-run).
+// touches), a second scan numbers the pieces, and each invocation takes one
+// piece at a time: counts it in its tile record, or computes and stores it.
+// The pieces are computed with the same arithmetic whichever invocation
+// computes them. Pieces of an element left without tile records (the frame
+// re-runs) are only counted, in bump.segs (render_backdrop adds the others),
+// so the counter is the whole need.
 #include "render_common.glsl"
 
 // The workgroup is 256 invocations (the host asks for 256: the slot searches
@@ -52,7 +62,6 @@ shared int sh_irow[WG];
 shared int sh_ic0[WG];
 shared uint sh_pend[WG];  // inclusive end of the item's pieces (non-decreasing)
 shared uint sh_sg[WG];    // per subgroup: its total
-shared uint sh_base;      // first piece record of the batch; CN_NONE: write nothing
 
 const uint F_DOWN = 1u;       // the line runs downwards (y1 > y0)
 const uint F_HORIZ = 2u;      // y0 == y1
@@ -87,9 +96,10 @@ uint piece_item(uint p) { uint lo = 0u; SLOT_SEARCH(sh_pend, p) return lo; }
 
 // The part of a (non-horizontal) line inside row r: top (xt, yt), bottom (xb, yb).
 // Empty when yb <= yt.
-void row_span(vec2 a, vec2 b, int r, out float xt, out float yt, out float xb, out float yb) {
-  float dxdy = (b.x - a.x) / (b.y - a.y);
-  float top = float(r) * T;
+void row_span(vec2 a, vec2 b, int r, out precise float xt, out precise float yt, out precise float xb,
+              out precise float yb) {
+  precise float dxdy = (b.x - a.x) / (b.y - a.y);
+  precise float top = float(r) * T;
   yt = max(a.y, top);
   yb = min(b.y, top + T);
   xt = yt == a.y ? a.x : a.x + (yt - a.y) * dxdy;
@@ -99,7 +109,9 @@ void row_span(vec2 a, vec2 b, int r, out float xt, out float yt, out float xb, o
 void main() {
   CnRenderConfig cfg = pc.config;
   uint t = gl_LocalInvocationID.x;
-  uint L = pc.arg - 1u < WG ? pc.arg : WG; // lines per workgroup (0: WG)
+  bool write = (pc.arg & CN_TILE_SEG_WRITE) != 0u;
+  uint arg = pc.arg & ~CN_TILE_SEG_WRITE;
+  uint L = arg - 1u < WG ? arg : WG; // lines per workgroup (0: WG)
   uint first = cn_group_id() * L;
   uint nlines = cn_line_count(cfg);
   if (first >= nlines) return; // uniform over the workgroup
@@ -176,7 +188,7 @@ void main() {
         c1 = -1;
         if (yb > yt) {
           float top = float(r) * T;
-          if (toff != CN_NONE && ab.y <= top) {
+          if (!write && toff != CN_NONE && ab.y <= top) {
             int col = max(cn_tile_of(xt) + 1, R.x);
             int w = R.z - R.x;
             if (col < R.z)
@@ -187,6 +199,7 @@ void main() {
         }
       }
       if (c1 >= c0) npieces = uint(c1 - c0 + 1);
+      if (toff == CN_NONE && npieces > 0u && !write) atomicAdd(cfg.bump.v.segs, npieces); // counted only
       sh_islot[t] = s;
       sh_irow[t] = r;
       sh_ic0[t] = c0;
@@ -194,73 +207,66 @@ void main() {
     uint total_pieces;
     uint pstart = wg_scan(npieces, total_pieces);
     sh_pend[t] = pstart + npieces;
-    if (t == 0u) {
-      uint base = CN_NONE;
-      if (total_pieces > 0u) {
-        base = atomicAdd(cfg.bump.v.segs, total_pieces) + 1u; // record 0 is the null link
-        if (base > cfg.cap_segs || total_pieces > cfg.cap_segs - base) {
-          atomicOr(cfg.bump.v.failed, CN_FAIL_SEGS);
-          base = CN_NONE;
-        }
-      }
-      sh_base = base;
-    }
     barrier();
-    uint base = sh_base;
-    if (base != CN_NONE) {
-      for (uint p = t; p < total_pieces; p += WG) {
-        uint m = piece_item(p);
-        uint s = sh_islot[m];
-        uint toff = sh_toff[s];
-        if (toff == CN_NONE) continue; // counted only
-        int r = sh_irow[m];
-        int c = sh_ic0[m] + int(p - (m > 0u ? sh_pend[m - 1u] : 0u));
-        vec4 ab = sh_ab[s];
-        ivec4 R = sh_rect[s];
-        uint flags = sh_flags[s];
-        float yedge_sign = (flags & F_RIGHT) != 0u ? -1.0 : 1.0;
-        float top = float(r) * T;
-        cn_render_seg seg;
-        if ((flags & F_HORIZ) != 0u) {
-          float ly = clamp(ab.y - top, 0.0, T);
-          seg.x0 = seg.x1 = 0.0;
-          seg.y0 = seg.y1 = ly;
-          seg.yedge = ly;
-        } else {
-          vec2 a = ab.xy, b = ab.zw;
-          float xt, yt, xb, yb;
-          row_span(a, b, r, xt, yt, xb, yb);
-          float xl = min(xt, xb), xr = max(xt, xb);
-          int cl = cn_tile_of(xl);
-          float dydx = xb != xt ? (yb - yt) / (xb - xt) : 0.0;
-          float left = float(c) * T;
-          // the piece inside [left, left + T], from its top end to its bottom end
-          vec2 pt = vec2(xt, yt), pb = vec2(xb, yb);
-          if (xt != xb) {
-            float u0 = max(xl, left), u1 = min(xr, left + T);
-            float y0 = u0 == xt ? yt : (u0 == xb ? yb : yt + (u0 - xt) * dydx);
-            float y1 = u1 == xt ? yt : (u1 == xb ? yb : yt + (u1 - xt) * dydx);
-            if (xt < xb) { pt = vec2(u0, y0); pb = vec2(u1, y1); }
-            else { pt = vec2(u1, y1); pb = vec2(u0, y0); }
-          }
-          vec2 org = vec2(left, top);
-          pt = clamp(pt - org, vec2(0.0), vec2(T));
-          pb = clamp(pb - org, vec2(0.0), vec2(T));
-          if ((flags & F_DOWN) != 0u) { seg.x0 = pt.x; seg.y0 = pt.y; seg.x1 = pb.x; seg.y1 = pb.y; }
-          else { seg.x0 = pb.x; seg.y0 = pb.y; seg.x1 = pt.x; seg.y1 = pt.y; }
-          seg.yedge = 1e9;
-          if (c > cl) {
-            float ye = xt != xb ? yt + (left - xt) * dydx : yt;
-            seg.yedge = clamp(ye - top, 0.0, T);
-          }
-        }
-        seg.yedge_sign = yedge_sign;
-        seg.line = first + s; // the line of slot s
-        uint off = base + p;
-        uint tile = toff + uint(r - R.y) * uint(R.z - R.x) + uint(c - R.x);
-        seg.next = atomicExchange(tb.v[tile].seg_head, off);
-        sb.v[off] = seg;
+    for (uint p = t; p < total_pieces; p += WG) {
+      uint m = piece_item(p);
+      uint s = sh_islot[m];
+      uint toff = sh_toff[s];
+      if (toff == CN_NONE) continue; // counted only
+      int r = sh_irow[m];
+      int c = sh_ic0[m] + int(p - (m > 0u ? sh_pend[m - 1u] : 0u));
+      ivec4 R = sh_rect[s];
+      uint tile = toff + uint(r - R.y) * uint(R.z - R.x) + uint(c - R.x);
+      if (!write) {
+        atomicAdd(tb.v[tile].seg_count, 1u);
+        continue;
       }
+      vec4 ab = sh_ab[s];
+      uint flags = sh_flags[s];
+      float yedge_sign = (flags & F_RIGHT) != 0u ? -1.0 : 1.0;
+      float top = float(r) * T;
+      cn_render_seg seg;
+      if ((flags & F_HORIZ) != 0u) {
+        float ly = clamp(ab.y - top, 0.0, T);
+        seg.x0 = seg.x1 = 0.0;
+        seg.y0 = seg.y1 = ly;
+        seg.yedge = ly;
+      } else {
+        vec2 a = ab.xy, b = ab.zw;
+        float xt, yt, xb, yb;
+        row_span(a, b, r, xt, yt, xb, yb);
+        float xl = min(xt, xb), xr = max(xt, xb);
+        int cl = cn_tile_of(xl);
+        float dydx = xb != xt ? (yb - yt) / (xb - xt) : 0.0;
+        float left = float(c) * T;
+        // the piece inside [left, left + T], from its top end to its bottom end
+        vec2 pt = vec2(xt, yt), pb = vec2(xb, yb);
+        if (xt != xb) {
+          float u0 = max(xl, left), u1 = min(xr, left + T);
+          float y0 = u0 == xt ? yt : (u0 == xb ? yb : yt + (u0 - xt) * dydx);
+          float y1 = u1 == xt ? yt : (u1 == xb ? yb : yt + (u1 - xt) * dydx);
+          if (xt < xb) { pt = vec2(u0, y0); pb = vec2(u1, y1); }
+          else { pt = vec2(u1, y1); pb = vec2(u0, y0); }
+        }
+        vec2 org = vec2(left, top);
+        pt = clamp(pt - org, vec2(0.0), vec2(T));
+        pb = clamp(pb - org, vec2(0.0), vec2(T));
+        if ((flags & F_DOWN) != 0u) { seg.x0 = pt.x; seg.y0 = pt.y; seg.x1 = pb.x; seg.y1 = pb.y; }
+        else { seg.x0 = pb.x; seg.y0 = pb.y; seg.x1 = pt.x; seg.y1 = pt.y; }
+        seg.yedge = 1e9;
+        if (c > cl) {
+          float ye = xt != xb ? yt + (left - xt) * dydx : yt;
+          seg.yedge = clamp(ye - top, 0.0, T);
+        }
+      }
+      seg.yedge_sign = yedge_sign;
+      seg.line = first + s; // the line of slot s
+      seg.pad0 = 0u;
+      // the tile's next record: inside its run, unless the run was not given
+      // (past cap_segs: seg_first = seg_next = cap_segs)
+      uint slot = atomicAdd(tb.v[tile].seg_next, 1u);
+      cn_render_tile rec = tb.v[tile];
+      if (slot >= rec.seg_first && slot - rec.seg_first < rec.seg_count && slot < cfg.cap_segs) sb.v[slot] = seg;
     }
     barrier(); // the next batch reuses the item arrays and sh_sg
   }

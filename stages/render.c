@@ -185,6 +185,7 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BBOX, wg, &fr->k_bbox));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_ALLOC, wg, &fr->k_alloc));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_SEG, 0, &fr->k_seg)); /* 256 invocations, fixed */
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_SEG_ALLOC, 0, &fr->k_seg_alloc)); /* 256 invocations, fixed */
   /* backdrop: each element's rows over `slices` workgroups, a subgroup per row
    * group; no more slices than the tallest possible element's row groups */
   uint32_t bd_wg = CN_MIN(CN_RENDER_BACKDROP_WG, wg);
@@ -311,9 +312,10 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
     seg_lines = 256;
     while (seg_lines > CN_RENDER_SEG_MIN_LINES && cap_lines / seg_lines < CN_RENDER_SEG_GRID) seg_lines /= 2;
   }
-  *fr = (cn__frame){.k_init = fr->k_init, .k_bbox = fr->k_bbox, .k_alloc = fr->k_alloc, .k_seg = fr->k_seg, .k_backdrop = fr->k_backdrop,
+  *fr = (cn__frame){.k_init = fr->k_init, .k_bbox = fr->k_bbox, .k_alloc = fr->k_alloc, .k_seg = fr->k_seg,
+                    .k_seg_alloc = fr->k_seg_alloc, .k_backdrop = fr->k_backdrop,
                     .k_coarse = fr->k_coarse, .k_solid = fr->k_solid, .k_fine = fr->k_fine, .wg = wg, .n = n,
-                    .cap_lines = cap_lines, .tiles_x = tiles_x, .tiles_y = tiles_y, .bins = cfg.bins_x * cfg.bins_y,
+                    .cap_lines = cap_lines, .cap_tiles = g->cap.tiles, .tiles_x = tiles_x, .tiles_y = tiles_y, .bins = cfg.bins_x * cfg.bins_y,
                     .bins_x = cfg.bins_x, .backdrop_slices = slices, .seg_lines = seg_lines,
                     .flat = scene, .finish = finish, .ready = true};
   return CN_OK;
@@ -334,12 +336,18 @@ cn_result cn_renderer__frame_passes(cn_renderer *r, VkCommandBuffer cmd) {
   cn_dispatch(ctx, cmd, fr->k_alloc, &pc, sizeof pc, CN_DIV_UP(alloc_n, fr->wg));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, fr->flat ? "alloc" : "bbox+alloc");
+  /* tile_seg counts each tile's pieces (and adds the backdrop deltas);
+   * seg_alloc gives each tile record its run of piece records, beside the
+   * backdrop's sums; then tile_seg writes the pieces beside coarse, which
+   * needs only the counts */
+  uint64_t seg_groups = CN_DIV_UP((uint64_t)fr->cap_lines, fr->seg_lines);
   cn_render_push pc_seg = {.config = r->config.address, .arg = fr->seg_lines};
-  cn_dispatch(ctx, cmd, fr->k_seg, &pc_seg, sizeof pc_seg, CN_DIV_UP((uint64_t)fr->cap_lines, fr->seg_lines));
+  cn_dispatch(ctx, cmd, fr->k_seg, &pc_seg, sizeof pc_seg, seg_groups);
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "tile_seg");
   cn_render_push pc_backdrop = {.config = r->config.address, .arg = fr->backdrop_slices};
   cn_dispatch(ctx, cmd, fr->k_backdrop, &pc_backdrop, sizeof pc_backdrop, (uint64_t)fr->n * fr->backdrop_slices);
+  cn_dispatch(ctx, cmd, fr->k_seg_alloc, &pc, sizeof pc, CN_DIV_UP((uint64_t)fr->cap_tiles, 256));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "backdrop");
   /* coarse writes the tiles of one colour and lists the others for fine: an
@@ -349,6 +357,8 @@ cn_result cn_renderer__frame_passes(cn_renderer *r, VkCommandBuffer cmd) {
   cn_render_push pc_coarse = {.config = r->config.address,
                               .arg = fine_groups | (r->desc.fine_every_tile ? CN_COARSE_FINE_ALL : 0u)};
   cn_dispatch(ctx, cmd, fr->k_coarse, &pc_coarse, sizeof pc_coarse, fr->bins);
+  pc_seg.arg = fr->seg_lines | CN_TILE_SEG_WRITE;
+  cn_dispatch(ctx, cmd, fr->k_seg, &pc_seg, sizeof pc_seg, seg_groups);
   VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                         .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
                         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
@@ -356,7 +366,7 @@ cn_result cn_renderer__frame_passes(cn_renderer *r, VkCommandBuffer cmd) {
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &mb, 0, NULL,
                        0, NULL);
-  cn__mark(r, cmd, "coarse");
+  cn__mark(r, cmd, "coarse+segs");
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, fr->k_fine);
   vkCmdPushConstants(cmd, ctx->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, &pc);
   vkCmdDispatchIndirect(cmd, r->fine_tiles.buffer, CN_FINE_LIST_ARGS * sizeof(uint32_t));

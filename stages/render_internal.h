@@ -14,8 +14,8 @@ enum { CN__STAGES = 30 };
 
 /* What the setup of a frame leaves for its passes. */
 typedef struct cn__frame {
-  VkPipeline k_init, k_bbox, k_alloc, k_seg, k_backdrop, k_coarse, k_solid, k_fine;
-  uint32_t wg, n, cap_lines, tiles_x, tiles_y, bins, bins_x;
+  VkPipeline k_init, k_bbox, k_alloc, k_seg, k_seg_alloc, k_backdrop, k_coarse, k_solid, k_fine;
+  uint32_t wg, n, cap_lines, cap_tiles, tiles_x, tiles_y, bins, bins_x;
   uint32_t backdrop_slices; /* render_backdrop's workgroups per element */
   uint32_t seg_lines;       /* render_tile_seg's lines per workgroup */
   bool flat;   /* whole scene: flatten's element boxes (no render_bbox) */

@@ -143,7 +143,7 @@ cn_result cn__scene_sizes_grow(cn_scene_gpu *g, const cn__scene_needs *need, boo
   if (!need->render) return CN_OK;
   double k = need->render_scale > 1.0 ? need->render_scale : 1.0;
   CN_TRY(cn__grow_one(&c->tiles, (uint64_t)((double)need->tiles * k), "tile records", grew));
-  CN_TRY(cn__grow_one(&c->segs, (uint64_t)((double)need->segs * k) + 1, "tile segments", grew));
+  CN_TRY(cn__grow_one(&c->segs, (uint64_t)((double)need->segs * k), "tile segments", grew));
   CN_TRY(cn__grow_one(&c->chunks, (uint64_t)((double)need->chunks * k), "command chunks", grew));
   CN_TRY(cn__grow_one(&c->spill, (uint64_t)((double)need->spill * k), "spilled stack levels", grew));
   return CN_OK;

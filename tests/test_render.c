@@ -995,6 +995,66 @@ TEST(render_tile_seg_lines) {
   }
 }
 
+/* Each tile's pieces of lines are one run of records: tile_seg counts them,
+ * render_seg_alloc gives each tile record its run, tile_seg's second pass
+ * stores them, fine reads a subgroup's width at a time. Scenes with tiles of
+ * one piece and tiles of hundreds (zigzags packed into a tile: many rounds
+ * of fine's subgroup loop, on 8- and 32-wide subgroups alike) match the CPU
+ * reference; the frame's piece count (used_segs) is exact: a renderer whose
+ * segment buffer starts at exactly that many records draws the frame without
+ * a re-run, one record fewer (or half as many) re-runs once and draws the
+ * same picture. */
+TEST(render_segment_runs) {
+  test_seed(29);
+  for (int iter = 0; iter < 3; iter++) {
+    static ref_scene s;
+    ref_init(&s);
+    int w = 200, h = 120;
+    for (int k = 0; k < 6; k++) { /* dense zigzags, each inside a tile or two */
+      float xy[2 * 120];
+      int m = 20 + (int)test_rand_below(100);
+      float x0 = (float)test_rand_below(180), y0 = (float)test_rand_below(100);
+      for (int j = 0; j < m; j++) {
+        xy[2 * j] = x0 + (j % 2 ? 14.0f : 0.5f) + (float)test_rand_below(100) / 200.0f;
+        xy[2 * j + 1] = y0 + 16.0f * (float)j / (float)m;
+      }
+      ref_fill(&s, ref_poly(&s, xy, m), ref_solid(&s, 0.2f, 0.4f, (float)test_rand_below(256) / 255, 0.7f),
+               (uint32_t)(k % 2));
+    }
+    for (int k = 0; k < 8 + iter * 8; k++) /* and ordinary shapes over many tiles */
+      ref_fill(&s, ref_circle(&s, (float)test_rand_below(200), (float)test_rand_below(120), 3 + (float)test_rand_below(50)),
+               ref_solid(&s, 0.9f, (float)test_rand_below(256) / 255, 0.1f, 1.0f), CN_RULE_NONZERO);
+    check_against_ref("segment runs", &s, w, h, NULL);
+    cn_renderer *r = renderer(NULL);
+    if (!r) return;
+    uint8_t *want = gpu_render(r, &s, w, h, NULL);
+    cn_render_stats st;
+    cn_renderer_stats(r, &st);
+    cn_renderer_destroy(r);
+    uint32_t need = st.used_segs;
+    CHECK(need > 600);
+    const uint32_t starts[3] = {need, need - 1, need / 2};
+    for (int k = 0; k < 3 && want; k++) {
+      /* every other buffer ample: only the segments can make the frame re-run */
+      cn_renderer_desc d = {.initial_segs = starts[k], .initial_lines = 1u << 16, .initial_tiles = 1u << 16,
+                            .initial_chunks = 1u << 12};
+      r = renderer(&d);
+      if (!r) break;
+      uint8_t *got = gpu_render(r, &s, w, h, NULL);
+      cn_renderer_stats(r, &st);
+      if (st.reruns != (k == 0 ? 0u : 1u) || st.used_segs != need)
+        fprintf(stderr, "  segment runs, scene %d: start %u records: %u re-runs, %u used (need %u)\n", iter,
+                starts[k], st.reruns, st.used_segs, need);
+      CHECK_EQ_U64(st.reruns, k == 0 ? 0 : 1);
+      CHECK_EQ_U64(st.used_segs, need);
+      CHECK(got && compare("segment runs, small start", got, want, w, h, 1) == 0);
+      free(got);
+      cn_renderer_destroy(r);
+    }
+    free(want);
+  }
+}
+
 TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss16_shapes_exact), T(render_ss16_ties_vs_reference),
           T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference), T(render_wide_and_tall_vs_reference),
           T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
@@ -1002,4 +1062,4 @@ TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss
           T(render_gradients_vs_reference), T(render_image_nearest_exact),
           T(render_image_bilinear_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes),
           T(render_one_colour_tiles),
-          T(render_backdrop_slices), T(render_tile_seg_lines))
+          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs))

@@ -1,4 +1,4 @@
-/* cn_render.h: the renderer core: line segments -> per-tile segment lists ->
+/* cn_render.h: the renderer core: line segments -> per-tile runs of line pieces ->
  * per-tile command lists (coarse) -> pixels (fine), all on the GPU.
  *
  * Inputs:  an encoded scene (cn_scene_data). Whole scenes

@@ -8,9 +8,12 @@
  *   render_tile_alloc per element: its tile rectangle (its box, bounded by the
  *                     scene stage's result box for whole scenes) and a run of
  *                     tile records
- *   render_tile_seg   per line: the pieces of the line in each tile it touches,
- *                     linked into the tile's list, and the backdrop deltas
- *   render_backdrop   per element row of tiles: prefix sum of the deltas
+ *   render_tile_seg   per line, twice: first the backdrop deltas and how many
+ *                     pieces of lines each tile record gets (counting); after
+ *                     render_backdrop, the pieces themselves, each stored in
+ *                     its tile's run of records (writing, beside coarse)
+ *   render_backdrop   per element row of tiles: prefix sum of the deltas, and
+ *                     each tile's run of piece records (a scan of the counts)
  *   render_coarse     per bin of 16x16 tiles: per-tile command lists in draw order;
  *                     writes the pixels of tiles whose list leaves one colour
  *                     (no command, or one opaque solid) and lists the others
@@ -47,12 +50,12 @@
 /* Commands (first word of each; the payload words follow). */
 #define CN_CMD_END 0u         /* end of the list */
 #define CN_CMD_JUMP 1u        /* [next chunk word offset] */
-#define CN_CMD_FILL 2u        /* [seg head, backdrop (int), rule] coverage of a path, then a paint */
+#define CN_CMD_FILL 2u        /* [first seg, seg count, backdrop (int), rule] coverage of a path, then a paint */
 #define CN_CMD_SOLID 3u       /* coverage 1, then a paint */
 #define CN_CMD_COLOR 4u       /* [r g b a] premultiplied floats: paint with the coverage */
 #define CN_CMD_GRADIENT 5u    /* [paint index, alpha factor (float)] paint a gradient or image with the coverage */
 #define CN_CMD_BEGIN_CLIP 6u  /* push the current colour, start a transparent layer */
-#define CN_CMD_END_CLIP 7u    /* [seg head, backdrop, rule]: layer masked by the clip over the saved colour */
+#define CN_CMD_END_CLIP 7u    /* [first seg, seg count, backdrop, rule]: layer masked by the clip over the saved colour */
 #define CN_CMD_BEGIN_BLEND 8u /* [blend index] push, start a layer (a copy of the backdrop when not isolated) */
 #define CN_CMD_END_BLEND 9u   /* [blend index] composite the layer with its mode and opacity */
 #define CN_CMD_POP 10u        /* drop the top of the stack (a mask whose masked group is empty here) */
@@ -96,6 +99,10 @@
  * 2^31), plus this bit: list every tile for fine, write no pixel. */
 #define CN_COARSE_FINE_ALL (1u << 31)
 
+/* render_tile_seg's pass word: lines per workgroup (0: 256), plus this bit
+ * for the writing pass (without it: the counting pass). */
+#define CN_TILE_SEG_WRITE (1u << 31)
+
 /* Registers of the fine clip/blend stack; deeper levels spill to memory. */
 #define CN_FINE_STACK_REGS 4u
 
@@ -128,7 +135,7 @@ CN_RSTRUCT(cn_render_bump) {
   CN_U32 failed;      /* CN_FAIL_* bits */
   CN_U32 lines;       /* lines the frame read (copied from *line_count by render_tile_alloc) */
   CN_U32 tiles;       /* tile records used */
-  CN_U32 segs;        /* tile segments used (record 0 is the null link) */
+  CN_U32 segs;        /* tile segment records the frame's pieces need */
   CN_U32 chunks;      /* extra command chunks used */
   CN_U32 spill;       /* spilled stack entries used (each CN_TILE_PIXELS vec4) */
   CN_U32 host_lines;  /* lines uploaded from the host (what line_count points at then) */
@@ -152,10 +159,17 @@ CN_RSTRUCT(cn_render_elem) {
 } CN_RSTRUCT_END(cn_render_elem)
 
 /* A tile of an element: winding number at its top-left corner (coming from the
- * left) and the head of its segment list (0: none). */
+ * left) and its pieces of lines, seg_count records from seg_first on, stored
+ * in no particular order. render_tile_seg's counting pass adds the backdrop
+ * deltas and counts the pieces; render_backdrop sums the deltas and takes the
+ * run of records (seg_first, and seg_next at its start: past cap_segs both
+ * are cap_segs, and nothing is stored); the writing pass stores each piece at
+ * seg_next, advanced by an atomic add. */
 CN_RSTRUCT(cn_render_tile) {
   CN_I32 backdrop;
-  CN_U32 seg_head;
+  CN_U32 seg_count;
+  CN_U32 seg_first;
+  CN_U32 seg_next;
 } CN_RSTRUCT_END(cn_render_tile)
 
 /* A piece of a line inside one tile, in tile-local pixels (0..CN_TILE), in the
@@ -165,9 +179,9 @@ CN_RSTRUCT(cn_render_seg) {
   CN_F32 x0, y0, x1, y1;
   CN_F32 yedge;      /* tile-local y of the left-edge crossing; >= CN_TILE: none */
   CN_F32 yedge_sign; /* +1 or -1 */
-  CN_U32 next;       /* next record of the tile's list, 0: end */
   CN_U32 line;       /* the line (config lines[]) it is a piece of: the supersampled coverage
                         evaluates its x from the whole line, as Skia's edges do */
+  CN_U32 pad0;
 } CN_RSTRUCT_END(cn_render_seg)
 
 /* Per screen tile: where its spilled stack entries live; or, for a tile of
@@ -271,7 +285,7 @@ CN_STATIC_ASSERT_SIZE(cn_render_init_push, 56);
 CN_STATIC_ASSERT_SIZE(cn_render_line, 20);
 CN_STATIC_ASSERT_SIZE(cn_render_bump, 32);
 CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
-CN_STATIC_ASSERT_SIZE(cn_render_tile, 8);
+CN_STATIC_ASSERT_SIZE(cn_render_tile, 16);
 CN_STATIC_ASSERT_SIZE(cn_render_seg, 32);
 CN_STATIC_ASSERT_SIZE(cn_render_config, 312);
 #endif
