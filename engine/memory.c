@@ -1,10 +1,30 @@
 /* memory.c: buffers with device addresses, and standalone upload/download.
  *
  * One VkDeviceMemory per buffer: canopy allocates few, large buffers and keeps
- * them between frames (cn_buffer_reserve), so a sub-allocator would not pay. */
+ * them between frames (cn_buffer_reserve), so a sub-allocator would not pay.
+ *
+ * Device-local allocations of CN_ALLOC_ROUND_FROM bytes or more are made in
+ * whole CN_ALLOC_ROUND units. On the H200 (driver 580) the size of one such
+ * buffer moved the timing of unrelated passes: doubling the renderer's tile
+ * records from 0.5 to 1 MiB at 3840x2160 made flatten's count pass on a
+ * 6-element scene 17 -> 25 us (the same with the old kernels and only the
+ * buffer larger), and with this rounding it took 18 us again (docs/PERF.md,
+ * "Rendering"): the likeliest reading is the driver placing allocations of
+ * whole 2 MiB in large pages. The cost is at most 1.5 MiB per buffer of
+ * 0.5-2 MiB, and less than 2 MiB on each larger one; it counts against
+ * cn_context_desc.max_device_bytes. */
 #include "internal.h"
 
 #include <string.h>
+
+#define CN_ALLOC_ROUND ((VkDeviceSize)2 << 20)
+#define CN_ALLOC_ROUND_FROM ((VkDeviceSize)512 << 10)
+
+/* The bytes to allocate for a buffer that requires `need` of memory type `kind`. */
+static VkDeviceSize cn__alloc_size(cn_memory kind, VkDeviceSize need) {
+  if (kind != CN_MEMORY_DEVICE || need < CN_ALLOC_ROUND_FROM || need > ~(VkDeviceSize)0 - CN_ALLOC_ROUND) return need;
+  return (need + CN_ALLOC_ROUND - 1) / CN_ALLOC_ROUND * CN_ALLOC_ROUND;
+}
 
 static int cn__find_memory_type(const VkPhysicalDeviceMemoryProperties *mp, uint32_t bits,
                                 VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid) {
@@ -61,18 +81,19 @@ cn_result cn_buffer_create(cn_context *ctx, cn_memory kind, VkDeviceSize size, c
     return cn_fail(CN_ERROR_UNSUPPORTED, "no memory type for a %s buffer",
                    kind == CN_MEMORY_DEVICE ? "device" : kind == CN_MEMORY_UPLOAD ? "upload" : "readback");
   }
-  if (ctx->max_device_bytes && (req.size > ctx->max_device_bytes || ctx->device_bytes > ctx->max_device_bytes - req.size)) {
+  VkDeviceSize bytes = cn__alloc_size(kind, req.size);
+  if (ctx->max_device_bytes && (bytes > ctx->max_device_bytes || ctx->device_bytes > ctx->max_device_bytes - bytes)) {
     vkDestroyBuffer(ctx->device, buffer, NULL);
     return cn_fail(CN_ERROR_OUT_OF_MEMORY,
                    "a buffer of %llu bytes would take the context past its budget of %llu device bytes (%llu in use)",
-                   (unsigned long long)req.size, (unsigned long long)ctx->max_device_bytes,
+                   (unsigned long long)bytes, (unsigned long long)ctx->max_device_bytes,
                    (unsigned long long)ctx->device_bytes);
   }
   VkMemoryAllocateFlagsInfo flags = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
                                      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT};
   VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
                               .pNext = &flags,
-                              .allocationSize = req.size,
+                              .allocationSize = bytes,
                               .memoryTypeIndex = (uint32_t)type};
   VkDeviceMemory memory;
   cn_result r = CN_VK(vkAllocateMemory(ctx->device, &mai, NULL, &memory));
@@ -96,8 +117,8 @@ cn_result cn_buffer_create(cn_context *ctx, cn_memory kind, VkDeviceSize size, c
   out->size = size;
   out->mapped = mapped;
   out->kind = kind;
-  out->allocated = req.size;
-  ctx->device_bytes += req.size;
+  out->allocated = bytes;
+  ctx->device_bytes += bytes;
   return CN_OK;
 }
 

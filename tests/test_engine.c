@@ -171,6 +171,35 @@ TEST(buffer_roundtrip) {
   free(out);
 }
 
+/* Device buffers of 512 KiB or more take memory in whole 2 MiB units (see
+ * engine/memory.c), smaller ones and host-visible ones what Vulkan requires;
+ * `allocated` says which, and the context's budget counts it. */
+TEST(buffer_allocation_sizes) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const VkDeviceSize MiB = 1 << 20;
+  const struct { cn_memory kind; VkDeviceSize size, lo, hi; } cases[] = {
+      {CN_MEMORY_DEVICE, 100 << 10, 100 << 10, 512 << 10}, /* below the threshold: as required */
+      {CN_MEMORY_DEVICE, 512 << 10, 2 * MiB, 2 * MiB},
+      {CN_MEMORY_DEVICE, 600 << 10, 2 * MiB, 2 * MiB},
+      {CN_MEMORY_DEVICE, 2 * MiB, 2 * MiB, 2 * MiB},
+      {CN_MEMORY_DEVICE, 2 * MiB + 16, 4 * MiB, 4 * MiB},
+      {CN_MEMORY_DEVICE, 5 * MiB + (1 << 10), 6 * MiB, 6 * MiB},
+      {CN_MEMORY_READBACK, 600 << 10, 600 << 10, 2 * MiB - 1}, /* host-visible: not rounded */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cn_buffer b = {0};
+    CHECK_OK(cn_buffer_create(ctx, cases[i].kind, cases[i].size, &b));
+    if (b.allocated < cases[i].lo || b.allocated > cases[i].hi)
+      fprintf(stderr, "  case %zu: %llu bytes asked, %llu allocated, want %llu..%llu\n", i,
+              (unsigned long long)cases[i].size, (unsigned long long)b.allocated, (unsigned long long)cases[i].lo,
+              (unsigned long long)cases[i].hi);
+    CHECK(b.allocated >= cases[i].lo && b.allocated <= cases[i].hi);
+    CHECK(b.size >= cases[i].size);
+    cn_buffer_destroy(ctx, &b);
+  }
+}
+
 /* More workgroups than one row of a split dispatch: ids must stay linear. */
 TEST(split_dispatch_covers_every_group) {
   cn_context *ctx = test_context();
@@ -353,5 +382,5 @@ TEST(adopt_host_device) {
 
 TEST_MAIN(T(result_names), T(error_message_names_call_result_and_place), T(error_message_for_people_has_no_locations),
           T(pipeline_cache_file), T(device_selection), T(caps_are_queried),
-          T(buffer_roundtrip), T(split_dispatch_covers_every_group), T(copy_kernel), T(timer_spans),
+          T(buffer_roundtrip), T(buffer_allocation_sizes), T(split_dispatch_covers_every_group), T(copy_kernel), T(timer_spans),
           T(validation_messages_are_counted), T(adopt_host_device))
