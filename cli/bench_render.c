@@ -8,7 +8,9 @@
  * medians over --runs frames.
  * CANOPY_RENDER_SHAPE=backdrop_grid,tile_seg_lines sets those two
  * cn_renderer_desc fields (0: the default choice), for comparing shapes; the
- * pictures do not change. */
+ * pictures do not change. CANOPY_RENDER_FINE_RUNS=shuffle|loads fixes fine's
+ * loop over a FILL's pieces (cn_renderer_desc.fine_runs; default: chosen per
+ * frame). */
 #include "bench.h"
 #include <canopy/cn_render.h>
 
@@ -43,6 +45,9 @@ static cn_result br_time_scene(cn_context *ctx, const bench_opts *o, const cn_sc
   const char *shape = getenv("CANOPY_RENDER_SHAPE");
   unsigned grid = 0, seg = 0;
   if (shape && sscanf(shape, "%u,%u", &grid, &seg) == 2) desc.backdrop_grid = grid, desc.tile_seg_lines = seg;
+  const char *loop = getenv("CANOPY_RENDER_FINE_RUNS"); /* shuffle | loads (default: chosen per frame) */
+  if (loop && strcmp(loop, "shuffle") == 0) desc.fine_runs = CN_RENDER_FINE_RUNS_SHUFFLE;
+  if (loop && strcmp(loop, "loads") == 0) desc.fine_runs = CN_RENDER_FINE_RUNS_LOADS;
   cn_result st = cn_renderer_create(ctx, &desc, &r);
   if (st != CN_OK) return st;
   st = cn_renderer_set_scene(r, scene);

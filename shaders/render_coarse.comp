@@ -56,6 +56,7 @@ uint pos, chunk_end;
 bool long_list; // the list took more than its first chunk
 bool cut;
 bool conservative; // lines, tile records or tile segments were short this frame
+uint fills, fill_pieces, long_pieces; // FILL / END_CLIP commands with pieces, their pieces, those in long runs
 
 // Makes room for k more words (plus the two a JUMP needs) in the list.
 // Past cap_chunks the list is cut (ended where it stands) and the rest only
@@ -159,6 +160,9 @@ void main() {
   long_list = false;
   conservative = (cfg.bump.v.failed & (CN_FAIL_TILES | CN_FAIL_SEGS)) != 0 || cfg.line_count.v > cfg.cap_lines;
   groups_open = 0;
+  fills = 0u;
+  fill_pieces = 0u;
+  long_pieces = 0u;
   uint zero_depth = 0, depth = 0, max_depth = 0;
   // A mask's END leaves its coverage on the stack for the masked group that
   // follows at once (element mask_next). With bin lists the masked group may
@@ -285,6 +289,9 @@ void main() {
             put(CN_CMD_FILL);
             put(tcur.seg_first);
             put(tcur.seg_count);
+            fills += tcur.seg_count != 0u ? 1u : 0u;
+            fill_pieces += tcur.seg_count;
+            long_pieces += tcur.seg_count >= CN_FINE_LONG_RUN ? tcur.seg_count : 0u;
             put(uint(tcur.backdrop));
             put(rule);
           } else {
@@ -323,6 +330,9 @@ void main() {
             put(CN_CMD_END_CLIP);
             put(tcur.seg_first);
             put(tcur.seg_count);
+            fills += tcur.seg_count != 0u ? 1u : 0u;
+            fill_pieces += tcur.seg_count;
+            long_pieces += tcur.seg_count >= CN_FINE_LONG_RUN ? tcur.seg_count : 0u;
             put(uint(tcur.backdrop));
             put(rule);
             depth--;
@@ -402,6 +412,14 @@ void main() {
     if (n_long > 0u) first_long = atomicAdd(list.v[CN_FINE_LIST_LONG], n_long);
     if (n_short > 0u) first_short = atomicAdd(list.v[CN_FINE_LIST_SHORT], n_short);
     atomicAdd(cfg.bump.v.fine_tiles, n_long + n_short);
+  }
+  // the run lengths fine will read (render.c picks fine's loop for the next frame from them)
+  uint sg_fills = subgroupAdd(valid ? fills : 0u), sg_pieces = subgroupAdd(valid ? fill_pieces : 0u);
+  uint sg_long = subgroupAdd(valid ? long_pieces : 0u);
+  if (subgroupElect() && sg_fills > 0u) {
+    atomicAdd(cfg.bump.v.fills, sg_fills);
+    atomicAdd(cfg.bump.v.fill_pieces, sg_pieces);
+    if (sg_long > 0u) atomicAdd(cfg.bump.v.long_pieces, sg_long);
   }
   first_long = subgroupBroadcastFirst(first_long);
   first_short = subgroupBroadcastFirst(first_short);

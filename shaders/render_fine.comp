@@ -27,6 +27,7 @@
 
 layout(local_size_x = CN_TILE_PIXELS) in;
 layout(constant_id = CN_SPEC_FINE_AA) const uint FINE_AA = CN_AA_AREA;
+layout(constant_id = CN_SPEC_FINE_RUNS) const uint FINE_RUNS = CN_FINE_RUNS_SHUFFLE;
 
 
 CnRenderConfig cfg;
@@ -80,13 +81,22 @@ float piece_area(vec4 p, vec2 e, float px, float py) {
 
 // Coverage at local pixel (px, py) of a tile path whose pieces are the
 // records first .. first + count - 1 (one run: render_tile_seg). Every pixel
-// needs every piece: each subgroup loads a subgroup's width of pieces at once,
-// one per invocation, and hands them round with shuffles, so a run costs one
-// memory round trip per subgroup width instead of a dependent load per piece
-// (the tile's command list is the same for the whole workgroup, so every
-// invocation of the subgroup is here). Staging them in shared memory instead
-// took two barriers per FILL and 6 more registers: slower on scenes of many
-// short runs (docs/PERF.md).
+// needs every piece. FINE_RUNS picks how they are read (one pipeline each,
+// so neither carries the other's code):
+//   CN_FINE_RUNS_SHUFFLE: each subgroup loads a subgroup's width of pieces at
+//     once, one per invocation, and hands them round with shuffles: one memory
+//     round trip per subgroup width (the tile's command list is the same for
+//     the whole workgroup, so every invocation of the subgroup is here);
+//   CN_FINE_RUNS_LOADS: every invocation loads each piece in turn (the loads
+//     of a subgroup are one broadcast): 2 loads a piece instead of 6 shuffles,
+//     faster where most runs are a piece or two.
+// render.c takes LOADS when fewer than 1 in 16 of the previous frame's pieces
+// lay in runs of CN_FINE_LONG_RUN or more (a 100 000-path scene of small
+// circles: 1.4%, where LOADS is 11% faster; the real scenes: 5-74%, and where
+// the share is 15% or more SHUFFLE is up to 40% faster: docs/PERF.md). Both
+// sum the pieces in the same order.
+// Staging them in shared memory instead took two barriers per FILL and 6
+// more registers (docs/PERF.md).
 float coverage(uint first, uint count, int backdrop, uint rule, float px, float py) {
   first = min(first, cfg.cap_segs);
   uint end = first + min(count, cfg.cap_segs - first);
@@ -101,17 +111,24 @@ float coverage(uint first, uint count, int backdrop, uint rule, float px, float 
     rule &= ~CN_FILL_AREA;
   }
   float area = float(backdrop);
-  uint li = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
-  for (uint base = first; base < end; base += sg) {
-    uint n = min(end - base, sg);
-    vec4 mp = vec4(0.0);
-    vec2 me = vec2(1e9, 0.0);
-    if (li < n) {
-      cn_render_seg q = sb.v[base + li];
-      mp = vec4(q.x0, q.y0, q.x1, q.y1);
-      me = vec2(q.yedge, q.yedge_sign);
+  if (FINE_RUNS == CN_FINE_RUNS_LOADS) {
+    for (uint s = first; s < end; s++) {
+      cn_render_seg q = sb.v[s];
+      area += piece_area(vec4(q.x0, q.y0, q.x1, q.y1), vec2(q.yedge, q.yedge_sign), px, py);
     }
-    for (uint j = 0; j < n; j++) area += piece_area(subgroupShuffle(mp, j), subgroupShuffle(me, j), px, py);
+  } else {
+    uint li = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
+    for (uint base = first; base < end; base += sg) {
+      uint n = min(end - base, sg);
+      vec4 mp = vec4(0.0);
+      vec2 me = vec2(1e9, 0.0);
+      if (li < n) {
+        cn_render_seg q = sb.v[base + li];
+        mp = vec4(q.x0, q.y0, q.x1, q.y1);
+        me = vec2(q.yedge, q.yedge_sign);
+      }
+      for (uint j = 0; j < n; j++) area += piece_area(subgroupShuffle(mp, j), subgroupShuffle(me, j), px, py);
+    }
   }
   if (rule == CN_RULE_EVENODD) return clamp(abs(area - 2.0 * round(0.5 * area)), 0.0, 1.0);
   return min(abs(area), 1.0);

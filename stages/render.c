@@ -26,6 +26,10 @@
  * sizes the grid: cn_renderer_desc.tile_seg_lines 0). */
 #define CN_RENDER_SEG_MIN_LINES 32u
 #define CN_RENDER_SEG_GRID 1024u
+/* Fine reads runs with plain loads when fewer than 1 in this many of the
+ * previous frame's pieces lay in runs of CN_FINE_LONG_RUN or more
+ * (render_fine.comp, FINE_RUNS; docs/PERF.md). */
+#define CN_RENDER_FINE_LONG_SHARE 16u
 
 /* Above this many records of one kind a scene is refused (CN_ERROR_LIMIT):
  * every count stays far from 2^32 and every buffer below 4 GiB-ish. */
@@ -199,8 +203,19 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_BACKDROP, bd_spec, CN_SPEC_BACKDROP_SLICED + 1, &fr->k_backdrop));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_COARSE, 0, &fr->k_coarse));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_SOLID, 0, &fr->k_solid));
-  uint32_t fine_spec[CN_SPEC_FINE_AA + 1] = {[CN_SPEC_FINE_AA] = v->aa}; /* no other constant in fine */
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_FINE, fine_spec, CN_SPEC_FINE_AA + 1, &fr->k_fine));
+  /* fine's loop over a FILL's pieces: from the previous frame's run lengths */
+  uint32_t runs = r->desc.fine_runs;
+  if (runs != CN_RENDER_FINE_RUNS_SHUFFLE && runs != CN_RENDER_FINE_RUNS_LOADS) {
+    const cn_render_bump *lb = &r->last_bump;
+    runs = lb->fill_pieces && (uint64_t)lb->long_pieces * CN_RENDER_FINE_LONG_SHARE < lb->fill_pieces
+               ? CN_RENDER_FINE_RUNS_LOADS
+               : CN_RENDER_FINE_RUNS_SHUFFLE;
+  }
+  r->fine_runs = runs;
+  uint32_t fine_spec[CN_SPEC_FINE_RUNS + 1] = {
+      [CN_SPEC_FINE_AA] = v->aa, /* no constant 0 in fine */
+      [CN_SPEC_FINE_RUNS] = runs == CN_RENDER_FINE_RUNS_LOADS ? CN_FINE_RUNS_LOADS : CN_FINE_RUNS_SHUFFLE};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_FINE, fine_spec, CN_SPEC_FINE_RUNS + 1, &fr->k_fine));
 
   cn_scene_gpu *g = r->sg;
   const cn_scene_data *host = g->host;
@@ -293,7 +308,8 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
     return cn_fail(CN_ERROR_LIMIT, "render: %u tile records or %u elements: more than a frame's reset can address",
                    g->cap.tiles, n);
   _Static_assert(sizeof(cn_render_elem) % 16 == 0 && offsetof(cn_render_bump, lines) == 4 &&
-                     offsetof(cn_render_bump, host_lines) == 24 && CN_FINE_LIST_ARGS == 0 && CN_FINE_LIST_FIRST == 6,
+                     offsetof(cn_render_bump, host_lines) == 24 && sizeof(cn_render_bump) == 44 &&
+                     CN_FINE_LIST_ARGS == 0 && CN_FINE_LIST_FIRST == 6,
                  "render_frame_init.comp writes these layouts");
   cn_render_init_push ip = {.elem_init = g->elem_init.address,
                             .elem = g->elem.address,
@@ -392,6 +408,7 @@ cn_result cn_renderer_frame_done(cn_renderer *r, bool *again) {
   cn_render_bump b;
   memcpy(&b, r->bump_read.mapped, sizeof b);
   r->last_bump = b;
+  r->frame_runs = r->fine_runs;
   need.render = true;
   need.failed = b.failed;
   need.tiles = b.tiles;
@@ -420,6 +437,10 @@ void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out) {
   out->lines = r->last_bump.lines;
   out->tiles = CN_DIV_UP(r->last_w, CN_TILE) * CN_DIV_UP(r->last_h, CN_TILE);
   out->fine_tiles = r->last_bump.fine_tiles;
+  out->fills = r->last_bump.fills;
+  out->fill_pieces = r->last_bump.fill_pieces;
+  out->long_pieces = r->last_bump.long_pieces;
+  out->fine_runs = r->frame_runs;
   out->reruns = r->reruns;
   out->binned = r->binned;
 }

@@ -45,6 +45,8 @@ struct cn_renderer {
   cn_buffer config, bump, bump_read, ptiles, fine_tiles, out;
   uint32_t last_w, last_h;
   cn_render_bump last_bump;
+  uint32_t fine_runs;  /* fine's loop (CN_RENDER_FINE_RUNS_*) in the frame being recorded */
+  uint32_t frame_runs; /* ... and in the frame last read back (cn_renderer_frame_done) */
   uint32_t reruns;
   cn_timer *timer;
 };

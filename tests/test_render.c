@@ -1055,6 +1055,72 @@ TEST(render_segment_runs) {
   }
 }
 
+/* Fine reads a FILL's run of pieces with shuffles or with plain loads
+ * (cn_renderer_desc.fine_runs): both match the CPU reference and each other,
+ * on a scene of long runs (zigzags packed into tiles) and one of runs of a
+ * piece or two (small triangles); by default each frame takes the loop the
+ * previous frame's runs call for (loads when fewer than 1 in 16 pieces lie in
+ * runs of 8 or more). */
+TEST(render_fine_runs) {
+  test_seed(31);
+  for (int iter = 0; iter < 2; iter++) {
+    static ref_scene s;
+    ref_init(&s);
+    int w = 160, h = 96;
+    if (iter == 0) {
+      for (int k = 0; k < 6; k++) {
+        float xy[2 * 100];
+        float x0 = (float)test_rand_below(140), y0 = (float)test_rand_below(80);
+        for (int j = 0; j < 100; j++) {
+          xy[2 * j] = x0 + (j % 2 ? 14.0f : 0.5f);
+          xy[2 * j + 1] = y0 + 16.0f * (float)j / 100.0f;
+        }
+        ref_fill(&s, ref_poly(&s, xy, 100), ref_solid(&s, 0.1f, 0.5f, 0.9f, 0.8f), CN_RULE_EVENODD);
+      }
+    } else {
+      for (int k = 0; k < 300; k++) { /* small triangles: a few pieces in each tile they touch */
+        float x = (float)test_rand_below(15000) / 100.0f, y = (float)test_rand_below(8600) / 100.0f;
+        float tri[6] = {x, y, x + 2 + (float)test_rand_below(500) / 100.0f, y + 1, x + 1, y + 2 + (float)test_rand_below(500) / 100.0f};
+        ref_fill(&s, ref_poly(&s, tri, 3), ref_solid(&s, 0.8f, 0.2f, (float)test_rand_below(256) / 255, 1.0f),
+                 CN_RULE_NONZERO);
+      }
+    }
+    uint8_t *img[2] = {NULL, NULL};
+    const uint32_t mode[2] = {CN_RENDER_FINE_RUNS_SHUFFLE, CN_RENDER_FINE_RUNS_LOADS};
+    for (int k = 0; k < 2; k++) {
+      cn_renderer_desc d = {.fine_runs = mode[k]};
+      check_against_ref(k ? "fine runs, loads" : "fine runs, shuffles", &s, w, h, &d);
+      cn_renderer *r = renderer(&d);
+      if (!r) return;
+      img[k] = gpu_render(r, &s, w, h, NULL);
+      cn_render_stats st;
+      cn_renderer_stats(r, &st);
+      CHECK_EQ_U64(st.fine_runs, mode[k]);
+      cn_renderer_destroy(r);
+    }
+    CHECK(img[0] && img[1] && compare("fine runs, shuffles against loads", img[1], img[0], w, h, 1) == 0);
+    free(img[0]);
+    free(img[1]);
+    /* the default: the first frame shuffles, the second follows the first's runs */
+    cn_renderer *r = renderer(NULL);
+    if (!r) return;
+    free(gpu_render(r, &s, w, h, NULL));
+    cn_render_stats st;
+    cn_renderer_stats(r, &st);
+    CHECK_EQ_U64(st.fine_runs, CN_RENDER_FINE_RUNS_SHUFFLE);
+    CHECK(st.fills > 0 && st.fill_pieces >= st.fills && st.long_pieces <= st.fill_pieces);
+    bool short_runs = 16ull * st.long_pieces < st.fill_pieces;
+    if (short_runs != (iter == 1))
+      fprintf(stderr, "  fine runs, scene %d: %u FILLs, %u pieces, %u in long runs\n", iter, st.fills,
+              st.fill_pieces, st.long_pieces);
+    CHECK(short_runs == (iter == 1)); /* zigzags: long runs; small triangles: short */
+    free(gpu_render(r, &s, w, h, NULL));
+    cn_renderer_stats(r, &st);
+    CHECK_EQ_U64(st.fine_runs, short_runs ? CN_RENDER_FINE_RUNS_LOADS : CN_RENDER_FINE_RUNS_SHUFFLE);
+    cn_renderer_destroy(r);
+  }
+}
+
 TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss16_shapes_exact), T(render_ss16_ties_vs_reference),
           T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference), T(render_wide_and_tall_vs_reference),
           T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
@@ -1062,4 +1128,4 @@ TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss
           T(render_gradients_vs_reference), T(render_image_nearest_exact),
           T(render_image_bilinear_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes),
           T(render_one_colour_tiles),
-          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs))
+          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs), T(render_fine_runs))

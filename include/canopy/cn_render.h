@@ -73,7 +73,16 @@ typedef struct cn_renderer_desc {
    * fewer than 1024 workgroups). The picture does not depend on it (but for the order
    * in which a tile's pieces are summed, which atomics decide anyway). */
   uint32_t tile_seg_lines;
+  /* How fine reads a FILL's run of line pieces (CN_RENDER_FINE_RUNS_*): by
+   * default from the previous frame's runs (shuffles when a share of the
+   * pieces lie in long runs, plain loads when nearly all runs are a few
+   * pieces). The pictures agree up to float rounding. */
+  uint32_t fine_runs;
 } cn_renderer_desc;
+
+#define CN_RENDER_FINE_RUNS_AUTO 0u    /* chosen per frame (the default) */
+#define CN_RENDER_FINE_RUNS_SHUFFLE 1u /* a subgroup's width of pieces per load, handed round by shuffles */
+#define CN_RENDER_FINE_RUNS_LOADS 2u   /* every invocation loads every piece */
 
 typedef struct cn_render_view {
   uint32_t width, height;  /* target size in pixels, 1..CN_RENDER_MAX_SIZE */
@@ -151,6 +160,9 @@ typedef struct cn_render_stats {
   uint32_t reruns; /* re-runs the last cn_render_*_to_rgba8 call needed */
   uint32_t tiles, fine_tiles; /* the target's tiles; those fine drew (coarse wrote the others: one colour) */
   bool binned;     /* the last frame's coarse stage walked the scene stage's bin lists */
+  uint32_t fills, fill_pieces; /* the last frame's FILL/END_CLIP commands with pieces, and their pieces */
+  uint32_t long_pieces;        /* ... those pieces in runs of 8 or more */
+  uint32_t fine_runs;          /* how its fine read them: CN_RENDER_FINE_RUNS_SHUFFLE or _LOADS */
 } cn_render_stats;
 CN_API void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out);
 

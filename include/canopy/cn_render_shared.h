@@ -67,6 +67,12 @@
 #define CN_AA_COUNT 2u
 /* render_fine's specialization constant holding the mode (it has no constant 0) */
 #define CN_SPEC_FINE_AA 1
+/* render_fine's second: how it reads a FILL's run of pieces (CN_FINE_RUNS_*,
+ * chosen by render.c from the previous frame's run lengths) */
+#define CN_SPEC_FINE_RUNS 2
+#define CN_FINE_RUNS_SHUFFLE 0u /* a subgroup's width of pieces per load, handed round by shuffles */
+#define CN_FINE_RUNS_LOADS 1u   /* every invocation loads every piece (cached broadcast loads) */
+#define CN_FINE_LONG_RUN 8u     /* runs counted as long in cn_render_bump.long_pieces */
 /* render_backdrop's: 1 when elements' rows are spread over several workgroups (slices) */
 #define CN_SPEC_BACKDROP_SLICED 1
 /* The rule word of FILL (coarse -> fine): this bit asks for area coverage under CN_AA_SS16 too.
@@ -140,6 +146,9 @@ CN_RSTRUCT(cn_render_bump) {
   CN_U32 spill;       /* spilled stack entries used (each CN_TILE_PIXELS vec4) */
   CN_U32 host_lines;  /* lines uploaded from the host (what line_count points at then) */
   CN_U32 fine_tiles;  /* tiles coarse listed for fine (the others it filled with one colour) */
+  CN_U32 fills;       /* FILL and END_CLIP commands coarse wrote with pieces to read */
+  CN_U32 fill_pieces; /* the pieces those commands name (fine reads each once per pixel) */
+  CN_U32 long_pieces; /* ... of them, those in runs of CN_FINE_LONG_RUN pieces or more */
 } CN_RSTRUCT_END(cn_render_bump)
 
 /* cn_render_elem.flags: a BEGIN_CLIP whose content blends with a mode other
@@ -283,7 +292,7 @@ CN_STATIC_ASSERT_SIZE(cn_render_init_push, 56);
 
 #ifndef VULKAN
 CN_STATIC_ASSERT_SIZE(cn_render_line, 20);
-CN_STATIC_ASSERT_SIZE(cn_render_bump, 32);
+CN_STATIC_ASSERT_SIZE(cn_render_bump, 44);
 CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
 CN_STATIC_ASSERT_SIZE(cn_render_tile, 16);
 CN_STATIC_ASSERT_SIZE(cn_render_seg, 32);
