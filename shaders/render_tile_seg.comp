@@ -4,7 +4,7 @@
 // (bit 31 of the push word picks the pass):
 //   counting (before render_backdrop): the backdrop deltas, and per tile
 //     record how many pieces it gets (an atomic add on seg_count);
-//   writing (after render_backdrop, which gave every record its run of
+//   writing (after render_seg_alloc, which gave every record its run of
 //     piece records, and beside render_coarse): each piece stored at its
 //     tile's seg_next (an atomic add), so fine reads a tile's pieces as one
 //     contiguous run instead of a list with a dependent load per piece.
@@ -38,7 +38,7 @@
 // piece at a time: counts it in its tile record, or computes and stores it.
 // The pieces are computed with the same arithmetic whichever invocation
 // computes them. Pieces of an element left without tile records (the frame
-// re-runs) are only counted, in bump.segs (render_backdrop adds the others),
+// re-runs) are only counted, in bump.segs (render_seg_alloc adds the others),
 // so the counter is the whole need.
 #include "render_common.glsl"
 

@@ -331,7 +331,8 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
   *fr = (cn__frame){.k_init = fr->k_init, .k_bbox = fr->k_bbox, .k_alloc = fr->k_alloc, .k_seg = fr->k_seg,
                     .k_seg_alloc = fr->k_seg_alloc, .k_backdrop = fr->k_backdrop,
                     .k_coarse = fr->k_coarse, .k_solid = fr->k_solid, .k_fine = fr->k_fine, .wg = wg, .n = n,
-                    .cap_lines = cap_lines, .cap_tiles = g->cap.tiles, .tiles_x = tiles_x, .tiles_y = tiles_y, .bins = cfg.bins_x * cfg.bins_y,
+                    .cap_lines = cap_lines, .cap_tiles = g->cap.tiles, .tiles_x = tiles_x, .tiles_y = tiles_y,
+                    .bins = cfg.bins_x * cfg.bins_y,
                     .bins_x = cfg.bins_x, .backdrop_slices = slices, .seg_lines = seg_lines,
                     .flat = scene, .finish = finish, .ready = true};
   return CN_OK;
