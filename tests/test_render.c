@@ -995,6 +995,18 @@ TEST(render_tile_seg_lines) {
   }
 }
 
+/* A polygon of m <= 120 vertices zigzagging 14 px across and 16 px down from
+ * (x0, y0): packed into a tile or two, it gives them runs of many pieces.
+ * jitter moves each vertex right by 0..0.5 px (random). */
+static uint32_t zigzag(ref_scene *s, float x0, float y0, int m, bool jitter) {
+  float xy[2 * 120];
+  for (int j = 0; j < m && j < 120; j++) {
+    xy[2 * j] = x0 + (j % 2 ? 14.0f : 0.5f) + (jitter ? (float)test_rand_below(100) / 200.0f : 0.0f);
+    xy[2 * j + 1] = y0 + 16.0f * (float)j / (float)m;
+  }
+  return ref_poly(s, xy, m < 120 ? m : 120);
+}
+
 /* Each tile's pieces of lines are one run of records: tile_seg counts them,
  * render_seg_alloc gives each tile record its run, tile_seg's second pass
  * stores them, fine reads a subgroup's width at a time. Scenes with tiles of
@@ -1011,14 +1023,9 @@ TEST(render_segment_runs) {
     ref_init(&s);
     int w = 200, h = 120;
     for (int k = 0; k < 6; k++) { /* dense zigzags, each inside a tile or two */
-      float xy[2 * 120];
       int m = 20 + (int)test_rand_below(100);
       float x0 = (float)test_rand_below(180), y0 = (float)test_rand_below(100);
-      for (int j = 0; j < m; j++) {
-        xy[2 * j] = x0 + (j % 2 ? 14.0f : 0.5f) + (float)test_rand_below(100) / 200.0f;
-        xy[2 * j + 1] = y0 + 16.0f * (float)j / (float)m;
-      }
-      ref_fill(&s, ref_poly(&s, xy, m), ref_solid(&s, 0.2f, 0.4f, (float)test_rand_below(256) / 255, 0.7f),
+      ref_fill(&s, zigzag(&s, x0, y0, m, true), ref_solid(&s, 0.2f, 0.4f, (float)test_rand_below(256) / 255, 0.7f),
                (uint32_t)(k % 2));
     }
     for (int k = 0; k < 8 + iter * 8; k++) /* and ordinary shapes over many tiles */
@@ -1069,13 +1076,8 @@ TEST(render_fine_runs) {
     int w = 160, h = 96;
     if (iter == 0) {
       for (int k = 0; k < 6; k++) {
-        float xy[2 * 100];
         float x0 = (float)test_rand_below(140), y0 = (float)test_rand_below(80);
-        for (int j = 0; j < 100; j++) {
-          xy[2 * j] = x0 + (j % 2 ? 14.0f : 0.5f);
-          xy[2 * j + 1] = y0 + 16.0f * (float)j / 100.0f;
-        }
-        ref_fill(&s, ref_poly(&s, xy, 100), ref_solid(&s, 0.1f, 0.5f, 0.9f, 0.8f), CN_RULE_EVENODD);
+        ref_fill(&s, zigzag(&s, x0, y0, 100, false), ref_solid(&s, 0.1f, 0.5f, 0.9f, 0.8f), CN_RULE_EVENODD);
       }
     } else {
       for (int k = 0; k < 300; k++) { /* small triangles: a few pieces in each tile they touch */
