@@ -90,6 +90,20 @@ void put(uint w) {
   pos++;
 }
 
+// A FILL or END_CLIP (cmd) of a path's tile t: its run of pieces, backdrop
+// and rule (the caller reserved the 5 words), counted for fine's choice of
+// loop (cn_render_bump.fills, fill_pieces, long_pieces).
+void put_path(uint cmd, cn_render_tile t, uint rule) {
+  put(cmd);
+  put(t.seg_first);
+  put(t.seg_count);
+  put(uint(t.backdrop));
+  put(rule);
+  fills += t.seg_count != 0u ? 1u : 0u;
+  fill_pieces += t.seg_count;
+  long_pieces += t.seg_count >= CN_FINE_LONG_RUN ? t.seg_count : 0u;
+}
+
 // Groups whose content turns out empty in this tile are taken back out of the
 // list: for the innermost GROUP_TRACK open groups, where their BEGIN starts
 // and ends in the list (CN_NONE: not removable: masks and masked groups).
@@ -286,14 +300,7 @@ void main() {
           }
           if (!reserve(5 + 5)) continue;
           if (cov == 2) {
-            put(CN_CMD_FILL);
-            put(tcur.seg_first);
-            put(tcur.seg_count);
-            fills += tcur.seg_count != 0u ? 1u : 0u;
-            fill_pieces += tcur.seg_count;
-            long_pieces += tcur.seg_count >= CN_FINE_LONG_RUN ? tcur.seg_count : 0u;
-            put(uint(tcur.backdrop));
-            put(rule);
+            put_path(CN_CMD_FILL, tcur, rule);
           } else {
             put(CN_CMD_SOLID);
           }
@@ -327,14 +334,7 @@ void main() {
           if (cov == 2 && close_group()) {
             depth--; // nothing was drawn inside: BEGIN_CLIP taken back
           } else if (cov == 2 && reserve(5)) {
-            put(CN_CMD_END_CLIP);
-            put(tcur.seg_first);
-            put(tcur.seg_count);
-            fills += tcur.seg_count != 0u ? 1u : 0u;
-            fill_pieces += tcur.seg_count;
-            long_pieces += tcur.seg_count >= CN_FINE_LONG_RUN ? tcur.seg_count : 0u;
-            put(uint(tcur.backdrop));
-            put(rule);
+            put_path(CN_CMD_END_CLIP, tcur, rule);
             depth--;
           }
         } else if (tag == CN_TAG_BEGIN_BLEND) {
