@@ -585,7 +585,15 @@ FL_FN void fl_chord_load() {
   fl_q0 = fl_point(fl_me.c, fl_ci, fl_me.n);
   fl_q1 = fl_point(fl_me.c, fl_ci + 1u, fl_me.n);
   fl_cd = fl_dir(fl_sub(fl_q1, fl_q0));
-  if (!fl_dashed) return; /* solid strokes need no positions */
+  if (!fl_dashed) {
+    /* Solid strokes need no positions, but the step compares them (u == fl_x0):
+     * they must be defined. A GLSL global that is never written is undefined,
+     * and NVIDIA's compiler did take u == fl_x0 as false on the H200,
+     * interpolating the chord at a garbage position. */
+    fl_x0 = 0.0f;
+    fl_x1 = 0.0f;
+    return;
+  }
   float cum1 = fl_cum0 + fl_length(fl_sub(fl_q1, fl_q0));
   fl_x0 = fl_pos(fl_cum0);
   fl_x1 = fl_ci + 1u == fl_me.n || cum1 >= fl_total ? fl_E : fl_pos(cum1);
