@@ -142,12 +142,17 @@ static cn_result flat_bench_scene(cn_context *ctx, const bench_opts *o, const cn
     if (it++ < 0) continue;            /* warm-up */
     uint32_t n = 0;
     double ns[BENCH_SPANS];
-    r = cn_timer_read(ctx, timer, &n, NULL, ns, BENCH_SPANS);
+    const char *names[BENCH_SPANS];
+    r = cn_timer_read(ctx, timer, &n, names, ns, BENCH_SPANS);
+    /* each span in its column by its label: scenes whose write pass numbers
+     * the lines itself run no scan (its column stays 0) */
+    static const char *const columns[BENCH_SPANS] = {"flatten: setup", "flatten: count", "flatten: scan", "flatten: write"};
     double sum = 0;
-    for (uint32_t i = 0; i < BENCH_SPANS; i++) {
-      spans[i][measured] = i < n ? ns[i] * 1e-6 : 0;
-      sum += spans[i][measured];
-    }
+    for (uint32_t c = 0; c < BENCH_SPANS; c++) spans[c][measured] = 0;
+    for (uint32_t i = 0; i < n && i < BENCH_SPANS; i++)
+      for (uint32_t c = 0; c < BENCH_SPANS; c++)
+        if (names[i] && strcmp(names[i], columns[c]) == 0) spans[c][measured] += ns[i] * 1e-6;
+    for (uint32_t c = 0; c < BENCH_SPANS; c++) sum += spans[c][measured];
     spans[BENCH_SPANS][measured++] = sum;
   }
   for (int i = 0; i <= BENCH_SPANS && measured; i++) {
