@@ -428,7 +428,12 @@ FL_FN void fl_arc(vec2 p, vec2 u, vec2 v, float phi) {
  * both quads, and such triangles only chain along one segment's chords, so
  * every point keeps a winding of at least 1 (see cn_flatten.h). */
 FL_FN void fl_join_at(vec2 p, vec2 da, vec2 db, CN_U32 style, float direct) {
-  float cr = fl_cross(da, db), d = fl_dot(da, db);
+  /* precise: the test below is exact. Contracted to fma(x, y, -x * y), the
+   * cross product of a direction with itself is the rounding error of x * y,
+   * not 0, and every straight vertex got a join (the H200: 28% more lines on
+   * mapWaadt.svg, all of them pairs that cancel). */
+  precise float cr = da.x * db.y - da.y * db.x;
+  float d = fl_dot(da, db);
   if (cr == 0.0f && d > 0.0f) return; /* straight on: the sides meet */
   bool left = cr >= 0.0f;            /* turning left (or reversing): the left side is inside */
   float ang = fl_atan2(fl_fabs(cr), d);

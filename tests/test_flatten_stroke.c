@@ -80,6 +80,29 @@ TEST(stroke_line_butt_is_rectangle) {
   free(s);
 }
 
+/* A straight polyline: consecutive segments with the same direction (the
+ * same bits) meet without a join, so three segments with butt caps are
+ * exactly their six sides and two caps, in every join style. The test of a
+ * straight vertex is exact; a cross product contracted to a fused multiply-add
+ * is the rounding error of a product, not 0 (the H200 drew a join at every
+ * such vertex), hence the precise in fl_join_at. */
+TEST(stroke_straight_vertices_no_joins) {
+  for (uint32_t join = CN_JOIN_MITER; join <= CN_JOIN_MITER_CLIP; join++) {
+    fu_scene *s = new_scene();
+    fu_path(s, fu_transform(s, 1.1f, 0.3f, -0.2f, 0.9f, 3, 4));
+    fu_move(s, 0, 0);
+    fu_line(s, 7.5f, 3.125f); /* equal steps, exact in binary: the same direction each time */
+    fu_line(s, 15, 6.25f);
+    fu_line(s, 22.5f, 9.375f);
+    fu_end(s, false);
+    fu_stroke(s, 2, join, CN_CAP_BUTT, 4, NULL, 0, 0);
+    stroke_run r = run_checked(s, NULL);
+    CHECK_EQ_U64(r.n, 8);
+    free(r.l);
+    free(s);
+  }
+}
+
 /* Right-angle corner (0,0) -> (10,0) -> (10,10), width 2: the four joins. */
 static stroke_run corner(uint32_t join, float limit, uint32_t cap) {
   fu_scene *s = new_scene();
@@ -559,4 +582,4 @@ TEST(scene_frame_vs_standalone) {
 TEST_MAIN(T(scene_frame_vs_standalone), T(scene_frame_links_kept), T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
           T(stroke_zero_length_subpaths), T(stroke_non_uniform_transform), T(stroke_round_oracle), T(stroke_inner_join_safety),
           T(stroke_dashes_line), T(stroke_dashes_zero_length), T(stroke_dashes_joins_and_closed),
-          T(stroke_random_gpu_vs_cpu))
+          T(stroke_random_gpu_vs_cpu), T(stroke_straight_vertices_no_joins))
