@@ -79,26 +79,49 @@ static inline vec2 fl_v(float x, float y) {
 #define FL_PI 3.14159265358979f
 #define FL_BIG 1.0e30f /* "beyond any position" for solid strokes */
 
-/* ------------------------------------------------------------ vector math */
+/* ------------------------------------------------------------ vector math
+ * Every operation here is `precise` (no fused multiply-add): a point the
+ * outline reaches from two places (a side's end and the join after it, a
+ * transformed end point and the closing line) must come out equal in both,
+ * and a GPU compiler may fuse a multiply and an add at one inlined call site
+ * and not at another (NVIDIA's does: outlines left open by one ulp). The C
+ * side is built with -ffp-contract=off (CMakeLists.txt). */
 
-FL_FN vec2 fl_add(vec2 a, vec2 b) { return fl_v(a.x + b.x, a.y + b.y); }
-FL_FN vec2 fl_sub(vec2 a, vec2 b) { return fl_v(a.x - b.x, a.y - b.y); }
-FL_FN vec2 fl_mul(vec2 a, float s) { return fl_v(a.x * s, a.y * s); }
+FL_FN vec2 fl_add(vec2 a, vec2 b) {
+  precise vec2 r = fl_v(a.x + b.x, a.y + b.y);
+  return r;
+}
+FL_FN vec2 fl_sub(vec2 a, vec2 b) {
+  precise vec2 r = fl_v(a.x - b.x, a.y - b.y);
+  return r;
+}
+FL_FN vec2 fl_mul(vec2 a, float s) {
+  precise vec2 r = fl_v(a.x * s, a.y * s);
+  return r;
+}
 FL_FN vec2 fl_neg(vec2 a) { return fl_v(-a.x, -a.y); }
-FL_FN float fl_dot(vec2 a, vec2 b) { return a.x * b.x + a.y * b.y; }
-FL_FN float fl_cross(vec2 a, vec2 b) { return a.x * b.y - a.y * b.x; }
+FL_FN float fl_dot(vec2 a, vec2 b) {
+  precise float r = a.x * b.x + a.y * b.y;
+  return r;
+}
+FL_FN float fl_cross(vec2 a, vec2 b) {
+  precise float r = a.x * b.y - a.y * b.x;
+  return r;
+}
 FL_FN vec2 fl_perp(vec2 a) { return fl_v(-a.y, a.x); } /* +90 degrees: the left normal (y up) */
 FL_FN bool fl_eq(vec2 a, vec2 b) { return a.x == b.x && a.y == b.y; }
 FL_FN vec2 fl_rot(vec2 a, float ang) {
   float c = fl_cos(ang), s = fl_sin(ang);
-  return fl_v(a.x * c - a.y * s, a.x * s + a.y * c);
+  precise vec2 r = fl_v(a.x * c - a.y * s, a.x * s + a.y * c);
+  return r;
 }
 /* Length, scaled first so tiny and huge vectors neither underflow nor overflow. */
 FL_FN float fl_length(vec2 a) {
   float m = fl_fmax(fl_fabs(a.x), fl_fabs(a.y));
   if (!(m > 0.0f)) return 0.0f;
   vec2 b = fl_mul(a, 1.0f / m);
-  return m * fl_sqrt(fl_dot(b, b));
+  precise float r = m * fl_sqrt(fl_dot(b, b));
+  return r;
 }
 /* Unit vector along a (a != 0); (1, 0) for a zero or NaN vector. */
 FL_FN vec2 fl_dir(vec2 a) {
@@ -108,7 +131,10 @@ FL_FN vec2 fl_dir(vec2 a) {
   return fl_mul(b, 1.0f / fl_sqrt(fl_dot(b, b)));
 }
 
-FL_FN vec2 fl_apply(cn_transform t, vec2 p) { return fl_v(t.a * p.x + t.c * p.y + t.e, t.b * p.x + t.d * p.y + t.f); }
+FL_FN vec2 fl_apply(cn_transform t, vec2 p) {
+  precise vec2 r = fl_v(t.a * p.x + t.c * p.y + t.e, t.b * p.x + t.d * p.y + t.f);
+  return r;
+}
 /* v after m. */
 FL_FN cn_transform fl_compose(cn_transform v, cn_transform m) {
   cn_transform r;
