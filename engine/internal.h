@@ -130,6 +130,15 @@ uint32_t cn__bins_small_max(const cn_context *ctx);
 bool cn__bbox_small(const cn_context *ctx, uint64_t n, uint64_t group_bound);
 struct cn_bins_grid;
 bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const struct cn_bins_grid *g); /* bins_small */
+/* The flatten stage's CPU reference with `split` pairs per segment of a
+ * stroke of a curved path (1 to 64; cn_flatten_cpu walks unsplit, the kernels
+ * use CN_FL_STROKE_SPLIT): the same lines for any split. */
+struct cn_scene_data;
+struct cn_flatten_desc;
+struct cn_line;
+struct cn_flatten_elem;
+cn_result cn__flatten_cpu_split(const struct cn_scene_data *scene, const struct cn_flatten_desc *desc, uint32_t split,
+                                struct cn_line **lines, uint32_t *line_count, struct cn_flatten_elem *elems);
 /* bins_rows (one workgroup per bin row): the element count up to which it
  * runs (cn_tuning.bins_rows_max, else the default; 0 when turned off) and
  * whether it takes n elements on grid g. */

@@ -3,9 +3,13 @@
  * (shaders/flatten_pairs.comp) compile it as GLSL; the CPU reference
  * (stages/flatten_cpu.c) compiles it as C, so both run the same steps.
  *
- * Unit of work: one "pair" = one segment of the path of one FILL, STROKE or
- * BEGIN_CLIP element. fl_pair() emits that pair's lines through fl_out(a, b)
- * (device pixels), in a fixed order, so a count pass and a write pass agree.
+ * Unit of work: one "pair" = one segment of the path of one FILL or
+ * BEGIN_CLIP element, or one of the FL_STROKE_SPLIT chunks of a segment of a
+ * STROKE whose path has CN_PATH_CURVED (a solid stroke's chunk walks a share of the segment's
+ * chords, after restoring the walk's state at its first one; the lines of a
+ * segment's chunks, in chunk order, are those of the whole walk, bit for
+ * bit). fl_pair() emits that pair's lines through fl_out(a, b) (device
+ * pixels), in a fixed order, so a count pass and a write pass agree.
  *
  * The includer defines, before including this file:
  *   cn_element fl_elem(CN_U32 i)      cn_path fl_path(CN_U32 i)
@@ -14,9 +18,12 @@
  *   CN_U32 fl_sub_first(CN_U32 seg)   first segment of seg's subpath
  *   CN_U32 fl_sub_last(CN_U32 first)  last segment of the subpath starting at first
  *   float fl_dist_at(CN_U32 pair)     dashed strokes: distance along the subpath
- *                                     to the pair's start (exclusive segmented sum)
+ *                                     to the pair's start (exclusive segmented sum;
+ *                                     a segment's length is its first chunk's)
  *   void fl_out(vec2 a, vec2 b)       receives each line
  *   cn_transform fl_view(); float fl_tolerance();
+ * and may define FL_STROKE_SPLIT (default CN_FL_STROKE_SPLIT): the pairs per
+ * segment of a stroke of a curved path (the CPU reference walks unsplit, 1).
  * Rules for this file: vec2 math only through the fl_* helpers (C has no
  * operators on structs), float literals with an f suffix, no pointers, no out
  * parameters, structs built field by field.
@@ -249,6 +256,11 @@ FL_GLOBAL CN_U32 fl_dash_first, fl_dash_count, fl_dash_m; /* m: entries of one p
 FL_GLOBAL float fl_dash_period, fl_dash_off0;
 FL_GLOBAL float fl_cover; /* the paint's alpha factor: < 1 for a collapsed dash pattern */
 FL_GLOBAL CN_U32 fl_flags; /* CN_FLATTEN_ELEM_* of the element */
+FL_GLOBAL CN_U32 fl_split; /* pairs per segment of the element: FL_STROKE_SPLIT for strokes of CN_PATH_CURVED paths, else 1 */
+
+#ifndef FL_STROKE_SPLIT
+#define FL_STROKE_SPLIT CN_FL_STROKE_SPLIT
+#endif
 
 FL_FN float fl_dash_len(CN_U32 jm) { return fl_dash_at(fl_dash_first + jm % fl_dash_count); }
 
@@ -256,8 +268,10 @@ FL_FN float fl_dash_len(CN_U32 jm) { return fl_dash_at(fl_dash_first + jm % fl_d
 FL_FN bool fl_begin(cn_element el) {
   fl_cover = 1.0f;
   fl_flags = 0u;
+  fl_split = 1u;
   if (el.tag != CN_TAG_FILL && el.tag != CN_TAG_STROKE && el.tag != CN_TAG_BEGIN_CLIP) return false;
   cn_path p = fl_path(el.path);
+  if (el.tag == CN_TAG_STROKE && (p.flags & CN_PATH_CURVED) != 0u) fl_split = FL_STROKE_SPLIT;
   fl_path_first = p.seg_first;
   fl_path_end = p.seg_first + p.seg_count;
   fl_T = fl_compose(fl_view(), fl_xform(p.transform));
@@ -607,6 +621,7 @@ FL_FN float fl_poly_length(fl_poly p) {
 FL_GLOBAL fl_poly fl_me;
 FL_GLOBAL float fl_S, fl_E, fl_total;
 FL_GLOBAL CN_U32 fl_ci;            /* current chord: fl_q0 -> fl_q1 */
+FL_GLOBAL CN_U32 fl_cn;            /* the walk ends before this chord (fl_me.n, or the chunk's end) */
 FL_GLOBAL vec2 fl_q0, fl_q1, fl_cd;
 FL_GLOBAL float fl_cum0, fl_x0, fl_x1;
 
@@ -654,8 +669,10 @@ FL_GLOBAL CN_U32 fl_qk[FL_QMAX], fl_qs[FL_QMAX];
 FL_GLOBAL vec2 fl_qp[FL_QMAX], fl_qa[FL_QMAX], fl_qb[FL_QMAX];
 FL_GLOBAL float fl_qd[FL_QMAX];
 
+FL_GLOBAL bool fl_mute; /* a chunk's first step, on the chord before the chunk: state only, no ops */
+
 FL_FN void fl_push(CN_U32 kind, vec2 p, vec2 a, vec2 b, CN_U32 style, float direct) {
-  if (fl_nq >= FL_QMAX) return;
+  if (fl_nq >= FL_QMAX || fl_mute) return;
   fl_qk[fl_nq] = kind;
   fl_qp[fl_nq] = p;
   fl_qa[fl_nq] = a;
@@ -763,10 +780,10 @@ FL_FN void fl_piece_step() {
   }
   if (fl_phase == FL_PIECE_WALK) {
     float lo = fl_lo, hi = fl_hi;
-    while (fl_ci < fl_me.n &&
+    while (fl_ci < fl_cn &&
            (fl_eq(fl_q0, fl_q1) || (fl_dashed && (fl_x1 < lo || (fl_x1 == lo && fl_x0 < fl_x1)))))
       fl_chord_next();
-    if (fl_ci >= fl_me.n || (fl_dashed && fl_x0 >= hi && fl_started)) {
+    if (fl_ci >= fl_cn || (fl_dashed && fl_x0 >= hi && fl_started)) {
       fl_phase = FL_PIECE_END;
     } else {
       float u = fl_dashed ? fl_fmax(lo, fl_x0) : fl_x0;
@@ -826,7 +843,8 @@ FL_FN void fl_piece_step() {
     if (fl_phase == FL_PIECE_WALK) return;
   }
   if (fl_phase == FL_PIECE_END) {
-    if (fl_started && fl_end_kind == FL_END_CAP) {
+    /* a chunk that ends before the segment's last chord leaves the end to the next */
+    if (fl_started && fl_end_kind == FL_END_CAP && fl_cn == fl_me.n) {
       if (fl_at_end) {
         fl_q_join(fl_lastp, fl_lastd, fl_me.t1, CN_JOIN_ROUND, 0.0f);
         fl_q_cap(fl_lastp, fl_me.t1);
@@ -903,9 +921,16 @@ FL_GLOBAL bool fl_is_first, fl_is_last;
 
 /* ----------------------------------------------------------------- strokes */
 
-/* The stroke outline of segment si (pair: its pair index). length_only: just
- * return the segment's flattened length (dashed strokes' distance pass). */
-FL_FN float fl_stroke_pair(CN_U32 si, CN_U32 pair, bool length_only) {
+/* Chunk `chunk` of the stroke outline of segment si (pair: the pair index of
+ * the segment's first chunk). length_only: just return the segment's
+ * flattened length (dashed strokes' distance pass; 0 from chunks past the first). */
+FL_FN float fl_stroke_pair(CN_U32 si, CN_U32 pair, CN_U32 chunk, bool length_only) {
+  if (chunk > 0u && fl_dashed) return 0.0f; /* dashed: the first chunk walks the whole segment */
+  /* Every global the walk reads is set here or before it reads it (GLSL
+   * leaves an unwritten global undefined; NVIDIA's compiler takes that
+   * literally): the spot and dash paths do not set these below. */
+  fl_mute = false;
+  fl_cn = 0u;
   CN_U32 first = fl_first_of(si);
   CN_U32 last = fl_last_of(first, si);
   bool closed = (fl_seg(si).info & CN_SEG_SUBPATH_CLOSED) != 0u;
@@ -916,10 +941,17 @@ FL_FN float fl_stroke_pair(CN_U32 si, CN_U32 pair, bool length_only) {
   CN_U32 prev = CN_NONE, wrap_last = CN_NONE;
   bool has_next = false;
   float last_len = 0.0f;
+  /* A solid stroke's chunk walks chords [ca, cb) of the segment's fl_me.n. */
+  CN_U32 ca = 0u, cb = 0u;
   for (CN_U32 q = 0u; q < 5u; q++) {
     CN_U32 from = si, count = 1u;
     bool down = false;
     if (q > 0u && length_only) break;
+    if (q == 1u && chunk > 0u) {
+      ca = (chunk * fl_me.n) / FL_STROKE_SPLIT;
+      cb = ((chunk + 1u) * fl_me.n) / FL_STROKE_SPLIT;
+      if (!fl_me.ok || ca == cb) return 0.0f; /* a degenerate segment's dot comes from its first chunk */
+    }
     if (q == 1u) {
       if (!fl_me.ok) continue;
       from = si - 1u;
@@ -978,7 +1010,7 @@ FL_FN float fl_stroke_pair(CN_U32 si, CN_U32 pair, bool length_only) {
     bool is_first = prev == CN_NONE;
     bool is_last = !has_next;
     if (fl_dashed) {
-      fl_S = si == first ? 0.0f : fl_dist_at(pair);
+      fl_S = si == first ? 0.0f : fl_dist_at(pair); /* pair + 1: the next chunk, or segment, at fl_S + fl_total */
       fl_E = si == last ? fl_S + fl_total : fl_dist_at(pair + 1u);
       if (!(fl_E >= fl_S)) fl_E = fl_S;
     } else {
@@ -988,7 +1020,7 @@ FL_FN float fl_stroke_pair(CN_U32 si, CN_U32 pair, bool length_only) {
     /* Closed subpaths join across their start, when the pattern runs through it. */
     bool wrap = closed;
     if (closed && fl_dashed && (is_first || is_last)) {
-      float total = last == first ? 0.0f : fl_dist_at(pair + (last - si));
+      float total = last == first ? 0.0f : fl_dist_at(pair + (last - si) * fl_split);
       wrap = fl_dash_on_after(0.0f) && fl_dash_on_before(total + last_len);
     }
     fl_prev_gap = false;
@@ -998,6 +1030,27 @@ FL_FN float fl_stroke_pair(CN_U32 si, CN_U32 pair, bool length_only) {
     }
     fl_ci = 0u;
     fl_cum0 = 0.0f;
+    fl_cn = fl_me.n;
+    fl_mute = false;
+    if (!fl_dashed && fl_split > 1u) {
+      /* The chunk's first step runs, muted, on the last chord before the
+       * chunk that is not degenerate (the chords between are): it leaves the
+       * state the whole walk has there (started, the last direction, length
+       * and end point, the merge with the next chord). Without one, the
+       * chunk starts the piece itself. */
+      ca = (chunk * fl_me.n) / FL_STROKE_SPLIT;
+      cb = ((chunk + 1u) * fl_me.n) / FL_STROKE_SPLIT;
+      if (ca == cb) return 0.0f; /* fewer chords than chunks: this one has none */
+      fl_ci = ca;
+      fl_cn = cb;
+      for (CN_U32 j = ca; j > 0u; j--) {
+        if (!fl_eq(fl_point(fl_me.c, j - 1u, fl_me.n), fl_point(fl_me.c, j, fl_me.n))) {
+          fl_ci = j - 1u;
+          fl_mute = true;
+          break;
+        }
+      }
+    }
     fl_chord_load();
     CN_U32 first_start = is_first && !wrap ? FL_END_CAP : FL_END_JOIN;
     CN_U32 last_end = is_last && !wrap ? FL_END_CAP : FL_END_NONE;
@@ -1041,6 +1094,7 @@ FL_FN float fl_stroke_pair(CN_U32 si, CN_U32 pair, bool length_only) {
       if (!have_piece) continue;
     }
     fl_piece_step();
+    fl_mute = false;
     fl_flush();
     if (fl_phase == FL_PIECE_DONE) {
       have_piece = false;
@@ -1052,17 +1106,20 @@ FL_FN float fl_stroke_pair(CN_U32 si, CN_U32 pair, bool length_only) {
 
 /* ------------------------------------------------------------------ entry */
 
-/* Segment k of element e's path (pair: its pair index): emits its lines, or
+/* Pair k of element e (pair: its index among all pairs; k / fl_split is the
+ * segment of e's path, k % fl_split the chunk of a stroke's): emits its lines, or
  * with length_only returns a dashed stroke's flattened length (0 for
  * anything else) and emits nothing. One entry, so kernels inline it once. */
 FL_FN float fl_pair(CN_U32 e, CN_U32 k, CN_U32 pair, bool length_only) {
   cn_element el = fl_elem(e);
   if (!fl_begin(el)) return 0.0f;
-  CN_U32 si = fl_path_first + k;
+  CN_U32 seg = fl_split == 1u ? k : k / FL_STROKE_SPLIT;
+  CN_U32 chunk = k - seg * fl_split;
+  CN_U32 si = fl_path_first + seg;
   if (si >= fl_path_end) return 0.0f;
   if (el.tag == CN_TAG_STROKE) {
     if (length_only && !fl_dashed) return 0.0f;
-    return fl_stroke_pair(si, pair, length_only);
+    return fl_stroke_pair(si, pair - chunk, chunk, length_only);
   }
   if (!length_only) fl_fill_pair(si);
   return 0.0f;

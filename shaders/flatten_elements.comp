@@ -1,6 +1,8 @@
 #version 460
 // flatten_elements: per-element passes of the flatten stage (stages/flatten.c).
-//   CN_FL_MODE_ELEM_INIT:   pair_base[e] = segments of e's path if e draws (FILL,
+//   CN_FL_MODE_ELEM_INIT:   pair_base[e] = e's pairs (segments of its path, times
+//                           CN_FL_STROKE_SPLIT for a STROKE of a CN_PATH_CURVED
+//                           path) if e draws (FILL,
 //                           STROKE, BEGIN_CLIP) and is not culled (pc.cull: its
 //                           result box is empty), else 0; pair_base[E] = 0 (the
 //                           host scans it into offsets); the box is reset; the
@@ -31,7 +33,10 @@ void main() {
     uint n = 0u;
     if (e < E) {
       cn_element el = pc.elements.v[e];
-      if (fl_is_drawing(el.tag)) n = pc.paths.v[el.path].seg_count;
+      if (fl_is_drawing(el.tag)) {
+        cn_path p = pc.paths.v[el.path];
+        n = p.seg_count * (el.tag == CN_TAG_STROKE && (p.flags & CN_PATH_CURVED) != 0u ? CN_FL_STROKE_SPLIT : 1u);
+      }
       if (uint64_t(pc.cull) != 0ul) {
         vec4 b = pc.cull.v[e];
         if (!(b.z > b.x && b.w > b.y)) n = 0u; // empty result box: nothing of it is visible

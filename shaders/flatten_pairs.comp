@@ -112,9 +112,10 @@ void main() {
   uint k = pair - pc.work.v[CN_FL_OFF_PAIR_BASE + e];
 
   if (pc.mode == CN_FL_MODE_DASH_LEN) {
-    float len = fl_pair(e, k, pair, true);
-    uint si = pc.paths.v[pc.elements.v[e].path].seg_first + k;
-    bool start = k == 0u || fl_sub_first(si) == si;
+    float len = fl_pair(e, k, pair, true); // sets fl_split
+    uint seg = k / fl_split;
+    uint si = pc.paths.v[pc.elements.v[e].path].seg_first + seg;
+    bool start = k == 0u || (k == seg * fl_split && fl_sub_first(si) == si); // a segment's first chunk
     pc.work.v[fl_off_dash() + pair] = (floatBitsToUint(len) & 0x7FFFFFFFu) | (start ? 0x80000000u : 0u);
     return;
   }

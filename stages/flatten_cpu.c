@@ -16,6 +16,7 @@ typedef struct fl_cpu_state {
   float tolerance;
   uint32_t *sub_first, *sub_last;
   float *dist;
+  uint8_t *curved; /* per path: CN_PATH_CURVED as cn_scene_gpu sets it in its device copy */
   /* output */
   cn_line *lines;
   uint64_t count, cap;
@@ -31,7 +32,11 @@ static bool fl_draws_cpu(uint32_t tag) {
 }
 
 static cn_element fl_elem(uint32_t i) { return fl_st->scene->elements[i]; }
-static cn_path fl_path(uint32_t i) { return fl_st->scene->paths[i]; }
+static cn_path fl_path(uint32_t i) {
+  cn_path p = fl_st->scene->paths[i];
+  p.flags = (p.flags & ~CN_PATH_CURVED) | (fl_st->curved[i] ? CN_PATH_CURVED : 0u);
+  return p;
+}
 static cn_segment fl_seg(uint32_t i) { return fl_st->scene->segments[i]; }
 static cn_transform fl_xform(uint32_t i) { return fl_st->scene->transforms[i]; }
 static cn_stroke fl_stroke_at(uint32_t i) { return fl_st->scene->strokes[i]; }
@@ -44,6 +49,12 @@ static float fl_tolerance(void) { return fl_st->tolerance; }
 
 typedef struct vec2 vec2;
 static void fl_out(vec2 a, vec2 b);
+
+/* Pairs per segment of a stroke of a curved path: 1 (the whole walk at once,
+ * so the kernels' CN_FL_STROKE_SPLIT chunks are checked against the unsplit
+ * walk), or a test's (cn__flatten_cpu_split: any split gives the same lines). */
+static _Thread_local uint32_t fl_cpu_split = 1;
+#define FL_STROKE_SPLIT fl_cpu_split
 
 #include "cn_flatten_core.h"
 
@@ -84,16 +95,31 @@ static void fl_cpu_subpaths(const cn_scene_data *sc, uint32_t *first, uint32_t *
   }
 }
 
-cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc, cn_line **lines,
-                         uint32_t *line_count, cn_flatten_elem *elems) {
+/* Pairs per segment of element el: fl_cpu_split for a STROKE of a curved path, else 1 (the
+ * kernels' layout when fl_cpu_split is CN_FL_STROKE_SPLIT). */
+static uint32_t fl_cpu_split_of(const fl_cpu_state *st, const cn_element *el) {
+  return el->tag == CN_TAG_STROKE && st->curved[el->path] ? fl_cpu_split : 1u;
+}
+static uint32_t fl_cpu_pairs(const fl_cpu_state *st, const cn_element *el) {
+  if (!fl_draws_cpu(el->tag)) return 0;
+  return st->scene->paths[el->path].seg_count * fl_cpu_split_of(st, el);
+}
+
+static cn_result fl_cpu_run(const cn_scene_data *scene, const cn_flatten_desc *desc, cn_line **lines,
+                            uint32_t *line_count, cn_flatten_elem *elems) {
   *lines = NULL;
   *line_count = 0;
-  uint32_t P;
   cn_scene_info info;
   CN_TRY(cn_scene_check(scene, &info));
-  P = info.pair_count;
   cn_flatten_desc d = desc ? *desc : (cn_flatten_desc){0};
   fl_cpu_state st = {.scene = scene, .tolerance = d.tolerance > 0 ? d.tolerance : CN_FLATTEN_DEFAULT_TOLERANCE};
+  st.curved = calloc(scene->path_count ? scene->path_count : 1, 1);
+  if (!st.curved) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of host memory");
+  for (uint32_t p = 0; p < scene->path_count; p++)
+    for (uint32_t k = 0; k < scene->paths[p].seg_count && !st.curved[p]; k++)
+      st.curved[p] = (scene->segments[scene->paths[p].seg_first + k].info & 3u) != CN_SEG_LINE;
+  uint64_t P = 0;
+  for (uint32_t e = 0; e < scene->element_count; e++) P += fl_cpu_pairs(&st, &scene->elements[e]);
   bool identity = true;
   for (int i = 0; i < 6; i++) identity = identity && d.view[i] == 0;
   st.view = identity ? (cn_transform){1, 0, 0, 1, 0, 0}
@@ -106,25 +132,26 @@ cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc
     free(st.sub_first);
     free(st.sub_last);
     free(st.dist);
+    free(st.curved);
     return cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of host memory");
   }
   fl_cpu_subpaths(scene, st.sub_first, st.sub_last);
   fl_st = &st;
 
-  /* Dash distances: the exclusive sum of flattened lengths within each subpath. */
+  /* Dash distances: the exclusive sum of flattened lengths within each
+   * subpath (a segment's length is its first chunk's; the others add 0). */
   uint32_t pair = 0;
   for (uint32_t e = 0; e < scene->element_count; e++) {
     const cn_element *el = &scene->elements[e];
-    if (!fl_draws_cpu(el->tag)) continue;
-    const cn_path *p = &scene->paths[el->path];
+    uint32_t n = fl_cpu_pairs(&st, el), split = fl_cpu_split_of(&st, el);
     float run = 0;
-    for (uint32_t k = 0; k < p->seg_count; k++) {
-      uint32_t si = p->seg_first + k;
-      if (k == 0 || st.sub_first[si] == si) run = 0;
+    for (uint32_t k = 0; k < n; k++) {
+      uint32_t si = scene->paths[el->path].seg_first + k / split;
+      if (k == 0 || (k % split == 0 && st.sub_first[si] == si)) run = 0;
       st.dist[pair + k] = run;
       run += fl_pair(e, k, pair + k, true);
     }
-    pair += p->seg_count;
+    pair += n;
   }
 
   pair = 0;
@@ -137,7 +164,7 @@ cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc
     float cover = 1.0f;
     uint32_t flags = 0;
     if (fl_draws_cpu(el->tag)) {
-      uint32_t n = scene->paths[el->path].seg_count;
+      uint32_t n = fl_cpu_pairs(&st, el);
       for (uint32_t k = 0; k < n; k++) {
         fl_pair(e, k, pair + k, false);
         if (k == 0) cover = fl_cover, flags = fl_flags; /* as flatten_pairs: set by the element's first pair */
@@ -158,6 +185,7 @@ cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc
     }
   }
   fl_st = NULL;
+  free(st.curved);
   free(st.sub_first);
   free(st.sub_last);
   free(st.dist);
@@ -169,4 +197,19 @@ cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc
   *lines = st.lines;
   *line_count = (uint32_t)st.count;
   return CN_OK;
+}
+
+cn_result cn_flatten_cpu(const cn_scene_data *scene, const cn_flatten_desc *desc, cn_line **lines,
+                         uint32_t *line_count, cn_flatten_elem *elems) {
+  fl_cpu_split = 1;
+  return fl_cpu_run(scene, desc, lines, line_count, elems);
+}
+
+cn_result cn__flatten_cpu_split(const cn_scene_data *scene, const cn_flatten_desc *desc, uint32_t split,
+                                cn_line **lines, uint32_t *line_count, cn_flatten_elem *elems) {
+  if (split == 0 || split > 64) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "flatten (CPU): split %u: 1 to 64", split);
+  fl_cpu_split = split;
+  cn_result r = fl_cpu_run(scene, desc, lines, line_count, elems);
+  fl_cpu_split = 1;
+  return r;
 }

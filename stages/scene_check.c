@@ -1,6 +1,7 @@
 /* scene_check.c: the one check of an encoded scene that every stage and the
  * renderer run before upload (cn_scene_check), and the producers' stricter
  * invariants (cn_scene_validate, docs/SCENE.md "Invariants"). */
+#include "cn_flatten_shared.h"
 #include "cn_scene.h"
 #include "internal.h"
 #include "scene_gpu_internal.h"
@@ -117,7 +118,7 @@ cn_result cn__scene_check(const cn_scene_data *s, cn_scene_info *info, uint32_t 
   uint32_t *stack = malloc(sizeof(uint32_t) * (s->element_count ? s->element_count : 1));
   if (!stack) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "scene check: out of host memory for %u elements", s->element_count);
   uint32_t depth = 0, max_depth = 0, groups = 0;
-  uint64_t pairs = 0;
+  uint64_t pairs = 0, segs = 0;
   bool after_mask = false, dashed = false; /* after_mask: the element before closed a mask group */
   cn_result r = CN_OK;
   for (uint32_t i = 0; i < s->element_count && r == CN_OK; i++) {
@@ -133,7 +134,9 @@ cn_result cn__scene_check(const cn_scene_data *s, cn_scene_info *info, uint32_t 
                     s->path_count);
         break;
       }
-      pairs += s->paths[e->path].seg_count;
+      /* the flatten stage's pairs: CN_FL_STROKE_SPLIT chunks per stroke segment */
+      pairs += (uint64_t)s->paths[e->path].seg_count * (e->tag == CN_TAG_STROKE ? CN_FL_STROKE_SPLIT : 1u);
+      segs += s->paths[e->path].seg_count;
     }
     switch (e->tag) {
       case CN_TAG_FILL:
@@ -207,11 +210,13 @@ cn_result cn__scene_check(const cn_scene_data *s, cn_scene_info *info, uint32_t 
     r = cn_fail(CN_ERROR_UNBALANCED, "scene: element %u: %s is never closed", stack[depth - 1],
                 cn__tag(s->elements[stack[depth - 1]].tag));
   if (r == CN_OK && pairs >= CN__MAX_COUNT)
-    r = cn_fail(CN_ERROR_LIMIT, "scene: %llu (element, segment) pairs: at most 2^30 - 1", (unsigned long long)pairs);
+    r = cn_fail(CN_ERROR_LIMIT, "scene: %llu flatten pairs (one per segment of a fill or clip, %u per segment of a stroke): at most 2^30 - 1",
+                (unsigned long long)pairs, CN_FL_STROKE_SPLIT);
   free(stack);
   if (r == CN_OK && info) {
     info->group_count = groups;
     info->pair_count = (uint32_t)pairs;
+    info->drawn_segments = (uint32_t)segs;
     info->max_depth = max_depth;
     info->dashed = dashed;
     info->extent = cn__scene_extent(s);

@@ -87,6 +87,17 @@ cn_result cn_scene_gpu_set_scene(cn_scene_gpu *g, const cn_scene_data *s) {
     CN__COPY(images, image_count, cn_image);
     CN__COPY(image_pixels, image_pixel_count, uint32_t);
 #undef CN__COPY
+    /* the device copy's path flags: CN_PATH_CURVED where a segment is a curve
+     * (the flatten stage walks those strokes in chunks) */
+    cn_path *dp = (cn_path *)(host + g->off_paths);
+    for (uint32_t p = 0; p < s->path_count; p++) {
+      dp[p].flags &= ~CN_PATH_CURVED;
+      for (uint32_t k = 0; k < dp[p].seg_count; k++)
+        if ((s->segments[dp[p].seg_first + k].info & 3u) != CN_SEG_LINE) {
+          dp[p].flags |= CN_PATH_CURVED;
+          break;
+        }
+    }
     for (uint32_t i = 0; i < n; i++) {
       init[i].px0 = init[i].py0 = INT_MAX;
       init[i].px1 = init[i].py1 = INT_MIN;
@@ -216,7 +227,7 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
   cn_flatten_args fa = {0};
   if (f->flatten) {
     if (!g->cap.lines) {
-      uint64_t guess = g->initial.lines ? g->initial.lines : 1024 + 8ull * g->info.pair_count;
+      uint64_t guess = g->initial.lines ? g->initial.lines : 1024 + 8ull * g->info.drawn_segments;
       g->cap.lines = (uint32_t)CN_MIN(guess, (uint64_t)UINT32_MAX);
     }
     fa = (cn_flatten_args){

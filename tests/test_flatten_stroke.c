@@ -8,6 +8,8 @@
 #include <canopy/cn_render.h>
 #include <canopy/cn_scene_gpu.h>
 
+#include "internal.h" /* cn__flatten_cpu_split */
+
 typedef struct stroke_run {
   cn_line *l;
   uint32_t n;
@@ -437,6 +439,54 @@ TEST(stroke_random_gpu_vs_cpu) {
   free(s);
 }
 
+/* A stroke segment is walked as CN_FL_STROKE_SPLIT chunks of its chords, each
+ * restoring the walk's state at its first chord: the CPU reference with any
+ * split gives the lines of the unsplit walk, bit for bit, element by element
+ * (random strokes of every kind, at two zooms, plus curves whose first or
+ * last chords collapse to one point, so chunks start and end in runs of
+ * degenerate chords). */
+TEST(stroke_split_same_lines) {
+  fu_scene *s = new_scene();
+  random_strokes(s, 40, true);
+  for (int i = 0; i < 12; i++) { /* degenerate chords at the start, the end, both */
+    float x = 20.0f + 5.0f * (float)i, y = 30.0f + 3.0f * (float)(i % 5);
+    fu_path(s, 0);
+    fu_move(s, x, y);
+    if (i % 3 == 0) fu_cubic(s, x, y, x, y, x + 0.002f, y + 40.0f);
+    else if (i % 3 == 1) fu_cubic(s, x + 30.0f, y - 20.0f, x + 40.0f, y, x + 40.0f, y);
+    else fu_cubic(s, x, y, x + 40.0f, y, x + 40.0f, y);
+    fu_line(s, x + 10.0f, y + 50.0f);
+    fu_end(s, i % 2 == 0);
+    fu_stroke(s, 1.0f + (float)i, (uint32_t)i % 4, (uint32_t)i % 3, 4, NULL, 0, 0);
+  }
+  cn_scene_data d = fu_data(s);
+  const float zooms[2] = {1, 9};
+  for (int z = 0; z < 2; z++) {
+    cn_flatten_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.view[0] = desc.view[3] = zooms[z];
+    cn_line *ref = NULL;
+    uint32_t nref = 0;
+    cn_flatten_elem *eref = calloc(s->ne, sizeof *eref), *e = calloc(s->ne, sizeof *e);
+    CHECK_OK(cn__flatten_cpu_split(&d, &desc, 1, &ref, &nref, eref));
+    CHECK(nref > (z ? 20000u : 3000u));
+    const uint32_t splits[6] = {2, 3, 5, CN_FL_STROKE_SPLIT, 13, 64};
+    for (int k = 0; k < 6; k++) {
+      cn_line *l = NULL;
+      uint32_t n = 0;
+      CHECK_OK(cn__flatten_cpu_split(&d, &desc, splits[k], &l, &n, e));
+      bool same = n == nref && memcmp(l, ref, (size_t)n * sizeof *l) == 0 && memcmp(e, eref, s->ne * sizeof *e) == 0;
+      if (!same) fprintf(stderr, "  zoom %g, split %u: %u lines against %u unsplit\n", zooms[z], splits[k], n, nref);
+      CHECK(same);
+      free(l);
+    }
+    free(ref);
+    free(eref);
+    free(e);
+  }
+  free(s);
+}
+
 /* A whole-scene frame of the renderer flattens inside its own command buffer:
  * the subpath links start before the scene stage, flatten culls elements whose
  * result box is empty, and render_tile_alloc runs flatten's last pass
@@ -582,4 +632,4 @@ TEST(scene_frame_vs_standalone) {
 TEST_MAIN(T(scene_frame_vs_standalone), T(scene_frame_links_kept), T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
           T(stroke_zero_length_subpaths), T(stroke_non_uniform_transform), T(stroke_round_oracle), T(stroke_inner_join_safety),
           T(stroke_dashes_line), T(stroke_dashes_zero_length), T(stroke_dashes_joins_and_closed),
-          T(stroke_random_gpu_vs_cpu), T(stroke_straight_vertices_no_joins))
+          T(stroke_random_gpu_vs_cpu), T(stroke_straight_vertices_no_joins), T(stroke_split_same_lines))

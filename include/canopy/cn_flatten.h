@@ -85,7 +85,8 @@
  * stage). Downstream stages read the header's line_count and must not trust
  * the lines when flags has CN_FLATTEN_OVERFLOW.
  *
- * Limits: elements, pairs (element, segment) and segments each below 2^30;
+ * Limits: elements, segments and pairs (one per segment of a fill or clip,
+ * CN_FL_STROKE_SPLIT per segment of a stroke) each below 2^30;
  * at most 2^32 - 1 lines (CN_FLATTEN_TOO_MANY beyond, reported as
  * CN_ERROR_LIMIT); per curve at most CN_FLATTEN_MAX_SUBDIV pieces, per round
  * join or cap CN_FLATTEN_MAX_ARC chords, per segment CN_FLATTEN_MAX_DASHES

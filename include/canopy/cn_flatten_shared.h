@@ -68,7 +68,17 @@ CN_STRUCT(cn_flatten_header) {
 #define CN_FLATTEN_MAX_DASHES 65536u /* dashes started within one segment */
 #define CN_FLATTEN_DASH_COLLAPSE_PX 0.125f /* dash periods below this (device px) draw solid at mean coverage */
 
-/* Work buffer layout, in u32 words (E elements, P (element, segment) pairs,
+/* Pairs per segment of a STROKE element whose path has CN_PATH_CURVED: a
+ * solid stroke's segment is walked as this many chunks of its chords, one
+ * invocation each (its pairs k * split .. k * split + split - 1), so no
+ * invocation walks more than 1/split of a curve's chords; a dashed stroke's
+ * segment is walked by its first pair alone. Other elements have one pair per
+ * segment. cn_scene_info.pair_count counts this many for every stroke segment
+ * (a bound: pairs past the GPU's total do nothing). */
+#define CN_FL_STROKE_SPLIT 16u
+
+/* Work buffer layout, in u32 words (E elements, P pairs (at most one per
+ * segment of a FILL or BEGIN_CLIP, CN_FL_STROKE_SPLIT per segment of a STROKE),
  * S segments). Regions start on 16-byte boundaries. */
 #define CN_FL_ALIGN4(x) (((x) + 3u) & ~3u)
 #define CN_FL_OFF_PAIR_BASE 4u                                           /* E + 1: exclusive scan of pairs per element */

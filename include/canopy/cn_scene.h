@@ -49,7 +49,9 @@ typedef struct cn_scene_data {
 /* What cn_scene_check learns about a scene. */
 typedef struct cn_scene_info {
   uint32_t group_count; /* BEGIN/END elements */
-  uint32_t pair_count;  /* (element, segment) pairs of FILL, STROKE and BEGIN_CLIP elements */
+  uint32_t pair_count;  /* the flatten stage's pairs: one per segment of a FILL or BEGIN_CLIP,
+                           CN_FL_STROKE_SPLIT (cn_flatten_shared.h) per segment of a STROKE */
+  uint32_t drawn_segments; /* (element, segment) pairs of FILL, STROKE and BEGIN_CLIP elements */
   uint32_t max_depth;   /* deepest clip/blend nesting */
   bool dashed;          /* some STROKE has a dash pattern */
   /* A bound on |x| and |y| of everything the scene can draw before a view
@@ -64,7 +66,8 @@ typedef struct cn_scene_info {
  * and transforms, paints, strokes and their dashes, blends); each segment
  * naming the path whose range holds it; known tags and fill rules; groups
  * balanced, every END closing a BEGIN of its kind; each mask group followed
- * at once by its masked group; elements, segments and pairs below 2^30.
+ * at once by its masked group; elements, segments and the flatten stage's
+ * pairs (cn_scene_info.pair_count) below 2^30.
  * Fails with CN_ERROR_INVALID_ARGUMENT, CN_ERROR_UNBALANCED or CN_ERROR_LIMIT.
  * info (may be NULL) gets the scene's counts. */
 CN_API cn_result cn_scene_check(const cn_scene_data *s, cn_scene_info *info);

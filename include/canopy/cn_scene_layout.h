@@ -46,6 +46,12 @@
 #define CN_SEG_SUBPATH_END (1u << 2)    /* last segment of its subpath */
 #define CN_SEG_SUBPATH_CLOSED (1u << 3) /* set on every segment of a closed subpath */
 #define CN_SEG_PATH_SHIFT 4             /* info >> 4 = path index (paths < 2^28) */
+/* cn_path.flags: canopy sets this in its own device copy of a scene
+ * (cn_scene_gpu) for every path with a quadratic or cubic segment; the flatten
+ * stage walks the strokes of such paths in CN_FL_STROKE_SPLIT chunks per
+ * segment (cn_flatten_shared.h), the others in one. A hint only: the lines
+ * are the same either way. Scene data may leave it 0. */
+#define CN_PATH_CURVED 1u
 
 /* paint kinds */
 #define CN_PAINT_SOLID 0u
@@ -120,7 +126,7 @@ CN_STRUCT(cn_path) {
   CN_U32 seg_first;
   CN_U32 seg_count;
   CN_U32 transform; /* index into transforms */
-  CN_U32 flags;     /* reserved, 0 */
+  CN_U32 flags;     /* CN_PATH_CURVED (see there) or 0; other bits reserved, 0 */
 } CN_STRUCT_END(cn_path)
 
 CN_STRUCT(cn_segment) {
