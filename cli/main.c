@@ -113,6 +113,9 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   const char *fl_ws = getenv("CANOPY_FLATTEN_WRITE_SCAN");
   if (fl_ws && *fl_ws)
     cli_tuning.flatten_write_scan_max = strncmp(fl_ws, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(fl_ws, NULL, 10);
+  /* CANOPY_FLATTEN_OVERLAP=off (cn_tuning.flatten_no_overlap) */
+  const char *fl_ov = getenv("CANOPY_FLATTEN_OVERLAP");
+  if (fl_ov && strncmp(fl_ov, "off", 3) == 0) cli_tuning.flatten_no_overlap = true;
   char cache[4096];
   cn_context_desc d = {.validation = cli_env_flag("CANOPY_VALIDATION"),
                        .device = getenv("CANOPY_DEVICE"),

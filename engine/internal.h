@@ -133,6 +133,28 @@ bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const struct cn_bins
 /* The flatten stage's CPU reference with `split` pairs per segment of a
  * stroke of a curved path (1 to 64; cn_flatten_cpu walks unsplit, the kernels
  * use CN_FL_STROKE_SPLIT): the same lines for any split. */
+/* The scene stage's record with hook(user, cmd) called at the start of each
+ * of its phases (before the path boxes, the boxes, the bins when it bins),
+ * after the barrier that begins it: what the hook records runs beside that
+ * phase's passes and before their timer marks (a timestamp waits for the
+ * work before it: recorded after the stage's mark, the hook's pass would
+ * start only when the phase's own had ended). The caller ends the last phase
+ * with a barrier. */
+struct cn_scene_stage_args;
+cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, const struct cn_scene_stage_args *a,
+                                        cn_result (*hook)(void *user, VkCommandBuffer cmd), void *user);
+/* Flatten overlapped with the scene stage (stages/scene_gpu.c): a record
+ * whose links are ready, without culling, split into its early passes (the
+ * element pass, the pair-base scan, with dashes their lengths and scan, the
+ * count pass), one per step (each must be followed by a barrier before the
+ * next), then the rest (after a barrier). end frees the state, also after an
+ * error. */
+struct cn_flatten_args;
+typedef struct cn__flatten_overlap cn__flatten_overlap;
+cn_result cn__flatten_overlap_begin(cn_context *ctx, const struct cn_flatten_args *a, cn__flatten_overlap **out);
+cn_result cn__flatten_overlap_step(cn__flatten_overlap *o, VkCommandBuffer cmd);
+cn_result cn__flatten_overlap_end(cn__flatten_overlap *o, VkCommandBuffer cmd);
+void cn__flatten_overlap_free(cn__flatten_overlap *o);
 struct cn_scene_data;
 struct cn_flatten_desc;
 struct cn_line;

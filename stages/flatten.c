@@ -145,8 +145,17 @@ cn_result cn_flatten_record_links(cn_context *ctx, VkCommandBuffer cmd, const cn
   return fl_record_links(ctx, cmd, a);
 }
 
-cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatten_args *a) {
-  if (!ctx || !cmd || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_flatten_record: NULL argument");
+/* What every recorded pass of one record shares. */
+typedef struct fl_rec {
+  const cn_flatten_args *a;
+  cn_flatten_push pc;
+  VkPipeline k_elem, k_sub, k_pairs;
+  bool write_scans, links;
+  VkDeviceAddress w, scan_scratch, scan_scratch_b;
+  uint64_t off_pair_lines, off_sub_first, off_dash;
+} fl_rec;
+
+static cn_result fl_prepare(cn_context *ctx, const cn_flatten_args *a, fl_rec *r) {
   CN_TRY(fl_check_args(a));
   const uint32_t E = a->element_count, S = a->segment_count, P = a->pair_count;
   float tol = a->tolerance > 0 ? a->tolerance : CN_FLATTEN_DEFAULT_TOLERANCE;
@@ -159,86 +168,174 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
     if (!isfinite(view[i])) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "flatten: view[%d] is not finite", i);
   }
   if (identity) view[0] = view[3] = 1;
-  cn_timer *timer = a->timer;
-
-  VkPipeline k_elem, k_sub, k_pairs;
-  CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_ELEMENTS, &k_elem));
-  CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_SUBPATHS, &k_sub));
-  const bool write_scans = fl_write_scans(ctx, P);
+  r->a = a;
+  CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_ELEMENTS, &r->k_elem));
+  CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_SUBPATHS, &r->k_sub));
+  r->write_scans = fl_write_scans(ctx, P);
   /* constants: workgroup, the box cut, the write pass numbering the lines (flatten_pairs.comp) */
-  uint32_t pair_spec[3] = {FL_WG, fl_needs_box_clip(a, view) ? 1u : 0u, write_scans ? 1u : 0u};
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_PAIRS, pair_spec, 3, &k_pairs));
-
-  cn_flatten_push pc = {
+  uint32_t pair_spec[3] = {FL_WG, fl_needs_box_clip(a, view) ? 1u : 0u, r->write_scans ? 1u : 0u};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_PAIRS, pair_spec, 3, &r->k_pairs));
+  r->pc = (cn_flatten_push){
       .elements = a->elements, .paths = a->paths, .segments = a->segments, .transforms = a->transforms,
       .strokes = a->strokes, .dashes = a->dashes, .work = a->scratch, .lines = a->lines,
       .elem_out = a->elems, .cull = a->cull_boxes, .view_a = view[0], .view_b = view[1], .view_c = view[2],
       .view_d = view[3], .view_e = view[4], .view_f = view[5], .tolerance = tol, .element_count = E,
       .pair_count = P, .segment_count = S, .line_capacity = a->line_capacity};
-  const VkDeviceAddress w = a->scratch;
-  const VkDeviceAddress scan_scratch = a->scratch + fl_work_bytes(a);
-  const VkDeviceAddress scan_scratch_b = scan_scratch + fl_scan_bytes_a(ctx, a);
-  const uint64_t off_pair_lines = CN_FL_OFF_PAIR_LINES((uint64_t)E) * 4;
-  const uint64_t off_sub_first = CN_FL_OFF_SUB_FIRST((uint64_t)E, (uint64_t)P) * 4;
-  const uint64_t off_dash = CN_FL_OFF_DASH((uint64_t)E, (uint64_t)P, (uint64_t)S) * 4;
+  r->w = a->scratch;
+  r->scan_scratch = a->scratch + fl_work_bytes(a);
+  r->scan_scratch_b = r->scan_scratch + fl_scan_bytes_a(ctx, a);
+  r->off_pair_lines = CN_FL_OFF_PAIR_LINES((uint64_t)E) * 4;
+  r->off_sub_first = CN_FL_OFF_SUB_FIRST((uint64_t)E, (uint64_t)P) * 4;
+  r->off_dash = CN_FL_OFF_DASH((uint64_t)E, (uint64_t)P, (uint64_t)S) * 4;
+  r->links = !a->links_ready; /* links_ready: they are in the scratch from an earlier record */
+  return CN_OK;
+}
 
-  /* setup: header and the slot after the last pair's count start at 0; the
-   * subpath links alongside: the start flags (unless recorded earlier), their
-   * max scan, then the link beside the pair-base scan. The two scans are
-   * independent (own scratch regions). */
-  pc.mode = CN_FL_MODE_ELEM_INIT; /* with write_scans it also zeroes the per-workgroup totals */
-  uint64_t init_n = CN_MAX((uint64_t)E + 1, write_scans ? CN_DIV_UP((uint64_t)P, FL_WG) : 0);
-  cn_dispatch(ctx, cmd, k_elem, &pc, sizeof pc, CN_DIV_UP(init_n, FL_WG));
-  bool links = !a->links_ready; /* links_ready: they are in the scratch from an earlier record */
-  if (links && !a->links_recorded) {
-    pc.mode = CN_FL_MODE_SUB_START;
-    cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
-    cn_cmd_barrier(ctx, cmd);
-  }
-  if (links) CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_MAX, w + off_sub_first, scan_scratch_b, S, false));
-  cn_cmd_barrier(ctx, cmd);
-  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + CN_FL_OFF_PAIR_BASE * 4, scan_scratch, (uint64_t)E + 1, true));
-  if (S && links) {
-    pc.mode = CN_FL_MODE_SUB_LINK;
-    cn_dispatch(ctx, cmd, k_sub, &pc, sizeof pc, CN_DIV_UP((uint64_t)S, FL_WG));
-  }
-  cn_cmd_barrier(ctx, cmd);
-  if (P && a->dashed) {
-    pc.mode = CN_FL_MODE_DASH_LEN;
-    cn_dispatch(ctx, cmd, k_pairs, &pc, sizeof pc, CN_DIV_UP((uint64_t)P, FL_WG));
-    cn_cmd_barrier(ctx, cmd);
-    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_F32_SEG_ADD, w + off_dash, scan_scratch, P, true));
-    cn_cmd_barrier(ctx, cmd);
-  }
-  if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: setup");
+/* Setup, first part: the element pass (header, pair counts, boxes reset),
+ * beside the subpath start flags or their max scan. Ends before a barrier,
+ * as does every fl_rec_* below. */
+static void fl_rec_elements(cn_context *ctx, VkCommandBuffer cmd, fl_rec *r) {
+  const cn_flatten_args *a = r->a;
+  const uint32_t E = a->element_count, P = a->pair_count;
+  r->pc.mode = CN_FL_MODE_ELEM_INIT; /* with write_scans it also zeroes the per-workgroup totals */
+  uint64_t init_n = CN_MAX((uint64_t)E + 1, r->write_scans ? CN_DIV_UP((uint64_t)P, FL_WG) : 0);
+  cn_dispatch(ctx, cmd, r->k_elem, &r->pc, sizeof r->pc, CN_DIV_UP(init_n, FL_WG));
+}
 
-  /* count */
-  pc.mode = CN_FL_MODE_COUNT;
-  cn_dispatch(ctx, cmd, k_pairs, &pc, sizeof pc, CN_DIV_UP((uint64_t)P, FL_WG));
-  cn_cmd_barrier(ctx, cmd);
-  if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: count");
+/* Setup, second part: the pair-base scan, beside the subpath link pass. */
+static cn_result fl_rec_pair_base(cn_context *ctx, VkCommandBuffer cmd, fl_rec *r) {
+  const cn_flatten_args *a = r->a;
+  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, r->w + CN_FL_OFF_PAIR_BASE * 4, r->scan_scratch,
+                 (uint64_t)a->element_count + 1, true));
+  if (a->segment_count && r->links) {
+    r->pc.mode = CN_FL_MODE_SUB_LINK;
+    cn_dispatch(ctx, cmd, r->k_sub, &r->pc, sizeof r->pc, CN_DIV_UP((uint64_t)a->segment_count, FL_WG));
+  }
+  return CN_OK;
+}
 
-  /* scan (unless the write pass numbers the lines) */
-  if (!write_scans) {
-    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, w + off_pair_lines, scan_scratch, (uint64_t)P + 1, true));
+static void fl_rec_count(cn_context *ctx, VkCommandBuffer cmd, fl_rec *r) {
+  r->pc.mode = CN_FL_MODE_COUNT;
+  cn_dispatch(ctx, cmd, r->k_pairs, &r->pc, sizeof r->pc, CN_DIV_UP((uint64_t)r->a->pair_count, FL_WG));
+}
+
+/* After the count pass and its barrier: the scan (unless the write pass
+ * numbers the lines), the write pass and the element pass. */
+static cn_result fl_rec_write(cn_context *ctx, VkCommandBuffer cmd, fl_rec *r) {
+  const cn_flatten_args *a = r->a;
+  const uint32_t E = a->element_count, P = a->pair_count;
+  cn_timer *timer = a->timer;
+  if (!r->write_scans) {
+    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, r->w + r->off_pair_lines, r->scan_scratch, (uint64_t)P + 1, true));
     cn_cmd_barrier(ctx, cmd);
     if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: scan");
   }
-
-  /* write */
-  pc.mode = CN_FL_MODE_WRITE;
-  cn_dispatch(ctx, cmd, k_pairs, &pc, sizeof pc, CN_DIV_UP((uint64_t)P, FL_WG));
+  r->pc.mode = CN_FL_MODE_WRITE;
+  cn_dispatch(ctx, cmd, r->k_pairs, &r->pc, sizeof r->pc, CN_DIV_UP((uint64_t)P, FL_WG));
   cn_cmd_barrier(ctx, cmd);
   if (a->caller_finish) { /* the caller's next pass finishes the elements (flatten_finish.glsl) */
     if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: write");
     return CN_OK;
   }
-  pc.mode = CN_FL_MODE_ELEM_FINISH;
-  cn_dispatch(ctx, cmd, k_elem, &pc, sizeof pc, CN_DIV_UP((uint64_t)CN_MAX(E, 1), FL_WG));
+  r->pc.mode = CN_FL_MODE_ELEM_FINISH;
+  cn_dispatch(ctx, cmd, r->k_elem, &r->pc, sizeof r->pc, CN_DIV_UP((uint64_t)CN_MAX(E, 1), FL_WG));
   if (!a->caller_barrier) cn_cmd_barrier(ctx, cmd);
   if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: write");
   return CN_OK;
 }
+
+cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatten_args *a) {
+  if (!ctx || !cmd || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_flatten_record: NULL argument");
+  fl_rec r;
+  CN_TRY(fl_prepare(ctx, a, &r));
+  const uint32_t S = a->segment_count, P = a->pair_count;
+  cn_timer *timer = a->timer;
+
+  /* setup: header and the slot after the last pair's count start at 0; the
+   * subpath links alongside: the start flags (unless recorded earlier), their
+   * max scan, then the link beside the pair-base scan. The two scans are
+   * independent (own scratch regions). */
+  fl_rec_elements(ctx, cmd, &r);
+  if (r.links && !a->links_recorded) {
+    r.pc.mode = CN_FL_MODE_SUB_START;
+    cn_dispatch(ctx, cmd, r.k_sub, &r.pc, sizeof r.pc, CN_DIV_UP((uint64_t)S, FL_WG));
+    cn_cmd_barrier(ctx, cmd);
+  }
+  if (r.links) CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_MAX, r.w + r.off_sub_first, r.scan_scratch_b, S, false));
+  cn_cmd_barrier(ctx, cmd);
+  CN_TRY(fl_rec_pair_base(ctx, cmd, &r));
+  cn_cmd_barrier(ctx, cmd);
+  if (P && a->dashed) {
+    r.pc.mode = CN_FL_MODE_DASH_LEN;
+    cn_dispatch(ctx, cmd, r.k_pairs, &r.pc, sizeof r.pc, CN_DIV_UP((uint64_t)P, FL_WG));
+    cn_cmd_barrier(ctx, cmd);
+    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_F32_SEG_ADD, r.w + r.off_dash, r.scan_scratch, P, true));
+    cn_cmd_barrier(ctx, cmd);
+  }
+  if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: setup");
+
+  fl_rec_count(ctx, cmd, &r);
+  cn_cmd_barrier(ctx, cmd);
+  if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: count");
+  return fl_rec_write(ctx, cmd, &r);
+}
+
+/* Overlapped with the scene stage (cn__flatten_overlap in internal.h). */
+struct cn__flatten_overlap {
+  fl_rec r;
+  cn_context *ctx;
+  int next; /* the next early pass: 0 elements, 1 pair bases, 2 dash lengths, 3 their scan, 4 count, 5 done */
+};
+
+cn_result cn__flatten_overlap_begin(cn_context *ctx, const cn_flatten_args *a, cn__flatten_overlap **out) {
+  *out = NULL;
+  if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn__flatten_overlap_begin: NULL argument");
+  if (!a->links_ready || a->cull_boxes)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "flatten: only a record with its links ready and no culling overlaps");
+  cn__flatten_overlap *o = calloc(1, sizeof *o);
+  if (!o) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of host memory");
+  cn_result res = fl_prepare(ctx, a, &o->r);
+  if (res != CN_OK) {
+    free(o);
+    return res;
+  }
+  o->ctx = ctx;
+  *out = o;
+  return CN_OK;
+}
+
+cn_result cn__flatten_overlap_step(cn__flatten_overlap *o, VkCommandBuffer cmd) {
+  const cn_flatten_args *a = o->r.a;
+  if (o->next == 2 && !(a->pair_count && a->dashed)) o->next = 4; /* no dash passes */
+  switch (o->next) {
+    case 0: fl_rec_elements(o->ctx, cmd, &o->r); break;
+    case 1: CN_TRY(fl_rec_pair_base(o->ctx, cmd, &o->r)); break;
+    case 2:
+      o->r.pc.mode = CN_FL_MODE_DASH_LEN;
+      cn_dispatch(o->ctx, cmd, o->r.k_pairs, &o->r.pc, sizeof o->r.pc, CN_DIV_UP((uint64_t)a->pair_count, FL_WG));
+      break;
+    case 3:
+      CN_TRY(fl_scan(o->ctx, cmd, CN_SCAN_F32_SEG_ADD, o->r.w + o->r.off_dash, o->r.scan_scratch, a->pair_count, true));
+      break;
+    case 4: fl_rec_count(o->ctx, cmd, &o->r); break;
+    default: return CN_OK;
+  }
+  o->next++;
+  return CN_OK;
+}
+
+cn_result cn__flatten_overlap_end(cn__flatten_overlap *o, VkCommandBuffer cmd) {
+  cn_result res = CN_OK;
+  while (res == CN_OK && o->next < 5) { /* the early passes the stage had no room for */
+    res = cn__flatten_overlap_step(o, cmd);
+    cn_cmd_barrier(o->ctx, cmd);
+  }
+  if (res == CN_OK) res = fl_rec_write(o->ctx, cmd, &o->r);
+  free(o);
+  return res;
+}
+
+void cn__flatten_overlap_free(cn__flatten_overlap *o) { free(o); }
 
 cn_result cn_flatten_run(cn_context *ctx, const cn_scene_data *scene, const cn_flatten_desc *desc, cn_line **lines,
                          uint32_t *line_count, cn_flatten_elem *elems, uint32_t *reruns) {

@@ -58,7 +58,9 @@ cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn
   r->sg->prelude = cn__scene_prelude_run;
   r->sg->prelude_user = &pre;
   r->sg->flatten_caller_finish = true;
+  r->sg->cull_lines_ok = true; /* an element with an empty result box gets no tiles: its lines draw nothing */
   cn_result sr = cn_scene_gpu_record(r->sg, cmd, &f);
+  r->sg->cull_lines_ok = false;
   r->sg->defer_readback = false;
   r->sg->prelude = NULL;
   r->sg->prelude_user = NULL;

@@ -47,6 +47,7 @@ cn_result cn_scene_gpu_set_scene(cn_scene_gpu *g, const cn_scene_data *s) {
   cn_context *ctx = g->ctx;
   g->has_scene = false;
   g->links_ready = g->links_pending = false;
+  g->cull_known = g->fl_culls = g->fl_overlapped = false;
   uint32_t n = s->element_count;
   uint32_t *pair = malloc(sizeof(uint32_t) * 2 * (n ? n : 1));
   if (!pair) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "scene upload: out of host memory");
@@ -90,6 +91,7 @@ cn_result cn_scene_gpu_set_scene(cn_scene_gpu *g, const cn_scene_data *s) {
     /* the device copy's path flags: CN_PATH_CURVED where a segment is a curve
      * (the flatten stage walks those strokes in chunks) */
     cn_path *dp = (cn_path *)(host + g->off_paths);
+    uint64_t pairs_all = 0;
     for (uint32_t p = 0; p < s->path_count; p++) {
       dp[p].flags &= ~CN_PATH_CURVED;
       for (uint32_t k = 0; k < dp[p].seg_count; k++)
@@ -98,6 +100,13 @@ cn_result cn_scene_gpu_set_scene(cn_scene_gpu *g, const cn_scene_data *s) {
           break;
         }
     }
+    for (uint32_t i = 0; i < n; i++) { /* flatten_elements.comp's pair counts, nothing culled */
+      const cn_element *e = &s->elements[i];
+      if (e->tag != CN_TAG_FILL && e->tag != CN_TAG_STROKE && e->tag != CN_TAG_BEGIN_CLIP) continue;
+      bool split = e->tag == CN_TAG_STROKE && (dp[e->path].flags & CN_PATH_CURVED);
+      pairs_all += (uint64_t)dp[e->path].seg_count * (split ? CN_FL_STROKE_SPLIT : 1u);
+    }
+    g->pairs_all = (uint32_t)CN_MIN(pairs_all, (uint64_t)UINT32_MAX);
     for (uint32_t i = 0; i < n; i++) {
       init[i].px0 = init[i].py0 = INT_MAX;
       init[i].px1 = init[i].py1 = INT_MIN;
@@ -200,6 +209,9 @@ static cn_result cn__record_view_transforms(cn_scene_gpu *g, VkCommandBuffer cmd
   return CN_OK;
 }
 
+/* The scene stage's hook: flatten's next early pass beside the stage's phase. */
+static cn_result cn__overlap_hook(void *user, VkCommandBuffer cmd) { return cn__flatten_overlap_step(user, cmd); }
+
 /* The renderer's prelude (scene_gpu_internal.h), once per record. */
 static cn_result cn__prelude(cn_scene_gpu *g, VkCommandBuffer cmd, bool *done) {
   if (*done || !g->prelude) return CN_OK;
@@ -268,6 +280,21 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
     CN_TRY(cn_flatten_record_links(ctx, cmd, &fa));
     fa.links_recorded = true;
   }
+  /* Flatten beside the stage: when the last frame that culled, at this view
+   * and viewport, culled nothing, or little in a renderer's frame (see
+   * pairs_culled in scene_gpu_internal.h). */
+  bool few = g->pairs_culled == 0 || (g->cull_lines_ok && (uint64_t)g->pairs_culled * 16 <= g->pairs_all);
+  bool overlap = f->flatten && stage && f->cull && fa.links_ready && g->cull_known && few &&
+                 !ctx->tuning.flatten_no_overlap && memcmp(g->cull_view, f->transform, sizeof g->cull_view) == 0 &&
+                 memcmp(g->cull_viewport, vp, sizeof g->cull_viewport) == 0;
+  g->fl_culls = f->flatten && f->cull && stage && !overlap;
+  g->fl_overlapped = false;
+  if (g->fl_culls) { /* known when the frame is read */
+    g->cull_known = false;
+    memcpy(g->cull_view, f->transform, sizeof g->cull_view);
+    memcpy(g->cull_viewport, vp, sizeof g->cull_viewport);
+  }
+  cn__flatten_overlap *ov = NULL;
   if (stage) {
     if (f->bin_size) {
       CN_TRY(cn_bins_grid_make(vp, f->bin_size, &g->grid));
@@ -313,15 +340,25 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX(cn_scene_stage_scratch_bytes(ctx, &a), 16), &g->scratch));
     a.scratch = g->scratch.address;
     CN_TRY(cn__prelude(g, cmd, &prelude_done));
-    CN_TRY(cn_scene_stage_record(ctx, cmd, &a));
+    if (overlap) CN_TRY(cn__flatten_overlap_begin(ctx, &fa, &ov)); /* fa.cull_boxes: 0 */
+    cn_result sr = cn__scene_stage_record_hooked(ctx, cmd, &a, ov ? cn__overlap_hook : NULL, ov);
+    if (sr != CN_OK) {
+      cn__flatten_overlap_free(ov);
+      return sr;
+    }
     cn_cmd_barrier(ctx, cmd);
     g->staged = true;
     g->binned = f->bin_size != 0;
   }
   if (f->flatten) {
-    fa.cull_boxes = f->cull && g->staged ? g->boxes.address : 0;
+    fa.cull_boxes = f->cull && g->staged && !ov ? g->boxes.address : 0;
     CN_TRY(cn__prelude(g, cmd, &prelude_done));
-    CN_TRY(cn_flatten_record(ctx, cmd, &fa));
+    if (ov) {
+      g->fl_overlapped = true;
+      CN_TRY(cn__flatten_overlap_end(ov, cmd));
+    } else {
+      CN_TRY(cn_flatten_record(ctx, cmd, &fa));
+    }
     g->flattened = true;
   }
   CN_TRY(cn__prelude(g, cmd, &prelude_done));
@@ -342,8 +379,10 @@ void cn__scene_gpu_record_readback(cn_scene_gpu *g, VkCommandBuffer cmd) {
   }
   if (nc) vkCmdCopyBuffer(cmd, g->bin_offsets.buffer, g->readback.buffer, nc, c);
   if (g->flattened) {
-    VkBufferCopy h = {.srcOffset = 0, .dstOffset = offsetof(cn__scene_readback, header), .size = sizeof(cn_flatten_header)};
-    vkCmdCopyBuffer(cmd, g->fl_scratch.buffer, g->readback.buffer, 1, &h);
+    VkBufferCopy h[2] = {{.srcOffset = 0, .dstOffset = offsetof(cn__scene_readback, header), .size = sizeof(cn_flatten_header)},
+                         {.srcOffset = ((VkDeviceSize)CN_FL_OFF_PAIR_BASE + (g->host ? g->host->element_count : 0)) * 4,
+                          .dstOffset = offsetof(cn__scene_readback, fl_pairs), .size = 4}};
+    vkCmdCopyBuffer(cmd, g->fl_scratch.buffer, g->readback.buffer, g->fl_culls ? 2 : 1, h);
   }
   VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                         .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -372,6 +411,11 @@ cn_result cn__scene_gpu_read(cn_scene_gpu *g, cn__scene_needs *need) {
     if (rb.header.flags & CN_FLATTEN_TOO_MANY)
       return cn_fail(CN_ERROR_LIMIT, "flatten: the scene needs 2^32 lines or more at this scale");
     g->counts.lines = rb.header.line_count;
+    g->counts.flatten_overlapped = g->fl_overlapped;
+    if (g->fl_culls) {
+      g->cull_known = rb.fl_pairs <= g->pairs_all;
+      g->pairs_culled = g->pairs_all - CN_MIN(rb.fl_pairs, g->pairs_all);
+    }
     need->lines = rb.header.line_count;
     need->lines_short = rb.header.line_count > g->cap.lines;
     if (need->lines_short) need->render_scale = (double)rb.header.line_count / (double)CN_MAX(g->cap.lines, 1u);

@@ -17,7 +17,8 @@ cn_result cn__scene_check(const cn_scene_data *s, cn_scene_info *info, uint32_t 
 /* Readback area: what frame_done reads. */
 typedef struct cn__scene_readback {
   uint32_t bin_total; /* bin_offsets[nbins] */
-  uint32_t pad[3];
+  uint32_t fl_pairs;  /* flatten's pairs after culling (pair_base[E]), frames that cull */
+  uint32_t pad[2];
   cn_bbox_status status;
   cn_flatten_header header;
 } cn__scene_readback;
@@ -79,6 +80,20 @@ struct cn_scene_gpu {
    * the scene changes or the scratch is reallocated. links_pending: this
    * record computes them. */
   bool links_ready, links_pending;
+  /* Flatten beside the scene stage (cn__flatten_overlap): pairs_all is the
+   * scene's exact pair total without culling (CN_PATH_CURVED as uploaded);
+   * a frame that culled reads back its pair total, and pairs_culled (what
+   * culling saved) holds for its view and viewport (cull_known): the next
+   * frame at the same view and viewport would cull the same elements. When
+   * it culled nothing, that frame may flatten without culling, its first
+   * passes beside the stage's, and get the same lines; the renderer, whose
+   * frames give an element with an empty result box no tiles (so its lines
+   * draw nothing), sets cull_lines_ok around its record: its frames overlap
+   * too when culling saved at most 1/16 of the pairs (the pixels are the
+   * same). fl_culls / fl_overlapped: what the last record did. */
+  uint32_t pairs_all, pairs_culled;
+  bool cull_known, cull_lines_ok, fl_culls, fl_overlapped;
+  float cull_view[6], cull_viewport[4];
 };
 
 /* Device address of an array of the uploaded scene. */

@@ -90,6 +90,11 @@ uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, const cn_scene_stage_args
 }
 
 cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scene_stage_args *a) {
+  return cn__scene_stage_record_hooked(ctx, cmd, a, NULL, NULL);
+}
+
+cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, const cn_scene_stage_args *a,
+                                        cn_result (*hook)(void *user, VkCommandBuffer cmd), void *user) {
   if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_stage_record: NULL argument");
   cn_pathbox_args pa = {.elements = a->elements,
                         .paths = a->paths,
@@ -106,6 +111,7 @@ cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_s
                         .tags = a->tags,
                         .timer = a->timer};
   uint64_t keys_at = cn__fold_keys_at(ctx, a);
+  if (hook) CN_TRY(hook(user, cmd));
   if (keys_at) {
     pa.scratch = a->scratch + keys_at;
     CN_TRY(cn__pathbox_record_keys(ctx, cmd, &pa));
@@ -113,6 +119,7 @@ cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_s
     CN_TRY(cn_pathbox_record(ctx, cmd, &pa));
   }
   cn_cmd_barrier(ctx, cmd);
+  if (hook) CN_TRY(hook(user, cmd));
   cn_bbox_args ba = {.tags = a->tags,
                      .boxes = a->path_boxes,
                      .result = a->boxes,
@@ -137,6 +144,7 @@ cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_s
   }
   if (!a->bin_offsets) return CN_OK;
   cn_cmd_barrier(ctx, cmd);
+  if (hook) CN_TRY(hook(user, cmd));
   cn_bins_args na = {.boxes = a->boxes,
                      .bin_offsets = a->bin_offsets,
                      .elems = a->bin_elems,

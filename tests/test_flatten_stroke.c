@@ -599,6 +599,115 @@ TEST(scene_frame_links_kept) {
   free(b);
 }
 
+/* One frame of r at view v (re-run while buffers grow): pixels, lines, and
+ * whether flatten's first passes ran beside the scene stage. */
+static void frame_run(cn_renderer *r, const cn_render_view *v, uint8_t *px, cn_line **lines, uint32_t *nl,
+                      bool *overlapped) {
+  cn_context *ctx = test_context();
+  *lines = NULL;
+  *nl = 0;
+  *overlapped = false;
+  for (int attempt = 0; attempt < 4; attempt++) {
+    VkCommandBuffer cmd;
+    CHECK_OK(cn_cmd_begin(ctx, &cmd));
+    CHECK_OK(cn_renderer_record_scene(r, cmd, v));
+    CHECK_OK(cn_cmd_submit(ctx, cmd));
+    bool again = false;
+    CHECK_OK(cn_renderer_frame_done(r, &again));
+    if (!again) break;
+  }
+  CHECK_OK(cn_buffer_download(ctx, cn_renderer_output(r), 0, px, (size_t)v->width * v->height * 4));
+  cn_scene_gpu *g = cn_renderer_scene_gpu(r);
+  cn_scene_gpu_counts c;
+  cn_scene_gpu_counts_get(g, &c);
+  cn_scene_gpu_outputs o;
+  cn_scene_gpu_outputs_get(g, &o);
+  *overlapped = c.flatten_overlapped;
+  *nl = c.lines;
+  *lines = malloc((size_t)(c.lines ? c.lines : 1) * sizeof **lines);
+  if (*lines && c.lines) CHECK_OK(cn_buffer_download(ctx, o.lines_buffer, 0, *lines, (size_t)c.lines * sizeof **lines));
+}
+
+/* Frames of one renderer at one view: the first culls and finds nothing to
+ * cull, so the next runs flatten's first passes beside the scene stage's
+ * (cn_scene_gpu_counts.flatten_overlapped) and draws the same lines and
+ * pixels; a new view culls first again; with an element outside the target
+ * the frames overlap too (the same pixels, more lines); with most of the
+ * scene outside, every frame culls. */
+TEST(scene_frame_overlap) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  fu_scene *s = new_scene();
+  random_strokes(s, 30, true);
+  cn_scene_data d = fu_data(s);
+  cn_renderer *r = NULL;
+  CHECK_OK(cn_renderer_create(ctx, NULL, &r));
+  cn_render_view v = {.width = 640, .height = 640, .transform = {1, 0, 0, 1, 40, 40}};
+  size_t bytes = (size_t)v.width * v.height * 4;
+  uint8_t *p0 = malloc(bytes), *p1 = malloc(bytes);
+  if (!r || !p0 || !p1) {
+    test_failures++;
+  } else {
+    CHECK_OK(cn_renderer_set_scene(r, &d));
+    for (int pass = 0; pass < 2; pass++) { /* the second at another view */
+      if (pass) v.transform[4] = 44;
+      cn_line *l0 = NULL, *l1 = NULL, *l2 = NULL;
+      uint32_t n0 = 0, n1 = 0, n2 = 0;
+      bool o0, o1, o2;
+      frame_run(r, &v, p0, &l0, &n0, &o0);
+      frame_run(r, &v, p1, &l1, &n1, &o1);
+      CHECK((pass == 0 || !o0) && o1); /* the scene's first frame may have re-run, overlapped, to grow */
+      CHECK(n0 > 2000 && n0 == n1 && memcmp(l0, l1, (size_t)n0 * sizeof *l0) == 0);
+      CHECK(memcmp(p0, p1, bytes) == 0);
+      frame_run(r, &v, p1, &l2, &n2, &o2); /* and it stays so */
+      CHECK(o2 && n2 == n0 && memcmp(l0, l2, (size_t)n0 * sizeof *l0) == 0 && memcmp(p0, p1, bytes) == 0);
+      free(l0);
+      free(l1);
+      free(l2);
+    }
+    /* an element outside the target: culled; the renderer's frames overlap
+     * all the same (culling saved under 1/16 of the pairs), with its lines
+     * and the same pixels */
+    fu_path(s, 0);
+    fu_move(s, 5000, 5000);
+    fu_line(s, 5100, 5050);
+    fu_end(s, false);
+    fu_stroke(s, 3, CN_JOIN_ROUND, CN_CAP_ROUND, 4, NULL, 0, 0);
+    d = fu_data(s);
+    CHECK_OK(cn_renderer_set_scene(r, &d));
+    cn_line *l0 = NULL, *l1 = NULL;
+    uint32_t n0 = 0, n1 = 0;
+    bool o0 = true, o1 = false;
+    frame_run(r, &v, p0, &l0, &n0, &o0); /* culls (unless it re-ran to grow) */
+    frame_run(r, &v, p1, &l1, &n1, &o1);
+    CHECK(o1 && (o0 || n1 > n0) && memcmp(p0, p1, bytes) == 0);
+    free(l0);
+    free(l1);
+    /* most of the scene outside the target: culled in every frame */
+    for (int k = 0; k < 8; k++) {
+      fu_path(s, 0);
+      fu_move(s, 5000, 5000 + 40 * (float)k);
+      for (int i = 0; i < 60; i++) fu_line(s, 5010 + 3 * (float)i, 5000 + 40 * (float)k + (float)(i % 2));
+      fu_end(s, false);
+      fu_fill(s, CN_RULE_NONZERO);
+    }
+    d = fu_data(s);
+    CHECK_OK(cn_renderer_set_scene(r, &d));
+    for (int k = 0; k < 3; k++) {
+      cn_line *l = NULL;
+      uint32_t n = 0;
+      bool o = true;
+      frame_run(r, &v, p1, &l, &n, &o);
+      CHECK(!o && n > 2000 && memcmp(p0, p1, bytes) == 0);
+      free(l);
+    }
+  }
+  free(p0);
+  free(p1);
+  cn_renderer_destroy(r);
+  free(s);
+}
+
 TEST(scene_frame_vs_standalone) {
   fu_scene *s = new_scene();
   /* empty scene: the header alone (element 0 of a frame without elements) */
@@ -629,7 +738,7 @@ TEST(scene_frame_vs_standalone) {
   free(s);
 }
 
-TEST_MAIN(T(scene_frame_vs_standalone), T(scene_frame_links_kept), T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
+TEST_MAIN(T(scene_frame_vs_standalone), T(scene_frame_links_kept), T(scene_frame_overlap), T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
           T(stroke_zero_length_subpaths), T(stroke_non_uniform_transform), T(stroke_round_oracle), T(stroke_inner_join_safety),
           T(stroke_dashes_line), T(stroke_dashes_zero_length), T(stroke_dashes_joins_and_closed),
           T(stroke_random_gpu_vs_cpu), T(stroke_straight_vertices_no_joins), T(stroke_split_same_lines))

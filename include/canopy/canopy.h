@@ -182,6 +182,14 @@ typedef struct cn_tuning {
    * workgroup of 64 pairs reads the totals of those before it). 0: the
    * default (65536); CN_SMALL_OFF: never. */
   uint32_t flatten_write_scan_max;
+  /* cn_scene_gpu frames that flatten with culling (the renderer's): when the
+   * last such frame of the scene at the same view and viewport culled
+   * nothing, the next one runs flatten's first three passes (element counts,
+   * pair bases, line counts) beside the scene stage's three, without culling:
+   * the same lines, fewer passes in sequence (the renderer's frames also
+   * when culling saved at most 1/16 of the pairs: the same pixels). true:
+   * never (each frame culls and flattens after the stage). */
+  bool flatten_no_overlap;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;

@@ -172,8 +172,9 @@ CN_API cn_result cn_renderer_stage_times(cn_renderer *r, uint32_t *n, const char
 /* Whole scenes: records the scene stage (result boxes, bin lists) and the
  * flatten stage for the view through the scene's cn_scene_gpu, then the
  * renderer core on their outputs, into one command buffer. Elements whose
- * result box is empty get no lines and no tiles; every element's tiles lie
- * within its result box (its clips and the target). frame_done checks and
+ * result box is empty get no tiles (and no lines, except in a frame that runs
+ * flatten beside the scene stage: cn_scene_gpu_counts.flatten_overlapped);
+ * every element's tiles lie within its result box (its clips and the target). frame_done checks and
  * grows every buffer of the frame in one step. */
 CN_API cn_result cn_renderer_record_scene(cn_renderer *r, VkCommandBuffer cmd, const cn_render_view *view);
 

@@ -68,7 +68,9 @@ typedef struct cn_scene_frame {
   float transform[6];  /* view a b c d e f (SVG order) after every path's transform; all zero: identity */
   uint32_t bin_size;   /* bins of this many pixels (cn_bins.h); 0: no binning */
   bool flatten;        /* run the flatten stage too */
-  bool cull;           /* flatten: elements whose result box is empty emit no lines */
+  bool cull;           /* flatten: elements whose result box is empty emit no lines (a frame
+                          may instead run flatten beside the stage when that culls nothing:
+                          cn_scene_gpu_counts.flatten_overlapped) */
   float tolerance;     /* flatten tolerance in device pixels; 0: 0.25 */
   cn_timer *timer;     /* optional: every stage's marks (not reset here) */
 } cn_scene_frame;
@@ -109,6 +111,12 @@ CN_API void cn_scene_gpu_outputs_get(const cn_scene_gpu *g, cn_scene_gpu_outputs
 typedef struct cn_scene_gpu_counts {
   uint64_t bin_entries; /* entries of the bin lists */
   uint32_t lines;       /* flattened lines */
+  /* flatten's first passes ran beside the scene stage's, without culling:
+   * the last frame that culled, at the same view and viewport, culled
+   * nothing (the renderer's frames: at most 1/16 of the pairs; their
+   * elements get no tiles all the same); cn_tuning.flatten_no_overlap turns
+   * this off */
+  bool flatten_overlapped;
 } cn_scene_gpu_counts;
 CN_API void cn_scene_gpu_counts_get(const cn_scene_gpu *g, cn_scene_gpu_counts *out);
 
