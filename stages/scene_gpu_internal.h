@@ -96,6 +96,13 @@ struct cn_scene_gpu {
   float cull_view[6], cull_viewport[4];
 };
 
+/* cn_tuning.flatten_split_max's default: stroke chunks while the scene's pairs
+ * with them stay within 2^17 (on the H200 the chunks made the synthetic 1000
+ * paths with 30% strokes 0.41 -> 0.25 ms and the 10 000 paths 0.75 -> 1.75:
+ * past a wave or two of invocations the chunks' extra lanes cost more than
+ * the shorter walks save; docs/PERF.md) */
+#define CN__FLATTEN_SPLIT_DEFAULT (1u << 17)
+
 /* Device address of an array of the uploaded scene. */
 #define CN__SG_ADDR(g, name) ((g)->scene.address + (g)->off_##name)
 

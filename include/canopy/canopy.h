@@ -180,7 +180,7 @@ typedef struct cn_tuning {
    * workgroup's lines, the write pass numbers its pairs' lines from those
    * totals and a workgroup scan (one dispatch and barrier fewer; each
    * workgroup of 64 pairs reads the totals of those before it). 0: the
-   * default (65536); CN_SMALL_OFF: never. */
+   * default (262144); CN_SMALL_OFF: never. */
   uint32_t flatten_write_scan_max;
   /* cn_scene_gpu frames that flatten with culling (the renderer's): when the
    * last such frame of the scene at the same view and viewport culled
@@ -190,6 +190,13 @@ typedef struct cn_tuning {
    * when culling saved at most 1/16 of the pairs: the same pixels). true:
    * never (each frame culls and flattens after the stage). */
   bool flatten_no_overlap;
+  /* cn_scene_gpu: strokes of paths with curves are flattened in
+   * CN_FL_STROKE_SPLIT chunks per segment (cn_flatten_shared.h) when the
+   * scene's pairs with the chunks number at most this. 0: the default
+   * (131072, from the H200 measurements in docs/PERF.md: the chunks shorten
+   * the longest walk, which bounds small scenes, and cost lanes, which
+   * bound large ones); CN_SMALL_OFF: never. */
+  uint32_t flatten_split_max;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;

@@ -47,7 +47,8 @@
 #define CN_SEG_SUBPATH_CLOSED (1u << 3) /* set on every segment of a closed subpath */
 #define CN_SEG_PATH_SHIFT 4             /* info >> 4 = path index (paths < 2^28) */
 /* cn_path.flags: canopy sets this in its own device copy of a scene
- * (cn_scene_gpu) for every path with a quadratic or cubic segment; the flatten
+ * (cn_scene_gpu) for every path with a quadratic or cubic segment, when the
+ * scene stays within cn_tuning.flatten_split_max pairs with it; the flatten
  * stage walks the strokes of such paths in CN_FL_STROKE_SPLIT chunks per
  * segment (cn_flatten_shared.h), the others in one. A hint only: the lines
  * are the same either way. Scene data may leave it 0. */
