@@ -43,6 +43,7 @@
 #define FL_GLOBAL
 #define fl_v(x, y) vec2(x, y)
 #define fl_sqrt(x) sqrt(x)
+#define fl_fma(a, b, c) fma(a, b, c)
 #define fl_fabs(x) abs(x)
 #define fl_floor(x) floor(x)
 #define fl_ceil(x) ceil(x)
@@ -70,6 +71,7 @@ static inline vec2 fl_v(float x, float y) {
   return r;
 }
 #define fl_sqrt(x) sqrtf(x)
+#define fl_fma(a, b, c) fmaf(a, b, c)
 #define fl_fabs(x) fabsf(x)
 #define fl_floor(x) floorf(x)
 #define fl_ceil(x) ceilf(x)
@@ -92,7 +94,10 @@ static inline vec2 fl_v(float x, float y) {
  * transformed end point and the closing line) must come out equal in both,
  * and a GPU compiler may fuse a multiply and an add at one inlined call site
  * and not at another (NVIDIA's does: outlines left open by one ulp). The C
- * side is built with -ffp-contract=off (CMakeLists.txt). */
+ * side is built with -ffp-contract=off (CMakeLists.txt). Where a multiply
+ * feeds an add, fl_fma fuses them explicitly: under `precise` GLSL's fma()
+ * is one operation everywhere (NVIDIA: one FFMA; C: fmaf), so the speed of
+ * fused arithmetic comes back without its site-to-site differences. */
 
 FL_FN vec2 fl_add(vec2 a, vec2 b) {
   precise vec2 r = fl_v(a.x + b.x, a.y + b.y);
@@ -106,9 +111,14 @@ FL_FN vec2 fl_mul(vec2 a, float s) {
   precise vec2 r = fl_v(a.x * s, a.y * s);
   return r;
 }
+/* a * s + c, fused */
+FL_FN vec2 fl_madd(vec2 a, float s, vec2 c) {
+  precise vec2 r = fl_v(fl_fma(a.x, s, c.x), fl_fma(a.y, s, c.y));
+  return r;
+}
 FL_FN vec2 fl_neg(vec2 a) { return fl_v(-a.x, -a.y); }
 FL_FN float fl_dot(vec2 a, vec2 b) {
-  precise float r = a.x * b.x + a.y * b.y;
+  precise float r = fl_fma(a.x, b.x, a.y * b.y);
   return r;
 }
 FL_FN float fl_cross(vec2 a, vec2 b) {
@@ -119,7 +129,7 @@ FL_FN vec2 fl_perp(vec2 a) { return fl_v(-a.y, a.x); } /* +90 degrees: the left 
 FL_FN bool fl_eq(vec2 a, vec2 b) { return a.x == b.x && a.y == b.y; }
 FL_FN vec2 fl_rot(vec2 a, float ang) {
   float c = fl_cos(ang), s = fl_sin(ang);
-  precise vec2 r = fl_v(a.x * c - a.y * s, a.x * s + a.y * c);
+  precise vec2 r = fl_v(fl_fma(a.x, c, -(a.y * s)), fl_fma(a.x, s, a.y * c));
   return r;
 }
 /* Length, scaled first so tiny and huge vectors neither underflow nor overflow. */
@@ -139,7 +149,7 @@ FL_FN vec2 fl_dir(vec2 a) {
 }
 
 FL_FN vec2 fl_apply(cn_transform t, vec2 p) {
-  precise vec2 r = fl_v(t.a * p.x + t.c * p.y + t.e, t.b * p.x + t.d * p.y + t.f);
+  precise vec2 r = fl_v(fl_fma(t.a, p.x, fl_fma(t.c, p.y, t.e)), fl_fma(t.b, p.x, fl_fma(t.d, p.y, t.f)));
   return r;
 }
 /* v after m. */
@@ -195,11 +205,10 @@ FL_FN fl_curve fl_curve_xf(fl_curve c, cn_transform t) {
 
 FL_FN vec2 fl_eval(fl_curve c, float t) {
   float mt = 1.0f - t;
-  if (c.kind == CN_SEG_LINE) return fl_add(fl_mul(c.p0, mt), fl_mul(c.p1, t));
-  if (c.kind == CN_SEG_QUAD)
-    return fl_add(fl_add(fl_mul(c.p0, mt * mt), fl_mul(c.p1, 2.0f * mt * t)), fl_mul(c.p2, t * t));
-  return fl_add(fl_add(fl_mul(c.p0, mt * mt * mt), fl_mul(c.p1, 3.0f * mt * mt * t)),
-                fl_add(fl_mul(c.p2, 3.0f * mt * t * t), fl_mul(c.p3, t * t * t)));
+  if (c.kind == CN_SEG_LINE) return fl_madd(c.p1, t, fl_mul(c.p0, mt));
+  if (c.kind == CN_SEG_QUAD) return fl_madd(c.p2, t * t, fl_madd(c.p1, 2.0f * mt * t, fl_mul(c.p0, mt * mt)));
+  return fl_madd(c.p3, t * t * t,
+                 fl_madd(c.p2, 3.0f * mt * t * t, fl_madd(c.p1, 3.0f * mt * mt * t, fl_mul(c.p0, mt * mt * mt))));
 }
 
 /* Vertex i of the n-piece polyline; the ends are the exact end points. */
