@@ -123,7 +123,9 @@ typedef struct cn_flatten_args {
   VkDeviceAddress elements, paths, segments, transforms, strokes, dashes;
   /* counts from cn_scene_check (the scene must pass it: the kernels trust the indices) */
   uint32_t element_count, segment_count;
-  uint32_t pair_count; /* cn_scene_info.pair_count */
+  uint32_t pair_count; /* at least the pairs the element pass counts: cn_scene_info.pair_count
+                          (CN_FL_STROKE_SPLIT per stroke segment, a bound; pairs past the
+                          count the kernels find do nothing) */
   bool dashed;         /* cn_scene_info.dashed */
   /* cn_scene_info.extent, or 0 when unknown. Lines are cut to the box
    * [-32768, 49152]^2 device pixels (cn_flatten_core.h); when the view maps
