@@ -5,9 +5,10 @@
 // pathbox.glsl): the key boxes of the paths (at most PATH_CAP, 16 bytes
 // each) live in shared
 // memory; every lane takes ITEMS segments per round (their loads issued
-// together), the lanes of a subgroup whose segments belong to the subgroup's
-// lowest path fold by subgroup min/max first and one lane does the shared
-// atomics, the others do their own; after a barrier every element's box.
+// together); after a barrier, for each item the lanes of a subgroup whose
+// segments belong to the subgroup's lowest path fold by subgroup min/max, then
+// one lane does the shared atomics of those folds and every other lane its own;
+// after a barrier every element's box.
 // pc.count = segments, pc.element_count = elements.
 #include "common.glsl"
 #include "cn_scene_layout.h"
@@ -52,18 +53,28 @@ void main() {
       key[k] = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
       ok[k] = j < pc.count && segment_key(j, path[k], key[k]);
     }
+    // The subgroup folds of the round's items run together, after a barrier
+    // and before any atomic: the lanes enter them converged and no
+    // branch separates them. (Folding each item right after the previous
+    // item's atomics left lanes of a subgroup at different items on the
+    // H200, and its keys in the wrong path's fold: a box too small.)
+    barrier();
+    uint low[ITEMS];
+    ivec4 m[ITEMS];
     for (uint k = 0u; k < ITEMS; k++) {
-      uint low = subgroupMin(ok[k] ? path[k] : 0xFFFFFFFFu);
-      bool mine = ok[k] && path[k] == low;
-      ivec4 m = mine ? key[k] : ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
-      m = ivec4(subgroupMin(m.x), subgroupMin(m.y), subgroupMax(m.z), subgroupMax(m.w));
-      if (low != 0xFFFFFFFFu && subgroupElect()) {
-        atomicMin(sh_x0[low], m.x);
-        atomicMin(sh_y0[low], m.y);
-        atomicMax(sh_x1[low], m.z);
-        atomicMax(sh_y1[low], m.w);
+      low[k] = subgroupMin(ok[k] ? path[k] : 0xFFFFFFFFu);
+      ivec4 v = ok[k] && path[k] == low[k] ? key[k] : ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
+      m[k] = ivec4(subgroupMin(v.x), subgroupMin(v.y), subgroupMax(v.z), subgroupMax(v.w));
+    }
+    bool first = subgroupElect();
+    for (uint k = 0u; k < ITEMS; k++) {
+      if (low[k] != 0xFFFFFFFFu && first) {
+        atomicMin(sh_x0[low[k]], m[k].x);
+        atomicMin(sh_y0[low[k]], m[k].y);
+        atomicMax(sh_x1[low[k]], m[k].z);
+        atomicMax(sh_y1[low[k]], m[k].w);
       }
-      if (ok[k] && !mine) {
+      if (ok[k] && path[k] != low[k]) {
         atomicMin(sh_x0[path[k]], key[k].x);
         atomicMin(sh_y0[path[k]], key[k].y);
         atomicMax(sh_x1[path[k]], key[k].z);
