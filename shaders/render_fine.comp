@@ -9,8 +9,10 @@
 // Coverage is the exact area integral of the winding number over the pixel
 // square: the tile's backdrop, plus for each segment piece the integral over
 // the pixel's row of "how much of the pixel lies right of the piece", plus the
-// y edges (see render_tile_seg.comp). Nonzero takes min(|w|, 1), even-odd the
-// distance of w to the nearest even integer (both exact for a single edge).
+// y edges (see render_tile_seg.comp), the pieces summed in fixed point so that
+// their order (that of render_tile_seg's atomics) cannot change a bit.
+// Nonzero takes min(|w|, 1), even-odd the distance of w to the nearest even
+// integer (both exact for a single edge).
 // With cn_render_config.aa == CN_AA_SS16 the coverage is 4x4 point samples
 // instead (render_coverage_ss.glsl). The mode is also a specialization
 // constant (FINE_AA, set from the view by render.c), so each pipeline holds
@@ -58,25 +60,40 @@ vec4 pop() {
 // Antiderivative of f(t) = clamp(1 - t, 0, 1).
 float H(float t) { return t < 0.0 ? t : (t < 1.0 ? t - 0.5 * t * t : 0.5); }
 
-// The signed area one piece (p: x0, y0, x1, y1; e: yedge, yedge_sign) adds
-// to the winding integral over local pixel (px, py).
-float piece_area(vec4 p, vec2 e, float px, float py) {
-  float area = 0.0;
+// The signed area one piece (p: x0, y0, x1, y1; e: yedge, yedge_sign times
+// PIECE_ONE) adds to the winding integral over local pixel (px, py), in units
+// of 2^-20 of a pixel, added to PIECE_BASE: the sum, in [2^23, 2^24) where
+// the float's ulp is 1, rounds to an integer at each of its (at most two)
+// additions, so its bits less PIECE_BITS0 are the piece's area as an integer
+// that depends on nothing but the piece and the pixel. A run's pieces sum
+// those bits as uint, and one subtraction gives the run's integer: exact up
+// to PIECE_RUN pieces (their sum stays inside 31 bits, |area| <= 2); a longer
+// run (which could only reach that by winding a pixel more than a thousand
+// times) adds each subgroup's or PIECE_RUN pieces' integer into 64 bits.
+const float PIECE_ONE = 1048576.0;    // 2^20
+const float PIECE_BASE = 12582912.0;  // 1.5 * 2^23
+const uint PIECE_BITS0 = 0x4B400000u; // floatBitsToUint(PIECE_BASE)
+const uint PIECE_RUN = 1023u;
+uint piece_bits(vec4 p, vec2 e, float px, float py) {
+  float area = PIECE_BASE;
   // y edge: the winding below yedge changes by yedge_sign (at x = 0, left of every pixel)
   if (e.x < float(CN_TILE)) area += e.y * clamp(py + 1.0 - max(e.x, py), 0.0, 1.0);
-  if (p.y == p.w) return area;
-  float sgn = p.w > p.y ? 1.0 : -1.0;
-  vec2 a = p.w > p.y ? p.xy : p.zw;
-  vec2 b = p.w > p.y ? p.zw : p.xy;
-  float yt = max(a.y, py), yb = min(b.y, py + 1.0);
-  if (yb <= yt) return area;
-  float k = (b.x - a.x) / (b.y - a.y);
-  float ta = a.x + (yt - a.y) * k - px;
-  float tb = a.x + (yb - a.y) * k - px;
-  float avg;
-  if (abs(tb - ta) > 1e-4) avg = (H(tb) - H(ta)) / (tb - ta);
-  else avg = clamp(1.0 - 0.5 * (ta + tb), 0.0, 1.0);
-  return area + sgn * (yb - yt) * avg;
+  if (p.y != p.w) {
+    float sgn = p.w > p.y ? PIECE_ONE : -PIECE_ONE;
+    vec2 a = p.w > p.y ? p.xy : p.zw;
+    vec2 b = p.w > p.y ? p.zw : p.xy;
+    float yt = max(a.y, py), yb = min(b.y, py + 1.0);
+    if (yb > yt) {
+      float k = (b.x - a.x) / (b.y - a.y);
+      float ta = a.x + (yt - a.y) * k - px;
+      float tb = a.x + (yb - a.y) * k - px;
+      float avg;
+      if (abs(tb - ta) > 1e-4) avg = (H(tb) - H(ta)) / (tb - ta);
+      else avg = clamp(1.0 - 0.5 * (ta + tb), 0.0, 1.0);
+      area += sgn * (yb - yt) * avg;
+    }
+  }
+  return floatBitsToUint(area);
 }
 
 // Coverage at local pixel (px, py) of a tile path whose pieces are the
@@ -94,7 +111,7 @@ float piece_area(vec4 p, vec2 e, float px, float py) {
 // lay in runs of CN_FINE_LONG_RUN or more (a 100 000-path scene of small
 // circles: 1.4%, where LOADS is 11% faster; the real scenes: 5-74%, and where
 // the share is 15% or more SHUFFLE is up to 40% faster: docs/PERF.md). Both
-// sum the pieces in the same order.
+// sum integers (piece_bits): the order of the pieces changes no bit.
 // Staging them in shared memory instead took two barriers per FILL and 6
 // more registers (docs/PERF.md).
 float coverage(uint first, uint count, int backdrop, uint rule, float px, float py) {
@@ -110,11 +127,30 @@ float coverage(uint first, uint count, int backdrop, uint rule, float px, float 
     }
     rule &= ~CN_FILL_AREA;
   }
-  float area = float(backdrop);
+  // The pieces' areas are summed in fixed point (2^-20 of a pixel,
+  // piece_bits): the order of a tile's pieces is the order of
+  // render_tile_seg's atomics, which changes from frame to frame on a GPU,
+  // and a float sum would follow it into the last bit of a pixel; an
+  // integer sum is the same in any order.
+  bool long_run = end - first > PIECE_RUN;
+  uint bits = 0u;
+  int64_t big = 0;
   if (FINE_RUNS == CN_FINE_RUNS_LOADS) {
-    for (uint s = first; s < end; s++) {
-      cn_render_seg q = sb.v[s];
-      area += piece_area(vec4(q.x0, q.y0, q.x1, q.y1), vec2(q.yedge, q.yedge_sign), px, py);
+    if (!long_run) {
+      for (uint s = first; s < end; s++) {
+        cn_render_seg q = sb.v[s];
+        bits += piece_bits(vec4(q.x0, q.y0, q.x1, q.y1), vec2(q.yedge, q.yedge_sign * PIECE_ONE), px, py);
+      }
+    } else {
+      for (uint base = first; base < end; base += PIECE_RUN) {
+        uint n = min(end - base, PIECE_RUN);
+        for (uint j = 0u; j < n; j++) {
+          cn_render_seg q = sb.v[base + j];
+          bits += piece_bits(vec4(q.x0, q.y0, q.x1, q.y1), vec2(q.yedge, q.yedge_sign * PIECE_ONE), px, py);
+        }
+        big += int(bits - n * PIECE_BITS0);
+        bits = 0u;
+      }
     }
   } else {
     uint li = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
@@ -125,11 +161,18 @@ float coverage(uint first, uint count, int backdrop, uint rule, float px, float 
       if (li < n) {
         cn_render_seg q = sb.v[base + li];
         mp = vec4(q.x0, q.y0, q.x1, q.y1);
-        me = vec2(q.yedge, q.yedge_sign);
+        me = vec2(q.yedge, q.yedge_sign * PIECE_ONE);
       }
-      for (uint j = 0; j < n; j++) area += piece_area(subgroupShuffle(mp, j), subgroupShuffle(me, j), px, py);
+      for (uint j = 0; j < n; j++) bits += piece_bits(subgroupShuffle(mp, j), subgroupShuffle(me, j), px, py);
+      if (long_run) {
+        big += int(bits - n * PIECE_BITS0);
+        bits = 0u;
+      }
     }
   }
+  float pieces = float(int(bits - (end - first) * PIECE_BITS0));
+  if (long_run) pieces = float(big);
+  float area = float(backdrop) + pieces * (1.0 / PIECE_ONE);
   if (rule == CN_RULE_EVENODD) return clamp(abs(area - 2.0 * round(0.5 * area)), 0.0, 1.0);
   return min(abs(area), 1.0);
 }

@@ -959,6 +959,55 @@ done:
   for (int k = 0; k < 5; k++) cn_renderer_destroy(rs[k]);
 }
 
+/* Fine sums a run's pieces in fixed point (2^-20 of a pixel): the same bits
+ * in any order of the pieces, and a run long enough to pass 32 bits is summed
+ * in 64. One path of 4096 copies of a square inside one tile: at the centre
+ * the run's pieces add 4096 (2^32 units: 0 in 32 bits), so nonzero covers it
+ * and even-odd does not; 4095 copies: both cover it. Both ways of reading
+ * the runs (two pipelines: the compiler may contract their arithmetic
+ * differently) agree within 1, and match the CPU reference. */
+TEST(render_fixed_point_runs) {
+  static const struct {
+    int copies;
+    uint32_t rule;
+    bool covered;
+  } cases[] = {{4096, CN_RULE_NONZERO, true}, {4096, CN_RULE_EVENODD, false}, {4095, CN_RULE_EVENODD, true}};
+  const int w = 40, h = 24;
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    static ref_scene s;
+    ref_init(&s);
+    uint32_t path = ref_path_begin(&s);
+    for (int k = 0; k < cases[c].copies; k++) {
+      ref_line(&s, 3.25f, 2.75f, 11.5f, 2.75f);
+      ref_line(&s, 11.5f, 2.75f, 11.5f, 13.25f);
+      ref_line(&s, 11.5f, 13.25f, 3.25f, 13.25f);
+      ref_line(&s, 3.25f, 13.25f, 3.25f, 2.75f);
+      ref_close(&s);
+    }
+    ref_fill(&s, path, ref_solid(&s, 1, 0, 0, 1), cases[c].rule);
+    check_against_ref("fixed-point runs", &s, w, h, NULL);
+    uint8_t *img[2] = {NULL, NULL};
+    const uint32_t mode[2] = {CN_RENDER_FINE_RUNS_SHUFFLE, CN_RENDER_FINE_RUNS_LOADS};
+    for (int k = 0; k < 2; k++) {
+      cn_renderer_desc d = {.fine_runs = mode[k]};
+      cn_renderer *r = renderer(&d);
+      if (!r) return;
+      img[k] = gpu_render(r, &s, w, h, NULL);
+      cn_renderer_destroy(r);
+      if (!img[k]) continue;
+      const uint8_t *px = img[k] + 4 * (8 * w + 7), want = cases[c].covered ? 255 : 0;
+      if (px[0] != want || px[3] != want)
+        fprintf(stderr, "  fixed-point runs, %d copies, %s, %s: centre %u %u %u %u\n", cases[c].copies,
+                cases[c].rule == CN_RULE_EVENODD ? "even-odd" : "nonzero", k ? "loads" : "shuffles", px[0], px[1],
+                px[2], px[3]);
+      CHECK(px[0] == want && px[1] == 0 && px[2] == 0 && px[3] == want);
+    }
+    CHECK(img[0] && img[1] && compare("fixed-point runs, shuffles against loads", img[1], img[0], w, h, 1) == 0);
+    free(img[0]);
+    free(img[1]);
+  }
+}
+
 /* render_tile_seg takes cn_renderer_desc.tile_seg_lines lines per workgroup
  * (fewer than its 256 invocations when the grid would leave the device idle):
  * at 1, 7, 32, 100 and 256 lines a workgroup and the default, line counts just
@@ -1130,4 +1179,4 @@ TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss
           T(render_gradients_vs_reference), T(render_image_nearest_exact),
           T(render_image_bilinear_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes),
           T(render_one_colour_tiles),
-          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs), T(render_fine_runs))
+          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs), T(render_fine_runs), T(render_fixed_point_runs))
