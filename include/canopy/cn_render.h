@@ -70,8 +70,7 @@ typedef struct cn_renderer_desc {
   uint32_t backdrop_grid;
   /* Lines per render_tile_seg workgroup, 1..256 (0, or above 256: 256,
    * halved down to 32 while the grid, sized by the line capacity, would hold
-   * fewer than 1024 workgroups). The picture does not depend on it (but for the order
-   * in which a tile's pieces are summed, which atomics decide anyway). */
+   * fewer than 1024 workgroups). The picture does not depend on it. */
   uint32_t tile_seg_lines;
   /* How fine reads a FILL's run of line pieces (CN_RENDER_FINE_RUNS_*): by
    * default from the previous frame's runs (shuffles when a share of the
