@@ -44,11 +44,15 @@ void main() {
   vec4 vp = vec4(pc.vp_x0, pc.vp_y0, pc.vp_x1, pc.vp_y1);
   uint c_row = pc.offsets.v[b];
 
+  // Every row's ballot and workgroup count first, in uniform control flow;
+  // then the boxes, folds and atomics. (A ballot after the previous row's
+  // fold and atomics would rely on the subgroup reconverging at the loop's
+  // back edge, which Vulkan does not promise.)
+  uint tags[ITEMS], cs[ITEMS];
   for (uint k = 0u; k < ITEMS; k++) {
     uint i = bs + k * WG_SIZE + lane;
     uint tag = i < pc.n ? pc.tags.v[i] : CN_TAG_FILL;
     bool group = tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND;
-    bool draw = i < pc.n && (tag == CN_TAG_FILL || tag == CN_TAG_STROKE);
     uvec4 ballot = subgroupBallot(group);
     uint sg_total = subgroupBallotBitCount(ballot);
     uint buf = (k & 1u) * WG_SIZE; // alternate halves: no barrier before the write
@@ -60,9 +64,16 @@ void main() {
       before += j < gl_SubgroupID ? v : 0u;
       row_total += v;
     }
-    uint c = c_row + before + subgroupBallotExclusiveBitCount(ballot);
+    tags[k] = tag;
+    cs[k] = c_row + before + subgroupBallotExclusiveBitCount(ballot);
     c_row += row_total;
+  }
 
+  for (uint k = 0u; k < ITEMS; k++) {
+    uint i = bs + k * WG_SIZE + lane;
+    uint tag = tags[k], c = cs[k];
+    bool group = tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND;
+    bool draw = i < pc.n && (tag == CN_TAG_FILL || tag == CN_TAG_STROKE);
     vec4 r = BOX_EMPTY;
     bool contribute = false;
     if (draw) {
@@ -75,7 +86,10 @@ void main() {
     }
     if (i < pc.n && !group) pc.result.v[i] = r;
 
-    // gap[c] ∪= r, one set of atomics per distinct c in the subgroup
+    // gap[c] ∪= r, one set of atomics per distinct c among the lanes that
+    // run together. Correct for any set of active lanes, whatever row each
+    // is at: lanes fold only with lanes of the same c (the same gap), and a
+    // lane leaves the loop only when no lane with it still contributes.
     while (subgroupAny(contribute)) {
       uint key = subgroupMin(contribute ? c : 0xFFFFFFFFu);
       if (contribute && c == key) {
