@@ -41,10 +41,11 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   if (hi > 30) hi = 30;
   if (lo > hi) lo = hi;
   enum { MAX_FORMS = 20 };
-  cn_scan_tuning forms[MAX_FORMS] = {{.two_pass = false}, {.two_pass = true}, {.fenced = true}};
-  char form_names[MAX_FORMS][24] = {"one-pass", "two-pass", "1p-fenced"};
-  bool apart[MAX_FORMS] = {false}; /* output to the copy's buffer, not in place */
-  int nforms = caps->buffer_int64_atomics ? 3 : 2; /* the fenced look-back apart only where it is not the default */
+  cn_scan_tuning forms[MAX_FORMS] = {{.two_pass = false}, {.two_pass = false}, {.two_pass = true}, {.fenced = true}};
+  char form_names[MAX_FORMS][24] = {"one-pass", "1p-state", "two-pass", "1p-fenced"};
+  bool apart[MAX_FORMS] = {false};   /* output to the copy's buffer, not in place */
+  bool persist[MAX_FORMS] = {false, true}; /* a persistent look-back state (cn_scan_args.state_bytes) */
+  int nforms = caps->buffer_int64_atomics ? 4 : 3; /* the fenced look-back apart only where it is not the default */
   const char *sw = getenv("CANOPY_BENCH_SCAN_SHAPES"), *base = getenv("CANOPY_BENCH_SCAN_BASE");
   if (sw && *sw && base && strcmp(base, "0") == 0) nforms = 0; /* the listed shapes alone, the first timed first */
   for (const char *p = sw; p && *p && nforms < MAX_FORMS;) {
@@ -92,15 +93,18 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     nforms++;
     while (*p == ' ') p++;
   }
-  uint64_t nmax = 0, scratch_bytes = 0;
+  uint64_t nmax = 0, scratch_bytes = 0, state_bytes = 0;
   for (; hi >= lo; hi--) {
     nmax = 1ull << hi;
-    scratch_bytes = 0;
+    scratch_bytes = state_bytes = 0;
     for (int f = 0; f < nforms; f++) {
-      uint64_t s = cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = nmax, .tuning = &forms[f]});
-      if (s > scratch_bytes) scratch_bytes = s;
+      cn_scan_args sa = {.op = CN_SCAN_U32_ADD, .n = nmax, .tuning = &forms[f]};
+      uint64_t s = persist[f] ? cn_scan_state_bytes(ctx, &sa) : cn_scan_scratch_bytes(ctx, &sa);
+      if (persist[f] && s > state_bytes) state_bytes = s;
+      if (!persist[f] && s > scratch_bytes) scratch_bytes = s;
     }
-    if (12 * nmax + scratch_bytes <= caps->device_local_bytes / 2 && 4 * nmax <= caps->max_allocation_size) break;
+    if (12 * nmax + scratch_bytes + state_bytes <= caps->device_local_bytes / 2 && 4 * nmax <= caps->max_allocation_size)
+      break;
   }
   if (hi < lo) {
     fprintf(stderr, "canopy bench scan: not enough device memory for 2^%d elements\n", lo);
@@ -111,6 +115,8 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   bench_printf(rep, "one-pass: decoupled look-back, blocks of 256 x 16, 512 x 16 from 2^19, 512 x 32 with the block's\n"
                     "          total first from 2^21, 512 x 24 with the rows streamed from 2^22 (64-bit atomics)\n"
                     "          (a clear of its flags and the scan: 2 dispatches),\n"
+                    "1p-state: the same with a persistent look-back state (each scan clears the next one's\n"
+                    "          flags as it runs: 1 dispatch);\n"
                     "          n <= 16384 in one block and one dispatch (1024 x 16; 8 items per invocation up to 8192),\n"
                     "          flag and value in one 64-bit atomic word%s;\n"
                     "1p-fenced: the same with flag and value apart, ordered by memory fences;\n"
@@ -119,7 +125,7 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                     "          o output to another buffer, e early first window, r rows streamed)\n\n",
                caps->buffer_int64_atomics ? "" : " (not on this device: fenced)");
   uint32_t *in = malloc(nmax * 4), *want = malloc(nmax * 4), *got = malloc(nmax * 4);
-  cn_buffer data = {0}, orig = {0}, copy = {0}, scratch = {0};
+  cn_buffer data = {0}, orig = {0}, copy = {0}, scratch = {0}, state = {0};
   int rc = CLI_OK;
   cn_result r = in && want && got ? CN_OK : CN_ERROR_OUT_OF_MEMORY;
   if (r == CN_OK) {
@@ -133,12 +139,23 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, 4 * nmax, &orig);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, 4 * nmax, &copy);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, scratch_bytes, &scratch);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, state_bytes ? state_bytes : 16, &state);
   if (r == CN_OK) r = cn_buffer_upload(ctx, &orig, 0, in, 4 * nmax);
+  if (r == CN_OK && state_bytes) { /* the state is zeroed once, then only scans touch it */
+    VkCommandBuffer cmd;
+    r = cn_cmd_begin(ctx, &cmd);
+    if (r == CN_OK) {
+      r = cn_scan_state_init(ctx, cmd, state.address, state_bytes);
+      cn_cmd_barrier(ctx, cmd);
+      cn_result s = cn_cmd_submit(ctx, cmd);
+      if (r == CN_OK) r = s;
+    }
+  }
   if (r != CN_OK) rc = cli_fail("bench", "setting up", r);
 
   bench_printf(rep, "%-5s %-13s %11s %9s %9s %8s %10s\n", "n", "form", "GPU us", "G elem/s", "GB/s", "of copy",
                "copy GB/s");
-  double frac26 = 0;
+  double frac26 = 0, state26 = -1;
   for (int lg = lo; lg <= hi && rc == CLI_OK; lg++) {
     uint64_t n = 1ull << lg;
     scan_job job = {.a = {.op = CN_SCAN_U32_ADD, .src = data.address, .dst = data.address,
@@ -154,6 +171,8 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     for (int f = 0; f < nforms && rc == CLI_OK; f++) {
       job.a.tuning = &forms[f];
       job.a.dst = apart[f] ? copy.address : data.address;
+      job.a.scratch = persist[f] ? state.address : scratch.address;
+      job.a.state_bytes = persist[f] ? state_bytes : 0;
       double ns;
       r = bench_gpu_median(ctx, o, record_scan, &job, &ns);
       if (r != CN_OK) {
@@ -187,10 +206,15 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       bench_printf(rep, "2^%-3d %-13s %11.2f %9.3f %9.1f %7.1f%% %10.1f\n", lg, form_names[f], ns / 1e3,
                    (double)n / ns, gbs, 100.0 * gbs / copy_gbs, copy_gbs);
       if (lg == 26 && f == 0) frac26 = 100.0 * gbs / copy_gbs;
+      if (lg == 26 && persist[f]) state26 = 100.0 * gbs / copy_gbs;
     }
   }
   if (rc == CLI_OK && hi >= 26)
-    bench_printf(rep, "\nat 2^26: %s %.1f%% of copy bandwidth (target >= 70%%)\n", form_names[0], frac26);
+  {
+    bench_printf(rep, "\nat 2^26: %s %.1f%% of copy bandwidth", form_names[0], frac26);
+    if (state26 >= 0) bench_printf(rep, ", 1p-state %.1f%%", state26);
+    bench_printf(rep, " (target >= 70%%)\n");
+  }
   if (rc == CLI_OK) bench_printf(rep, "results checked against the CPU scan at sizes <= 2^22 and 2^%d\n", hi);
   if (rc == CLI_OK) {
     uint32_t nk = cn_context_kernel_count(ctx);
@@ -205,6 +229,7 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       bench_printf(rep, "\n");
     }
   }
+  cn_buffer_destroy(ctx, &state);
   cn_buffer_destroy(ctx, &scratch);
   cn_buffer_destroy(ctx, &copy);
   cn_buffer_destroy(ctx, &orig);

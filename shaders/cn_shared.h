@@ -27,7 +27,8 @@ CN_PUSH_BEGIN(cn_scan_push)
   CN_U32 n;
   CN_U32 exclusive;           /* apply: 1 writes the exclusive scan */
   CN_U32 has_partial;         /* apply: 0 when there is a single block */
-  CN_U32 pad0;
+  CN_U32 state_words;         /* one-pass: 0, or the words of each region of a
+                                 persistent look-back state at partial */
 CN_PUSH_END(cn_scan_push)
 CN_STATIC_ASSERT_SIZE(cn_scan_push, 40);
 #endif

@@ -236,16 +236,43 @@ void main() {
   uint t = gl_LocalInvocationID.x;
   bool lookback = pc.has_partial != 0u;
   uint nb = (pc.n + WG_SIZE * ITEMS - 1u) / (WG_SIZE * ITEMS);
-  ScanState st = ScanState(pc.partial);
+  // The look-back state: pc.partial, zeroed before the scan; or, with a
+  // persistent state (pc.state_words != 0), the region its parity word
+  // selects (zero: the previous scan cleared it), while this scan clears
+  // the other region for the next one. The block that takes the last id
+  // flips the parity: every block has read it by then (its read comes
+  // before its counter increment, which releases it).
+  uint64_t state = uint64_t(pc.partial);
   uint agg_at = 1u + nb, pre_at = 1u + 2u * nb; // state words of aggregates, prefixes
-  uint b = 0u;
-  if (lookback && STATIC_ORDER != 0u) {
-    b = cn_group_id();
-  } else if (lookback) {
-    if (t == 0u) sh_bcast[0] = atomicAdd(st.v[0], 1u);
+  uint b = 0u, parity = 0u;
+  bool persistent = pc.state_words != 0u;
+  if (lookback && (STATIC_ORDER == 0u || persistent)) {
+    if (t == 0u) {
+      if (persistent) {
+        uint p = atomicLoad(ScanState(pc.partial).v[0], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed) & 1u;
+        uint64_t region = uint64_t(pc.partial) + 8ul + uint64_t(p) * uint64_t(pc.state_words) * 4ul;
+        uint id = atomicAdd(ScanState(region).v[0], 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                            gl_SemanticsAcquireRelease);
+        if (id == nb - 1u)
+          atomicStore(ScanState(pc.partial).v[0], p ^ 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+        sh_bcast[0] = id;
+        sh_bcast[1] = p;
+      } else {
+        sh_bcast[0] = atomicAdd(ScanState(state).v[0], 1u);
+      }
+    }
     barrier();
-    b = sh_bcast[0];
+    b = STATIC_ORDER != 0u ? cn_group_id() : sh_bcast[0];
+    parity = persistent ? sh_bcast[1] : 0u; // read before any later barrier (sh_bcast[1] is reused)
+  } else if (lookback) {
+    b = cn_group_id();
   }
+  if (lookback && persistent) {
+    state = uint64_t(pc.partial) + 8ul + uint64_t(parity) * uint64_t(pc.state_words) * 4ul;
+    ScanState other = ScanState(uint64_t(pc.partial) + 8ul + uint64_t(parity ^ 1u) * uint64_t(pc.state_words) * 4ul);
+    for (uint w = b * WG_SIZE + t; w < pc.state_words; w += nb * WG_SIZE) other.v[w] = 0u;
+  }
+  ScanState st = ScanState(state);
 
   // 1. Rows: each element's fold within its invocation's four, each lane's
   // prefix within its subgroup's segment (with AGG_FIRST only the subgroup's
@@ -263,7 +290,7 @@ void main() {
   if (EARLY_LB != 0u && LB_LANE == 1u && lookback && gl_SubgroupID == 0u && l < b) {
     uint q = b - 1u - l;
     if (sg_total == 0xFFFFFFFFu && pc.n == 0u) q = 0u;
-    early = atomicLoad(ScanState64(uint64_t(pc.partial) + 8ul).v[q], gl_ScopeDevice, gl_StorageSemanticsBuffer,
+    early = atomicLoad(ScanState64(state + 8ul).v[q], gl_ScopeDevice, gl_StorageSemanticsBuffer,
                        gl_SemanticsRelaxed);
   }
 #endif
@@ -276,7 +303,7 @@ void main() {
   if (lookback) {
     // Flag and value in one 64-bit word: no fences. The first subgroup alone
     // walks back; the workgroup waits at the barrier below.
-    ScanState64 s64 = ScanState64(uint64_t(pc.partial) + 8ul);
+    ScanState64 s64 = ScanState64(state + 8ul);
     if (t == 0u) atomicStore(s64.v[b], scan_pack(b == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, total), gl_ScopeDevice,
                              gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
     if (AGG_FIRST != 0u && STREAM == 0u && gl_SubgroupID != 0u) scan_rows(run, lane_pre); // while the first subgroup walks back

@@ -113,6 +113,48 @@ static void cn__scan_shape(const cn_context *ctx, const cn__scan_monoid *m, uint
   *items = SCAN_TWO_PASS_ITEMS;
 }
 
+/* A persistent look-back state (cn_scan_args.state_bytes): a parity word (8
+ * bytes), then two regions of the same size, each laid out as a one-pass
+ * scan's scratch (the counter, then the flags and values of the blocks). */
+static uint64_t cn__scan_state_region(uint64_t state_bytes) {
+  return state_bytes < 8 ? 0 : ((state_bytes - 8) / 2) & ~7ull;
+}
+
+/* Bytes of a region that a scan of `blocks` blocks uses (64-bit atomics: one
+ * 8-byte word per block after the counter's; else a flag, an aggregate and a
+ * prefix word per block after the counter). */
+static uint64_t cn__scan_region_need(bool a64, uint64_t blocks) {
+  return a64 ? 8 * (1 + blocks) : (4 * (1 + 3 * blocks) + 7) & ~7ull;
+}
+
+uint64_t cn_scan_state_bytes(cn_context *ctx, const cn_scan_args *a) {
+  if (!ctx || !a || (unsigned)a->op >= CN_SCAN_OP_COUNT) return 0;
+  const cn_scan_tuning *tu = cn__scan_tuning(ctx, a);
+  if (tu->two_pass) return 0;
+  /* the most blocks of any n' <= n: block shapes grow with n at powers of
+   * two, so the candidates are n and each 2^k - 1 below it */
+  uint64_t blocks = 0;
+  for (int k = 0; k <= 64; k++) {
+    uint64_t c = k == 64 ? a->n : CN_MIN(a->n, (1ull << k) - 1);
+    uint32_t wg, items;
+    if (c == 0) continue;
+    if (!cn__scan_block(ctx, tu, c, &wg, &items)) return 0;
+    blocks = CN_MAX(blocks, CN_DIV_UP(c, (uint64_t)wg * items));
+  }
+  /* either form's layout fits, so the tuning may change between scans */
+  return 8 + 2 * CN_MAX(cn__scan_region_need(true, blocks), cn__scan_region_need(false, blocks));
+}
+
+cn_result cn_scan_state_init(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress state, uint64_t bytes) {
+  if (!ctx || !state || state % 8 || bytes < 8 || bytes % 4 || bytes / 4 > UINT32_MAX)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scan_state_init: state must be 8-byte aligned, its size a multiple of 4");
+  VkPipeline clear;
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_SCAN_CLEAR, NULL, 0, &clear));
+  cn_scan_push cpc = {.dst = state, .n = (uint32_t)(bytes / 4)};
+  cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(bytes / 4, (uint64_t)SCAN_CLEAR_WG));
+  return CN_OK;
+}
+
 uint64_t cn_scan_scratch_bytes(cn_context *ctx, const cn_scan_args *a) {
   if (!a || (unsigned)a->op >= CN_SCAN_OP_COUNT) return 0;
   const cn__scan_monoid *m = &cn__monoids[a->op];
@@ -176,6 +218,8 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: src and dst must be 4-byte aligned, scratch 8-byte aligned");
   const cn__scan_monoid *m = &cn__monoids[a->op];
   const cn_scan_tuning *tu = cn__scan_tuning(ctx, a);
+  if (tu->two_pass && a->state_bytes)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "scan: a persistent look-back state needs the one-pass scan, not two_pass");
   if (tu->two_pass) return cn__scan_two_pass(ctx, cmd, m, a);
 
   uint32_t wg, items;
@@ -208,7 +252,18 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
                      .n = (uint32_t)a->n,
                      .exclusive = a->exclusive,
                      .has_partial = blocks > 1};
-  if (blocks > 1) {
+  if (blocks > 1 && a->state_bytes) {
+    /* A persistent state: the region the parity selects is zero; the scan
+     * clears the other one as it runs (scan_lb.glsl). */
+    uint64_t region = cn__scan_state_region(a->state_bytes), need = cn__scan_region_need(a64, blocks);
+    if (need > region)
+      return cn_fail(CN_ERROR_INVALID_ARGUMENT,
+                     "scan: a look-back state of %llu bytes is too small for %llu elements (%llu blocks): "
+                     "cn_scan_state_bytes() gives %llu",
+                     (unsigned long long)a->state_bytes, (unsigned long long)a->n, (unsigned long long)blocks,
+                     (unsigned long long)(8 + 2 * need));
+    pc.state_words = (uint32_t)(region / 4);
+  } else if (blocks > 1) {
     VkPipeline clear;
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_SCAN_CLEAR, NULL, 0, &clear));
     uint64_t words = a64 ? 2 * (1 + blocks) : 1 + blocks; /* the counter and the flags */

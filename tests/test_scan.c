@@ -220,6 +220,85 @@ TEST(scan_two_pass) {
   tuning = (cn_scan_tuning){0};
 }
 
+/* A persistent look-back state (cn_scan_args.state_bytes) through a run of
+ * scans of different sizes and tunings, each checked against the CPU scan:
+ * every scan must find its half of the state zero, so a scan that left the
+ * next one's half dirty makes that one wrong. At the end the half the
+ * parity selects is zero and the parity counts the scans of several blocks.
+ * Also: a state too small, and two_pass with a state, are refused. */
+TEST(scan_persistent_state) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const cn_scan_tuning tus[5] = {{0}, {.fenced = true}, {.static_order = true}, {.spin_budget = 1},
+                                 {.wg = 64, .items = 16, .stream_rows = true}};
+  const uint64_t sizes[9] = {ONE_BLOCK_MAX + 1, 37 * BLOCK + 5, 100, 5 * BLOCK, 2 * BLOCK + 1, 64 * 16 * 9 + 3,
+                             LARGE_FROM + 3, LARGE_FROM - 1, 3 * BLOCK};
+  const uint64_t nmax = LARGE_FROM + 3;
+  uint64_t bytes = 0;
+  for (int t = 0; t < 5; t++) {
+    uint64_t b = cn_scan_state_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = nmax, .tuning = &tus[t]});
+    bytes = b > bytes ? b : bytes;
+  }
+  CHECK(bytes > 8);
+  uint32_t *in = malloc(nmax * 4), *want = malloc(nmax * 4), *got = malloc(nmax * 4), *st = malloc(bytes);
+  cn_buffer data = {0}, state = {0};
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, nmax * 4, &data));
+  CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, bytes, &state));
+  /* the state starts as garbage, then cn_scan_state_init zeroes it */
+  for (uint64_t i = 0; i < bytes / 4; i++) st[i] = 0xA5A5A5A5u;
+  CHECK_OK(cn_buffer_upload(ctx, &state, 0, st, bytes));
+  VkCommandBuffer cmd;
+  CHECK_OK(cn_cmd_begin(ctx, &cmd));
+  CHECK_OK(cn_scan_state_init(ctx, cmd, state.address, bytes));
+  cn_cmd_barrier(ctx, cmd);
+  CHECK_OK(cn_cmd_submit(ctx, cmd));
+  uint32_t multi = 0; /* scans of more than one block */
+  for (int run = 0; run < 18; run++) {
+    uint64_t n = sizes[run % 9];
+    const cn_scan_tuning *tu = &tus[(run * 3 + run / 9) % 5];
+    bool exclusive = run % 4 == 1;
+    for (uint64_t i = 0; i < n; i++) in[i] = run % 3 == 2 ? 1u : (uint32_t)test_rand();
+    cn_scan_u32_cpu(in, want, n, exclusive);
+    CHECK_OK(cn_buffer_upload(ctx, &data, 0, in, n * 4));
+    cn_scan_args a = {.op = CN_SCAN_U32_ADD, .src = data.address, .dst = data.address, .scratch = state.address,
+                      .n = n, .exclusive = exclusive, .tuning = tu, .state_bytes = bytes};
+    multi += cn_scan_scratch_bytes(ctx, &a) != 0;
+    CHECK_OK(cn_cmd_begin(ctx, &cmd));
+    CHECK_OK(cn_scan_record(ctx, cmd, &a));
+    cn_cmd_barrier(ctx, cmd);
+    CHECK_OK(cn_cmd_submit(ctx, cmd));
+    CHECK_OK(cn_buffer_download(ctx, &data, 0, got, n * 4));
+    uint64_t bad = 0, first = 0;
+    for (uint64_t i = 0; i < n; i++)
+      if (got[i] != want[i] && bad++ == 0) first = i;
+    if (bad)
+      fprintf(stderr, "  run %d n=%llu: %llu wrong, first at %llu: got %u want %u\n", run, (unsigned long long)n,
+              (unsigned long long)bad, (unsigned long long)first, got[first], want[first]);
+    CHECK(bad == 0);
+  }
+  CHECK_OK(cn_buffer_download(ctx, &state, 0, st, bytes));
+  CHECK_EQ_U64(st[0], multi & 1u);
+  uint64_t region = ((bytes - 8) / 2) & ~7ull, dirty = 0;
+  for (uint64_t i = 0; i < region / 4; i++) dirty += st[(8 + (multi & 1u) * region) / 4 + i] != 0;
+  CHECK_EQ_U64(dirty, 0);
+  /* too small a state; two_pass with a state */
+  cn_scan_args a = {.op = CN_SCAN_U32_ADD, .src = data.address, .dst = data.address, .scratch = state.address,
+                    .n = nmax, .state_bytes = 64};
+  CHECK_OK(cn_cmd_begin(ctx, &cmd));
+  CHECK(cn_scan_record(ctx, cmd, &a) == CN_ERROR_INVALID_ARGUMENT);
+  a.state_bytes = bytes;
+  a.tuning = &(cn_scan_tuning){.two_pass = true};
+  CHECK(cn_scan_record(ctx, cmd, &a) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK_OK(cn_cmd_submit(ctx, cmd));
+  CHECK_EQ_U64(cn_scan_state_bytes(ctx, &a), 0);
+  cn_buffer_destroy(ctx, &state);
+  cn_buffer_destroy(ctx, &data);
+  free(in);
+  free(want);
+  free(got);
+  free(st);
+}
+
 /* u32 max and the segmented float sum through cn_scan_record, at an odd
  * offset of 4 bytes (no 16-byte loads) and at 16-byte alignment. */
 static float seg_val(uint32_t w) {
@@ -306,4 +385,4 @@ TEST(scan_other_monoids) {
 
 TEST_MAIN(T(scan_cpu_reference), T(scan_empty_and_one), T(scan_bad_arguments), T(scan_block_boundaries),
           T(scan_huge_shape), T(scan_small_random_sizes), T(scan_large), T(scan_lookback_fallback), T(scan_fenced_and_shapes), T(scan_two_pass),
-          T(scan_other_monoids))
+          T(scan_other_monoids), T(scan_persistent_state))

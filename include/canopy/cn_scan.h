@@ -24,7 +24,8 @@
  * Where the device has 64-bit buffer atomics, a block's flag and value travel
  * in one word (no memory fences; cn_device_caps.buffer_int64_atomics), else
  * apart, ordered by fences. n up to one block is one dispatch; more is two (a
- * kernel zeroing the look-back's flags, then the scan). Correct whatever the order blocks run
+ * kernel zeroing the look-back's flags, then the scan), or one with a
+ * persistent look-back state (state_bytes below). Correct whatever the order blocks run
  * in: a block that waits too long for a predecessor folds its input itself
  * (forward progress on llvmpipe, as parentheses matching's look-back).
  * tuning.two_pass selects the older reduce-then-scan (shaders/scan.glsl: a
@@ -101,10 +102,30 @@ typedef struct cn_scan_args {
   uint64_t n;
   bool exclusive;
   const cn_scan_tuning *tuning; /* NULL: the context's (cn_tuning.scan), else the defaults */
+  /* 0: scratch is plain scratch (cn_scan_scratch_bytes), zeroed by a dispatch
+   * of its own before each scan of more than one block. Else scratch is a
+   * persistent look-back state of state_bytes bytes (cn_scan_state_bytes),
+   * zeroed once by cn_scan_state_init and written by nothing but the scans
+   * given it since: each scan finds the half it uses zero and clears the other
+   * half for the next one as it runs, one dispatch instead of two. Scans
+   * sharing a state must not overlap (a barrier between them, as for their
+   * data); replaying a recorded command buffer is fine (the state's parity
+   * lives on the GPU). The one-pass scan only (not tuning.two_pass). */
+  uint64_t state_bytes;
 } cn_scan_args;
 
 /* Bytes of scratch that cn_scan_record() needs for a->op, a->n, a->tuning. */
 CN_API uint64_t cn_scan_scratch_bytes(cn_context *ctx, const cn_scan_args *a);
+
+/* Bytes of a persistent look-back state that serves every scan of up to a->n
+ * elements with a->tuning (either look-back form: fenced or not); 0 for
+ * two_pass. */
+CN_API uint64_t cn_scan_state_bytes(cn_context *ctx, const cn_scan_args *a);
+
+/* Records the zeroing of a persistent look-back state (state: 8-byte aligned,
+ * bytes from cn_scan_state_bytes), once before its first scan. Ends with no
+ * barrier: the caller adds one (cn_cmd_barrier) before the first scan. */
+CN_API cn_result cn_scan_state_init(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress state, uint64_t bytes);
 
 /* Records the scan into cmd. Ends with no barrier: the caller adds one
  * (cn_cmd_barrier) before reading dst. */
