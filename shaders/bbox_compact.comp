@@ -30,9 +30,16 @@ void main() {
   uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
   uint bs = b * WG_SIZE * ITEMS;
   uint c_row = pc.counts.v[b];
+  // Every row's ballot and count first, then the rows' stores and atomics: a
+  // ballot after the previous row's branches would rely on the subgroup
+  // reconverging at the loop's back edge, which Vulkan does not promise. The
+  // tag is loaded at a clamped index and then selected (a conditional load
+  // would be a branch before the ballot).
+  uint tags[ITEMS], poss[ITEMS];
   for (uint k = 0u; k < ITEMS; k++) {
     uint i = bs + k * WG_SIZE + lane;
-    uint tag = i < pc.n ? pc.tags.v[i] : 0u;
+    uint tag = pc.tags.v[min(i, pc.n - 1u)];
+    tag = i < pc.n ? tag : 0u;
     bool group = tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND;
     uvec4 ballot = subgroupBallot(group);
     uint buf = (k & 1u) * WG_SIZE; // alternate halves: no barrier before the write
@@ -44,8 +51,13 @@ void main() {
       before += j < gl_SubgroupID ? v : 0u;
       row_total += v;
     }
-    uint pos = c_row + before + subgroupBallotExclusiveBitCount(ballot);
+    tags[k] = tag;
+    poss[k] = c_row + before + subgroupBallotExclusiveBitCount(ballot);
     c_row += row_total;
+  }
+  for (uint k = 0u; k < ITEMS; k++) {
+    uint i = bs + k * WG_SIZE + lane, tag = tags[k], pos = poss[k];
+    bool group = tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND;
     if (group && pos < pc.group_bound) {
       pc.idx.v[pos] = i;
       uint byte = ((tag == CN_TAG_END_CLIP || tag == CN_TAG_END_BLEND) ? CN_GROUP_CLOSE : 0u) |

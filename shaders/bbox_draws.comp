@@ -51,7 +51,8 @@ void main() {
   uint tags[ITEMS], cs[ITEMS];
   for (uint k = 0u; k < ITEMS; k++) {
     uint i = bs + k * WG_SIZE + lane;
-    uint tag = i < pc.n ? pc.tags.v[i] : CN_TAG_FILL;
+    uint tag = pc.tags.v[min(i, pc.n - 1u)]; // clamped, then selected: no branch before the ballot
+    tag = i < pc.n ? tag : CN_TAG_FILL;
     bool group = tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND;
     uvec4 ballot = subgroupBallot(group);
     uint sg_total = subgroupBallotBitCount(ballot);

@@ -151,10 +151,13 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
       }
       count = nA + nB * w + nC;
     }
-    // pair numbering: exclusive scan in slot order
+    // pair numbering: exclusive scan in slot order. The barrier first: the
+    // previous round is done with sh_sg, sh_end, sh_rect, and the subgroup
+    // scan follows no branch (the branches above, and the previous round's
+    // pair loops, end at it).
+    barrier();
     uint incl = subgroupInclusiveAdd(count);
     uint sgsum = subgroupAdd(count);
-    barrier(); // the previous round is done with sh_sg, sh_end, sh_rect
     if (subgroupElect()) sh_sg[gl_SubgroupID] = sgsum;
     barrier();
     uint base = 0u, total = 0u;

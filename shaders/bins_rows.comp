@@ -39,8 +39,8 @@ uint col_hi(uint v) { return v >> 23; }
 
 // Sum over the workgroup (every invocation calls it; returns the sum to all).
 uint wg_sum(uint v) {
+  barrier(); // earlier readers of sh_sg are done, and subgroupAdd follows no branch
   uint s = subgroupAdd(v);
-  barrier(); // earlier readers of sh_sg are done
   if (subgroupElect()) sh_sg[gl_SubgroupID] = s;
   barrier();
   uint all = 0u;
@@ -66,9 +66,11 @@ void main() {
     }
     if (have && ly < y) above += (hx - lx + 1u) * (min(hy, y - 1u) - ly + 1u);
     bool in_row = have && ly <= y && y <= hy;
+    // the previous round is done with sh_sg and sh_m; the ballot follows no
+    // branch (Vulkan does not promise that a subgroup reconverges after one)
+    barrier();
     uvec4 ball = subgroupBallot(in_row);
     uint rank = subgroupBallotExclusiveBitCount(ball);
-    barrier(); // the previous round is done with sh_sg and sh_m
     if (subgroupElect()) sh_sg[gl_SubgroupID] = subgroupBallotBitCount(ball);
     barrier();
     uint before = sh_m, batch = 0u;
@@ -89,14 +91,15 @@ void main() {
     uint c = 0u;
     for (uint j0 = 0u; j0 < m; j0 += gl_SubgroupSize) {
       uint j = j0 + gl_SubgroupInvocationID;
-      uint v = j < m ? sh_list[j] : 0u;
+      uint v = sh_list[min(j, LIST - 1u)]; // no branch before the ballot (unused past m)
       c += subgroupBallotBitCount(subgroupBallot(j < m && col_lo(v) <= x && x <= col_hi(v)));
     }
     if (subgroupElect()) sh_cnt[x] = c;
   }
   barrier();
   // 3. the row's offsets (nbx <= WG: invocation t has bin t)
-  uint c = t < pc.nbx ? sh_cnt[t] : 0u;
+  uint c = sh_cnt[min(t, 511u)]; // clamped, then selected: no branch before the scan
+  c = t < pc.nbx ? c : 0u;
   uint incl = subgroupInclusiveAdd(c);
   barrier(); // sh_sg's last readers (wg_sum) and sh_cnt's readers are done
   if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) sh_sg[gl_SubgroupID] = incl;
@@ -118,7 +121,7 @@ void main() {
     uint pos = sh_cnt[x];
     for (uint j0 = 0u; j0 < m; j0 += gl_SubgroupSize) {
       uint j = j0 + gl_SubgroupInvocationID;
-      uint v = j < m ? sh_list[j] : 0u;
+      uint v = sh_list[min(j, LIST - 1u)]; // no branch before the ballot (unused past m)
       bool hit = j < m && col_lo(v) <= x && x <= col_hi(v);
       uvec4 b = subgroupBallot(hit);
       uint at = pos + subgroupBallotExclusiveBitCount(b);

@@ -38,6 +38,7 @@ uint fl_first_line(uint count) {
   uint group = cn_group_id(), agg = fl_off_agg();
   uint prev = 0u;
   for (uint i = gl_LocalInvocationID.x; i < group; i += WG_SIZE) prev += pc.work.v[agg + i];
+  barrier(); // the loop's trip count differs by lane: the subgroup operations follow no branch
   uint before = subgroupExclusiveAdd(count);
   uint total = subgroupAdd(count);
   prev = subgroupAdd(prev);

@@ -144,7 +144,12 @@ void lm_summary(inout LmChunk c) {
 }
 
 // Exclusive prefix sum of x over the workgroup's chunks; `total` gets the sum.
+// Every invocation calls it. The barrier first: the subgroup operations then
+// follow none of the caller's branches (partial chunks' loads and walks, the
+// previous partition's stores), after which Vulkan does not promise that a
+// subgroup has reconverged.
 int lm_excl_add(int x, out int total) {
+  barrier();
   int incl = subgroupInclusiveAdd(x);
   int sg = subgroupAdd(x);
   if (subgroupElect()) sh_sg[gl_SubgroupID] = sg;

@@ -27,7 +27,8 @@ void main() {
   if (first >= n) return; // uniform over the workgroup
   TileBuf tb = cfg.tiles;
   uint i = first + gl_LocalInvocationID.x;
-  uint c = i < n ? tb.v[i].seg_count : 0u;
+  uint c = tb.v[min(i, n - 1u)].seg_count; // clamped, then selected: no branch before the subgroup scan
+  c = i < n ? c : 0u;
   uint ex = subgroupExclusiveAdd(c), sum = subgroupAdd(c);
   if (subgroupElect()) sh_sg[gl_SubgroupID] = sum;
   barrier();

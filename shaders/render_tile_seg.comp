@@ -67,11 +67,14 @@ const uint F_DOWN = 1u;       // the line runs downwards (y1 > y0)
 const uint F_HORIZ = 2u;      // y0 == y1
 const uint F_RIGHT = 4u;      // x1 > x0 (y edge sign -1)
 
-// Exclusive workgroup scan of v; *total gets the sum. Uses sh_sg (barriers inside).
+// Exclusive workgroup scan of v; *total gets the sum. Uses sh_sg (barriers
+// inside). The barrier comes first: the subgroup operations then follow no
+// branch of the caller's (Vulkan does not promise that a subgroup
+// reconverges after one), and the previous scan is done with sh_sg.
 uint wg_scan(uint v, out uint total) {
+  barrier();
   uint incl = subgroupInclusiveAdd(v);
   uint sgsum = subgroupAdd(v);
-  barrier();
   if (subgroupElect()) sh_sg[gl_SubgroupID] = sgsum;
   barrier();
   // the subgroup totals, a subgroup's width at a time (one round on 32-wide subgroups)
@@ -79,7 +82,8 @@ uint wg_scan(uint v, out uint total) {
   total = 0u;
   for (uint j0 = 0u; j0 < gl_NumSubgroups; j0 += gl_SubgroupSize) {
     uint j = j0 + gl_SubgroupInvocationID;
-    uint s = j < gl_NumSubgroups ? sh_sg[j] : 0u;
+    uint s = sh_sg[min(j, gl_NumSubgroups - 1u)]; // clamped, then selected: no branch before subgroupAdd
+    s = j < gl_NumSubgroups ? s : 0u;
     base += subgroupAdd(j < gl_SubgroupID ? s : 0u);
     total += subgroupAdd(s);
   }

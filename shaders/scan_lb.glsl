@@ -35,6 +35,13 @@
 // (one subgroup reduction where the operation is commutative) and publishes
 // it before the rows' scans; the other subgroups scan their rows while the
 // first walks back (64-bit form), the first after its walk.
+// With a persistent state (pc.state_words != 0, cn_scan_args.state_bytes):
+// pc.partial holds a parity word (8 bytes), then two regions of
+// pc.state_words words, each laid out as above. A block reads the parity,
+// takes its id from the counter of the region it selects (which the previous
+// scan left zero), and after its outputs clears its share of the other
+// region; the block taking the last id flips the parity. So no dispatch
+// clears the state between scans.
 // With SCAN_ATOMIC64 (devices with 64-bit buffer atomics) a block's flag and
 // value share one 64-bit word (state: the counter, then one word per block
 // from byte 8), read and written by relaxed atomics: no fences, and the first
@@ -267,11 +274,7 @@ void main() {
   } else if (lookback) {
     b = cn_group_id();
   }
-  if (lookback && persistent) {
-    state = uint64_t(pc.partial) + 8ul + uint64_t(parity) * uint64_t(pc.state_words) * 4ul;
-    ScanState other = ScanState(uint64_t(pc.partial) + 8ul + uint64_t(parity ^ 1u) * uint64_t(pc.state_words) * 4ul);
-    for (uint w = b * WG_SIZE + t; w < pc.state_words; w += nb * WG_SIZE) other.v[w] = 0u;
-  }
+  if (lookback && persistent) state = uint64_t(pc.partial) + 8ul + uint64_t(parity) * uint64_t(pc.state_words) * 4ul;
   ScanState st = ScanState(state);
 
   // 1. Rows: each element's fold within its invocation's four, each lane's
@@ -281,6 +284,9 @@ void main() {
   uint lane_pre[ROWS];
   uint l = gl_SubgroupInvocationID;
   [[unroll]] for (uint r = 0u; r < ROWS; r++) run[r] = scan_load(b, r);
+  // The last block's loads branch per element: its subgroups' scans start
+  // after a barrier (Vulkan does not promise reconvergence after a branch).
+  if (b == nb - 1u) barrier();
   uint sg_total = TOTAL_FIRST != 0u ? scan_rows_total(run) : scan_rows(run, lane_pre);
 #ifdef SCAN_ATOMIC64
   // The early window (EARLY_LB): entry `lane` is block b - 1 - lane. Its
@@ -476,11 +482,19 @@ void main() {
   uint base = SCAN_COMBINE(prefix, sg_before);
   if (STREAM != 0u) {
     [[unroll]] for (uint r = 0u; r < ROWS; r++) {
+      if (r > 0u && b == nb - 1u) barrier(); // the last block's stores branch per element
       uvec4 x = run[r];
       uint p = scan_row(x, base);
       scan_store(b, r, p, x);
     }
   } else {
     [[unroll]] for (uint r = 0u; r < ROWS; r++) scan_store(b, r, SCAN_COMBINE(base, lane_pre[r]), run[r]);
+  }
+
+  // 4. A persistent state: this block's share of clearing the other region
+  // for the next scan (last: no subgroup operation follows its loop).
+  if (lookback && persistent) {
+    ScanState other = ScanState(uint64_t(pc.partial) + 8ul + uint64_t(parity ^ 1u) * uint64_t(pc.state_words) * 4ul);
+    for (uint w = b * WG_SIZE + t; w < pc.state_words; w += nb * WG_SIZE) other.v[w] = 0u;
   }
 }
