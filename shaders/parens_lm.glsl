@@ -144,12 +144,13 @@ void lm_summary(inout LmChunk c) {
 }
 
 // Exclusive prefix sum of x over the workgroup's chunks; `total` gets the sum.
-// Every invocation calls it. The barrier first: the subgroup operations then
-// follow none of the caller's branches (partial chunks' loads and walks, the
-// previous partition's stores), after which Vulkan does not promise that a
-// subgroup has reconverged.
-int lm_excl_add(int x, out int total) {
-  barrier();
+// Every invocation calls it, with the same `sync`: true where the caller's
+// lanes may have branched apart before it (a partial partition's loads and
+// walks, a previous partition's stores). A barrier then comes first, so that
+// the subgroup operations follow no branch (Vulkan does not promise that a
+// subgroup reconverges after one).
+int lm_excl_add(int x, out int total, bool sync) {
+  if (sync) barrier();
   int incl = subgroupInclusiveAdd(x);
   int sg = subgroupAdd(x);
   if (subgroupElect()) sh_sg[gl_SubgroupID] = sg;

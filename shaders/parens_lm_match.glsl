@@ -117,7 +117,7 @@ void main() {
     r += cl ? -1 : 1;
   }
   int sum;
-  int start = lm_excl_add(r, sum);
+  int start = lm_excl_add(r, sum, part + P > pc.n); // a partial partition's loads branch per chunk
   int low = r - int(bitCount(mask)); // sum - (unmatched '(')
   int low_t = start + low;
   int nq = 1 - low; // depths d = 0 .. -low (the last is unused when only the chunk's end reaches it)

@@ -47,7 +47,9 @@ void main() {
     LmChunk c = lm_unpack(cur, part, t);
     lm_summary(c);
     int sum;
-    int start = lm_excl_add(c.sum, sum); // g(chunk start) - g(partition start)
+    // g(chunk start) - g(partition start); after the previous partition's
+    // stores, or a partial partition's loads and walks, with a barrier first
+    int start = lm_excl_add(c.sum, sum, i > 0u || part + P > pc.n);
     int low_t = start + c.low;
     int low;
     int after = lm_suffix_min(low_t, low);

@@ -36,12 +36,13 @@
 // it before the rows' scans; the other subgroups scan their rows while the
 // first walks back (64-bit form), the first after its walk.
 // With a persistent state (pc.state_words != 0, cn_scan_args.state_bytes):
-// pc.partial holds a parity word (8 bytes), then two regions of
-// pc.state_words words, each laid out as above. A block reads the parity,
-// takes its id from the counter of the region it selects (which the previous
-// scan left zero), and after its outputs clears its share of the other
-// region; the block taking the last id flips the parity. So no dispatch
-// clears the state between scans.
+// pc.partial holds a word of the parity (bit 31) and the blocks' counter (8
+// bytes), then two regions of pc.state_words words, each laid out as above
+// (their counter words unused). A block takes its id and the parity from
+// that word in one atomic, uses the region the parity selects (which the
+// previous scan left zero), and after its outputs clears its share of the
+// other region; the block taking the last id resets the word to the other
+// parity and a zero count. So no dispatch clears the state between scans.
 // With SCAN_ATOMIC64 (devices with 64-bit buffer atomics) a block's flag and
 // value share one 64-bit word (state: the counter, then one word per block
 // from byte 8), read and written by relaxed atomics: no fences, and the first
@@ -256,12 +257,14 @@ void main() {
   if (lookback && (STATIC_ORDER == 0u || persistent)) {
     if (t == 0u) {
       if (persistent) {
-        uint p = atomicLoad(ScanState(pc.partial).v[0], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed) & 1u;
-        uint64_t region = uint64_t(pc.partial) + 8ul + uint64_t(p) * uint64_t(pc.state_words) * 4ul;
-        uint id = atomicAdd(ScanState(region).v[0], 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
-                            gl_SemanticsAcquireRelease);
+        // One word holds the parity (bit 31) and the blocks' counter: the
+        // block taking the last id sets the other parity and a zero count
+        // (every block has taken its id, and with it the parity, by then).
+        uint old = atomicAdd(ScanState(pc.partial).v[0], 1u);
+        uint id = old & 0x7FFFFFFFu, p = old >> 31;
         if (id == nb - 1u)
-          atomicStore(ScanState(pc.partial).v[0], p ^ 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+          atomicStore(ScanState(pc.partial).v[0], (p ^ 1u) << 31, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                      gl_SemanticsRelaxed);
         sh_bcast[0] = id;
         sh_bcast[1] = p;
       } else {

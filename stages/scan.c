@@ -113,9 +113,10 @@ static void cn__scan_shape(const cn_context *ctx, const cn__scan_monoid *m, uint
   *items = SCAN_TWO_PASS_ITEMS;
 }
 
-/* A persistent look-back state (cn_scan_args.state_bytes): a parity word (8
- * bytes), then two regions of the same size, each laid out as a one-pass
- * scan's scratch (the counter, then the flags and values of the blocks). */
+/* A persistent look-back state (cn_scan_args.state_bytes): a word of the
+ * parity (bit 31) and the blocks' counter (8 bytes), then two regions of the
+ * same size, each laid out as a one-pass scan's scratch (the counter word
+ * unused, then the flags and values of the blocks). */
 static uint64_t cn__scan_state_region(uint64_t state_bytes) {
   return state_bytes < 8 ? 0 : ((state_bytes - 8) / 2) & ~7ull;
 }
