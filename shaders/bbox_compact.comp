@@ -30,39 +30,42 @@ void main() {
   uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
   uint bs = b * WG_SIZE * ITEMS;
   uint c_row = pc.counts.v[b];
-  // Every row's ballot and count first, then the rows' stores and atomics: a
-  // ballot after the previous row's branches would rely on the subgroup
-  // reconverging at the loop's back edge, which Vulkan does not promise. The
-  // tag is loaded at a clamped index and then selected (a conditional load
-  // would be a branch before the ballot).
-  uint tags[ITEMS], poss[ITEMS];
+  // Software-pipelined rows: row k + 1's tag load, ballot and count come
+  // before row k's stores and atomics, so that every ballot follows a
+  // barrier with no branch between (Vulkan does not promise that a subgroup
+  // reconverges after a branch, or at a loop's back edge). The tag is loaded
+  // at a clamped index and then selected (a conditional load is a branch).
+  uint i = bs + lane;
+  uint tag = pc.tags.v[min(i, pc.n - 1u)];
+  tag = i < pc.n ? tag : 0u;
+  uvec4 ballot = subgroupBallot(tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND);
+  if (subgroupElect()) sh_sg[gl_SubgroupID] = subgroupBallotBitCount(ballot);
+  barrier();
   for (uint k = 0u; k < ITEMS; k++) {
-    uint i = bs + k * WG_SIZE + lane;
-    uint tag = pc.tags.v[min(i, pc.n - 1u)];
-    tag = i < pc.n ? tag : 0u;
-    bool group = tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND;
-    uvec4 ballot = subgroupBallot(group);
-    uint buf = (k & 1u) * WG_SIZE; // alternate halves: no barrier before the write
-    if (subgroupElect()) sh_sg[buf + gl_SubgroupID] = subgroupBallotBitCount(ballot);
-    barrier();
+    uint buf = (k & 1u) * WG_SIZE; // row k's counts; row k + 1 writes the other half
     uint before = 0u, row_total = 0u;
     for (uint j = 0u; j < gl_NumSubgroups; j++) {
       uint v = sh_sg[buf + j];
       before += j < gl_SubgroupID ? v : 0u;
       row_total += v;
     }
-    tags[k] = tag;
-    poss[k] = c_row + before + subgroupBallotExclusiveBitCount(ballot);
+    uint pos = c_row + before + subgroupBallotExclusiveBitCount(ballot);
     c_row += row_total;
-  }
-  for (uint k = 0u; k < ITEMS; k++) {
-    uint i = bs + k * WG_SIZE + lane, tag = tags[k], pos = poss[k];
-    bool group = tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND;
+    uint ik = i, tk = tag;
+    if (k + 1u < ITEMS) { // uniform
+      i += WG_SIZE;
+      tag = pc.tags.v[min(i, pc.n - 1u)];
+      tag = i < pc.n ? tag : 0u;
+      ballot = subgroupBallot(tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND);
+      if (subgroupElect()) sh_sg[(WG_SIZE - buf) + gl_SubgroupID] = subgroupBallotBitCount(ballot);
+    }
+    bool group = tk >= CN_TAG_BEGIN_CLIP && tk <= CN_TAG_END_BLEND;
     if (group && pos < pc.group_bound) {
-      pc.idx.v[pos] = i;
-      uint byte = ((tag == CN_TAG_END_CLIP || tag == CN_TAG_END_BLEND) ? CN_GROUP_CLOSE : 0u) |
-                  ((tag == CN_TAG_BEGIN_BLEND || tag == CN_TAG_END_BLEND) ? CN_GROUP_BLEND : 0u);
+      pc.idx.v[pos] = ik;
+      uint byte = ((tk == CN_TAG_END_CLIP || tk == CN_TAG_END_BLEND) ? CN_GROUP_CLOSE : 0u) |
+                  ((tk == CN_TAG_BEGIN_BLEND || tk == CN_TAG_END_BLEND) ? CN_GROUP_BLEND : 0u);
       atomicOr(pc.gbytes.v[pos >> 2], byte << ((pos & 3u) * 8u));
     }
+    if (k + 1u < ITEMS) barrier(); // row k + 1's counts are in; row k's readers of its half are done
   }
 }

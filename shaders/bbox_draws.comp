@@ -49,10 +49,12 @@ void main() {
   // fold and atomics would rely on the subgroup reconverging at the loop's
   // back edge, which Vulkan does not promise.)
   uint tags[ITEMS], cs[ITEMS];
+  // every row's tags in flight at once, each loaded at a clamped index and
+  // then selected (a conditional load would be a branch before the ballot)
+  for (uint k = 0u; k < ITEMS; k++) tags[k] = pc.tags.v[min(bs + k * WG_SIZE + lane, pc.n - 1u)];
   for (uint k = 0u; k < ITEMS; k++) {
     uint i = bs + k * WG_SIZE + lane;
-    uint tag = pc.tags.v[min(i, pc.n - 1u)]; // clamped, then selected: no branch before the ballot
-    tag = i < pc.n ? tag : CN_TAG_FILL;
+    uint tag = i < pc.n ? tags[k] : CN_TAG_FILL;
     bool group = tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND;
     uvec4 ballot = subgroupBallot(group);
     uint sg_total = subgroupBallotBitCount(ballot);

@@ -374,12 +374,22 @@ void main() {
   }
   vec4 clip[ITEMS];
   for (uint r = 0u; r < ITEMS; r++) clip[r] = enc[r] >= 0 ? g_acc.v[enc[r]] : vp;
-  ivec4 q[ITEMS]; // each row's key box, then what its lane adds to gap[c]
+  // gap[c] ∪= the draws' boxes by atomics (the union of keys is the same in
+  // any order). c is non-decreasing along the lanes: where no two
+  // neighbouring lanes contribute to the same c, each contributing lane does
+  // its own atomics; where the whole subgroup shares one c, one lane does
+  // them for the subgroup's union; otherwise a segmented inclusive scan over
+  // lanes with equal c leaves each run's union in its last lane. A row's
+  // shuffles start after a barrier (not right after the previous row's
+  // atomics: Vulkan does not promise that a subgroup reconverges after a
+  // branch, and on the H200 a barrier per row costs less than holding every
+  // row's key boxes until the atomics).
   for (uint r = 0u; r < ITEMS; r++) {
     uint i = r * WG + lane;
     uint tg = tag[r];
     bool group = tg >= CN_TAG_BEGIN_CLIP && tg <= CN_TAG_END_BLEND;
     bool draw = i < pc.n && (tg == CN_TAG_FILL || tg == CN_TAG_STROKE);
+    uint c = cnode[r];
     vec4 res = BOX_EMPTY;
     bool contribute = false;
     if (draw) {
@@ -387,49 +397,33 @@ void main() {
       contribute = enc[r] >= 0 && !box_is_empty(res);
     }
     if (i < pc.n && !group) pc.result.v[i] = res;
-    q[r] = contribute ? ivec4(f32_key(res.x), f32_key(res.y), f32_key(res.z), f32_key(res.w)) : KEY_BOX_EMPTY;
-  }
-  // gap[c] ∪= the draws' boxes by atomics (the union of keys is the same in
-  // any order). c is non-decreasing along the lanes: where no two
-  // neighbouring lanes contribute to the same c, each contributing lane does
-  // its own atomics; where the whole subgroup shares one c, one lane does
-  // them for the subgroup's union; otherwise a segmented inclusive scan over
-  // lanes with equal c leaves each run's union in its last lane. Every row's
-  // subgroup work runs before any atomic: a shuffle after the previous row's
-  // atomics would rely on the subgroup reconverging at the loop's back edge,
-  // which Vulkan does not promise.
-  for (uint r = 0u; r < ITEMS; r++) {
-    uint c = cnode[r];
-    bool contribute = q[r].x < q[r].z;
+    ivec4 q = contribute ? ivec4(f32_key(res.x), f32_key(res.y), f32_key(res.z), f32_key(res.w)) : KEY_BOX_EMPTY;
+    barrier();
     uint left = gl_SubgroupInvocationID > 0u ? gl_SubgroupInvocationID - 1u : 0u;
     uint left_c = subgroupShuffle(c, left);
     bool left_contributes = subgroupShuffle(contribute, left);
     bool merge = gl_SubgroupInvocationID > 0u && contribute && left_contributes && left_c == c;
+    bool act = contribute;
     if (subgroupAny(merge)) {
-      bool act;
       if (subgroupAllEqual(c)) {
-        q[r] = ivec4(subgroupMin(q[r].x), subgroupMin(q[r].y), subgroupMax(q[r].z), subgroupMax(q[r].w));
+        q = ivec4(subgroupMin(q.x), subgroupMin(q.y), subgroupMax(q.z), subgroupMax(q.w));
         act = subgroupElect();
       } else {
         for (uint d = 1u; d < gl_SubgroupSize; d <<= 1) {
           uint from = gl_SubgroupInvocationID >= d ? gl_SubgroupInvocationID - d : gl_SubgroupInvocationID;
-          ivec4 o = subgroupShuffle(q[r], from);
+          ivec4 o = subgroupShuffle(q, from);
           uint oc = subgroupShuffle(c, from);
-          q[r] = gl_SubgroupInvocationID >= d && oc == c ? key_union(q[r], o) : q[r];
+          q = gl_SubgroupInvocationID >= d && oc == c ? key_union(q, o) : q;
         }
         uint next = subgroupShuffle(c, min(gl_SubgroupInvocationID + 1u, gl_SubgroupSize - 1u));
         act = gl_SubgroupInvocationID == gl_SubgroupSize - 1u || next != c;
       }
-      q[r] = act ? q[r] : KEY_BOX_EMPTY;
     }
-  }
-  for (uint r = 0u; r < ITEMS; r++) {
-    uint c = cnode[r];
-    if (q[r].x < q[r].z) { // a non-empty key box: some draw of the run contributed (so c < limit)
-      atomicMin(KeyIntBuf(g_pyramid).v[4u * c], q[r].x);
-      atomicMin(KeyIntBuf(g_pyramid).v[4u * c + 1u], q[r].y);
-      atomicMax(KeyIntBuf(g_pyramid).v[4u * c + 2u], q[r].z);
-      atomicMax(KeyIntBuf(g_pyramid).v[4u * c + 3u], q[r].w);
+    if (act && q.x < q.z) { // a non-empty key box: some draw of the run contributed (so c < limit)
+      atomicMin(KeyIntBuf(g_pyramid).v[4u * c], q.x);
+      atomicMin(KeyIntBuf(g_pyramid).v[4u * c + 1u], q.y);
+      atomicMax(KeyIntBuf(g_pyramid).v[4u * c + 2u], q.z);
+      atomicMax(KeyIntBuf(g_pyramid).v[4u * c + 3u], q.w);
     }
   }
 
