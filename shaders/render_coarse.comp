@@ -400,29 +400,33 @@ void main() {
     }
   }
   // the others go to fine (long lists from the front, short ones from the
-  // back): a few atomics per subgroup
+  // back): a few atomics per subgroup. Every subgroup operation first, right
+  // after a barrier (the walk's branches end there: Vulkan does not promise
+  // that a subgroup reconverges after a branch); the elected lane's slots
+  // reach its subgroup through shared memory (sh_scan is free by now).
+  barrier();
   bool draw = valid && !one;
   uvec4 b_long = subgroupBallot(draw && long_list), b_short = subgroupBallot(draw && !long_list);
   uint n_long = subgroupBallotBitCount(b_long), n_short = subgroupBallotBitCount(b_short);
-  uint first_long = 0u, first_short = 0u;
-  if (subgroupElect() && n_long + n_short > 0u) {
-    FineListBuf list = cfg.fine_tiles;
-    uint first = atomicAdd(list.v[CN_FINE_LIST_COUNT], n_long + n_short);
-    atomicMax(list.v[CN_FINE_LIST_ARGS], min(first + n_long + n_short, max(pc.arg & ~CN_COARSE_FINE_ALL, 1u)));
-    if (n_long > 0u) first_long = atomicAdd(list.v[CN_FINE_LIST_LONG], n_long);
-    if (n_short > 0u) first_short = atomicAdd(list.v[CN_FINE_LIST_SHORT], n_short);
-    atomicAdd(cfg.bump.v.fine_tiles, n_long + n_short);
-  }
   // the run lengths fine will read (render.c picks fine's loop for the next frame from them)
   uint sg_fills = subgroupAdd(valid ? fills : 0u), sg_pieces = subgroupAdd(valid ? fill_pieces : 0u);
   uint sg_long = subgroupAdd(valid ? long_pieces : 0u);
-  if (subgroupElect() && sg_fills > 0u) {
+  bool leader = subgroupElect();
+  if (leader && n_long + n_short > 0u) {
+    FineListBuf list = cfg.fine_tiles;
+    uint first = atomicAdd(list.v[CN_FINE_LIST_COUNT], n_long + n_short);
+    atomicMax(list.v[CN_FINE_LIST_ARGS], min(first + n_long + n_short, max(pc.arg & ~CN_COARSE_FINE_ALL, 1u)));
+    sh_scan[2u * gl_SubgroupID] = n_long > 0u ? atomicAdd(list.v[CN_FINE_LIST_LONG], n_long) : 0u;
+    sh_scan[2u * gl_SubgroupID + 1u] = n_short > 0u ? atomicAdd(list.v[CN_FINE_LIST_SHORT], n_short) : 0u;
+    atomicAdd(cfg.bump.v.fine_tiles, n_long + n_short);
+  }
+  if (leader && sg_fills > 0u) {
     atomicAdd(cfg.bump.v.fills, sg_fills);
     atomicAdd(cfg.bump.v.fill_pieces, sg_pieces);
     if (sg_long > 0u) atomicAdd(cfg.bump.v.long_pieces, sg_long);
   }
-  first_long = subgroupBroadcastFirst(first_long);
-  first_short = subgroupBroadcastFirst(first_short);
+  barrier();
+  uint first_long = sh_scan[2u * gl_SubgroupID], first_short = sh_scan[2u * gl_SubgroupID + 1u]; // unused where none draws
   uint ntiles = cfg.tiles_x * cfg.tiles_y;
   if (draw && long_list)
     cfg.fine_tiles.v[CN_FINE_LIST_FIRST + first_long + subgroupBallotExclusiveBitCount(b_long)] = tile;

@@ -61,6 +61,7 @@
 // the rows' scans after the walk instead of during it.
 #include "common.glsl"
 #extension GL_EXT_control_flow_attributes : require
+#extension GL_KHR_shader_subgroup_vote : require
 
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 256;
 layout(constant_id = CN_SPEC_ITEMS) const uint ITEMS = 16; // a multiple of 4, at most 64
@@ -313,8 +314,11 @@ void main() {
     // Flag and value in one 64-bit word: no fences. The first subgroup alone
     // walks back; the workgroup waits at the barrier below.
     ScanState64 s64 = ScanState64(state + 8ul);
-    if (t == 0u) atomicStore(s64.v[b], scan_pack(b == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, total), gl_ScopeDevice,
-                             gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    // Published by every lane of the first subgroup (the same value): no
+    // lane of the subgroup that walks back branches off before its ballots.
+    if (gl_SubgroupID == 0u)
+      atomicStore(s64.v[b], scan_pack(b == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, total), gl_ScopeDevice,
+                  gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
     if (AGG_FIRST != 0u && STREAM == 0u && gl_SubgroupID != 0u) scan_rows(run, lane_pre); // while the first subgroup walks back
     if (gl_SubgroupID == 0u && b != 0u) {
       uint r = b, budget = SPIN_BUDGET, lane = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
@@ -338,21 +342,34 @@ void main() {
       }
       while (r != 0u) { // uniform in the subgroup
         // Entries e = lane * LB_LANE + j of the window: block r - 1 - e (older
-        // as e grows). All loads first, then a spin on those still unset.
+        // as e grows). All loads first, then the subgroup spins together while
+        // any entry is unset, every lane reloading at a clamped index and
+        // keeping what it needs: no branch separates the lanes before the
+        // ballot below (Vulkan does not promise that a subgroup reconverges
+        // after one). r >= 1 here.
         uint64_t w[LB_MAX];
+        bool unset = false;
         [[unroll]] for (uint j = 0u; j < LB_MAX; j++) {
           uint e = lane * LB_LANE + j;
           w[j] = scan_pack(FLAG_PREFIX, SCAN_IDENTITY); // entries past block 0 never end a window first
-          if (j < LB_LANE && e < r)
-            w[j] = atomicLoad(s64.v[r - 1u - e], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+          if (j < LB_LANE) { // a constant
+            uint64_t x = atomicLoad(s64.v[r - 1u - min(e, r - 1u)], gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                                    gl_SemanticsRelaxed);
+            w[j] = e < r ? x : w[j];
+            unset = unset || (w[j] >> 32) == 0ul;
+          }
         }
-        [[unroll]] for (uint j = 0u; j < LB_MAX; j++) {
-          uint e = lane * LB_LANE + j;
-          if (j < LB_LANE && e < r) {
-            while ((w[j] >> 32) == 0ul && budget != 0u) {
-              budget = budget > BACKOFF ? budget - 1u - BACKOFF : 0u; // the pause's steps count (llvmpipe's loop limit)
-              if (BACKOFF != 0u) sink ^= scan_backoff(uint(w[j]) + budget);
-              w[j] = atomicLoad(s64.v[r - 1u - e], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+        while (subgroupAny(unset) && budget != 0u) { // uniform in the subgroup
+          budget = budget > BACKOFF ? budget - 1u - BACKOFF : 0u; // the pause's steps count (llvmpipe's loop limit)
+          if (BACKOFF != 0u) sink ^= scan_backoff(uint(w[0]) + budget);
+          unset = false;
+          [[unroll]] for (uint j = 0u; j < LB_MAX; j++) {
+            uint e = lane * LB_LANE + j;
+            if (j < LB_LANE) { // a constant
+              uint64_t x = atomicLoad(s64.v[r - 1u - min(e, r - 1u)], gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                                      gl_SemanticsRelaxed);
+              w[j] = (w[j] >> 32) == 0ul ? x : w[j]; // entries past r hold a prefix: never reloaded
+              unset = unset || (w[j] >> 32) == 0ul;
             }
           }
         }
