@@ -441,13 +441,17 @@ void main() {
     while (r != 0u) { // uniform: r comes from shared memory
       uint f = FLAG_PREFIX; // lanes past block 0 stand for nothing and never end a window first
       if (gl_SubgroupID == 0u) {
-        if (lane < r) {
-          for (;;) {
-            f = atomicLoad(st.v[r - lane], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-            if (f != 0u || budget == 0u) break;
-            budget = budget > BACKOFF ? budget - 1u - BACKOFF : 0u; // the pause's steps count (llvmpipe's loop limit)
-            if (BACKOFF != 0u && scan_backoff(budget) == 0x9E3779B9u) budget = 0u; // keeps the pause's work
-          }
+        // Every lane loads at a clamped index and the subgroup spins together
+        // while any flag is unset: no branch separates the lanes before the
+        // ballot (Vulkan does not promise that a subgroup reconverges after
+        // one). r >= 1 here.
+        uint g = atomicLoad(st.v[r - min(lane, r - 1u)], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+        f = lane < r ? g : FLAG_PREFIX;
+        while (subgroupAny(f == 0u) && budget != 0u) { // uniform in the subgroup
+          budget = budget > BACKOFF ? budget - 1u - BACKOFF : 0u; // the pause's steps count (llvmpipe's loop limit)
+          if (BACKOFF != 0u && scan_backoff(budget) == 0x9E3779B9u) budget = 0u; // keeps the pause's work
+          g = atomicLoad(st.v[r - min(lane, r - 1u)], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+          f = f == 0u ? g : f; // lanes past block 0 hold FLAG_PREFIX: never reloaded
         }
         uvec4 stop = subgroupBallot(f != FLAG_AGGREGATE);
         uint m = any(notEqual(stop, uvec4(0u))) ? subgroupBallotFindLSB(stop) : sg;
@@ -461,11 +465,12 @@ void main() {
       uint m = sh_bcast[1], fm = sh_bcast[2];
       uint cnt = fm == FLAG_PREFIX ? m + 1u : m; // lanes folded from the window
       if (gl_SubgroupID == 0u) {
-        uint x = SCAN_IDENTITY;
-        if (lane < cnt) x = lane == m ? st.v[pre_at + r - 1u - lane] : st.v[agg_at + r - 1u - lane];
+        // the lane's value at a clamped index, then selected (no branch before the shuffles)
+        uint v = st.v[(lane == m ? pre_at : agg_at) + r - 1u - min(lane, r - 1u)];
+        uint x = lane < cnt ? v : SCAN_IDENTITY;
         for (uint d = 1u; d < sg; d <<= 1) { // lane 0: fold of lanes cnt-1 .. 0, oldest first
           uint y = subgroupShuffle(x, min(lane + d, sg - 1u));
-          if (lane + d < sg) x = SCAN_COMBINE(y, x);
+          x = lane + d < sg ? SCAN_COMBINE(y, x) : x;
         }
         if (lane == 0u) sh_bcast[3] = x;
       }
