@@ -9,7 +9,8 @@
 //      whose rectangle meets row y in shared memory, in stream order
 //      (subgroup ballots, one round of WG elements after another);
 //   2. counts each bin of the row over that list, one subgroup per bin, a
-//      subgroup's lanes taking consecutive list entries (ballot bit counts);
+//      subgroup's lanes taking consecutive list entries (each lane adds its
+//      count to the bin's with a shared atomic);
 //   3. scans the row's counts (bin_offsets of the row);
 //   4. writes each bin's list, one subgroup per bin again, every lane its
 //      entry's slot by the ballot's exclusive bit count.
@@ -53,6 +54,7 @@ void main() {
   uint y = cn_group_id();
   uint slot = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
   if (t == 0u) sh_m = 0u;
+  for (uint x = t; x < 512u; x += WG) sh_cnt[x] = 0u; // phase 2 adds to it (the rounds' barriers come first)
   // 1. rectangles: pairs above the row, the row's list
   uint above = 0u;
   for (uint i0 = 0u; i0 < pc.n; i0 += WG) {
@@ -86,15 +88,16 @@ void main() {
   uint first = wg_sum(above); // also the barrier after the last round's sh_m update
   uint m = sh_m;
   uint nsg = gl_NumSubgroups;
-  // 2. counts of the row's bins, one subgroup per bin
+  // 2. counts of the row's bins, one subgroup per bin: each lane counts its
+  // share of the list and adds it (no subgroup operation: none follows the
+  // previous bin's branches)
   for (uint x = gl_SubgroupID; x < pc.nbx; x += nsg) {
     uint c = 0u;
-    for (uint j0 = 0u; j0 < m; j0 += gl_SubgroupSize) {
-      uint j = j0 + gl_SubgroupInvocationID;
-      uint v = sh_list[min(j, LIST - 1u)]; // no branch before the ballot (unused past m)
-      c += subgroupBallotBitCount(subgroupBallot(j < m && col_lo(v) <= x && x <= col_hi(v)));
+    for (uint j = gl_SubgroupInvocationID; j < m; j += gl_SubgroupSize) {
+      uint v = sh_list[j];
+      c += col_lo(v) <= x && x <= col_hi(v) ? 1u : 0u;
     }
-    if (subgroupElect()) sh_cnt[x] = c;
+    if (c != 0u) atomicAdd(sh_cnt[x], c);
   }
   barrier();
   // 3. the row's offsets (nbx <= WG: invocation t has bin t)
