@@ -246,11 +246,9 @@ void main() {
   bool lookback = pc.has_partial != 0u;
   uint nb = (pc.n + WG_SIZE * ITEMS - 1u) / (WG_SIZE * ITEMS);
   // The look-back state: pc.partial, zeroed before the scan; or, with a
-  // persistent state (pc.state_words != 0), the region its parity word
+  // persistent state (pc.state_words != 0), the region its parity bit
   // selects (zero: the previous scan cleared it), while this scan clears
-  // the other region for the next one. The block that takes the last id
-  // flips the parity: every block has read it by then (its read comes
-  // before its counter increment, which releases it).
+  // the other region for the next one (see the header).
   uint64_t state = uint64_t(pc.partial);
   uint agg_at = 1u + nb, pre_at = 1u + 2u * nb; // state words of aggregates, prefixes
   uint b = 0u, parity = 0u;
