@@ -146,14 +146,19 @@ uint64_t cn_scan_state_bytes(cn_context *ctx, const cn_scan_args *a) {
   return 8 + 2 * CN_MAX(cn__scan_region_need(true, blocks), cn__scan_region_need(false, blocks));
 }
 
+/* Records scan_clear zeroing `words` 32-bit words at dst (no barrier after). */
+static cn_result cn__scan_clear(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress dst, uint64_t words) {
+  VkPipeline clear;
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_SCAN_CLEAR, NULL, 0, &clear));
+  cn_scan_push cpc = {.dst = dst, .n = (uint32_t)words};
+  cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(words, (uint64_t)SCAN_CLEAR_WG));
+  return CN_OK;
+}
+
 cn_result cn_scan_state_init(cn_context *ctx, VkCommandBuffer cmd, VkDeviceAddress state, uint64_t bytes) {
   if (!ctx || !state || state % 8 || bytes < 8 || bytes % 4 || bytes / 4 > UINT32_MAX)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scan_state_init: state must be 8-byte aligned, its size a multiple of 4");
-  VkPipeline clear;
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_SCAN_CLEAR, NULL, 0, &clear));
-  cn_scan_push cpc = {.dst = state, .n = (uint32_t)(bytes / 4)};
-  cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(bytes / 4, (uint64_t)SCAN_CLEAR_WG));
-  return CN_OK;
+  return cn__scan_clear(ctx, cmd, state, bytes / 4);
 }
 
 uint64_t cn_scan_scratch_bytes(cn_context *ctx, const cn_scan_args *a) {
@@ -264,12 +269,8 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
                      (unsigned long long)a->state_bytes, (unsigned long long)a->n, (unsigned long long)blocks,
                      (unsigned long long)(8 + 2 * need));
     pc.state_words = (uint32_t)(region / 4);
-  } else if (blocks > 1) {
-    VkPipeline clear;
-    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_SCAN_CLEAR, NULL, 0, &clear));
-    uint64_t words = a64 ? 2 * (1 + blocks) : 1 + blocks; /* the counter and the flags */
-    cn_scan_push cpc = {.dst = a->scratch, .n = (uint32_t)words};
-    cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(words, (uint64_t)SCAN_CLEAR_WG));
+  } else if (blocks > 1) { /* the counter and the flags */
+    CN_TRY(cn__scan_clear(ctx, cmd, a->scratch, a64 ? 2 * (1 + blocks) : 1 + blocks));
     cn_cmd_barrier(ctx, cmd);
   }
   cn_dispatch(ctx, cmd, scan, &pc, sizeof pc, blocks);
