@@ -115,10 +115,10 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   bench_printf(rep, "one-pass: decoupled look-back, blocks of 256 x 16, 512 x 16 from 2^19, 512 x 32 with the block's\n"
                     "          total first from 2^21, 512 x 24 with the rows streamed from 2^22 (64-bit atomics)\n"
                     "          (a clear of its flags and the scan: 2 dispatches),\n"
-                    "1p-state: the same with a persistent look-back state (each scan clears the next one's\n"
-                    "          flags as it runs: 1 dispatch);\n"
                     "          n <= 16384 in one block and one dispatch (1024 x 16; 8 items per invocation up to 8192),\n"
                     "          flag and value in one 64-bit atomic word%s;\n"
+                    "1p-state: the same with a persistent look-back state (each scan clears the next one's\n"
+                    "          flags as it runs: 1 dispatch);\n"
                     "1p-fenced: the same with flag and value apart, ordered by memory fences;\n"
                     "two-pass: reduce, scan of the block sums (recursively), apply; 1p-WGxITEMS: other block shapes\n"
                     "          (0x0: the default; suffixes: bN pause, s static order, wN window, a total first,\n"
@@ -209,8 +209,7 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       if (lg == 26 && persist[f]) state26 = 100.0 * gbs / copy_gbs;
     }
   }
-  if (rc == CLI_OK && hi >= 26)
-  {
+  if (rc == CLI_OK && hi >= 26) {
     bench_printf(rep, "\nat 2^26: %s %.1f%% of copy bandwidth", form_names[0], frac26);
     if (state26 >= 0) bench_printf(rep, ", 1p-state %.1f%%", state26);
     bench_printf(rep, " (target >= 70%%)\n");
