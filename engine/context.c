@@ -134,10 +134,15 @@ static void cn__query_device(VkPhysicalDevice pd, cn__device_info *info) {
                                           .pNext = has_exec ? &fexec : NULL};
   VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                           .pNext = info->has_13_features ? (void *)&f13 : has_exec ? (void *)&fexec : NULL};
-  VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
+  bool has_sucf = cn__has_device_ext(pd, VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME);
+  VkPhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR fsucf = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_FEATURES_KHR, .pNext = &f12};
+  VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                  .pNext = has_sucf ? (void *)&fsucf : (void *)&f12};
   vkGetPhysicalDeviceFeatures2(pd, &f2);
   c->shader_int64 = f2.features.shaderInt64;
   c->buffer_int64_atomics = f12.shaderBufferInt64Atomics;
+  c->subgroup_uniform_control_flow = has_sucf && fsucf.shaderSubgroupUniformControlFlow;
   info->executable_info = has_exec && fexec.pipelineExecutableInfo;
   c->subgroup_size_control = info->has_13_features && f13.subgroupSizeControl && f13.computeFullSubgroups &&
                              (ssc.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
@@ -339,7 +344,11 @@ static cn_result cn__create_device(cn_context *ctx, const cn__device_info *info,
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fexec = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
       .pipelineExecutableInfo = VK_TRUE};
-  const char *exts[1] = {VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME};
+  const char *exts[2];
+  uint32_t nexts = 0;
+  if (exec) exts[nexts++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+  bool sucf = info->caps.subgroup_uniform_control_flow;
+  if (sucf) exts[nexts++] = VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME;
   VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                  .queueFamilyIndex = info->queue_family,
                                  .queueCount = 1,
@@ -352,14 +361,21 @@ static cn_result cn__create_device(cn_context *ctx, const cn__device_info *info,
                                           .pNext = info->has_13_features ? (void *)&f13 : exec ? (void *)&fexec : NULL};
   cn_device_features_require(&f12);
   f12.shaderBufferInt64Atomics = info->caps.buffer_int64_atomics; /* optional: the scan's look-back uses it */
-  VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
+  /* optional: every kernel then carries the SubgroupUniformControlFlowKHR
+   * execution mode (cn_pipeline_get; shaders/README.md) */
+  VkPhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR fsucf = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_FEATURES_KHR,
+      .pNext = &f12,
+      .shaderSubgroupUniformControlFlow = VK_TRUE};
+  VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                  .pNext = sucf ? (void *)&fsucf : (void *)&f12};
   f2.features.shaderInt64 = info->caps.shader_int64;
   VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                             .pNext = &f2,
                             .queueCreateInfoCount = 1,
                             .pQueueCreateInfos = &qci,
-                            .enabledExtensionCount = exec ? 1 : 0,
-                            .ppEnabledExtensionNames = exec ? exts : NULL};
+                            .enabledExtensionCount = nexts,
+                            .ppEnabledExtensionNames = nexts ? exts : NULL};
   CN_TRY(CN_VK(vkCreateDevice(ctx->physical_device, &dci, NULL, &ctx->device)));
   vkGetDeviceQueue(ctx->device, info->queue_family, 0, &ctx->queue);
   ctx->queue_family = info->queue_family;
@@ -463,6 +479,15 @@ cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out) 
     info.caps.timestamp_valid_bits = qf[desc->queue_family].timestampValidBits;
     if (!info.caps.timestamp_valid_bits) info.caps.timestamp_period_ns = 0;
   }
+  uint32_t opt = desc->optional_features;
+  if (opt & ~(uint32_t)(CN_DEVICE_FEATURE_BUFFER_INT64_ATOMICS | CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_context_adopt: unknown optional_features bits 0x%x", opt);
+  if ((opt & CN_DEVICE_FEATURE_BUFFER_INT64_ATOMICS) && !info.caps.buffer_int64_atomics)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_context_adopt: %s does not support shaderBufferInt64Atomics",
+                   info.caps.name);
+  if ((opt & CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW) && !info.caps.subgroup_uniform_control_flow)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_context_adopt: %s does not support %s", info.caps.name,
+                   VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME);
   cn_context *ctx = cn__alloc_context();
   if (!ctx) return CN_ERROR_OUT_OF_MEMORY;
   ctx->instance = desc->instance;
@@ -475,9 +500,11 @@ cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out) 
   ctx->timeout_ns = (uint64_t)300e9;
   ctx->pipeline_cache = desc->pipeline_cache;
   if (desc->tuning) ctx->tuning = *desc->tuning;
-  /* The host decides whether subgroup size control was enabled; do not rely on it. */
+  /* The host decides what it enabled: subgroup size control is not relied
+   * on, the optional features only where the host says it enabled them. */
   ctx->caps.subgroup_size_control = false;
-  ctx->caps.buffer_int64_atomics = false;
+  ctx->caps.buffer_int64_atomics = (opt & CN_DEVICE_FEATURE_BUFFER_INT64_ATOMICS) != 0;
+  ctx->caps.subgroup_uniform_control_flow = (opt & CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW) != 0;
   cn_result r = cn__init_common(ctx);
   if (r != CN_OK) {
     cn_context_destroy(ctx);

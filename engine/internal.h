@@ -105,6 +105,14 @@ struct cn_context {
 cn_result cn_pipeline_get(cn_context *ctx, int kernel, const uint32_t *spec, uint32_t nspec,
                           VkPipeline *out);
 
+/* Copies the SPIR-V module in[0 .. nwords) to out (room for nwords +
+ * CN_SPIRV_SUCF_EXTRA words) with the SubgroupUniformControlFlowKHR
+ * execution mode on every entry point and its OpExtension, each added where
+ * the module lacks it; returns the words written, 0 where it is not a SPIR-V
+ * 1.3+ module this can edit (then out is undefined). */
+#define CN_SPIRV_SUCF_EXTRA 32u
+size_t cn__spirv_add_sucf(const uint32_t *in, size_t nwords, uint32_t *out);
+
 /* The pipeline cache of a standalone context (engine/pipeline.c): creates
  * ctx->pipeline_cache from the file at path when its header matches the
  * device (else empty); saving writes it back atomically when pipelines were

@@ -56,6 +56,71 @@ static void cn__pipeline_stats(cn_context *ctx, VkPipeline pipeline, cn_pipeline
   e->nstats = nout;
 }
 
+/* SPIR-V words this file reads and writes (SPIR-V 1.5 unified specification). */
+enum {
+  CN__SPV_MAGIC = 0x07230203u,
+  CN__OP_EXTENSION = 10,
+  CN__OP_EXT_INST_IMPORT = 11,
+  CN__OP_MEMORY_MODEL = 14,
+  CN__OP_ENTRY_POINT = 15,
+  CN__OP_EXECUTION_MODE = 16,
+  CN__OP_CAPABILITY = 17,
+  CN__OP_EXECUTION_MODE_ID = 331,
+  CN__MODE_SUCF = 4421, /* SubgroupUniformControlFlowKHR */
+  CN__SUCF_ENTRY_POINTS = 4 /* at most: 4 OpExecutionMode + the OpExtension fit CN_SPIRV_SUCF_EXTRA */
+};
+static const char cn__sucf_ext[] = "SPV_KHR_subgroup_uniform_control_flow";
+
+/* The layout rules (SPIR-V 2.4, "Logical Layout of a Module") put extensions
+ * right after the capabilities and execution modes right after the entry
+ * points; both sections end before the debug instructions. The OpExtension
+ * goes at the end of the extensions, each OpExecutionMode at the end of the
+ * execution modes. */
+size_t cn__spirv_add_sucf(const uint32_t *in, size_t nwords, uint32_t *out) {
+  if (!in || !out || nwords < 5 || in[0] != CN__SPV_MAGIC || in[1] < 0x00010300u) return 0; /* needs SPIR-V 1.3 */
+  size_t ext_end = 0, modes_end = 0, at = 5;
+  uint32_t entries[CN__SUCF_ENTRY_POINTS], nentries = 0;
+  bool has_mode = false, has_ext = false; /* the mode: on any entry point (kernels have one) */
+  while (at < nwords) {
+    uint32_t op = in[at] & 0xFFFFu, len = in[at] >> 16;
+    if (len == 0 || len > nwords - at) return 0;
+    bool preamble = op == CN__OP_CAPABILITY || op == CN__OP_EXTENSION || op == CN__OP_EXT_INST_IMPORT ||
+                    op == CN__OP_MEMORY_MODEL || op == CN__OP_ENTRY_POINT || op == CN__OP_EXECUTION_MODE ||
+                    op == CN__OP_EXECUTION_MODE_ID;
+    if (!preamble) break;
+    if (op == CN__OP_CAPABILITY || op == CN__OP_EXTENSION) ext_end = at + len;
+    if (op == CN__OP_EXTENSION && len * 4 >= sizeof cn__sucf_ext + 4 &&
+        memcmp(&in[at + 1], cn__sucf_ext, sizeof cn__sucf_ext) == 0)
+      has_ext = true;
+    if (op == CN__OP_ENTRY_POINT) {
+      if (len < 3 || nentries == CN__SUCF_ENTRY_POINTS) return 0;
+      entries[nentries++] = in[at + 2];
+    }
+    if (op == CN__OP_EXECUTION_MODE && len == 3 && in[at + 2] == CN__MODE_SUCF) has_mode = true;
+    modes_end = at + len;
+    at += len;
+  }
+  if (!ext_end || !nentries || ext_end > modes_end) return 0;
+  enum { EXT_WORDS = 1 + (sizeof cn__sucf_ext + 3) / 4 };
+  memcpy(out, in, ext_end * 4);
+  size_t o = ext_end;
+  if (!has_ext) {
+    out[o++] = (uint32_t)EXT_WORDS << 16 | CN__OP_EXTENSION;
+    memset(&out[o], 0, (EXT_WORDS - 1) * 4);
+    memcpy(&out[o], cn__sucf_ext, sizeof cn__sucf_ext);
+    o += EXT_WORDS - 1;
+  }
+  memcpy(&out[o], &in[ext_end], (modes_end - ext_end) * 4);
+  o += modes_end - ext_end;
+  for (uint32_t i = 0; i < nentries && !has_mode; i++) {
+    out[o++] = 3u << 16 | CN__OP_EXECUTION_MODE;
+    out[o++] = entries[i];
+    out[o++] = CN__MODE_SUCF;
+  }
+  memcpy(&out[o], &in[modes_end], (nwords - modes_end) * 4);
+  return o + (nwords - modes_end);
+}
+
 cn_result cn_pipeline_get(cn_context *ctx, int kernel, const uint32_t *spec, uint32_t nspec, VkPipeline *out) {
   *out = VK_NULL_HANDLE;
   if (kernel < 0 || kernel >= CN_KERNEL_COUNT) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "no kernel %d", kernel);
@@ -78,8 +143,27 @@ cn_result cn_pipeline_get(cn_context *ctx, int kernel, const uint32_t *spec, uin
   VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                    .codeSize = *k->size,
                                    .pCode = (const uint32_t *)(const void *)k->code};
+  /* With VK_KHR_shader_subgroup_uniform_control_flow every kernel carries its
+   * execution mode: a subgroup whose invocations enter a branch or loop
+   * together leaves it together (shaders/README.md, "Subgroup operations and
+   * branches"). */
+  uint32_t *patched = NULL;
+  if (ctx->caps.subgroup_uniform_control_flow) {
+    size_t nwords = *k->size / 4;
+    patched = malloc((nwords + CN_SPIRV_SUCF_EXTRA) * 4);
+    if (!patched) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of host memory");
+    size_t n = cn__spirv_add_sucf(smci.pCode, nwords, patched);
+    if (!n) {
+      free(patched);
+      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "kernel %s: its SPIR-V takes no execution mode", k->name);
+    }
+    smci.codeSize = n * 4;
+    smci.pCode = patched;
+  }
   VkShaderModule module;
-  CN_TRY(CN_VK(vkCreateShaderModule(ctx->device, &smci, NULL, &module)));
+  cn_result mr = CN_VK(vkCreateShaderModule(ctx->device, &smci, NULL, &module));
+  free(patched);
+  CN_TRY(mr);
   VkSpecializationMapEntry entries[CN_MAX_SPEC_CONSTANTS];
   for (uint32_t i = 0; i < nspec; i++)
     entries[i] = (VkSpecializationMapEntry){.constantID = i, .offset = i * 4, .size = 4};

@@ -53,9 +53,13 @@ int main(void) {
   float priority = 1;
   VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = family,
                                  .queueCount = 1, .pQueuePriorities = &priority};
+  VkPhysicalDeviceFeatures have;
+  vkGetPhysicalDeviceFeatures(gpu, &have);
   VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   cn_device_features_require(&f12); /* bufferDeviceAddress, vulkanMemoryModel(+DeviceScope) */
-  VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f12,
+  VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
+  f2.features.shaderInt64 = have.shaderInt64; /* where the device has it */
+  VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2,
                             .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci};
   VkDevice device;
   if (vkCreateDevice(gpu, &dci, NULL, &device) != VK_SUCCESS) return fail("vkCreateDevice", "failed");

@@ -1,7 +1,8 @@
 /* test_engine.c: the runtime: errors, device selection, buffers, split
  * dispatches, timers, validation counting, and adopting a host's device. */
 #include "test.h"
-#include "internal.h" /* white-box: CN_VK */
+#include "internal.h" /* white-box: CN_VK, the SPIR-V edit */
+#include "kernels.gen.h"
 
 #include <ctype.h>
 #include <strings.h>
@@ -310,28 +311,194 @@ TEST(validation_messages_are_counted) {
   cn_context_destroy(ctx);
 }
 
-/* An engine's own instance, device and command buffer, as the viewer will do. */
+/* ------------------------------------------------------------ SPIR-V edit */
+
+/* Appends SPIR-V instruction words: an opcode with its operands, or with a
+ * string operand (nul-terminated, padded to whole words) after them. */
+static size_t spv_op(uint32_t *w, size_t at, uint32_t op, const uint32_t *ops, uint32_t nops, const char *str) {
+  uint32_t sw = str ? (uint32_t)(strlen(str) + 4) / 4 : 0;
+  w[at] = (1 + nops + sw) << 16 | op;
+  for (uint32_t i = 0; i < nops; i++) w[at + 1 + i] = ops[i];
+  if (str) {
+    memset(&w[at + 1 + nops], 0, sw * 4);
+    memcpy(&w[at + 1 + nops], str, strlen(str));
+  }
+  return at + 1 + nops + sw;
+}
+
+/* A small module (capability, extension, import, memory model, entry point,
+ * LocalSize, a name, a type) gets the OpExtension after the extensions and
+ * the mode after LocalSize; once there, a second edit changes nothing. */
+TEST(spirv_subgroup_uniform_control_flow) {
+  uint32_t in[64], want[96], out[64 + CN_SPIRV_SUCF_EXTRA], again[64 + 2 * CN_SPIRV_SUCF_EXTRA];
+  const uint32_t head[5] = {0x07230203u, 0x00010500u, 0, 8, 0};
+  const uint32_t cap[1] = {1}, imp[1] = {1}, mm[2] = {5348, 1}, ep[2] = {5, 4}, ls[5] = {4, 17, 64, 1, 1};
+  const uint32_t nm[1] = {4}, ty[1] = {2}, mode[2] = {4, 4421};
+  size_t n = 5, m = 5;
+  memcpy(in, head, sizeof head);
+  memcpy(want, head, sizeof head);
+  n = spv_op(in, n, 17, cap, 1, NULL);
+  m = spv_op(want, m, 17, cap, 1, NULL);
+  n = spv_op(in, n, 10, NULL, 0, "SPV_KHR_vulkan_memory_model");
+  m = spv_op(want, m, 10, NULL, 0, "SPV_KHR_vulkan_memory_model");
+  m = spv_op(want, m, 10, NULL, 0, "SPV_KHR_subgroup_uniform_control_flow");
+  n = spv_op(in, n, 11, imp, 1, "GLSL.std.450");
+  m = spv_op(want, m, 11, imp, 1, "GLSL.std.450");
+  n = spv_op(in, n, 14, mm, 2, NULL);
+  m = spv_op(want, m, 14, mm, 2, NULL);
+  n = spv_op(in, n, 15, ep, 2, "main");
+  m = spv_op(want, m, 15, ep, 2, "main");
+  n = spv_op(in, n, 16, ls, 5, NULL);
+  m = spv_op(want, m, 16, ls, 5, NULL);
+  m = spv_op(want, m, 16, mode, 2, NULL);
+  n = spv_op(in, n, 5, nm, 1, "main");
+  m = spv_op(want, m, 5, nm, 1, "main");
+  n = spv_op(in, n, 19, ty, 1, NULL);
+  m = spv_op(want, m, 19, ty, 1, NULL);
+  CHECK_EQ_U64(m, n + 14);
+  size_t got = cn__spirv_add_sucf(in, n, out);
+  CHECK_EQ_U64(got, m);
+  CHECK(got == m && memcmp(out, want, m * 4) == 0);
+  CHECK_EQ_U64(cn__spirv_add_sucf(out, got, again), m);
+  CHECK(memcmp(again, want, m * 4) == 0);
+
+  /* what it refuses: no magic, SPIR-V 1.2, an instruction past the end, a zero length */
+  uint32_t bad[64];
+  memcpy(bad, in, n * 4);
+  bad[0] = 0x03022307u;
+  CHECK_EQ_U64(cn__spirv_add_sucf(bad, n, out), 0);
+  memcpy(bad, in, n * 4);
+  bad[1] = 0x00010200u;
+  CHECK_EQ_U64(cn__spirv_add_sucf(bad, n, out), 0);
+  CHECK_EQ_U64(cn__spirv_add_sucf(in, 7, out), 0); /* the OpExtension's words cut off */
+  memcpy(bad, in, n * 4);
+  bad[5] = 17; /* OpCapability of length 0 */
+  CHECK_EQ_U64(cn__spirv_add_sucf(bad, n, out), 0);
+}
+
+/* Every kernel takes the edit: 14 words more, one mode per entry point, the
+ * rest of the module as it was. */
+TEST(spirv_kernels_take_the_mode) {
+  uint32_t bad = 0;
+  for (int k = 0; k < CN_KERNEL_COUNT; k++) {
+    const uint32_t *in = (const uint32_t *)(const void *)cn_kernel_table[k].code;
+    size_t n = *cn_kernel_table[k].size / 4;
+    uint32_t *out = malloc((n + CN_SPIRV_SUCF_EXTRA) * 4);
+    if (!out) { CHECK(!"out of memory"); return; }
+    size_t got = cn__spirv_add_sucf(in, n, out);
+    uint32_t modes = 0, exts = 0;
+    size_t at = 5;
+    while (got && at < got) {
+      uint32_t op = out[at] & 0xFFFFu, len = out[at] >> 16;
+      if (!len) break;
+      modes += op == 16 && len == 3 && out[at + 2] == 4421;
+      exts += op == 10 && memcmp(&out[at + 1], "SPV_KHR_subgroup_uniform_control_flow", 38) == 0;
+      at += len;
+    }
+    size_t body = 5; /* the first instruction past the entry points' modes */
+    while (body < n) {
+      uint32_t op = in[body] & 0xFFFFu;
+      if (!(op == 17 || op == 10 || op == 11 || op == 14 || op == 15 || op == 16 || op == 331) || !(in[body] >> 16)) break;
+      body += in[body] >> 16;
+    }
+    bool ok = got == n + 14 && at == got && modes == 1 && exts == 1 && memcmp(out, in, 20) == 0 && body < n &&
+              memcmp(out + body + 14, in + body, (n - body) * 4) == 0; /* the rest as it was */
+    if (!ok) fprintf(stderr, "kernel %s: %zu of %zu words, %u modes, %u extensions\n", cn_kernel_table[k].name, got,
+                     n, modes, exts);
+    bad += !ok;
+    free(out);
+  }
+  CHECK_EQ_U64(bad, 0);
+}
+
+static uint32_t host_validation_messages;
+static VKAPI_ATTR VkBool32 VKAPI_CALL host_messenger(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                     VkDebugUtilsMessageTypeFlagsEXT types,
+                                                     const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
+  (void)types;
+  (void)user;
+  if (severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+    host_validation_messages++;
+    fprintf(stderr, "host validation: %s\n", data && data->pMessage ? data->pMessage : "?");
+  }
+  return VK_FALSE;
+}
+
+/* An engine's own instance, device and command buffer, as the viewer will do.
+ * The host enables what canopy needs (cn_device_features_require, shaderInt64)
+ * and, where the device has it, subgroup uniform control flow, which it names
+ * in optional_features; the validation layer watches the host's instance. */
 TEST(adopt_host_device) {
   VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_2};
   const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
-  VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app,
-                              .enabledLayerCount = 1, .ppEnabledLayerNames = layers};
+  VkDebugUtilsMessengerCreateInfoEXT mci = {
+      .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+      .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+      .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+      .pfnUserCallback = host_messenger};
+  const char *inst_exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pNext = &mci,
+                              .pApplicationInfo = &app, .enabledLayerCount = 1, .ppEnabledLayerNames = layers,
+                              .enabledExtensionCount = 1, .ppEnabledExtensionNames = inst_exts};
   VkInstance inst;
+  host_validation_messages = 0;
   if (vkCreateInstance(&ici, NULL, &inst) != VK_SUCCESS) { CHECK(!"host instance"); return; }
+  PFN_vkCreateDebugUtilsMessengerEXT create_messenger =
+      (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
+  PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger =
+      (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  CHECK(create_messenger && destroy_messenger && create_messenger(inst, &mci, NULL, &messenger) == VK_SUCCESS);
   uint32_t n = 1;
   VkPhysicalDevice pd;
   vkEnumeratePhysicalDevices(inst, &n, &pd);
   float prio = 1;
   VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = 0,
                                  .queueCount = 1, .pQueuePriorities = &prio};
+  VkPhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR sucf = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_FEATURES_KHR};
+  VkPhysicalDeviceFeatures2 have = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  uint32_t next = 0;
+  vkEnumerateDeviceExtensionProperties(pd, NULL, &next, NULL);
+  VkExtensionProperties *ext = calloc(next + 1, sizeof *ext);
+  bool has_sucf = false;
+  if (ext && vkEnumerateDeviceExtensionProperties(pd, NULL, &next, ext) == VK_SUCCESS)
+    for (uint32_t i = 0; i < next; i++)
+      has_sucf |= strcmp(ext[i].extensionName, VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME) == 0;
+  free(ext);
+  if (has_sucf) have.pNext = &sucf;
+  vkGetPhysicalDeviceFeatures2(pd, &have);
+  has_sucf = has_sucf && sucf.shaderSubgroupUniformControlFlow;
   VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   cn_device_features_require(&f12);
-  VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f12, .queueCreateInfoCount = 1,
-                            .pQueueCreateInfos = &qci};
+  sucf.pNext = &f12;
+  VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                  .pNext = has_sucf ? (void *)&sucf : (void *)&f12};
+  f2.features.shaderInt64 = have.features.shaderInt64;
+  const char *dev_exts[] = {VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME};
+  VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = 1,
+                            .pQueueCreateInfos = &qci, .enabledExtensionCount = has_sucf ? 1 : 0,
+                            .ppEnabledExtensionNames = has_sucf ? dev_exts : NULL};
   VkDevice dev;
-  if (vkCreateDevice(pd, &dci, NULL, &dev) != VK_SUCCESS) { CHECK(!"host device"); vkDestroyInstance(inst, NULL); return; }
+  if (vkCreateDevice(pd, &dci, NULL, &dev) != VK_SUCCESS) {
+    CHECK(!"host device");
+    if (messenger) destroy_messenger(inst, messenger, NULL);
+    vkDestroyInstance(inst, NULL);
+    return;
+  }
   VkQueue q;
   vkGetDeviceQueue(dev, 0, 0, &q);
+  uint32_t optional = has_sucf ? CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW : 0;
+  /* a feature the device lacks, or an unknown bit, is refused */
+  if (!has_sucf)
+    CHECK(cn_context_adopt(&(cn_context_adopt_desc){.instance = inst, .physical_device = pd, .device = dev,
+                                                    .queue = q,
+                                                    .optional_features = CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW},
+                           &(cn_context *){0}) == CN_ERROR_INVALID_ARGUMENT);
+  CHECK(cn_context_adopt(&(cn_context_adopt_desc){.instance = inst, .physical_device = pd, .device = dev, .queue = q,
+                                                  .optional_features = 1u << 30},
+                         &(cn_context *){0}) == CN_ERROR_INVALID_ARGUMENT);
 
   /* The host's pipeline cache: canopy's pipelines land in it. */
   VkPipelineCache host_cache;
@@ -340,8 +507,10 @@ TEST(adopt_host_device) {
   CHECK(host_cache != VK_NULL_HANDLE);
   cn_context *ctx = NULL;
   CHECK_OK(cn_context_adopt(&(cn_context_adopt_desc){.instance = inst, .physical_device = pd, .device = dev,
-                                                      .queue_family = 0, .queue = q, .pipeline_cache = host_cache},
+                                                      .queue_family = 0, .queue = q, .pipeline_cache = host_cache,
+                                                      .optional_features = optional},
                             &ctx));
+  if (ctx) CHECK(cn_context_caps(ctx)->subgroup_uniform_control_flow == has_sucf);
   CHECK(cn_context_adopt(&(cn_context_adopt_desc){.instance = inst, .physical_device = pd, .device = dev,
                                                   .queue_family = 99},
                          &(cn_context *){0}) == CN_ERROR_INVALID_ARGUMENT);
@@ -386,10 +555,13 @@ TEST(adopt_host_device) {
   }
   if (host_cache) vkDestroyPipelineCache(dev, host_cache, NULL); /* canopy left the host's cache alive */
   vkDestroyDevice(dev, NULL); /* the host's objects outlive canopy's context */
+  if (messenger) destroy_messenger(inst, messenger, NULL);
   vkDestroyInstance(inst, NULL);
+  CHECK_EQ_U64(host_validation_messages, 0);
 }
 
 TEST_MAIN(T(result_names), T(error_message_names_call_result_and_place), T(error_message_for_people_has_no_locations),
           T(pipeline_cache_file), T(device_selection), T(caps_are_queried),
           T(buffer_roundtrip), T(buffer_allocation_sizes), T(split_dispatch_covers_every_group), T(copy_kernel), T(timer_spans),
-          T(validation_messages_are_counted), T(adopt_host_device))
+          T(validation_messages_are_counted), T(spirv_subgroup_uniform_control_flow), T(spirv_kernels_take_the_mode),
+          T(adopt_host_device))

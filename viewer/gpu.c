@@ -26,7 +26,8 @@ bool vw_gpu_create(vw_gpu *g, vw_host *h, char *err, size_t errcap) {
                                 .physical_device = h->gpu,
                                 .device = h->device,
                                 .queue_family = h->family,
-                                .queue = h->queue};
+                                .queue = h->queue,
+                                .optional_features = h->optional_features};
   cn_result r = cn_context_adopt(&desc, &g->cn);
   if (r != CN_OK) {
     snprintf(err, errcap, "cn_context_adopt: %s: %s", cn_result_name(r), cn_last_error());

@@ -164,26 +164,50 @@ static bool vw__pick_device(vw_host *h, char *err, size_t errcap) {
   return true;
 }
 
+static bool vw__has_device_ext(VkPhysicalDevice pd, const char *name) {
+  uint32_t n = 0;
+  if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || n == 0) return false;
+  VkExtensionProperties *e = calloc(n, sizeof *e);
+  bool found = false;
+  if (e && vkEnumerateDeviceExtensionProperties(pd, NULL, &n, e) == VK_SUCCESS)
+    for (uint32_t i = 0; i < n; i++) found |= strcmp(e[i].extensionName, name) == 0;
+  free(e);
+  return found;
+}
+
 static bool vw__create_device(vw_host *h, char *err, size_t errcap) {
   float prio = 1.0f;
   VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                  .queueFamilyIndex = h->family,
                                  .queueCount = 1,
                                  .pQueuePriorities = &prio};
-  VkPhysicalDeviceFeatures2 have = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  /* canopy's optional features, where the device has them (named to canopy
+   * in cn_context_adopt_desc.optional_features by gpu.c) */
+  bool has_sucf = vw__has_device_ext(h->gpu, VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME);
+  VkPhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR sucf = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_FEATURES_KHR};
+  VkPhysicalDeviceVulkan12Features have12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                             .pNext = has_sucf ? &sucf : NULL};
+  VkPhysicalDeviceFeatures2 have = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &have12};
   vkGetPhysicalDeviceFeatures2(h->gpu, &have);
+  has_sucf = has_sucf && sucf.shaderSubgroupUniformControlFlow;
   VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   cn_device_features_require(&f12);
-  VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
+  f12.shaderBufferInt64Atomics = have12.shaderBufferInt64Atomics;
+  sucf.pNext = &f12;
+  VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                  .pNext = has_sucf ? (void *)&sucf : (void *)&f12};
   f2.features.shaderInt64 = have.features.shaderInt64;
-  const char *exts[] = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+  const char *exts[] = {VK_KHR_SWAPCHAIN_EXTENSION_NAME, VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME};
   VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                             .pNext = &f2,
                             .queueCreateInfoCount = 1,
                             .pQueueCreateInfos = &qci,
-                            .enabledExtensionCount = 1,
+                            .enabledExtensionCount = has_sucf ? 2 : 1,
                             .ppEnabledExtensionNames = exts};
   VW_CHECK(vkCreateDevice(h->gpu, &dci, NULL, &h->device));
+  h->optional_features = (f12.shaderBufferInt64Atomics ? CN_DEVICE_FEATURE_BUFFER_INT64_ATOMICS : 0u) |
+                         (has_sucf ? CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW : 0u);
   vkGetDeviceQueue(h->device, h->family, 0, &h->queue);
 
   VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,

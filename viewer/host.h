@@ -24,6 +24,7 @@ typedef struct vw_host {
   VkDevice device;
   uint32_t family;
   VkQueue queue;
+  uint32_t optional_features; /* canopy's optional features enabled on the device (CN_DEVICE_FEATURE_*) */
   VkPhysicalDeviceMemoryProperties memory;
 
   VkSwapchainKHR swapchain;

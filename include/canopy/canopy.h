@@ -22,7 +22,8 @@
  * features enabled (cn_device_features_require() fills them in for you):
  * bufferDeviceAddress, vulkanMemoryModel, vulkanMemoryModelDeviceScope,
  * shaderInt64 (where supported), and subgroupSizeControl/computeFullSubgroups
- * on Vulkan 1.3 where supported.
+ * on Vulkan 1.3 where supported. Optional features the host enabled are named
+ * in cn_context_adopt_desc.optional_features.
  */
 #ifndef CANOPY_H
 #define CANOPY_H
@@ -256,7 +257,23 @@ typedef struct cn_context_adopt_desc {
    * keeps owning it, saving and loading it). VK_NULL_HANDLE: none. */
   VkPipelineCache pipeline_cache;
   const cn_tuning *tuning; /* kernel shapes (NULL: chosen per device) */
+  /* Optional features the host enabled on the device, which canopy then uses
+   * (CN_DEVICE_FEATURE_* bits; 0: none). A bit the physical device does not
+   * support is refused. */
+  uint32_t optional_features;
 } cn_context_adopt_desc;
+
+/* Optional device features (cn_context_adopt_desc.optional_features):
+ *   BUFFER_INT64_ATOMICS: shaderBufferInt64Atomics (Vulkan 1.2 features);
+ *     the scan's look-back then takes one 64-bit atomic instead of fences.
+ *   SUBGROUP_UNIFORM_CONTROL_FLOW: VK_KHR_shader_subgroup_uniform_control_flow
+ *     and its shaderSubgroupUniformControlFlow feature; every kernel then
+ *     carries the SubgroupUniformControlFlowKHR execution mode (subgroups
+ *     that enter a branch or loop together leave it together: shaders/README.md). */
+enum {
+  CN_DEVICE_FEATURE_BUFFER_INT64_ATOMICS = 1u << 0,
+  CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW = 1u << 1,
+};
 
 /* Wraps a host application's Vulkan objects. canopy never destroys them; the
  * host keeps them alive until cn_context_destroy(). */
@@ -295,6 +312,10 @@ typedef struct cn_device_caps {
   uint64_t device_local_bytes;     /* the largest device-local heap */
   bool shader_int64;
   bool buffer_int64_atomics;       /* 64-bit atomics on buffers (shaderBufferInt64Atomics), enabled */
+  /* VK_KHR_shader_subgroup_uniform_control_flow enabled: the kernels carry
+   * its execution mode (a subgroup that enters a branch or loop together
+   * leaves it together) */
+  bool subgroup_uniform_control_flow;
   /* Loop trips an invocation may run in total over all its loops before the
    * driver ends them early; 0: no such limit. llvmpipe (lavapipe) stops every
    * loop of an invocation after 65 535 trips (its loop limiter), which kernels
