@@ -9,6 +9,7 @@
 #include <canopy/cn_bbox.h>
 #include <canopy/cn_bins.h>
 #include <canopy/cn_pathbox.h>
+#include <canopy/cn_scan.h>
 #include <canopy/cn_scene_stage.h>
 
 
@@ -30,6 +31,8 @@ enum { NSTAGES = sizeof stage_labels / sizeof stage_labels[0], MAX_REPS = 60 };
 typedef struct scene_job {
   /* inputs on the device */
   cn_buffer tags, boxes, result, status, scratch, offsets, elems, copy_dst;
+  cn_buffer scan_state; /* the scans' persistent look-back state (zeroed once), state_bytes of it */
+  uint64_t state_bytes;
   cn_buffer arrays[5]; /* scenes: elements, paths, segments, transforms, strokes */
   const cn_scene_data *scene;
   uint64_t n, groups, capacity;
@@ -38,7 +41,8 @@ typedef struct scene_job {
 } scene_job;
 
 static void job_free(cn_context *ctx, scene_job *j) {
-  cn_buffer *b[] = {&j->tags, &j->boxes, &j->result, &j->status, &j->scratch, &j->offsets, &j->elems, &j->copy_dst};
+  cn_buffer *b[] = {&j->tags,    &j->boxes, &j->result, &j->status,  &j->scratch,
+                    &j->offsets, &j->elems, &j->copy_dst, &j->scan_state};
   for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) cn_buffer_destroy(ctx, b[i]);
   for (int k = 0; k < 5; k++) cn_buffer_destroy(ctx, &j->arrays[k]);
 }
@@ -69,7 +73,9 @@ static cn_scene_stage_args scene_args(const scene_job *j, cn_timer *t) {
                                .bin_elems = j->elems.address,
                                .bin_capacity = j->capacity,
                                .scratch = j->scratch.address,
-                               .timer = t};
+                               .timer = t,
+                               .scan_state = j->scan_state.address,
+                               .scan_state_bytes = j->state_bytes};
 }
 
 static cn_result record_stage(cn_context *ctx, VkCommandBuffer cmd, scene_job *j, cn_timer *t) {
@@ -85,7 +91,9 @@ static cn_result record_stage(cn_context *ctx, VkCommandBuffer cmd, scene_job *j
                      .n = j->n,
                      .group_bound = j->groups,
                      .viewport = {j->viewport[0], j->viewport[1], j->viewport[2], j->viewport[3]},
-                     .timer = t};
+                     .timer = t,
+                     .scan_state = j->scan_state.address,
+                     .scan_state_bytes = j->state_bytes};
   CLI_TRY(cn_bbox_record(ctx, cmd, &ba));
   cn_cmd_barrier(ctx, cmd);
   cn_bins_args na = {.boxes = j->result.address,
@@ -95,7 +103,9 @@ static cn_result record_stage(cn_context *ctx, VkCommandBuffer cmd, scene_job *j
                      .n = j->n,
                      .capacity = j->capacity,
                      .grid = j->grid,
-                     .timer = t};
+                     .timer = t,
+                     .scan_state = j->scan_state.address,
+                     .scan_state_bytes = j->state_bytes};
   return cn_bins_record(ctx, cmd, &na);
 }
 
@@ -168,12 +178,15 @@ static cn_result job_setup(cn_context *ctx, scene_job *j, const uint32_t *tags, 
   uint64_t bs = cn_bins_scratch_bytes(ctx, &(cn_bins_args){.n = n, .grid = j->grid});
   if (bs > scratch) scratch = bs;
   j->capacity = 8 * nn + 1024;
+  /* the scans' persistent state (none where the stages run no scan) */
+  cn_scene_stage_args a = {.element_count = (uint32_t)n, .group_bound = j->groups, .grid = j->grid, .bin_offsets = 1};
   if (j->scene) {
-    cn_scene_stage_args a = scene_args(j, NULL);
+    a = scene_args(j, NULL);
     a.bin_offsets = 1; /* binned: the grid counts */
     uint64_t ss = cn_scene_stage_scratch_bytes(ctx, &a);
     if (ss > scratch) scratch = ss;
   }
+  uint64_t state = cn_scene_stage_scan_state_bytes(ctx, &a);
   uint64_t nbins = (uint64_t)j->grid.nbx * j->grid.nby;
   cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 4, &j->tags);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, nn * 16, &j->boxes);
@@ -183,6 +196,18 @@ static cn_result job_setup(cn_context *ctx, scene_job *j, const uint32_t *tags, 
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, scratch, &j->scratch);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, (nbins + 1) * 4, &j->offsets);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, j->capacity * 4, &j->elems);
+  if (r == CN_OK && state) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, state, &j->scan_state);
+  if (r == CN_OK && state) {
+    j->state_bytes = j->scan_state.size & ~(uint64_t)7;
+    VkCommandBuffer cmd;
+    r = cn_cmd_begin(ctx, &cmd);
+    if (r == CN_OK) {
+      r = cn_scan_state_init(ctx, cmd, j->scan_state.address, j->state_bytes);
+      cn_cmd_barrier(ctx, cmd);
+      cn_result s = cn_cmd_submit(ctx, cmd);
+      if (r == CN_OK) r = s;
+    }
+  }
   if (r == CN_OK && tags && n) r = cn_buffer_upload(ctx, &j->tags, 0, tags, n * 4);
   if (r == CN_OK && boxes && n) r = cn_buffer_upload(ctx, &j->boxes, 0, boxes, n * 16);
   if (r == CN_OK && j->scene) {

@@ -114,6 +114,12 @@ uint64_t cn_bbox_scratch_bytes(cn_context *ctx, const cn_bbox_args *a) {
   return ctx && a ? cn__bbox_scratch(ctx, a->n, a->group_bound) : 0;
 }
 
+uint64_t cn_bbox_scan_state_bytes(cn_context *ctx, const cn_bbox_args *a) {
+  if (!ctx || !a || !a->n) return 0;
+  cn__bbox_shape s = cn__bbox_shape_of(ctx);
+  return cn_scan_state_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = CN_DIV_UP(a->n, s.block) + 1});
+}
+
 /* -------------------------------------------------------------- recording */
 
 static void cn__mark(cn_context *ctx, VkCommandBuffer cmd, cn_timer *t, const char *label) {
@@ -184,7 +190,9 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
   cn_cmd_barrier(ctx, cmd);
   CN_TRY(cn_scan_record(ctx, cmd,
                         &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = S + l.counts, .dst = S + l.counts,
-                                        .scratch = S + l.scan, .n = l.nblocks + 1, .exclusive = true}));
+                                        .scratch = a->scan_state ? a->scan_state : S + l.scan,
+                                        .state_bytes = a->scan_state ? a->scan_state_bytes : 0,
+                                        .n = l.nblocks + 1, .exclusive = true}));
   cn_cmd_barrier(ctx, cmd);
   cn_dispatch(ctx, cmd, rc->compact, &cp, sizeof cp, l.nblocks);
   cn_cmd_barrier(ctx, cmd);

@@ -238,13 +238,24 @@ uint64_t cn_bins_scratch_bytes(cn_context *ctx, const cn_bins_args *a) {
   return ctx && a ? cn__bins_scratch(ctx, a->n, &a->grid) : 0;
 }
 
-static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
+/* Entries of the counts' matrix (either count kernel's), 0 when n and the grid are out of range. */
+static uint64_t cn__bins_matrix(cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
   cn__bins_shape s = {0};
   if (cn__bins_shape_of(ctx, n, g, &s) != CN_OK) return 0;
   cn__bins_sg_shape sg;
-  uint64_t entries = cn__bins_sg(ctx, n, g, &sg) ? CN_MAX(sg.matrix, s.matrix) : s.matrix;
+  return cn__bins_sg(ctx, n, g, &sg) ? CN_MAX(sg.matrix, s.matrix) : s.matrix;
+}
+
+static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
+  uint64_t entries = cn__bins_matrix(ctx, n, g);
+  if (!entries) return 0;
   uint64_t m = (entries * 4 + 255) & ~255ull;
   return m + cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = entries});
+}
+
+uint64_t cn_bins_scan_state_bytes(cn_context *ctx, const cn_bins_args *a) {
+  uint64_t entries = ctx && a ? cn__bins_matrix(ctx, a->n, &a->grid) : 0;
+  return entries ? cn_scan_state_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = entries}) : 0;
 }
 
 cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_args *a) {
@@ -319,8 +330,10 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
   cn_cmd_barrier(ctx, cmd);
   if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins count");
   CN_TRY(cn_scan_record(ctx, cmd,
-                        &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = matrix, .dst = matrix, .scratch = scan,
-                                        .n = s.matrix, .exclusive = true}));
+                        &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = matrix, .dst = matrix,
+                                        .scratch = a->scan_state ? a->scan_state : scan,
+                                        .state_bytes = a->scan_state ? a->scan_state_bytes : 0, .n = s.matrix,
+                                        .exclusive = true}));
   cn_cmd_barrier(ctx, cmd);
   if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins scan");
   cn_dispatch(ctx, cmd, fill, &pc, sizeof pc, groups); /* also writes bin_offsets when there are elements */

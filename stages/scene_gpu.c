@@ -3,6 +3,7 @@
  * what the GPU counted, and the one rule by which every capacity grows. */
 #include "scene_gpu_internal.h"
 
+#include "cn_scan.h"
 #include "cn_scene_stage.h"
 #include "kernels.gen.h"
 
@@ -33,7 +34,7 @@ void cn_scene_gpu_destroy(cn_scene_gpu *g) {
   cn_buffer *bufs[] = {&g->scene,      &g->elem_init, &g->view_transforms, &g->tags,  &g->path_boxes,
                        &g->boxes,      &g->status,    &g->scratch,         &g->bin_offsets, &g->bin_elems,
                        &g->lines,      &g->line_elems, &g->fl_scratch,     &g->elem,  &g->tiles,
-                       &g->segs,       &g->cmds,      &g->spill,           &g->readback};
+                       &g->segs,       &g->cmds,      &g->spill,           &g->readback,    &g->scan_state};
   for (size_t i = 0; i < CN_ARRAY_LEN(bufs); i++) cn_buffer_destroy(g->ctx, bufs[i]);
   free(g);
 }
@@ -220,6 +221,27 @@ static cn_result cn__record_view_transforms(cn_scene_gpu *g, VkCommandBuffer cmd
 static cn_result cn__overlap_hook(void *user, VkCommandBuffer cmd) { return cn__flatten_overlap_step(user, cmd); }
 
 /* The renderer's prelude (scene_gpu_internal.h), once per record. */
+/* The scans' persistent state for the stage's args a (grown when a needs
+ * more; zeroed until a frame that zeroed it has been read), set in a. */
+static cn_result cn__scan_state(cn_scene_gpu *g, VkCommandBuffer cmd, cn_scene_stage_args *a) {
+  cn_context *ctx = g->ctx;
+  uint64_t need = cn_scene_stage_scan_state_bytes(ctx, a);
+  if (!need) return CN_OK;
+  if (need > g->scan_state_bytes) {
+    CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, need, &g->scan_state));
+    g->scan_state_bytes = g->scan_state.size & ~(uint64_t)7; /* all of it: the layout follows the size */
+    g->scan_state_ready = false;
+  }
+  if (!g->scan_state_ready) {
+    CN_TRY(cn_scan_state_init(ctx, cmd, g->scan_state.address, g->scan_state_bytes));
+    cn_cmd_barrier(ctx, cmd);
+    g->scan_state_zeroing = true;
+  }
+  a->scan_state = g->scan_state.address;
+  a->scan_state_bytes = g->scan_state_bytes;
+  return CN_OK;
+}
+
 static cn_result cn__prelude(cn_scene_gpu *g, VkCommandBuffer cmd, bool *done) {
   if (*done || !g->prelude) return CN_OK;
   *done = true;
@@ -347,6 +369,7 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX(cn_scene_stage_scratch_bytes(ctx, &a), 16), &g->scratch));
     a.scratch = g->scratch.address;
     CN_TRY(cn__prelude(g, cmd, &prelude_done));
+    CN_TRY(cn__scan_state(g, cmd, &a));
     if (overlap) CN_TRY(cn__flatten_overlap_begin(ctx, &fa, &ov)); /* fa.cull_boxes: 0 */
     cn_result sr = cn__scene_stage_record_hooked(ctx, cmd, &a, ov ? cn__overlap_hook : NULL, ov);
     if (sr != CN_OK) {
@@ -404,6 +427,8 @@ cn_result cn__scene_gpu_read(cn_scene_gpu *g, cn__scene_needs *need) {
   memset(need, 0, sizeof *need);
   g->counts = (cn_scene_gpu_counts){0};
   if (g->flattened && g->links_pending) g->links_ready = true; /* the frame that computed them has run */
+  if (g->scan_state_zeroing) g->scan_state_ready = true; /* so has the frame that zeroed the scans' state */
+  g->scan_state_zeroing = false;
   g->links_pending = false;
   if (g->staged) {
     cn_result r = cn_bbox_status_check(&rb.status, g->info.group_count ? g->info.group_count : 1);

@@ -48,6 +48,13 @@ struct cn_scene_gpu {
   cn_buffer elem_init; /* renderer: cn_render_elem[n] with empty boxes, bracket pairs, flags */
   /* scene stage */
   cn_buffer view_transforms, tags, path_boxes, boxes, status, scratch, bin_offsets, bin_elems;
+  /* the scans' persistent look-back state (cn_scene_stage_args.scan_state):
+   * scan_state_bytes of it in use; zeroed by the first frame recorded after
+   * it was allocated, known zeroed once such a frame was read
+   * (cn__scene_gpu_read): until then every frame zeroes it again */
+  cn_buffer scan_state;
+  uint64_t scan_state_bytes;
+  bool scan_state_ready, scan_state_zeroing;
   /* flatten stage */
   cn_buffer lines, line_elems, fl_scratch;
   /* renderer's scene-sized buffers (render.c sizes and records them) */

@@ -89,6 +89,18 @@ uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, const cn_scene_stage_args
   return s;
 }
 
+/* Only the multi-pass kernels scan: bbox_small, bins_rows and bins_small do not. */
+uint64_t cn_scene_stage_scan_state_bytes(cn_context *ctx, const cn_scene_stage_args *a) {
+  if (!ctx || !a || !a->element_count) return 0;
+  uint64_t n = a->element_count, s = 0;
+  if (!cn__bbox_small(ctx, n, a->group_bound))
+    s = cn_bbox_scan_state_bytes(ctx, &(cn_bbox_args){.n = n, .group_bound = a->group_bound});
+  if (a->bin_offsets && a->grid.nbx && a->grid.nby && !cn__bins_rows_grid(ctx, n, &a->grid) &&
+      !cn__bins_small_grid(ctx, n, &a->grid))
+    s = CN_MAX(s, cn_bins_scan_state_bytes(ctx, &(cn_bins_args){.n = n, .grid = a->grid}));
+  return s;
+}
+
 cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scene_stage_args *a) {
   return cn__scene_stage_record_hooked(ctx, cmd, a, NULL, NULL);
 }
@@ -128,7 +140,9 @@ cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, co
                      .n = a->element_count,
                      .group_bound = a->group_bound,
                      .viewport = {a->viewport[0], a->viewport[1], a->viewport[2], a->viewport[3]},
-                     .timer = a->timer};
+                     .timer = a->timer,
+                     .scan_state = a->scan_state,
+                     .scan_state_bytes = a->scan_state_bytes};
   if (keys_at) {
     cn__bbox_from_paths from = {.elements = a->elements,
                                 .paths = a->paths,
@@ -152,7 +166,9 @@ cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, co
                      .n = a->element_count,
                      .capacity = a->bin_capacity,
                      .grid = a->grid,
-                     .timer = a->timer};
+                     .timer = a->timer,
+                     .scan_state = a->scan_state,
+                     .scan_state_bytes = a->scan_state_bytes};
   return cn_bins_record(ctx, cmd, &na);
 }
 

@@ -6,7 +6,9 @@
 #include "internal.h" /* cn__bbox_small: which path a stream takes */
 
 #include <canopy/cn_bbox.h>
+#include <canopy/cn_bins.h>
 #include <canopy/cn_box.h>
+#include <canopy/cn_scan.h>
 
 #include <math.h>
 
@@ -547,6 +549,103 @@ TEST(bbox_large) {
   stream_free(&s);
 }
 
+/* One persistent scan state for the compaction's and the binning's scans,
+ * frame after frame in one command buffer, over streams of different sizes:
+ * scan blocks of a subgroup x 4 elements make the scans multi-block (on
+ * subgroups of 8 the compaction's too, from 40 000 elements), each frame's boxes
+ * and bin lists are the CPU's exactly, and the state ends with its parity
+ * word's counter at zero (a scan left nothing half done). */
+TEST(bbox_bins_scan_state) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  cn_scan_tuning st = {.wg = cn_context_caps(ctx)->max_subgroup_size, .items = 4};
+  cn_tuning tu = {.scan = &st, .bbox_small_max = CN_SMALL_OFF, .bins_small_max = CN_SMALL_OFF,
+                  .bins_rows_max = CN_SMALL_OFF};
+  cn_context_set_tuning(ctx, &tu);
+  const float vp[4] = {0, 0, 640, 480};
+  cn_bins_grid g;
+  CHECK_OK(cn_bins_grid_make(vp, 32, &g));
+  const uint64_t sizes[] = {50000, 777, 9000, 50000, 3, 35001};
+  enum { FRAMES = sizeof sizes / sizeof sizes[0] };
+  uint64_t nmax = 50000, nbins = (uint64_t)g.nbx * g.nby, cap = 64 * nmax;
+  cn_bbox_args ba = {.n = nmax, .group_bound = nmax};
+  cn_bins_args na = {.n = nmax, .grid = g};
+  uint64_t state = CN_MAX(cn_bbox_scan_state_bytes(ctx, &ba), cn_bins_scan_state_bytes(ctx, &na));
+  uint64_t scratch = CN_MAX(cn_bbox_scratch_bytes(ctx, &ba), cn_bins_scratch_bytes(ctx, &na));
+  CHECK(state > 8 && scratch > 0);
+  stream s[FRAMES];
+  cn_buffer tags[FRAMES], boxes[FRAMES], res[FRAMES], off[FRAMES], el[FRAMES];
+  cn_buffer status = {0}, scr = {0}, sb = {0};
+  cn_result r = cn_buffer_create(ctx, CN_MEMORY_READBACK, 16, &status);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, scratch, &scr);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_READBACK, state, &sb);
+  for (int f = 0; f < FRAMES; f++) {
+    s[f] = gen_stream(sizes[f], 12, 40, f == 2);
+    tags[f] = boxes[f] = res[f] = off[f] = el[f] = (cn_buffer){0};
+    uint64_t n = sizes[f];
+    if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, n * 4, &tags[f]);
+    if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, n * 16, &boxes[f]);
+    if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, n * 16, &res[f]);
+    if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, (nbins + 1) * 4, &off[f]);
+    if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cap * 4, &el[f]);
+    if (r == CN_OK) r = cn_buffer_upload(ctx, &tags[f], 0, s[f].tags, n * 4);
+    if (r == CN_OK) r = cn_buffer_upload(ctx, &boxes[f], 0, s[f].boxes, n * 16);
+  }
+  CHECK_OK(r);
+  VkCommandBuffer cmd;
+  if (r == CN_OK) r = cn_cmd_begin(ctx, &cmd);
+  if (r == CN_OK) {
+    r = cn_scan_state_init(ctx, cmd, sb.address, state);
+    cn_cmd_barrier(ctx, cmd);
+    for (int f = 0; f < FRAMES && r == CN_OK; f++) {
+      cn_bbox_args a = {.tags = tags[f].address, .boxes = boxes[f].address, .result = res[f].address,
+                        .status = status.address, .scratch = scr.address, .n = sizes[f], .group_bound = sizes[f],
+                        .viewport = {vp[0], vp[1], vp[2], vp[3]}, .scan_state = sb.address, .scan_state_bytes = state};
+      r = cn_bbox_record(ctx, cmd, &a);
+      cn_cmd_barrier(ctx, cmd);
+      cn_bins_args b = {.boxes = res[f].address, .bin_offsets = off[f].address, .elems = el[f].address,
+                        .scratch = scr.address, .n = sizes[f], .capacity = cap, .grid = g,
+                        .scan_state = sb.address, .scan_state_bytes = state};
+      if (r == CN_OK) r = cn_bins_record(ctx, cmd, &b);
+      cn_cmd_barrier(ctx, cmd);
+    }
+    cn_result q = cn_cmd_submit(ctx, cmd);
+    if (r == CN_OK) r = q;
+  }
+  CHECK_OK(r);
+  for (int f = 0; f < FRAMES && r == CN_OK; f++) {
+    uint64_t n = sizes[f];
+    cn_box *want = malloc(n * 16), *got = malloc(n * 16);
+    uint32_t *wo = NULL, *we = NULL, *go = malloc((nbins + 1) * 4), *ge = malloc(cap * 4);
+    uint64_t wt = 0;
+    CHECK_OK(cn_bbox_cpu(s[f].tags, s[f].boxes, n, vp, want));
+    CHECK_OK(cn_bins_cpu(want, n, &g, &wo, &we, &wt));
+    CHECK_OK(cn_buffer_download(ctx, &res[f], 0, got, n * 16));
+    CHECK_OK(cn_buffer_download(ctx, &off[f], 0, go, (nbins + 1) * 4));
+    CHECK_OK(cn_buffer_download(ctx, &el[f], 0, ge, CN_MIN(wt, cap) * 4));
+    bool same = memcmp(want, got, n * 16) == 0 && wt <= cap && memcmp(wo, go, (nbins + 1) * 4) == 0 &&
+                memcmp(we, ge, wt * 4) == 0;
+    if (!same) fprintf(stderr, "  frame %d (n = %llu): the GPU differs from the CPU\n", f, (unsigned long long)n);
+    CHECK(same);
+    free(want), free(got), free(wo), free(we), free(go), free(ge);
+  }
+  uint32_t word0 = 0, used = 0;
+  if (r == CN_OK) memcpy(&word0, sb.mapped, 4);
+  CHECK_EQ_U64(word0 & 0x7FFFFFFFu, 0); /* the block counter: every scan took all its blocks back */
+  /* the last scan's region holds its blocks' flags: the scans did use the state */
+  for (uint64_t w = 2; r == CN_OK && w < state / 4; w++) used += ((const uint32_t *)sb.mapped)[w] != 0;
+  CHECK(used > 0);
+  for (int f = 0; f < FRAMES; f++) {
+    cn_buffer *bs[] = {&tags[f], &boxes[f], &res[f], &off[f], &el[f]};
+    for (int k = 0; k < 5; k++) cn_buffer_destroy(ctx, bs[k]);
+    stream_free(&s[f]);
+  }
+  cn_buffer_destroy(ctx, &status);
+  cn_buffer_destroy(ctx, &scr);
+  cn_buffer_destroy(ctx, &sb);
+  cn_context_set_tuning(ctx, NULL);
+}
+
 /* The recording API directly, with every parentheses-matching variant, and a
  * group_bound larger than needed (the matching then runs over padding). */
 TEST(bbox_record_variants) {
@@ -608,5 +707,5 @@ TEST(bbox_record_variants) {
   stream_free(&s);
 }
 
-TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_unbalanced_large), T(bbox_shapes), T(bbox_errors), T(bbox_small_random), T(bbox_small_path), T(bbox_small_group_shapes), T(bbox_block_edges), T(bbox_fully_nested),
+TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_bins_scan_state), T(bbox_unbalanced_large), T(bbox_shapes), T(bbox_errors), T(bbox_small_random), T(bbox_small_path), T(bbox_small_group_shapes), T(bbox_block_edges), T(bbox_fully_nested),
           T(bbox_all_clip_and_empty_groups), T(bbox_disjoint_clips), T(bbox_large))

@@ -100,10 +100,19 @@ typedef struct cn_bbox_args {
                                small streams one span, "bbox small" */
   cn_parens_variant parens; /* the matching variant of the multi-pass kernels (CN_PARENS_AUTO = 0 by
                                default; bbox_small matches on its own) */
+  /* Optional: a persistent scan look-back state (cn_scan.h) for the stage's
+   * scan instead of scratch, which saves the scan's clearing dispatch:
+   * scan_state_bytes at least cn_bbox_scan_state_bytes(), zeroed once by
+   * cn_scan_state_init and shared by nothing that runs beside the stage.
+   * 0: the scan uses scratch. */
+  VkDeviceAddress scan_state;
+  uint64_t scan_state_bytes;
 } cn_bbox_args;
 
 /* Scratch bytes cn_bbox_record() needs. */
 CN_API uint64_t cn_bbox_scratch_bytes(cn_context *ctx, const cn_bbox_args *args);
+/* Bytes of a persistent scan state for the compaction's scan (cn_bbox_args.scan_state). */
+CN_API uint64_t cn_bbox_scan_state_bytes(cn_context *ctx, const cn_bbox_args *args);
 
 /* Records the stage into cmd (a barrier first is the caller's; none at the
  * end: add one before reading result or status). Fails with

@@ -106,9 +106,18 @@ typedef struct cn_bins_args {
   uint64_t capacity;
   cn_bins_grid grid;
   cn_timer *timer;             /* optional: marks "bins count", "bins scan", "bins fill" (small streams: "bins rows" or "bins small") */
+  /* Optional: a persistent scan look-back state (cn_scan.h) for the stage's
+   * scan instead of scratch, which saves the scan's clearing dispatch:
+   * scan_state_bytes at least cn_bins_scan_state_bytes(), zeroed once by
+   * cn_scan_state_init and shared by nothing that runs beside the stage.
+   * 0: the scan uses scratch. */
+  VkDeviceAddress scan_state;
+  uint64_t scan_state_bytes;
 } cn_bins_args;
 
 CN_API uint64_t cn_bins_scratch_bytes(cn_context *ctx, const cn_bins_args *args);
+/* Bytes of a persistent scan state for the counts' scan (cn_bins_args.scan_state). */
+CN_API uint64_t cn_bins_scan_state_bytes(cn_context *ctx, const cn_bins_args *args);
 
 /* Records binning into cmd (no barrier at the end). CN_ERROR_LIMIT beyond the limits. */
 CN_API cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_args *args);

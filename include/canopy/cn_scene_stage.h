@@ -43,11 +43,21 @@ typedef struct cn_scene_stage_args {
   uint64_t bin_capacity;
   VkDeviceAddress scratch;     /* cn_scene_stage_scratch_bytes() bytes */
   cn_timer *timer;             /* optional: every stage's marks */
+  /* Optional: a persistent scan look-back state (cn_scan.h) that the bbox
+   * and bins stages' scans use, one after the other, instead of scratch
+   * (each saves its clearing dispatch): scan_state_bytes at least
+   * cn_scene_stage_scan_state_bytes(), zeroed once by cn_scan_state_init.
+   * 0: the scans use scratch. */
+  VkDeviceAddress scan_state;
+  uint64_t scan_state_bytes;
 } cn_scene_stage_args;
 
 /* Scratch for args (element_count, group_bound, path_count, segment_count,
  * and grid when bin_offsets is not 0). */
 CN_API uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, const cn_scene_stage_args *args);
+/* Bytes of a persistent scan state for args (the fields scratch depends on);
+ * 0 for streams whose stages run no scan (the single-workgroup kernels). */
+CN_API uint64_t cn_scene_stage_scan_state_bytes(cn_context *ctx, const cn_scene_stage_args *args);
 
 /* Records path boxes, bbox and bins (barriers between; none at the end).
  * Small scenes (at most cn_tuning.pathbox_fold_max elements, when the bbox
