@@ -141,29 +141,45 @@ shared uint sh_path;
 shared ivec4 sh_key;
 
 // Folds segment j (past the end: nothing) into keys[path]; every invocation of
-// the workgroup calls it (barriers). pathbox_segments, pathbox_fused.
+// the workgroup calls it (barriers), at the top of the kernel. pathbox_segments,
+// pathbox_fused. Paths are runs of consecutive segments, so neighbouring lanes
+// mostly share a path:
+// - each subgroup folds every run of equal paths into its last lane (a
+//   segmented scan by shuffles, right after a barrier, selects instead of
+//   branches; min/max take any lane twice harmlessly, so runs of a path
+//   interrupted by another give a right result too);
+// - a run's last lane folds it into the workgroup's box when the run is of the
+//   workgroup's first segment's path (shared atomics; one set of global atomics
+//   per workgroup after the second barrier), else into keys[path] (global).
+// So a subgroup issues one set of atomics per path it holds, not one per segment.
 void fold_segment(uint j) {
   uint path = 0xFFFFFFFFu;
   ivec4 key = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
-  bool ok = j < pc.count && segment_key(j, path, key);
-  // Fold into the workgroup's box first when the segment belongs to the path
-  // of the workgroup's first segment (paths are contiguous runs of segments,
-  // so that is most of them): one set of global atomics per workgroup.
+  bool ok = j < pc.count && segment_key(j, path, key); // not ok: key stays the empty box
+  ok = ok && path < pc.path_count;
+  path = ok ? path : 0xFFFFFFFFu;
   if (gl_LocalInvocationID.x == 0u) {
     sh_path = path;
     sh_key = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
   }
   barrier();
-  if (ok && path == sh_path) {
-    // the active invocations of the subgroup fold first: one lane's shared atomics
-    ivec4 k = ivec4(subgroupMin(key.x), subgroupMin(key.y), subgroupMax(key.z), subgroupMax(key.w));
-    if (subgroupElect()) {
-      atomicMin(sh_key.x, k.x);
-      atomicMin(sh_key.y, k.y);
-      atomicMax(sh_key.z, k.z);
-      atomicMax(sh_key.w, k.w);
-    }
-  } else if (ok) {
+  uint lane = gl_SubgroupInvocationID;
+  for (uint d = 1u; d < gl_SubgroupSize; d <<= 1) {
+    uint from = lane >= d ? lane - d : lane; // plain shuffles (no shuffle_relative needed)
+    uint up = subgroupShuffle(path, from);
+    ivec4 k = ivec4(subgroupShuffle(key.x, from), subgroupShuffle(key.y, from), subgroupShuffle(key.z, from),
+                    subgroupShuffle(key.w, from));
+    bool take = lane >= d && up == path;
+    key = mix(key, ivec4(min(key.xy, k.xy), max(key.zw, k.zw)), bvec4(take));
+  }
+  uint down = subgroupShuffle(path, min(lane + 1u, gl_SubgroupSize - 1u));
+  bool last = ok && (lane + 1u == gl_SubgroupSize || down != path);
+  if (last && path == sh_path) {
+    atomicMin(sh_key.x, key.x);
+    atomicMin(sh_key.y, key.y);
+    atomicMax(sh_key.z, key.z);
+    atomicMax(sh_key.w, key.w);
+  } else if (last) {
     atomicMin(pc.keys.v[path].x, key.x);
     atomicMin(pc.keys.v[path].y, key.y);
     atomicMax(pc.keys.v[path].z, key.z);

@@ -3,9 +3,11 @@
 // control points go through its path's transform (affine maps keep Béziers
 // Béziers), then its tight box (endpoints and interior extrema of the
 // transformed curve) is folded into keys[path] with integer atomics on
-// ordered-int keys; segments of the workgroup's first segment's path fold in
-// shared memory first, and the workgroup issues one set of atomics for them. Segments with a NaN, or naming a path or
-// transform that does not exist, are skipped.
+// ordered-int keys: each subgroup folds its runs of one path's segments by
+// shuffles first (one set of atomics per path a subgroup holds), the runs of
+// the workgroup's first segment's path in shared memory (one set of global
+// atomics per workgroup: fold_segment in pathbox.glsl). Segments with a NaN,
+// or naming a path or transform that does not exist, are skipped.
 #include "common.glsl"
 #include "cn_scene_layout.h"
 layout(local_size_x = 256) in;
