@@ -201,10 +201,12 @@ uint32_t cn__pathbox_small_wg(const cn_context *ctx, uint64_t segments, uint64_t
 
 /* The scene stage's small scenes (stages/scene_stage.c): the path-box
  * stage's element step folded into bbox_small. cn__pathbox_record_keys
- * records pathbox_init and pathbox_segments only (the paths' key boxes in
- * a->scratch, no element boxes); cn__bbox_record_from_paths then records
- * bbox_small starting from the scene's elements and those keys, writing
- * tags and the element boxes (a->tags, a->boxes) as pathbox_elements would.
+ * records pathbox_init (unless keys_empty: the keys hold empty boxes
+ * already) and pathbox_segments only (the paths' key boxes in a->scratch, no
+ * element boxes); cn__bbox_record_from_paths then records bbox_small
+ * starting from the scene's elements and those keys, writing tags and the
+ * element boxes (a->tags, a->boxes) as pathbox_elements would, and leaving
+ * the keys empty again for the next frame.
  * cn__scene_fold_max: the element count up to which the scene stage does so
  * (cn_tuning.pathbox_fold_max, else the default; 0 when turned off). */
 typedef struct cn__bbox_from_paths {
@@ -214,7 +216,8 @@ typedef struct cn__bbox_from_paths {
 } cn__bbox_from_paths;
 struct cn_pathbox_args;
 struct cn_bbox_args;
-cn_result cn__pathbox_record_keys(cn_context *ctx, VkCommandBuffer cmd, const struct cn_pathbox_args *a);
+cn_result cn__pathbox_record_keys(cn_context *ctx, VkCommandBuffer cmd, const struct cn_pathbox_args *a,
+                                  bool keys_empty);
 cn_result cn__bbox_record_from_paths(cn_context *ctx, VkCommandBuffer cmd, const struct cn_bbox_args *a,
                                      const cn__bbox_from_paths *from);
 #define CN_PATHBOX_FOLD_DEFAULT 8192u

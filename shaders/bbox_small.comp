@@ -267,6 +267,13 @@ void main() {
     }
   }
   sync();
+  if (FROM_PATHS != 0u) {
+    // every key has been read (and used) above: leave them empty for the next
+    // frame's pathbox_segments, which then needs no pathbox_init
+    // (cn_scene_stage_args.path_keys_empty)
+    PathKeyBuf keys = PathKeyBuf(scratch + pc.keys_at);
+    for (uint p = t; p < pc.path_count; p += WG) keys.v[p] = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
+  }
 
   // 1. compaction and depths
   uvec2 base = uvec2(0u);

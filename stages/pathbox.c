@@ -90,24 +90,27 @@ static cn_pathbox_push cn__pathbox_push(const cn_pathbox_args *a) {
                         .write_tags = a->tags != 0};
 }
 
-/* pathbox_init, then pathbox_segments: the key boxes of the three-dispatch
- * path, without the element step. */
+/* pathbox_init (unless the keys hold empty boxes already), then
+ * pathbox_segments: the key boxes of the three-dispatch path, without the
+ * element step. */
 static cn_result cn__pathbox_record_key_passes(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *a,
-                                               cn_pathbox_push *pc) {
+                                               cn_pathbox_push *pc, bool keys_empty) {
   VkPipeline init, segs;
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_INIT, NULL, 0, &init));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_SEGMENTS, NULL, 0, &segs));
-  cn_dispatch(ctx, cmd, init, pc, sizeof *pc, CN_MAX(CN_DIV_UP((uint64_t)a->path_count, 256), 1));
-  cn_cmd_barrier(ctx, cmd);
+  if (!keys_empty) {
+    cn_dispatch(ctx, cmd, init, pc, sizeof *pc, CN_MAX(CN_DIV_UP((uint64_t)a->path_count, 256), 1));
+    cn_cmd_barrier(ctx, cmd);
+  }
   pc->count = a->segment_count;
   cn_dispatch(ctx, cmd, segs, pc, sizeof *pc, CN_DIV_UP((uint64_t)a->segment_count, 256));
   return CN_OK;
 }
 
-cn_result cn__pathbox_record_keys(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *a) {
+cn_result cn__pathbox_record_keys(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *a, bool keys_empty) {
   if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: NULL argument");
   cn_pathbox_push pc = cn__pathbox_push(a);
-  CN_TRY(cn__pathbox_record_key_passes(ctx, cmd, a, &pc));
+  CN_TRY(cn__pathbox_record_key_passes(ctx, cmd, a, &pc, keys_empty));
   if (a->timer) {
     cn_cmd_barrier(ctx, cmd);
     cn_timer_mark(ctx, a->timer, cmd, "path boxes");
@@ -140,7 +143,7 @@ cn_result cn_pathbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_pathb
   } else {
     VkPipeline elems;
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_ELEMENTS, NULL, 0, &elems));
-    CN_TRY(cn__pathbox_record_key_passes(ctx, cmd, a, &pc));
+    CN_TRY(cn__pathbox_record_key_passes(ctx, cmd, a, &pc, false));
     cn_cmd_barrier(ctx, cmd);
     pc.count = a->element_count;
     cn_dispatch(ctx, cmd, elems, &pc, sizeof pc, CN_DIV_UP((uint64_t)a->element_count, 256));

@@ -135,6 +135,7 @@ cn_result cn_scene_gpu_set_scene(cn_scene_gpu *g, const cn_scene_data *s) {
   g->info = info;
   g->has_scene = true;
   g->staged = g->binned = g->flattened = false;
+  g->keys_pending = g->keys_ready = false; /* another scene: its keys are cleared first */
   return CN_OK;
 }
 
@@ -368,6 +369,17 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
     };
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX(cn_scene_stage_scratch_bytes(ctx, &a), 16), &g->scratch));
     a.scratch = g->scratch.address;
+    /* the paths' keys: empty where the last frame read left them so, in this
+     * scratch, for these counts (pathbox_init skipped) */
+    uint64_t sig[7] = {n, s->path_count, s->segment_count, gb, g->grid.nbx, g->grid.nby, a.bin_offsets != 0};
+    bool keeps = cn_scene_stage_keeps_keys_empty(ctx, &a);
+    a.path_keys_empty = keeps && g->keys_ready && g->keys_scratch == a.scratch &&
+                        g->keys_scratch_size == g->scratch.size && memcmp(g->keys_sig, sig, sizeof sig) == 0;
+    g->keys_ready = false;
+    g->keys_pending = keeps;
+    g->keys_scratch = a.scratch;
+    g->keys_scratch_size = g->scratch.size;
+    memcpy(g->keys_sig, sig, sizeof sig);
     CN_TRY(cn__prelude(g, cmd, &prelude_done));
     CN_TRY(cn__scan_state(g, cmd, &a));
     if (overlap) CN_TRY(cn__flatten_overlap_begin(ctx, &fa, &ov)); /* fa.cull_boxes: 0 */
@@ -429,6 +441,8 @@ cn_result cn__scene_gpu_read(cn_scene_gpu *g, cn__scene_needs *need) {
   if (g->flattened && g->links_pending) g->links_ready = true; /* the frame that computed them has run */
   if (g->scan_state_zeroing) g->scan_state_ready = true; /* so has the frame that zeroed the scans' state */
   g->scan_state_zeroing = false;
+  if (g->keys_pending) g->keys_ready = true; /* and the frame whose bbox_small emptied the paths' keys */
+  g->keys_pending = false;
   g->links_pending = false;
   if (g->staged) {
     cn_result r = cn_bbox_status_check(&rb.status, g->info.group_count ? g->info.group_count : 1);

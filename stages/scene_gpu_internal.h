@@ -55,6 +55,13 @@ struct cn_scene_gpu {
   cn_buffer scan_state;
   uint64_t scan_state_bytes;
   bool scan_state_ready, scan_state_zeroing;
+  /* the paths' key boxes in scratch (cn_scene_stage_args.path_keys_empty):
+   * left empty by the last recorded stage (keys_pending) for these counts and
+   * this scratch; known so once that frame was read (keys_ready) */
+  bool keys_pending, keys_ready;
+  VkDeviceAddress keys_scratch;
+  VkDeviceSize keys_scratch_size;
+  uint64_t keys_sig[7];
   /* flatten stage */
   cn_buffer lines, line_elems, fl_scratch;
   /* renderer's scene-sized buffers (render.c sizes and records them) */

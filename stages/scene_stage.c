@@ -64,15 +64,31 @@ uint32_t cn__scene_fold_max(const cn_context *ctx) {
  * in scratch, 0 when the stage does not fold. */
 uint64_t cn__scene_fold_keys_at(cn_context *ctx, uint64_t n, uint64_t group_bound, uint64_t segments,
                                 uint64_t paths) {
-  if (!n || n > cn__scene_fold_max(ctx) || !cn__bbox_small(ctx, n, group_bound)) return 0;
+  /* bbox_small also empties every path's key (a loop of paths / workgroup
+   * trips per invocation): at most 8192 paths */
+  if (!n || n > cn__scene_fold_max(ctx) || paths > 8192 || !cn__bbox_small(ctx, n, group_bound)) return 0;
   if (cn__pathbox_small_wg(ctx, segments, n, paths) || cn__pathbox_fused_wg(ctx, segments, n)) return 0;
   uint64_t at = cn_bbox_scratch_bytes(ctx, &(cn_bbox_args){.n = n, .group_bound = group_bound});
   at = (at + 255) & ~(uint64_t)255;
   return at < (1ull << 32) ? at : 0;
 }
 
+/* The keys past the bins' scratch too where binning uses scratch (not
+ * bins_rows or bins_small), so that no stage of the frame writes them after
+ * bbox_small leaves them empty (cn_scene_stage_args.path_keys_empty). */
 static uint64_t cn__fold_keys_at(cn_context *ctx, const cn_scene_stage_args *a) {
-  return cn__scene_fold_keys_at(ctx, a->element_count, a->group_bound, a->segment_count, a->path_count);
+  uint64_t at = cn__scene_fold_keys_at(ctx, a->element_count, a->group_bound, a->segment_count, a->path_count);
+  uint64_t n = a->element_count;
+  if (at && a->bin_offsets && a->grid.nbx && a->grid.nby && !cn__bins_rows_grid(ctx, n, &a->grid) &&
+      !cn__bins_small_grid(ctx, n, &a->grid)) {
+    uint64_t b = cn_bins_scratch_bytes(ctx, &(cn_bins_args){.n = a->element_count, .grid = a->grid});
+    at = CN_MAX(at, (b + 255) & ~(uint64_t)255);
+  }
+  return at < (1ull << 32) ? at : 0;
+}
+
+bool cn_scene_stage_keeps_keys_empty(cn_context *ctx, const cn_scene_stage_args *a) {
+  return ctx && a && cn__fold_keys_at(ctx, a) != 0;
 }
 
 uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, const cn_scene_stage_args *a) {
@@ -126,7 +142,7 @@ cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, co
   if (hook) CN_TRY(hook(user, cmd));
   if (keys_at) {
     pa.scratch = a->scratch + keys_at;
-    CN_TRY(cn__pathbox_record_keys(ctx, cmd, &pa));
+    CN_TRY(cn__pathbox_record_keys(ctx, cmd, &pa, a->path_keys_empty));
   } else {
     CN_TRY(cn_pathbox_record(ctx, cmd, &pa));
   }

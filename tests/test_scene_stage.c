@@ -581,6 +581,65 @@ TEST(scene_fold_path) {
   }
 }
 
+/* Frames of one cn_scene_gpu at changing views: from the second frame on the
+ * stage skips pathbox_init, as bbox_small emptied the paths' keys after
+ * reading them. Every frame's path boxes, result boxes and bin lists equal
+ * those of a fresh cn_scene_gpu's first frame at the same view (which clears
+ * the keys), bit for bit: keys left over from the view before would widen them. */
+static void frame_outputs(cn_scene_gpu *g, const float view[6], cn_box *pb, cn_box *rb, uint32_t *off, uint64_t nbins) {
+  cn_context *ctx = test_context();
+  cn_scene_frame f = {.bin_size = 64};
+  memcpy(f.transform, view, sizeof f.transform);
+  uint32_t reruns = 0;
+  CHECK_OK(cn_scene_gpu_run(g, &f, &reruns));
+  cn_scene_gpu_outputs o;
+  cn_scene_gpu_outputs_get(g, &o);
+  uint64_t n = o.element_count;
+  CHECK_OK(cn_buffer_download(ctx, o.path_boxes_buffer, 0, pb, n * sizeof(cn_box)));
+  CHECK_OK(cn_buffer_download(ctx, o.boxes_buffer, 0, rb, n * sizeof(cn_box)));
+  CHECK_OK(cn_buffer_download(ctx, o.bin_offsets_buffer, 0, off, (nbins + 1) * 4));
+}
+
+TEST(scene_keys_left_empty) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  cn_scene_data s;
+  build_random(builder(), 700, 4, &s);
+  uint64_t n = s.element_count, groups = 0;
+  for (uint32_t i = 0; i < s.element_count; i++) groups += s.elements[i].tag >= CN_TAG_BEGIN_CLIP;
+  cn_context_set_tuning(ctx, &(cn_tuning){.pathbox_small_max = CN_SMALL_OFF});
+  CHECK(cn__scene_fold_keys_at(ctx, n, groups, s.segment_count, s.path_count) != 0);
+  const float views[5][6] = {{1, 0, 0, 1, 0, 0},
+                             {0.5f, 0, 0, 0.5f, 40, -10},
+                             {2, 0.3f, -0.3f, 2, -100, 50},
+                             {0.25f, 0, 0, 0.25f, 0, 0},
+                             {1, 0, 0, 1, 0, 0}};
+  cn_bins_grid grid;
+  CHECK_OK(cn_bins_grid_make(s.viewport, 64, &grid));
+  uint64_t nbins = (uint64_t)grid.nbx * grid.nby;
+  cn_box *pa = malloc(n * sizeof(cn_box)), *ra = malloc(n * sizeof(cn_box));
+  cn_box *pb = malloc(n * sizeof(cn_box)), *rb = malloc(n * sizeof(cn_box));
+  uint32_t *oa = malloc((nbins + 1) * 4), *ob = malloc((nbins + 1) * 4);
+  cn_scene_gpu *g = NULL;
+  CHECK_OK(cn_scene_gpu_create(ctx, NULL, &g));
+  CHECK_OK(cn_scene_gpu_set_scene(g, &s));
+  for (int v = 0; v < 5 && g; v++) {
+    frame_outputs(g, views[v], pa, ra, oa, nbins);
+    cn_scene_gpu *fresh = NULL;
+    CHECK_OK(cn_scene_gpu_create(ctx, NULL, &fresh));
+    CHECK_OK(cn_scene_gpu_set_scene(fresh, &s));
+    if (fresh) frame_outputs(fresh, views[v], pb, rb, ob, nbins);
+    cn_scene_gpu_destroy(fresh);
+    bool same = memcmp(pa, pb, n * sizeof(cn_box)) == 0 && memcmp(ra, rb, n * sizeof(cn_box)) == 0 &&
+                memcmp(oa, ob, (nbins + 1) * 4) == 0;
+    if (!same) fprintf(stderr, "  view %d: the scene's frame differs from a fresh one's\n", v);
+    CHECK(same);
+  }
+  cn_scene_gpu_destroy(g);
+  cn_context_set_tuning(ctx, NULL);
+  free(pa), free(ra), free(pb), free(rb), free(oa), free(ob);
+}
+
 /* The workgroup sizes of bbox_small and bins_rows (their defaults by n and
  * cn_tuning.bbox_small_wg, bins_rows_wg): the same outputs, bit for bit,
  * with the defaults, with 64 (bbox_small at up to 8 elements per
@@ -726,4 +785,4 @@ TEST(scene_corpus) {
   CHECK(rv.loaded == rv.checked);
 }
 
-TEST_MAIN(T(pathbox_hand), T(pathbox_long_paths), T(pathbox_small_path), T(pathbox_fused_path), T(scene_fold_path), T(scene_small_wg), T(scene_random), T(scene_small_path_rerun), T(scene_errors), T(scene_corpus))
+TEST_MAIN(T(scene_keys_left_empty), T(pathbox_hand), T(pathbox_long_paths), T(pathbox_small_path), T(pathbox_fused_path), T(scene_fold_path), T(scene_small_wg), T(scene_random), T(scene_small_path_rerun), T(scene_errors), T(scene_corpus))

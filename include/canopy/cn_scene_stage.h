@@ -50,6 +50,12 @@ typedef struct cn_scene_stage_args {
    * 0: the scans use scratch. */
   VkDeviceAddress scan_state;
   uint64_t scan_state_bytes;
+  /* The paths' key boxes in scratch are empty already, as a previous
+   * recording of the stage left them where cn_scene_stage_keeps_keys_empty()
+   * is true for it (the same scratch and counts, and nothing written to that
+   * scratch since that recording ran): the stage then skips their clearing
+   * dispatch. false: it clears them. */
+  bool path_keys_empty;
 } cn_scene_stage_args;
 
 /* Scratch for args (element_count, group_bound, path_count, segment_count,
@@ -58,6 +64,11 @@ CN_API uint64_t cn_scene_stage_scratch_bytes(cn_context *ctx, const cn_scene_sta
 /* Bytes of a persistent scan state for args (the fields scratch depends on);
  * 0 for streams whose stages run no scan (the single-workgroup kernels). */
 CN_API uint64_t cn_scene_stage_scan_state_bytes(cn_context *ctx, const cn_scene_stage_args *args);
+/* Whether the stage for args (the fields scratch depends on) leaves the
+ * paths' key boxes in scratch empty when it has run (small scenes whose
+ * element boxes bbox_small computes): the next recording with the same
+ * scratch and counts may then set path_keys_empty. */
+CN_API bool cn_scene_stage_keeps_keys_empty(cn_context *ctx, const cn_scene_stage_args *args);
 
 /* Records path boxes, bbox and bins (barriers between; none at the end).
  * Small scenes (at most cn_tuning.pathbox_fold_max elements, when the bbox
