@@ -156,7 +156,6 @@ void fold_segment(uint j) {
   uint path = 0xFFFFFFFFu;
   ivec4 key = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
   bool ok = j < pc.count && segment_key(j, path, key); // not ok: key stays the empty box
-  ok = ok && path < pc.path_count;
   path = ok ? path : 0xFFFFFFFFu;
   if (gl_LocalInvocationID.x == 0u) {
     sh_path = path;

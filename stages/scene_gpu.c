@@ -221,7 +221,6 @@ static cn_result cn__record_view_transforms(cn_scene_gpu *g, VkCommandBuffer cmd
 /* The scene stage's hook: flatten's next early pass beside the stage's phase. */
 static cn_result cn__overlap_hook(void *user, VkCommandBuffer cmd) { return cn__flatten_overlap_step(user, cmd); }
 
-/* The renderer's prelude (scene_gpu_internal.h), once per record. */
 /* The scans' persistent state for the stage's args a (grown when a needs
  * more; zeroed until a frame that zeroed it has been read), set in a. */
 static cn_result cn__scan_state(cn_scene_gpu *g, VkCommandBuffer cmd, cn_scene_stage_args *a) {
@@ -243,6 +242,7 @@ static cn_result cn__scan_state(cn_scene_gpu *g, VkCommandBuffer cmd, cn_scene_s
   return CN_OK;
 }
 
+/* The renderer's prelude (scene_gpu_internal.h), once per record. */
 static cn_result cn__prelude(cn_scene_gpu *g, VkCommandBuffer cmd, bool *done) {
   if (*done || !g->prelude) return CN_OK;
   *done = true;

@@ -73,14 +73,20 @@ uint64_t cn__scene_fold_keys_at(cn_context *ctx, uint64_t n, uint64_t group_boun
   return at < (1ull << 32) ? at : 0;
 }
 
-/* The keys past the bins' scratch too where binning uses scratch (not
- * bins_rows or bins_small), so that no stage of the frame writes them after
- * bbox_small leaves them empty (cn_scene_stage_args.path_keys_empty). */
+/* Whether the stage bins with the multi-pass kernels (count, scan, fill: the
+ * ones that use scratch and scan), not bins_rows or bins_small. */
+static bool cn__bins_multi_pass(cn_context *ctx, const cn_scene_stage_args *a) {
+  uint64_t n = a->element_count;
+  return a->bin_offsets && a->grid.nbx && a->grid.nby && !cn__bins_rows_grid(ctx, n, &a->grid) &&
+         !cn__bins_small_grid(ctx, n, &a->grid);
+}
+
+/* The keys past the bins' scratch too where binning uses scratch, so that no
+ * stage of the frame writes them after bbox_small leaves them empty
+ * (cn_scene_stage_args.path_keys_empty). */
 static uint64_t cn__fold_keys_at(cn_context *ctx, const cn_scene_stage_args *a) {
   uint64_t at = cn__scene_fold_keys_at(ctx, a->element_count, a->group_bound, a->segment_count, a->path_count);
-  uint64_t n = a->element_count;
-  if (at && a->bin_offsets && a->grid.nbx && a->grid.nby && !cn__bins_rows_grid(ctx, n, &a->grid) &&
-      !cn__bins_small_grid(ctx, n, &a->grid)) {
+  if (at && cn__bins_multi_pass(ctx, a)) {
     uint64_t b = cn_bins_scratch_bytes(ctx, &(cn_bins_args){.n = a->element_count, .grid = a->grid});
     at = CN_MAX(at, (b + 255) & ~(uint64_t)255);
   }
@@ -111,8 +117,7 @@ uint64_t cn_scene_stage_scan_state_bytes(cn_context *ctx, const cn_scene_stage_a
   uint64_t n = a->element_count, s = 0;
   if (!cn__bbox_small(ctx, n, a->group_bound))
     s = cn_bbox_scan_state_bytes(ctx, &(cn_bbox_args){.n = n, .group_bound = a->group_bound});
-  if (a->bin_offsets && a->grid.nbx && a->grid.nby && !cn__bins_rows_grid(ctx, n, &a->grid) &&
-      !cn__bins_small_grid(ctx, n, &a->grid))
+  if (cn__bins_multi_pass(ctx, a))
     s = CN_MAX(s, cn_bins_scan_state_bytes(ctx, &(cn_bins_args){.n = n, .grid = a->grid}));
   return s;
 }
