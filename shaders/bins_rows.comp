@@ -33,10 +33,24 @@ layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 shared uint sh_list[LIST];
 shared uint sh_cnt[512]; // per bin of the row: its count, then its first slot
 shared uint sh_sg[WG];   // per subgroup: a partial total (WG / subgroup size entries used)
-shared uint sh_m;        // entries of sh_list
 
 uint col_lo(uint v) { return (v >> 14) & 0x1FFu; }
 uint col_hi(uint v) { return v >> 23; }
+
+// The entries of sh_sg (one per subgroup) before this invocation's subgroup
+// and over all of them: the lanes read the entries together (a trip count the
+// same for every lane: no branch before the subgroup sums).
+uvec2 sg_prefix() {
+  uint before = 0u, all = 0u;
+  for (uint j0 = 0u; j0 < gl_NumSubgroups; j0 += gl_SubgroupSize) {
+    uint j = j0 + gl_SubgroupInvocationID;
+    uint v = sh_sg[min(j, gl_NumSubgroups - 1u)];
+    v = j < gl_NumSubgroups ? v : 0u;
+    before += j < gl_SubgroupID ? v : 0u;
+    all += v;
+  }
+  return uvec2(subgroupAdd(before), subgroupAdd(all));
+}
 
 // Sum over the workgroup (every invocation calls it; returns the sum to all).
 uint wg_sum(uint v) {
@@ -44,19 +58,16 @@ uint wg_sum(uint v) {
   uint s = subgroupAdd(v);
   if (subgroupElect()) sh_sg[gl_SubgroupID] = s;
   barrier();
-  uint all = 0u;
-  for (uint j = 0u; j < gl_NumSubgroups; j++) all += sh_sg[j];
-  return all;
+  return sg_prefix().y;
 }
 
 void main() {
   uint t = gl_LocalInvocationID.x;
   uint y = cn_group_id();
   uint slot = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-  if (t == 0u) sh_m = 0u;
   for (uint x = t; x < 512u; x += WG) sh_cnt[x] = 0u; // phase 2 adds to it (the rounds' barriers come first)
   // 1. rectangles: pairs above the row, the row's list
-  uint above = 0u;
+  uint above = 0u, m = 0u; // m: entries of sh_list (the same in every invocation)
   for (uint i0 = 0u; i0 < pc.n; i0 += WG) {
     uint i = i0 + slot;
     uint lx = 0u, hx = 0u, ly = 0u, hy = 0u;
@@ -68,25 +79,18 @@ void main() {
     }
     if (have && ly < y) above += (hx - lx + 1u) * (min(hy, y - 1u) - ly + 1u);
     bool in_row = have && ly <= y && y <= hy;
-    // the previous round is done with sh_sg and sh_m; the ballot follows no
-    // branch (Vulkan does not promise that a subgroup reconverges after one)
+    // the previous round is done with sh_sg; the ballot follows no branch
+    // (Vulkan does not promise that a subgroup reconverges after one)
     barrier();
     uvec4 ball = subgroupBallot(in_row);
     uint rank = subgroupBallotExclusiveBitCount(ball);
     if (subgroupElect()) sh_sg[gl_SubgroupID] = subgroupBallotBitCount(ball);
     barrier();
-    uint before = sh_m, batch = 0u;
-    for (uint j = 0u; j < gl_NumSubgroups; j++) {
-      uint v = sh_sg[j];
-      before += j < gl_SubgroupID ? v : 0u;
-      batch += v;
-    }
-    if (in_row) sh_list[before + rank] = i | (lx << 14) | (hx << 23);
-    barrier(); // every invocation has read sh_m
-    if (t == 0u) sh_m += batch;
+    uvec2 pre = sg_prefix();
+    if (in_row) sh_list[m + pre.x + rank] = i | (lx << 14) | (hx << 23);
+    m += pre.y;
   }
-  uint first = wg_sum(above); // also the barrier after the last round's sh_m update
-  uint m = sh_m;
+  uint first = wg_sum(above); // also the barrier after the last round's list entries
   uint nsg = gl_NumSubgroups;
   // 2. counts of the row's bins, one subgroup per bin: each lane counts its
   // share of the list and adds it (no subgroup operation: none follows the
@@ -107,12 +111,8 @@ void main() {
   barrier(); // sh_sg's last readers (wg_sum) and sh_cnt's readers are done
   if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) sh_sg[gl_SubgroupID] = incl;
   barrier();
-  uint start = first + incl - c, row = 0u;
-  for (uint j = 0u; j < gl_NumSubgroups; j++) {
-    uint v = sh_sg[j];
-    start += j < gl_SubgroupID ? v : 0u;
-    row += v;
-  }
+  uvec2 pre = sg_prefix();
+  uint start = first + pre.x + incl - c, row = pre.y;
   if (t < pc.nbx) {
     sh_cnt[t] = start;
     pc.bin_offsets.v[y * pc.nbx + t] = start;

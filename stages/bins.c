@@ -137,7 +137,7 @@ static bool cn__bins_rows(const cn_context *ctx, uint64_t n, const cn_bins_grid 
   else if (!tw && w > CN__BINS_ROWS_SMALL_WG && n <= CN__BINS_ROWS_SMALL_N && g->nbx <= CN__BINS_ROWS_SMALL_WG)
     w = CN__BINS_ROWS_SMALL_WG;
   if (!c->subgroup_size || !c->min_subgroup_size || w % c->subgroup_size || w < 32) return false;
-  uint64_t other = 512 * 4 + (uint64_t)w * 4 + 64; /* sh_cnt, sh_sg, sh_m and slack */
+  uint64_t other = 512 * 4 + (uint64_t)w * 4 + 64; /* sh_cnt, sh_sg and slack */
   uint64_t fit = c->max_shared_memory > other ? (c->max_shared_memory - other) / 4 : 0;
   uint64_t l = CN_MIN(CN_MIN((uint64_t)cn__bins_rows_max(ctx), 1u << 14), fit);
   uint64_t nbins = (uint64_t)g->nbx * g->nby;
