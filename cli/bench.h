@@ -40,6 +40,11 @@ cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn
  * barrier, measured like any stage (bench_gpu_median), in the same run. */
 cn_result bench_floor(cn_context *ctx, const bench_opts *o, double *ns);
 
+/* The driver's statistics (registers, spills, ...) of every kernel the
+ * context built, one line each with its specialization constants (the end of
+ * every target's report). */
+void bench_kernel_stats(cn_context *ctx, bench_report *r);
+
 /* Seconds of a monotonic clock. */
 double bench_now(void);
 

@@ -307,23 +307,6 @@ static cn_result time_passes(cn_context *ctx, parens_job *job, const char **labe
   return CN_OK;
 }
 
-/* The driver's statistics of every kernel the context built (one line each). */
-static void print_kernel_stats(cn_context *ctx, bench_report *rep) {
-  uint32_t nk = cn_context_kernel_count(ctx);
-  bench_printf(rep, "\nkernel statistics (VK_KHR_pipeline_executable_properties%s): kernel [spec constants] stats\n",
-               cn_context_kernel_statistics(ctx) ? "" : ": not offered by this driver, n/a");
-  for (uint32_t i = 0; i < nk; i++) {
-    cn_kernel_info ki;
-    if (cn_context_kernel_info(ctx, i, &ki) != CN_OK) continue;
-    bench_printf(rep, "  %-18s [", ki.kernel);
-    for (uint32_t s = 0; s < ki.nspec; s++) bench_printf(rep, "%s%u", s ? "," : "", ki.spec[s]);
-    bench_printf(rep, "]");
-    if (!ki.nstats) bench_printf(rep, " n/a");
-    for (uint32_t s = 0; s < ki.nstats; s++) bench_printf(rep, "%s %s=%s", s ? "," : "", ki.stats[s].name, ki.stats[s].value);
-    bench_printf(rep, "\n");
-  }
-}
-
 int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   const cn_device_caps *caps = cn_context_caps(ctx);
   cn_parens_tuning tuning;
@@ -643,7 +626,6 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                   cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = n, .tuning = &tuning}),
                   copy_gbs);
   }
-  if (rc == CLI_OK) print_kernel_stats(ctx, rep);
   cn_buffer_destroy(ctx, &bscratch);
   cn_buffer_destroy(ctx, &bout);
   cn_buffer_destroy(ctx, &bin);

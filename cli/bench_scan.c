@@ -215,19 +215,6 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     bench_printf(rep, " (target >= 70%%)\n");
   }
   if (rc == CLI_OK) bench_printf(rep, "results checked against the CPU scan at sizes <= 2^22 and 2^%d\n", hi);
-  if (rc == CLI_OK) {
-    uint32_t nk = cn_context_kernel_count(ctx);
-    bench_printf(rep, "\nkernel statistics%s:\n", cn_context_kernel_statistics(ctx) ? "" : " (not offered by this driver): n/a");
-    for (uint32_t i = 0; i < nk && cn_context_kernel_statistics(ctx); i++) {
-      cn_kernel_info ki;
-      if (cn_context_kernel_info(ctx, i, &ki) != CN_OK) continue;
-      bench_printf(rep, "  %-18s [", ki.kernel); /* the one-pass scan's constants: wg, items, mode, spin budget */
-      for (uint32_t s = 0; s < ki.nspec; s++) bench_printf(rep, "%s%u", s ? "," : "", ki.spec[s]);
-      bench_printf(rep, "]");
-      for (uint32_t s = 0; s < ki.nstats; s++) bench_printf(rep, "%s %s=%s", s ? "," : "", ki.stats[s].name, ki.stats[s].value);
-      bench_printf(rep, "\n");
-    }
-  }
   cn_buffer_destroy(ctx, &state);
   cn_buffer_destroy(ctx, &scratch);
   cn_buffer_destroy(ctx, &copy);

@@ -119,6 +119,22 @@ cn_result bench_floor(cn_context *ctx, const bench_opts *o, double *ns) {
   return bench_gpu_median(ctx, o, bench_empty, NULL, ns);
 }
 
+void bench_kernel_stats(cn_context *ctx, bench_report *rep) {
+  uint32_t nk = cn_context_kernel_count(ctx);
+  bench_printf(rep, "\nkernel statistics (VK_KHR_pipeline_executable_properties%s): kernel [spec constants] stats\n",
+               cn_context_kernel_statistics(ctx) ? "" : ": not offered by this driver, n/a");
+  for (uint32_t i = 0; i < nk; i++) {
+    cn_kernel_info ki;
+    if (cn_context_kernel_info(ctx, i, &ki) != CN_OK) continue;
+    bench_printf(rep, "  %-18s [", ki.kernel);
+    for (uint32_t s = 0; s < ki.nspec; s++) bench_printf(rep, "%s%u", s ? "," : "", ki.spec[s]);
+    bench_printf(rep, "]");
+    if (!ki.nstats) bench_printf(rep, " n/a");
+    for (uint32_t s = 0; s < ki.nstats; s++) bench_printf(rep, "%s %s=%s", s ? "," : "", ki.stats[s].name, ki.stats[s].value);
+    bench_printf(rep, "\n");
+  }
+}
+
 cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user, double *ns) {
   *ns = 0;
   double spans[256];
@@ -208,12 +224,13 @@ int cli_bench(int argc, char **argv) {
     report.file = out.f;
   }
   /* Kernel statistics (registers, spills, ...) where the driver offers them:
-   * targets print them for the kernels they ran. */
+   * the report ends with those of the kernels the target ran. */
   cn_context *ctx = NULL;
   int rc = cli_context_stats("bench", true, &ctx);
   if (rc == CLI_OK) {
     bench_header(&report, ctx, &o);
     rc = target->run(ctx, &o, &report);
+    if (rc == CLI_OK) bench_kernel_stats(ctx, &report);
   }
   cli_progress_end();
   cn_context_destroy(ctx);
