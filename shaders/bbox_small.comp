@@ -40,6 +40,7 @@
 // pathbox_segments left in scratch (the same code, pathbox.glsl, so the same
 // bits); tags[] and boxes[] are written as pathbox_elements writes them.
 #extension GL_KHR_shader_subgroup_vote : require
+#extension GL_EXT_control_flow_attributes : require
 #include "common.glsl"
 #include "cn_scene_layout.h"
 
@@ -77,6 +78,8 @@ KeyBuf g_pyramid;
 const uint IDX_CLOSE = 1u << 30, IDX_BLEND = 1u << 31, IDX_ELEM = IDX_CLOSE - 1u;
 // The depth tree stores g + DEPTH_BIAS as 16 bits (|g| <= TREE_CAP < 2^15).
 const uint DEPTH_BIAS = 32768u;
+// Kinds of an element in range (kc[]): any other tag is KIND_OTHER.
+const uint KIND_OTHER = 0u, KIND_DRAW = 1u, KIND_GROUP = 2u;
 
 // One array the phases use in turn: the 16-bit min tree of phase 2 (about
 // 2 TREE_CAP entries), the clip values and links of a chunk in phase 3 (5 WG
@@ -231,15 +234,17 @@ void main() {
   }
   for (uint k = t; k < gb; k += WG) g_pyramid.v[k] = KEY_BOX_EMPTY;
   uint tag[ITEMS];
-  vec4 box[ITEMS];
-  uint cnode[ITEMS]; // group nodes before each element
+  vec4 box[ITEMS]; // until phase 1 (phase 4 loads the draws' boxes again: fewer registers live)
+  // after phase 1: the group nodes before each element (bits 2..) and its
+  // kind (KIND_*)
+  uint kc[ITEMS];
   if (FROM_PATHS != 0u) {
     // pathbox_elements' step, every row's loads in flight together: the
     // elements, then their paths' key boxes
     PathKeyBuf keys = PathKeyBuf(scratch + pc.keys_at);
     uvec4 ev[ITEMS]; // tag, path, paint, aux
     bool has[ITEMS];
-    for (uint r = 0u; r < ITEMS; r++) {
+    [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
       uint i = r * WG + lane;
       ev[r] = uvec4(0u);
       if (i < pc.n) {
@@ -249,8 +254,8 @@ void main() {
       has[r] = i < pc.n && element_has_path_box(cn_element(ev[r].x, ev[r].y, ev[r].z, ev[r].w));
     }
     ivec4 key[ITEMS];
-    for (uint r = 0u; r < ITEMS; r++) key[r] = has[r] ? keys.v[ev[r].y] : ivec4(0);
-    for (uint r = 0u; r < ITEMS; r++) {
+    [[unroll]] for (uint r = 0u; r < ITEMS; r++) key[r] = has[r] ? keys.v[ev[r].y] : ivec4(0);
+    [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
       uint i = r * WG + lane;
       tag[r] = ev[r].x;
       box[r] = has[r] ? element_box(cn_element(ev[r].x, ev[r].y, ev[r].z, ev[r].w), key[r]) : BOX_EMPTY;
@@ -260,7 +265,7 @@ void main() {
       }
     }
   } else {
-    for (uint r = 0u; r < ITEMS; r++) {
+    [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
       uint i = r * WG + lane;
       tag[r] = i < pc.n ? pc.tags.v[i] : 0u;
       box[r] = i < pc.n ? pc.boxes.v[i] : BOX_EMPTY;
@@ -278,7 +283,7 @@ void main() {
   // 1. compaction and depths
   uvec2 base = uvec2(0u);
   uint closes = 0u, depth_min = 0xFFFFFFFFu;
-  for (uint r = 0u; r < ITEMS; r++) {
+  [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
     uint i = r * WG + lane;
     bool in_range = i < pc.n;
     uint tg = tag[r];
@@ -289,7 +294,8 @@ void main() {
     uvec2 tot;
     uvec2 ex = wg_exclusive(uvec2(group ? 1u : 0u, group ? (close ? 0xFFFFFFFFu : 1u) : 0u), tot);
     uint k = base.x + ex.x;
-    cnode[r] = k;
+    bool draw = in_range && (tg == CN_TAG_FILL || tg == CN_TAG_STROKE);
+    kc[r] = k << 2 | (group ? KIND_GROUP : draw ? KIND_DRAW : KIND_OTHER);
     if (group && k < gb) {
       g_idx.v[k] = i | (close ? IDX_CLOSE : 0u) | (blend ? IDX_BLEND : 0u);
       // a BEGIN's own clip (the viewport for a blend), for phase 3
@@ -374,13 +380,17 @@ void main() {
   // 4. draws (the innermost groups' clips of every row loaded first: the
   // loads of all rows are in flight together)
   int enc[ITEMS];
-  for (uint r = 0u; r < ITEMS; r++) {
-    uint i = r * WG + lane;
-    bool draw = i < pc.n && (tag[r] == CN_TAG_FILL || tag[r] == CN_TAG_STROKE);
-    enc[r] = draw && cnode[r] < limit ? g_parens.v[cnode[r]] : -1;
+  vec4 res[ITEMS];
+  [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
+    bool draw = (kc[r] & 3u) == KIND_DRAW;
+    uint c = kc[r] >> 2;
+    enc[r] = draw && c < limit ? g_parens.v[c] : -1;
+    res[r] = draw ? pc.boxes.v[r * WG + lane] : BOX_EMPTY;
   }
-  vec4 clip[ITEMS];
-  for (uint r = 0u; r < ITEMS; r++) clip[r] = enc[r] >= 0 ? g_acc.v[enc[r]] : vp;
+  [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
+    vec4 clip = enc[r] >= 0 ? g_acc.v[enc[r]] : vp;
+    res[r] = box_canon(box_intersect(box_clean(res[r]), clip)); // BOX_EMPTY where no draw
+  }
   // gap[c] ∪= the draws' boxes by atomics (the union of keys is the same in
   // any order). c is non-decreasing along the lanes: where no two
   // neighbouring lanes contribute to the same c, each contributing lane does
@@ -391,20 +401,12 @@ void main() {
   // atomics: Vulkan does not promise that a subgroup reconverges after a
   // branch, and on the H200 a barrier per row costs less than holding every
   // row's key boxes until the atomics).
-  for (uint r = 0u; r < ITEMS; r++) {
+  [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
     uint i = r * WG + lane;
-    uint tg = tag[r];
-    bool group = tg >= CN_TAG_BEGIN_CLIP && tg <= CN_TAG_END_BLEND;
-    bool draw = i < pc.n && (tg == CN_TAG_FILL || tg == CN_TAG_STROKE);
-    uint c = cnode[r];
-    vec4 res = BOX_EMPTY;
-    bool contribute = false;
-    if (draw) {
-      res = box_canon(box_intersect(box_clean(box[r]), clip[r]));
-      contribute = enc[r] >= 0 && !box_is_empty(res);
-    }
-    if (i < pc.n && !group) pc.result.v[i] = res;
-    ivec4 q = contribute ? ivec4(f32_key(res.x), f32_key(res.y), f32_key(res.z), f32_key(res.w)) : KEY_BOX_EMPTY;
+    uint c = kc[r] >> 2;
+    bool contribute = enc[r] >= 0 && !box_is_empty(res[r]); // a draw (enc) that adds to gap c
+    if (i < pc.n && (kc[r] & 3u) != KIND_GROUP) pc.result.v[i] = res[r];
+    ivec4 q = contribute ? ivec4(f32_key(res[r].x), f32_key(res[r].y), f32_key(res[r].z), f32_key(res[r].w)) : KEY_BOX_EMPTY;
     barrier();
     uint left = gl_SubgroupInvocationID > 0u ? gl_SubgroupInvocationID - 1u : 0u;
     uint left_c = subgroupShuffle(c, left);
