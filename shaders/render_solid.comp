@@ -7,15 +7,12 @@
 // its stores (up to the whole target: 33 MB at 3840x2160) overlap fine's
 // work on the other tiles; the two write disjoint pixels.
 //
-// One workgroup per bin column (CN_BIN tiles across, 256 pixels) and tile
+// One workgroup per bin column (CN_BIN tiles across, 128 pixels) and tile
 // row: each invocation takes one pixel column and writes the tile's CN_TILE
 // rows, so each store of the workgroup is one contiguous pixel row.
 #include "render_common.glsl"
 
-layout(local_size_x = CN_BIN_TILES) in;
-#if CN_BIN * CN_TILE != CN_BIN_TILES
-#error "a workgroup covers a bin's width, one invocation per pixel column"
-#endif
+layout(local_size_x = CN_BIN * CN_TILE) in; // a bin's width, one invocation per pixel column
 
 void main() {
   CnRenderConfig cfg = pc.config;

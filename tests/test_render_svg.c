@@ -174,7 +174,7 @@ TEST(render_bins_match_full_walk) {
   if (!ctx) return;
   static ref_scene s;
   ref_init(&s);
-  const int w = 600, h = 300; /* 3 x 2 bins of 256 px */
+  const int w = 600, h = 300; /* 5 x 3 bins of CN_BIN * CN_TILE = 128 px */
   test_seed(11);
   for (int k = 0; k < 30; k++)
     ref_fill(&s, ref_circle(&s, (float)test_rand_below(w), (float)test_rand_below(h), 5 + (float)test_rand_below(60)),

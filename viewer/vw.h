@@ -34,6 +34,7 @@
 #include <canopy/cn_scene_api.h>
 #include <canopy/cn_svg.h>
 #include <canopy/cn_pathbox.h>
+#include <canopy/cn_render.h>
 #include <canopy/cn_flatten.h>
 #include <canopy/cn_bbox.h>
 #include <canopy/cn_bins.h>
@@ -137,7 +138,7 @@ typedef struct vw_analysis {
   const char *source;       /* where boxes and bins came from ("renderer" or "cpu reference") */
 } vw_analysis;
 
-#define VW_BIN_SIZE 256u            /* the renderer's bins (16 x 16 tiles of 16 px) */
+#define VW_BIN_SIZE (CN_BIN * CN_TILE) /* the renderer's bins (CN_BIN x CN_BIN tiles of CN_TILE px: 128 px) */
 #define VW_MAX_LINES (1u << 20)     /* segments of the CPU references kept at most */
 
 /* Depth, tags and counts of a scene (once per scene: they do not depend on

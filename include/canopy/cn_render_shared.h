@@ -14,7 +14,7 @@
  *                     its tile's run of records (writing, beside coarse)
  *   render_backdrop   per element row of tiles: prefix sum of the deltas, and
  *                     each tile's run of piece records (a scan of the counts)
- *   render_coarse     per bin of 16x16 tiles: per-tile command lists in draw order;
+ *   render_coarse     per bin of 8x8 tiles: per-tile command lists in draw order;
  *                     writes the pixels of tiles whose list leaves one colour
  *                     (no command, or one opaque solid) and lists the others
  *   render_fine       per listed tile (indirect): walks its commands, writes 16x16 pixels
@@ -39,7 +39,7 @@
 #define CN_TILE 16
 #define CN_TILE_SHIFT 4 /* log2(CN_TILE) */
 #define CN_TILE_PIXELS (CN_TILE * CN_TILE)
-#define CN_BIN 16
+#define CN_BIN 8
 #define CN_BIN_TILES (CN_BIN * CN_BIN)
 
 /* Command lists: each tile owns a first chunk of CN_CMD_CHUNK words at
