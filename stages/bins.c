@@ -116,8 +116,7 @@ bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const cn_bins_grid *
  * (n x nbins < 2^32 - 1), n x rows stays within 2^20 box reads (16 MiB of
  * cached reads; a tall grid takes the multi-pass kernels), and on drivers with a loop-trip limit its
  * loops stay inside it. *wg, *list: the shape it runs with. */
-#define CN__BINS_ROWS_SMALL_WG 256u  /* bins_rows' workgroup for small streams ... */
-#define CN__BINS_ROWS_SMALL_N 2048u   /* ... of at most this many elements */
+#define CN__BINS_ROWS_MIN_WG 256u /* bins_rows' smallest default workgroup */
 
 uint32_t cn__bins_rows_max(const cn_context *ctx) {
   uint32_t v = ctx->tuning.bins_rows_max;
@@ -128,14 +127,16 @@ uint32_t cn__bins_rows_max(const cn_context *ctx) {
 static bool cn__bins_rows(const cn_context *ctx, uint64_t n, const cn_bins_grid *g, uint32_t *wg, uint32_t *list) {
   const cn_device_caps *c = &ctx->caps;
   uint32_t w = cn_floor_pow2(CN_MIN(1024u, c->max_workgroup_invocations));
-  /* 256 invocations up to 2048 elements on rows of at most 256 bins (on the
-   * H200 faster there than 1024, slower at 2859 elements: docs/PERF.md); the
-   * tuning's size (cn_tuning.bins_rows_wg, a power of two, at least 32)
-   * where it holds the row's bins */
-  uint32_t tw = ctx->tuning.bins_rows_wg;
+  /* One invocation per element (a round of the list per workgroup), in no
+   * fewer than 256 invocations and no fewer than the row's bins, up to the
+   * largest workgroup (on the H200 the fastest of 256, 512 and 1024 on every
+   * real scene within 0.4 us: docs/PERF.md); the tuning's size
+   * (cn_tuning.bins_rows_wg, a power of two, at least 32) where it holds the
+   * row's bins */
+  uint32_t tw = ctx->tuning.bins_rows_wg, dw = CN__BINS_ROWS_MIN_WG;
+  while ((dw < n || dw < g->nbx) && dw < w) dw *= 2;
   if (tw && (tw & (tw - 1)) == 0 && tw <= w && tw >= 32 && g->nbx <= tw) w = tw;
-  else if (!tw && w > CN__BINS_ROWS_SMALL_WG && n <= CN__BINS_ROWS_SMALL_N && g->nbx <= CN__BINS_ROWS_SMALL_WG)
-    w = CN__BINS_ROWS_SMALL_WG;
+  else if (!tw && dw < w) w = dw;
   if (!c->subgroup_size || !c->min_subgroup_size || w % c->subgroup_size || w < 32) return false;
   uint64_t other = 512 * 4 + (uint64_t)w * 4 + 64; /* sh_cnt, sh_sg and slack */
   uint64_t fit = c->max_shared_memory > other ? (c->max_shared_memory - other) / 4 : 0;
