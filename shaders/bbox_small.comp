@@ -6,8 +6,11 @@
 // barriers in between instead of dispatches.
 //
 // Lane t (subgroup id * subgroup size + invocation) holds elements t, WG + t,
-// 2 WG + t, ... (rows of WG consecutive elements) in registers for the whole
-// kernel.
+// 2 WG + t, ... (rows of WG consecutive elements): their tags and boxes in
+// registers through phase 1, then one word each (group nodes before it, its
+// kind) to the end; phase 4 loads the draws' boxes again. 1024 invocations
+// leave 64 registers each: per-row arrays held across the phases went to
+// local memory at 4 rows (docs/PERF.md).
 //  1. compaction: per row a workgroup scan of (BEGIN/END, depth step) gives
 //     each group node its slot k and the depth g(k) before it (+1 per BEGIN,
 //     -1 per END, not clamped); idx[k] = element | kind bits; g(k) goes to
