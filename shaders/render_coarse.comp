@@ -30,7 +30,7 @@ layout(local_size_x = CN_BIN_TILES) in;
 
 
 shared uint sh_scan[CN_BIN_TILES];
-// The block's kept elements, in stream order, staged once for all 256 tiles:
+// The block's kept elements, in stream order, staged once for all the bin's tiles:
 // tag; the tile rectangle, first tile record and fill rule of the path that
 // decides coverage (an END_CLIP's own BEGIN_CLIP); the paint (draws) or blend
 // index (blend brackets); CN_ELEM_* flags (clips) or cn_blend flags (blends).
@@ -162,6 +162,7 @@ void main() {
   cmds = cfg.cmds;
   uint bin = cn_group_id();
   uint lid = gl_LocalInvocationID.x;
+  uint slot = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; // a block's element, in ballot order
   int bx0 = int(bin % cfg.bins_x) * CN_BIN, by0 = int(bin / cfg.bins_x) * CN_BIN;
   int bx1 = min(bx0 + CN_BIN, int(cfg.tiles_x)), by1 = min(by0 + CN_BIN, int(cfg.tiles_y));
   int tx = bx0 + int(lid % CN_BIN), ty = by0 + int(lid / CN_BIN);
@@ -199,7 +200,7 @@ void main() {
   }
 
   for (uint base = 0; base < list_len; base += CN_BIN_TILES) {
-    uint e = base + lid < list_len ? (lists ? cfg.bin_elems.v[list_first + base + lid] : base + lid) : CN_NONE;
+    uint e = base + slot < list_len ? (lists ? cfg.bin_elems.v[list_first + base + slot] : base + slot) : CN_NONE;
     uint keep = 0;
     cn_element el;
     el.tag = 0;
@@ -249,17 +250,24 @@ void main() {
         keep = src < cfg.n_elements ? 1 : 0;
       }
     }
-    // stream-order compaction of the kept elements (inclusive scan)
-    uint x = keep;
-    sh_scan[lid] = x;
-    for (uint off = 1; off < CN_BIN_TILES; off <<= 1) {
-      barrier();
-      uint other = lid >= off ? sh_scan[lid - off] : 0;
-      barrier();
-      x += other;
-      sh_scan[lid] = x;
-    }
+    // stream-order compaction of the kept elements: a ballot per subgroup,
+    // the subgroups' counts summed by the lanes together (the ballot right
+    // after a barrier: the loads above branch). x: the element's slot + 1.
+    barrier(); // also: the previous block's walk is done with sh_scan
+    uvec4 ball = subgroupBallot(keep != 0);
+    if (subgroupElect()) sh_scan[gl_SubgroupID] = subgroupBallotBitCount(ball);
     barrier();
+    uint before = 0, total = 0;
+    for (uint j0 = 0; j0 < gl_NumSubgroups; j0 += gl_SubgroupSize) {
+      uint j = j0 + gl_SubgroupInvocationID;
+      uint v = sh_scan[min(j, gl_NumSubgroups - 1)];
+      v = j < gl_NumSubgroups ? v : 0;
+      before += j < gl_SubgroupID ? v : 0;
+      total += v;
+    }
+    before = subgroupAdd(before);
+    total = subgroupAdd(total);
+    uint x = before + subgroupBallotExclusiveBitCount(ball) + 1;
     if (keep != 0) {
       sh_elem[x - 1] = e;
       sh_tag[x - 1] = el.tag;
@@ -271,7 +279,6 @@ void main() {
       sh_pbits[x - 1] = pbits;
       sh_color[x - 1] = color;
     }
-    uint total = sh_scan[CN_BIN_TILES - 1];
     barrier();
 
     if (valid) {
