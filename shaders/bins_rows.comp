@@ -38,18 +38,11 @@ uint col_lo(uint v) { return (v >> 14) & 0x1FFu; }
 uint col_hi(uint v) { return v >> 23; }
 
 // The entries of sh_sg (one per subgroup) before this invocation's subgroup
-// and over all of them: the lanes read the entries together (a trip count the
-// same for every lane: no branch before the subgroup sums).
+// (x) and over all of them (y).
 uvec2 sg_prefix() {
-  uint before = 0u, all = 0u;
-  for (uint j0 = 0u; j0 < gl_NumSubgroups; j0 += gl_SubgroupSize) {
-    uint j = j0 + gl_SubgroupInvocationID;
-    uint v = sh_sg[min(j, gl_NumSubgroups - 1u)];
-    v = j < gl_NumSubgroups ? v : 0u;
-    before += j < gl_SubgroupID ? v : 0u;
-    all += v;
-  }
-  return uvec2(subgroupAdd(before), subgroupAdd(all));
+  uvec2 r;
+  CN_SUBGROUP_TOTALS(sh_sg, r.x, r.y)
+  return r;
 }
 
 // Sum over the workgroup (every invocation calls it; returns the sum to all).

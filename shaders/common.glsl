@@ -19,4 +19,23 @@
 
 uint cn_group_id() { return gl_WorkGroupID.y * CN_GROUPS_X + gl_WorkGroupID.x; }
 
+// Per-subgroup totals in a shared array (ARR[s] for subgroup s, written
+// before a barrier) summed over the subgroups before this invocation's into
+// BEFORE and over all of them into TOTAL (uint variables): the lanes read the
+// entries a subgroup's width at a time, every lane the same number of trips
+// (clamped, then selected), so nothing branches before the subgroup sums.
+#define CN_SUBGROUP_TOTALS(ARR, BEFORE, TOTAL)                                       \
+  {                                                                                  \
+    uint cn_b_ = 0u, cn_t_ = 0u;                                                     \
+    for (uint cn_j0_ = 0u; cn_j0_ < gl_NumSubgroups; cn_j0_ += gl_SubgroupSize) {    \
+      uint cn_j_ = cn_j0_ + gl_SubgroupInvocationID;                                 \
+      uint cn_v_ = ARR[min(cn_j_, gl_NumSubgroups - 1u)];                            \
+      cn_v_ = cn_j_ < gl_NumSubgroups ? cn_v_ : 0u;                                  \
+      cn_b_ += cn_j_ < gl_SubgroupID ? cn_v_ : 0u;                                   \
+      cn_t_ += cn_v_;                                                                \
+    }                                                                                \
+    BEFORE = subgroupAdd(cn_b_);                                                     \
+    TOTAL = subgroupAdd(cn_t_);                                                      \
+  }
+
 #endif

@@ -257,16 +257,8 @@ void main() {
     uvec4 ball = subgroupBallot(keep != 0);
     if (subgroupElect()) sh_scan[gl_SubgroupID] = subgroupBallotBitCount(ball);
     barrier();
-    uint before = 0, total = 0;
-    for (uint j0 = 0; j0 < gl_NumSubgroups; j0 += gl_SubgroupSize) {
-      uint j = j0 + gl_SubgroupInvocationID;
-      uint v = sh_scan[min(j, gl_NumSubgroups - 1)];
-      v = j < gl_NumSubgroups ? v : 0;
-      before += j < gl_SubgroupID ? v : 0;
-      total += v;
-    }
-    before = subgroupAdd(before);
-    total = subgroupAdd(total);
+    uint before, total;
+    CN_SUBGROUP_TOTALS(sh_scan, before, total)
     uint x = before + subgroupBallotExclusiveBitCount(ball) + 1;
     if (keep != 0) {
       sh_elem[x - 1] = e;

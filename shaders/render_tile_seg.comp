@@ -77,16 +77,8 @@ uint wg_scan(uint v, out uint total) {
   uint sgsum = subgroupAdd(v);
   if (subgroupElect()) sh_sg[gl_SubgroupID] = sgsum;
   barrier();
-  // the subgroup totals, a subgroup's width at a time (one round on 32-wide subgroups)
-  uint base = 0u;
-  total = 0u;
-  for (uint j0 = 0u; j0 < gl_NumSubgroups; j0 += gl_SubgroupSize) {
-    uint j = j0 + gl_SubgroupInvocationID;
-    uint s = sh_sg[min(j, gl_NumSubgroups - 1u)]; // clamped, then selected: no branch before subgroupAdd
-    s = j < gl_NumSubgroups ? s : 0u;
-    base += subgroupAdd(j < gl_SubgroupID ? s : 0u);
-    total += subgroupAdd(s);
-  }
+  uint base;
+  CN_SUBGROUP_TOTALS(sh_sg, base, total)
   return base + incl - v;
 }
 
