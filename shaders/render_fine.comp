@@ -1,10 +1,19 @@
 #version 460
-// render_fine: one workgroup per tile, one invocation per pixel; walks the
-// tile's command list (render_coarse) and writes the pixel as RGBA8 sRGB with
-// straight alpha. Only the tiles coarse listed in fine_tiles run here (an
-// indirect dispatch; coarse wrote the pixels of tiles of a single colour);
-// each workgroup takes list entries gl_WorkGroupID.x, + gl_NumWorkGroups.x, ...,
-// the tiles with long lists first.
+// render_fine: one workgroup per tile; walks the tile's command list
+// (render_coarse) and writes its pixels as RGBA8 sRGB with straight alpha.
+// Only the tiles coarse listed in fine_tiles run here (an indirect dispatch;
+// coarse wrote the pixels of tiles of a single colour); each workgroup takes
+// list entries gl_WorkGroupID.x, + gl_NumWorkGroups.x, ..., the tiles with
+// long lists first.
+// FINE_PX pixels an invocation (render.c: 2 for area coverage, 1 for
+// supersampling): with two, an invocation draws two pixels of a column (rows
+// r and r + CN_TILE / 2), reading the tile's pieces, commands and paints
+// once for both, and half the invocations per tile let more tiles be
+// resident per SM. Most tiles' time is the latency of their walk, so the
+// tiles in flight set the pace (H200, area coverage: fine 10-31% faster on
+// eight of the ten real scenes and on the 100 000-path scene, the longest
+// walks slower). Supersampling reads its pieces per sample row, not once
+// per invocation, and is slower with two (docs/PERF.md).
 //
 // Coverage is the exact area integral of the winding number over the pixel
 // square: the tile's backdrop, plus for each segment piece the integral over
@@ -27,34 +36,54 @@
 #include "render_paint.glsl"
 #include "render_coverage_ss.glsl"
 
-layout(local_size_x = CN_TILE_PIXELS) in;
+layout(local_size_x_id = CN_SPEC_WG_SIZE) in; // CN_TILE_PIXELS / FINE_PX
 layout(constant_id = CN_SPEC_FINE_AA) const uint FINE_AA = CN_AA_AREA;
 layout(constant_id = CN_SPEC_FINE_RUNS) const uint FINE_RUNS = CN_FINE_RUNS_SHUFFLE;
+layout(constant_id = CN_SPEC_FINE_PX) const uint FINE_PX = 2;
+// With two pixels an invocation, invocation lid has local pixels lid and
+// lid + FINE_HALF (FINE_ROWS rows below); every second-pixel step is under
+// TWO, which the specialization removes from a one-pixel pipeline.
+const bool TWO = FINE_PX == 2u;
+#define FINE_ROWS (CN_TILE / 2)
+#define FINE_HALF (CN_TILE_PIXELS / 2)
 
 
 CnRenderConfig cfg;
 uint tile;
-vec4 regs[CN_FINE_STACK_REGS];
+vec4 regs0[CN_FINE_STACK_REGS], regs1[CN_FINE_STACK_REGS]; // the two pixels' levels
 uint depth;
 uint spill_base;
 
-// Spilled level d lives at spill[(spill_base + d - REGS) * CN_TILE_PIXELS + pixel];
-// a level coarse could not allocate (spill_base CN_NONE, frame re-run) is dropped.
+// Spilled level d of local pixel p lives at spill[(spill_base + d - REGS) *
+// CN_TILE_PIXELS + p]; a level coarse could not allocate (spill_base
+// CN_NONE, frame re-run) is dropped.
 bool spill_ok(uint d) { return spill_base != CN_NONE && spill_base + d - CN_FINE_STACK_REGS < cfg.cap_spill; }
 
-void push(vec4 v) {
-  if (depth < CN_FINE_STACK_REGS) regs[depth] = v;
-  else if (spill_ok(depth))
-    cfg.spill.v[(spill_base + depth - CN_FINE_STACK_REGS) * CN_TILE_PIXELS + gl_LocalInvocationID.x] = v;
+void push(vec4 a, vec4 b) {
+  if (depth < CN_FINE_STACK_REGS) {
+    regs0[depth] = a;
+    if (TWO) regs1[depth] = b;
+  } else if (spill_ok(depth)) {
+    uint at = (spill_base + depth - CN_FINE_STACK_REGS) * CN_TILE_PIXELS + gl_LocalInvocationID.x;
+    cfg.spill.v[at] = a;
+    if (TWO) cfg.spill.v[at + FINE_HALF] = b;
+  }
   depth++;
 }
 
-vec4 pop() {
-  if (depth == 0) return vec4(0.0);
+void pop(out vec4 a, out vec4 b) {
+  a = vec4(0.0);
+  b = vec4(0.0);
+  if (depth == 0) return;
   depth--;
-  if (depth < CN_FINE_STACK_REGS) return regs[depth];
-  if (!spill_ok(depth)) return vec4(0.0);
-  return cfg.spill.v[(spill_base + depth - CN_FINE_STACK_REGS) * CN_TILE_PIXELS + gl_LocalInvocationID.x];
+  if (depth < CN_FINE_STACK_REGS) {
+    a = regs0[depth];
+    if (TWO) b = regs1[depth];
+  } else if (spill_ok(depth)) {
+    uint at = (spill_base + depth - CN_FINE_STACK_REGS) * CN_TILE_PIXELS + gl_LocalInvocationID.x;
+    a = cfg.spill.v[at];
+    if (TWO) b = cfg.spill.v[at + FINE_HALF];
+  }
 }
 
 // Antiderivative of f(t) = clamp(1 - t, 0, 1).
@@ -114,16 +143,27 @@ uint piece_bits(vec4 p, vec2 e, float px, float py) {
 // sum integers (piece_bits): the order of the pieces changes no bit.
 // Staging them in shared memory instead took two barriers per FILL and 6
 // more registers (docs/PERF.md).
-float coverage(uint first, uint count, int backdrop, uint rule, float px, float py) {
+// The coverage that an area sum gives under the fill rule.
+float rule_cover(float area, uint rule) {
+  if (rule == CN_RULE_EVENODD) return clamp(abs(area - 2.0 * round(0.5 * area)), 0.0, 1.0);
+  return min(abs(area), 1.0);
+}
+
+// The pixels' coverage (x: local pixel (px, py); y: (px, py + FINE_ROWS)
+// when TWO, else 0).
+vec2 coverage(uint first, uint count, int backdrop, uint rule, float px, float py) {
   first = min(first, cfg.cap_segs);
   uint end = first + min(count, cfg.cap_segs - first);
   SegBuf sb = cfg.segs;
+  float py1 = py + float(FINE_ROWS);
   if (FINE_AA == CN_AA_SS16) {
     // supersampled, unless coarse asked for area coverage (a hairline stroke)
     if ((rule & CN_FILL_AREA) == 0) {
       LineBuf lb = cfg.lines;
       ivec2 pixel = ivec2(tile % cfg.tiles_x, tile / cfg.tiles_x) * CN_TILE + ivec2(px, py);
-      return cn_coverage_ss16(sb, lb, first, end, backdrop, rule, px, py, pixel);
+      float c0 = cn_coverage_ss16(sb, lb, first, end, backdrop, rule, px, py, pixel);
+      float c1 = TWO ? cn_coverage_ss16(sb, lb, first, end, backdrop, rule, px, py1, pixel + ivec2(0, FINE_ROWS)) : 0.0;
+      return vec2(c0, c1);
     }
     rule &= ~CN_FILL_AREA;
   }
@@ -133,23 +173,31 @@ float coverage(uint first, uint count, int backdrop, uint rule, float px, float 
   // and a float sum would follow it into the last bit of a pixel; an
   // integer sum is the same in any order.
   bool long_run = end - first > PIECE_RUN;
-  uint bits = 0u;
-  int64_t big = 0;
+  uint bits0 = 0u, bits1 = 0u;
+  int64_t big0 = 0, big1 = 0;
   if (FINE_RUNS == CN_FINE_RUNS_LOADS) {
     if (!long_run) {
       for (uint s = first; s < end; s++) {
         cn_render_seg q = sb.v[s];
-        bits += piece_bits(vec4(q.x0, q.y0, q.x1, q.y1), vec2(q.yedge, q.yedge_sign * PIECE_ONE), px, py);
+        vec4 p = vec4(q.x0, q.y0, q.x1, q.y1);
+        vec2 e = vec2(q.yedge, q.yedge_sign * PIECE_ONE);
+        bits0 += piece_bits(p, e, px, py);
+        if (TWO) bits1 += piece_bits(p, e, px, py1);
       }
     } else {
       for (uint base = first; base < end; base += PIECE_RUN) {
         uint n = min(end - base, PIECE_RUN);
         for (uint j = 0u; j < n; j++) {
           cn_render_seg q = sb.v[base + j];
-          bits += piece_bits(vec4(q.x0, q.y0, q.x1, q.y1), vec2(q.yedge, q.yedge_sign * PIECE_ONE), px, py);
+          vec4 p = vec4(q.x0, q.y0, q.x1, q.y1);
+          vec2 e = vec2(q.yedge, q.yedge_sign * PIECE_ONE);
+          bits0 += piece_bits(p, e, px, py);
+          if (TWO) bits1 += piece_bits(p, e, px, py1);
         }
-        big += int(bits - n * PIECE_BITS0);
-        bits = 0u;
+        big0 += int(bits0 - n * PIECE_BITS0);
+        big1 += int(bits1 - n * PIECE_BITS0);
+        bits0 = 0u;
+        bits1 = 0u;
       }
     }
   } else {
@@ -163,32 +211,57 @@ float coverage(uint first, uint count, int backdrop, uint rule, float px, float 
         mp = vec4(q.x0, q.y0, q.x1, q.y1);
         me = vec2(q.yedge, q.yedge_sign * PIECE_ONE);
       }
-      for (uint j = 0; j < n; j++) bits += piece_bits(subgroupShuffle(mp, j), subgroupShuffle(me, j), px, py);
+      for (uint j = 0; j < n; j++) {
+        vec4 p = subgroupShuffle(mp, j);
+        vec2 e = subgroupShuffle(me, j);
+        bits0 += piece_bits(p, e, px, py);
+        if (TWO) bits1 += piece_bits(p, e, px, py1);
+      }
       if (long_run) {
-        big += int(bits - n * PIECE_BITS0);
-        bits = 0u;
+        big0 += int(bits0 - n * PIECE_BITS0);
+        big1 += int(bits1 - n * PIECE_BITS0);
+        bits0 = 0u;
+        bits1 = 0u;
       }
     }
   }
-  float pieces = float(int(bits - (end - first) * PIECE_BITS0));
-  if (long_run) pieces = float(big);
-  float area = float(backdrop) + pieces * (1.0 / PIECE_ONE);
-  if (rule == CN_RULE_EVENODD) return clamp(abs(area - 2.0 * round(0.5 * area)), 0.0, 1.0);
-  return min(abs(area), 1.0);
+  uint n_all = end - first;
+  vec2 pieces = vec2(float(int(bits0 - n_all * PIECE_BITS0)), float(int(bits1 - n_all * PIECE_BITS0)));
+  if (long_run) pieces = vec2(float(big0), float(big1));
+  vec2 area = vec2(float(backdrop)) + pieces * (1.0 / PIECE_ONE);
+  return vec2(rule_cover(area.x, rule), rule_cover(area.y, rule));
+}
+
+// A paint c (premultiplied) over rgba.
+vec4 over(vec4 c, vec4 rgba) { return c + rgba * (1.0 - c.a); }
+
+// END_BLEND of one pixel: rgba is the group's layer, saved the backdrop below
+// it; a mask leaves its coverage in mask (to be pushed) and the backdrop in
+// rgba; a masked group is scaled by its mask's coverage m.
+vec4 end_blend(cn_blend bl, vec4 rgba, vec4 saved, float m) {
+  float alpha = clamp(bl.alpha, 0.0, 1.0);
+  return cn_blend_over(bl.mode, saved, rgba * alpha * m);
+}
+
+float mask_cover(cn_blend bl, vec4 rgba) {
+  float m = (bl.flags & CN_BLEND_MASK_LUMINANCE) != 0 ? dot(clamp(rgba.rgb, 0.0, 1.0), vec3(0.2125, 0.7154, 0.0721))
+                                                      : rgba.a;
+  return clamp(m * clamp(bl.alpha, 0.0, 1.0), 0.0, 1.0);
 }
 
 void draw_tile() {
   uint lid = gl_LocalInvocationID.x;
   uint tx = tile % cfg.tiles_x, ty = tile / cfg.tiles_x;
   float lx = float(lid % CN_TILE), ly = float(lid / CN_TILE);
-  uint x = tx * CN_TILE + lid % CN_TILE, y = ty * CN_TILE + lid / CN_TILE;
+  uint x = tx * CN_TILE + lid % CN_TILE, y = ty * CN_TILE + lid / CN_TILE; // the first pixel (TWO: the second FINE_ROWS below)
   vec2 centre = vec2(float(x) + 0.5, float(y) + 0.5);
+  vec2 centre1 = centre + vec2(0.0, float(FINE_ROWS));
 
   cn_render_ptile pt = cfg.ptiles.v[tile];
   spill_base = pt.spill_off;
   depth = 0;
-  vec4 rgba = vec4(0.0);
-  float cov = 0.0;
+  vec4 rgba0 = vec4(0.0), rgba1 = vec4(0.0);
+  vec2 cov = vec2(0.0);
   CmdBuf cmds = cfg.cmds;
   uint pos = tile * CN_CMD_CHUNK;
   uint limit = (cfg.tiles_x * cfg.tiles_y + cfg.cap_chunks) * CN_CMD_CHUNK;
@@ -201,30 +274,35 @@ void draw_tile() {
       cov = coverage(cmds.v[pos + 1], cmds.v[pos + 2], int(cmds.v[pos + 3]), cmds.v[pos + 4], lx, ly);
       pos += 5;
     } else if (tag == CN_CMD_SOLID) {
-      cov = 1.0;
+      cov = vec2(1.0);
       pos += 1;
     } else if (tag == CN_CMD_COLOR) {
       vec4 c = uintBitsToFloat(uvec4(cmds.v[pos + 1], cmds.v[pos + 2], cmds.v[pos + 3], cmds.v[pos + 4]));
-      c *= cov;
-      rgba = c + rgba * (1.0 - c.a);
+      rgba0 = over(c * cov.x, rgba0);
+      if (TWO) rgba1 = over(c * cov.y, rgba1);
       pos += 5;
     } else if (tag == CN_CMD_GRADIENT) {
-      vec4 c = cn_gradient(cfg, cmds.v[pos + 1], centre) * (cov * uintBitsToFloat(cmds.v[pos + 2]));
-      rgba = c + rgba * (1.0 - c.a);
+      uint pi = cmds.v[pos + 1];
+      float k = uintBitsToFloat(cmds.v[pos + 2]);
+      rgba0 = over(cn_gradient(cfg, pi, centre) * (cov.x * k), rgba0);
+      if (TWO) rgba1 = over(cn_gradient(cfg, pi, centre1) * (cov.y * k), rgba1);
       pos += 3;
     } else if (tag == CN_CMD_BEGIN_CLIP) {
-      push(rgba);
-      rgba = vec4(0.0);
+      push(rgba0, rgba1);
+      rgba0 = vec4(0.0);
+      rgba1 = vec4(0.0);
       pos += 1;
     } else if (tag == CN_CMD_END_CLIP) {
-      float m = coverage(cmds.v[pos + 1], cmds.v[pos + 2], int(cmds.v[pos + 3]), cmds.v[pos + 4], lx, ly);
-      vec4 saved = pop();
-      vec4 c = rgba * m;
-      rgba = c + saved * (1.0 - c.a);
+      vec2 m = coverage(cmds.v[pos + 1], cmds.v[pos + 2], int(cmds.v[pos + 3]), cmds.v[pos + 4], lx, ly);
+      vec4 saved0, saved1;
+      pop(saved0, saved1);
+      rgba0 = over(rgba0 * m.x, saved0);
+      if (TWO) rgba1 = over(rgba1 * m.y, saved1);
       pos += 5;
     } else if (tag == CN_CMD_BEGIN_BLEND) {
-      push(rgba);
-      rgba = vec4(0.0);
+      push(rgba0, rgba1);
+      rgba0 = vec4(0.0);
+      rgba1 = vec4(0.0);
       pos += 2;
     } else if (tag == CN_CMD_END_BLEND) {
       uint bi = cmds.v[pos + 1];
@@ -233,31 +311,34 @@ void draw_tile() {
       bl.alpha = 1.0;
       bl.flags = 0;
       if (bi < cfg.blend_count) bl = cfg.blends.v[bi];
-      float alpha = clamp(bl.alpha, 0.0, 1.0);
-      vec4 saved = pop();
+      vec4 saved0, saved1;
+      pop(saved0, saved1);
       if ((bl.flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA)) != 0) {
         // a mask: its coverage waits on the stack for the masked group
-        float m = (bl.flags & CN_BLEND_MASK_LUMINANCE) != 0
-                      ? dot(clamp(rgba.rgb, 0.0, 1.0), vec3(0.2125, 0.7154, 0.0721))
-                      : rgba.a;
-        rgba = saved;
-        push(vec4(clamp(m * alpha, 0.0, 1.0)));
+        float m0 = mask_cover(bl, rgba0), m1 = TWO ? mask_cover(bl, rgba1) : 0.0;
+        rgba0 = saved0;
+        rgba1 = saved1;
+        push(vec4(m0), vec4(m1));
       } else {
-        vec4 src = rgba * alpha;
-        if ((bl.flags & CN_BLEND_MASKED) != 0) src *= pop().x;
-        rgba = cn_blend_over(bl.mode, saved, src);
+        vec4 mask0 = vec4(1.0), mask1 = vec4(1.0);
+        if ((bl.flags & CN_BLEND_MASKED) != 0) pop(mask0, mask1);
+        rgba0 = end_blend(bl, rgba0, saved0, mask0.x);
+        if (TWO) rgba1 = end_blend(bl, rgba1, saved1, mask1.x);
       }
       pos += 2;
     } else if (tag == CN_CMD_POP) {
-      pop();
+      vec4 d0, d1;
+      pop(d0, d1);
       pos += 1;
     } else {
       break; // unknown command: a bug; stop rather than run away
     }
   }
   vec4 bg = vec4(cfg.background[0], cfg.background[1], cfg.background[2], cfg.background[3]);
-  rgba = rgba + bg * (1.0 - rgba.a);
-  if (x < cfg.width && y < cfg.height) cfg.target.v[y * cfg.out_stride + x] = cn_pack_straight(rgba);
+  rgba0 = over(rgba0, bg);
+  if (x < cfg.width && y < cfg.height) cfg.target.v[y * cfg.out_stride + x] = cn_pack_straight(rgba0);
+  uint y1 = y + FINE_ROWS;
+  if (TWO && x < cfg.width && y1 < cfg.height) cfg.target.v[y1 * cfg.out_stride + x] = cn_pack_straight(over(rgba1, bg));
 }
 
 void main() {

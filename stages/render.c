@@ -212,10 +212,15 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
                : CN_RENDER_FINE_RUNS_SHUFFLE;
   }
   r->fine_runs = runs;
-  uint32_t fine_spec[CN_SPEC_FINE_RUNS + 1] = {
-      [CN_SPEC_FINE_AA] = v->aa, /* no constant 0 in fine */
-      [CN_SPEC_FINE_RUNS] = runs == CN_RENDER_FINE_RUNS_LOADS ? CN_FINE_RUNS_LOADS : CN_FINE_RUNS_SHUFFLE};
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_FINE, fine_spec, CN_SPEC_FINE_RUNS + 1, &fr->k_fine));
+  /* two pixels an invocation with area coverage, one when supersampling
+   * (render_fine.comp; H200: docs/PERF.md) */
+  uint32_t fine_px = v->aa == CN_AA_SS16 ? 1 : 2;
+  uint32_t fine_spec[CN_SPEC_FINE_PX + 1] = {
+      [CN_SPEC_WG_SIZE] = CN_TILE_PIXELS / fine_px,
+      [CN_SPEC_FINE_AA] = v->aa,
+      [CN_SPEC_FINE_RUNS] = runs == CN_RENDER_FINE_RUNS_LOADS ? CN_FINE_RUNS_LOADS : CN_FINE_RUNS_SHUFFLE,
+      [CN_SPEC_FINE_PX] = fine_px};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_FINE, fine_spec, CN_SPEC_FINE_PX + 1, &fr->k_fine));
 
   cn_scene_gpu *g = r->sg;
   const cn_scene_data *host = g->host;

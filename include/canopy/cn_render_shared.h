@@ -73,6 +73,9 @@
 #define CN_FINE_RUNS_SHUFFLE 0u /* a subgroup's width of pieces per load, handed round by shuffles */
 #define CN_FINE_RUNS_LOADS 1u   /* every invocation loads every piece (cached broadcast loads) */
 #define CN_FINE_LONG_RUN 8u     /* runs counted as long in cn_render_bump.long_pieces */
+/* render_fine's third: pixels per invocation, 2 (area coverage) or 1
+ * (supersampling); its workgroup (CN_SPEC_WG_SIZE) is CN_TILE_PIXELS / that */
+#define CN_SPEC_FINE_PX 3
 /* render_backdrop's: 1 when elements' rows are spread over several workgroups (slices) */
 #define CN_SPEC_BACKDROP_SLICED 1
 /* The rule word of FILL (coarse -> fine): this bit asks for area coverage under CN_AA_SS16 too.
