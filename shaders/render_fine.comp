@@ -10,10 +10,10 @@
 // r and r + CN_TILE / 2), reading the tile's pieces, commands and paints
 // once for both, and half the invocations per tile let more tiles be
 // resident per SM. Most tiles' time is the latency of their walk, so the
-// tiles in flight set the pace (H200, area coverage: fine 10-31% faster on
-// eight of the ten real scenes and on the 100 000-path scene, the longest
-// walks slower). Supersampling reads its pieces per sample row, not once
-// per invocation, and is slower with two (docs/PERF.md).
+// tiles in flight set the pace (H200, area coverage: fine 10-23% faster on
+// six of the ten real scenes and 31% on the 100 000-path scene; the longest
+// walks, ni's, 14% slower). Supersampling reads its pieces per sample row,
+// not once per invocation, and is slower with two (docs/PERF.md).
 //
 // Coverage is the exact area integral of the winding number over the pixel
 // square: the tile's backdrop, plus for each segment piece the integral over
@@ -125,9 +125,16 @@ uint piece_bits(vec4 p, vec2 e, float px, float py) {
   return floatBitsToUint(area);
 }
 
-// Coverage at local pixel (px, py) of a tile path whose pieces are the
-// records first .. first + count - 1 (one run: render_tile_seg). Every pixel
-// needs every piece. FINE_RUNS picks how they are read (one pipeline each,
+// The coverage that an area sum gives under the fill rule.
+float rule_cover(float area, uint rule) {
+  if (rule == CN_RULE_EVENODD) return clamp(abs(area - 2.0 * round(0.5 * area)), 0.0, 1.0);
+  return min(abs(area), 1.0);
+}
+
+// Coverage of the invocation's pixels by a tile path whose pieces are the
+// records first .. first + count - 1 (one run: render_tile_seg): x local
+// pixel (px, py); y (px, py + FINE_ROWS) when TWO, else 0. Every pixel needs
+// every piece. FINE_RUNS picks how they are read (one pipeline each,
 // so neither carries the other's code):
 //   CN_FINE_RUNS_SHUFFLE: each subgroup loads a subgroup's width of pieces at
 //     once, one per invocation, and hands them round with shuffles: one memory
@@ -143,14 +150,6 @@ uint piece_bits(vec4 p, vec2 e, float px, float py) {
 // sum integers (piece_bits): the order of the pieces changes no bit.
 // Staging them in shared memory instead took two barriers per FILL and 6
 // more registers (docs/PERF.md).
-// The coverage that an area sum gives under the fill rule.
-float rule_cover(float area, uint rule) {
-  if (rule == CN_RULE_EVENODD) return clamp(abs(area - 2.0 * round(0.5 * area)), 0.0, 1.0);
-  return min(abs(area), 1.0);
-}
-
-// The pixels' coverage (x: local pixel (px, py); y: (px, py + FINE_ROWS)
-// when TWO, else 0).
 vec2 coverage(uint first, uint count, int backdrop, uint rule, float px, float py) {
   first = min(first, cfg.cap_segs);
   uint end = first + min(count, cfg.cap_segs - first);
