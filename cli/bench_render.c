@@ -10,7 +10,8 @@
  * cn_renderer_desc fields (0: the default choice), for comparing shapes; the
  * pictures do not change. CANOPY_RENDER_FINE_RUNS=shuffle|loads fixes fine's
  * loop over a FILL's pieces (cn_renderer_desc.fine_runs; default: chosen per
- * frame). */
+ * frame), CANOPY_RENDER_FINE_SPLIT=on|off whether fine draws the very long
+ * lists apart (cn_renderer_desc.fine_split; default: chosen per frame). */
 #include "bench.h"
 #include <canopy/cn_render.h>
 
@@ -48,6 +49,9 @@ static cn_result br_time_scene(cn_context *ctx, const bench_opts *o, const cn_sc
   const char *loop = getenv("CANOPY_RENDER_FINE_RUNS"); /* shuffle | loads (default: chosen per frame) */
   if (loop && strcmp(loop, "shuffle") == 0) desc.fine_runs = CN_RENDER_FINE_RUNS_SHUFFLE;
   if (loop && strcmp(loop, "loads") == 0) desc.fine_runs = CN_RENDER_FINE_RUNS_LOADS;
+  const char *split = getenv("CANOPY_RENDER_FINE_SPLIT"); /* on | off (default: chosen per frame) */
+  if (split && strcmp(split, "on") == 0) desc.fine_split = CN_RENDER_FINE_SPLIT_ON;
+  if (split && strcmp(split, "off") == 0) desc.fine_split = CN_RENDER_FINE_SPLIT_OFF;
   cn_result st = cn_renderer_create(ctx, &desc, &r);
   if (st != CN_OK) return st;
   st = cn_renderer_set_scene(r, scene);

@@ -20,7 +20,9 @@
 // takes the colour (depth CN_PTILE_ONE) and render_solid writes its pixels
 // beside fine. Every other tile is appended to fine_tiles, whose first words
 // are fine's indirect dispatch (pass word: the most workgroups it may ask
-// for).
+// for); with CN_COARSE_FINE_SPLIT the tiles whose list took CN_FINE_VL_RUNS
+// runs of chunks or more go to a second list, which fine draws in a dispatch of its
+// own (cn_render_shared.h). Every frame counts those tiles (bump.vl_tiles).
 // Lists live in chunks (see cn_render_shared.h); past cap_chunks the list is
 // cut, CN_FAIL_CMDS set and the rest counted (reserve). Stack levels past CN_FINE_STACK_REGS get spill
 // memory, bump-allocated here (CN_FAIL_SPILL past cap_spill).
@@ -54,34 +56,39 @@ CnRenderConfig cfg;
 CmdBuf cmds;
 uint pos, chunk_end;
 bool long_list; // the list took more than its first chunk
+uint chunks_taken; // chunks it took after its first (runs of CN_CMD_RUN)
 bool cut;
 bool conservative; // lines, tile records or tile segments were short this frame
 uint fills, fill_pieces, long_pieces; // FILL / END_CLIP commands with pieces, their pieces, those in long runs
 
-// Makes room for k more words (plus the two a JUMP needs) in the list.
+// Makes room for k more words (plus the two a JUMP needs) in the list: past
+// the tile's first chunk, CN_CMD_RUN chunks at a time (one JUMP and one
+// atomic per run; a lane of a subgroup needs room every few elements, so
+// with single chunks some lane took one at almost every element).
 // Past cap_chunks the list is cut (ended where it stands) and the rest only
-// counted: pos runs on in chunks that exist nowhere, each still taken from the
+// counted: pos runs on in runs that exist nowhere, each still taken from the
 // counter, so bump.chunks ends at the exact number the whole list needs (an
 // upper bound when tiles or segments were short too).
 bool reserve(uint k) {
   if (pos + k <= chunk_end) return true;
-  uint c = atomicAdd(cfg.bump.v.chunks, 1);
+  uint c = atomicAdd(cfg.bump.v.chunks, CN_CMD_RUN);
   long_list = true;
-  if (!cut && c >= cfg.cap_chunks) {
+  chunks_taken += CN_CMD_RUN;
+  if (!cut && (c >= cfg.cap_chunks || CN_CMD_RUN > cfg.cap_chunks - c)) {
     atomicOr(cfg.bump.v.failed, CN_FAIL_CMDS);
     cmds.v[pos] = CN_CMD_END;
     cut = true;
   }
   if (cut) {
     pos = 0;
-    chunk_end = CN_CMD_CHUNK - 2;
+    chunk_end = CN_CMD_RUN * CN_CMD_CHUNK - 2;
     return true;
   }
   uint next = (cfg.tiles_x * cfg.tiles_y + c) * CN_CMD_CHUNK;
   cmds.v[pos] = CN_CMD_JUMP;
   cmds.v[pos + 1] = next;
   pos = next;
-  chunk_end = next + CN_CMD_CHUNK - 2;
+  chunk_end = next + CN_CMD_RUN * CN_CMD_CHUNK - 2;
   return true;
 }
 
@@ -173,6 +180,7 @@ void main() {
   chunk_end = start + CN_CMD_CHUNK - 2;
   cut = false;
   long_list = false;
+  chunks_taken = 0u;
   conservative = (cfg.bump.v.failed & (CN_FAIL_TILES | CN_FAIL_SEGS)) != 0 || cfg.line_count.v > cfg.cap_lines;
   groups_open = 0;
   fills = 0u;
@@ -399,14 +407,19 @@ void main() {
     }
   }
   // the others go to fine (long lists from the front, short ones from the
-  // back): a few atomics per subgroup. Every subgroup operation first, right
-  // after a barrier (the walk's branches end there: Vulkan does not promise
-  // that a subgroup reconverges after a branch); the elected lane's slots
-  // reach its subgroup through shared memory (sh_scan is free by now).
+  // back; with CN_COARSE_FINE_SPLIT the very long ones to the second list):
+  // a few atomics per subgroup. Every subgroup operation first, right after
+  // a barrier (the walk's branches end there: Vulkan does not promise that a
+  // subgroup reconverges after a branch); the elected lane's slots reach its
+  // subgroup through shared memory (sh_scan is free by now).
   barrier();
   bool draw = valid && !one;
-  uvec4 b_long = subgroupBallot(draw && long_list), b_short = subgroupBallot(draw && !long_list);
-  uint n_long = subgroupBallotBitCount(b_long), n_short = subgroupBallotBitCount(b_short);
+  bool very_long = valid && chunks_taken >= CN_FINE_VL_RUNS * CN_CMD_RUN;
+  bool apart = draw && very_long && (pc.arg & CN_COARSE_FINE_SPLIT) != 0u;
+  uvec4 b_long = subgroupBallot(draw && !apart && long_list), b_short = subgroupBallot(draw && !long_list);
+  uvec4 b_vl = subgroupBallot(apart);
+  uint n_long = subgroupBallotBitCount(b_long), n_short = subgroupBallotBitCount(b_short), n_vl = subgroupBallotBitCount(b_vl);
+  uint sg_very_long = subgroupBallotBitCount(subgroupBallot(very_long));
   // the run lengths fine will read (render.c picks fine's loop for the next frame from them)
   uint sg_fills = subgroupAdd(valid ? fills : 0u), sg_pieces = subgroupAdd(valid ? fill_pieces : 0u);
   uint sg_long = subgroupAdd(valid ? long_pieces : 0u);
@@ -414,23 +427,29 @@ void main() {
   if (leader && n_long + n_short > 0u) {
     FineListBuf list = cfg.fine_tiles;
     uint first = atomicAdd(list.v[CN_FINE_LIST_COUNT], n_long + n_short);
-    atomicMax(list.v[CN_FINE_LIST_ARGS], min(first + n_long + n_short, max(pc.arg & ~CN_COARSE_FINE_ALL, 1u)));
-    sh_scan[2u * gl_SubgroupID] = n_long > 0u ? atomicAdd(list.v[CN_FINE_LIST_LONG], n_long) : 0u;
-    sh_scan[2u * gl_SubgroupID + 1u] = n_short > 0u ? atomicAdd(list.v[CN_FINE_LIST_SHORT], n_short) : 0u;
-    atomicAdd(cfg.bump.v.fine_tiles, n_long + n_short);
+    uint most = max(pc.arg & ~(CN_COARSE_FINE_ALL | CN_COARSE_FINE_SPLIT), 1u);
+    atomicMax(list.v[CN_FINE_LIST_ARGS], min(first + n_long + n_short, most));
+    sh_scan[3u * gl_SubgroupID] = n_long > 0u ? atomicAdd(list.v[CN_FINE_LIST_LONG], n_long) : 0u;
+    sh_scan[3u * gl_SubgroupID + 1u] = n_short > 0u ? atomicAdd(list.v[CN_FINE_LIST_SHORT], n_short) : 0u;
   }
+  if (leader && n_vl > 0u) sh_scan[3u * gl_SubgroupID + 2u] = atomicAdd(cfg.fine_tiles.v[CN_FINE_LIST_VL], n_vl);
+  if (leader && n_long + n_short + n_vl > 0u) atomicAdd(cfg.bump.v.fine_tiles, n_long + n_short + n_vl);
+  if (leader && sg_very_long > 0u) atomicAdd(cfg.bump.v.vl_tiles, sg_very_long);
   if (leader && sg_fills > 0u) {
     atomicAdd(cfg.bump.v.fills, sg_fills);
     atomicAdd(cfg.bump.v.fill_pieces, sg_pieces);
     if (sg_long > 0u) atomicAdd(cfg.bump.v.long_pieces, sg_long);
   }
   barrier();
-  uint first_long = sh_scan[2u * gl_SubgroupID], first_short = sh_scan[2u * gl_SubgroupID + 1u]; // unused where none draws
+  // (unused where none draws)
+  uint first_long = sh_scan[3u * gl_SubgroupID], first_short = sh_scan[3u * gl_SubgroupID + 1u];
+  uint first_vl = sh_scan[3u * gl_SubgroupID + 2u];
   uint ntiles = cfg.tiles_x * cfg.tiles_y;
-  if (draw && long_list)
+  if (draw && !apart && long_list)
     cfg.fine_tiles.v[CN_FINE_LIST_FIRST + first_long + subgroupBallotExclusiveBitCount(b_long)] = tile;
   if (draw && !long_list)
     cfg.fine_tiles.v[CN_FINE_LIST_FIRST + ntiles - 1u - (first_short + subgroupBallotExclusiveBitCount(b_short))] = tile;
+  if (apart) cfg.fine_tiles.v[CN_FINE_LIST_FIRST + ntiles + first_vl + subgroupBallotExclusiveBitCount(b_vl)] = tile;
   if (!valid) return;
   cn_render_ptile pt;
   pt.depth = max_depth;

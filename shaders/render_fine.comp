@@ -4,7 +4,9 @@
 // Only the tiles coarse listed in fine_tiles run here (an indirect dispatch;
 // coarse wrote the pixels of tiles of a single colour); each workgroup takes
 // list entries gl_WorkGroupID.x, + gl_NumWorkGroups.x, ..., the tiles with
-// long lists first.
+// long lists first. The pipeline specialized with FINE_VL draws the second
+// list instead, the very long lists coarse listed apart (a dispatch of its
+// own, one pixel an invocation: render.c).
 // FINE_PX pixels an invocation (render.c: 2 for area coverage, 1 for
 // supersampling): with two, an invocation draws two pixels of a column (rows
 // r and r + CN_TILE / 2), reading the tile's pieces, commands and paints
@@ -40,6 +42,7 @@ layout(local_size_x_id = CN_SPEC_WG_SIZE) in; // CN_TILE_PIXELS / FINE_PX
 layout(constant_id = CN_SPEC_FINE_AA) const uint FINE_AA = CN_AA_AREA;
 layout(constant_id = CN_SPEC_FINE_RUNS) const uint FINE_RUNS = CN_FINE_RUNS_SHUFFLE;
 layout(constant_id = CN_SPEC_FINE_PX) const uint FINE_PX = 2;
+layout(constant_id = CN_SPEC_FINE_VL) const uint FINE_VL = 0;
 // With two pixels an invocation, invocation lid has local pixels lid and
 // lid + FINE_HALF (FINE_ROWS rows below); every second-pixel step is under
 // TWO, which the specialization removes from a one-pixel pipeline.
@@ -344,10 +347,15 @@ void main() {
   cfg = pc.config;
   uint ntiles = cfg.tiles_x * cfg.tiles_y;
   FineListBuf list = cfg.fine_tiles;
-  uint count = min(list.v[CN_FINE_LIST_COUNT], ntiles), nlong = min(list.v[CN_FINE_LIST_LONG], count);
+  // The long lists from the front of the list, then the short ones from its
+  // back; with FINE_VL the second list, the very long lists coarse listed
+  // apart (a constant: each pipeline holds only its own selection).
+  const bool vl = FINE_VL != 0u;
+  uint count = min(list.v[vl ? CN_FINE_LIST_VL : CN_FINE_LIST_COUNT], ntiles);
+  uint nlong = vl ? count : min(list.v[CN_FINE_LIST_LONG], count);
+  uint front = CN_FINE_LIST_FIRST + (vl ? ntiles : 0u);
   for (uint i = gl_WorkGroupID.x; i < count; i += gl_NumWorkGroups.x) {
-    // the long lists first (from the front of the list), then the short ones (from its back)
-    tile = list.v[CN_FINE_LIST_FIRST + (i < nlong ? i : ntiles - 1u - (i - nlong))];
+    tile = list.v[i < nlong ? front + i : CN_FINE_LIST_FIRST + ntiles - 1u - (i - nlong)];
     if (tile < ntiles) draw_tile();
   }
 }

@@ -30,6 +30,13 @@
  * previous frame's pieces lay in runs of CN_FINE_LONG_RUN or more
  * (render_fine.comp, FINE_RUNS; docs/PERF.md). */
 #define CN_RENDER_FINE_LONG_SHARE 16u
+/* Area coverage: fine draws the very long lists (CN_FINE_VL_RUNS runs of
+ * chunks or more) apart, one pixel an invocation, when the previous frame had at least
+ * one and at most this many of them (cn_renderer_desc.fine_split 0). With
+ * few, the longest is the frame's critical path, and twice the invocations
+ * shorten it; with many, two pixels an invocation keep more tiles in flight
+ * (docs/PERF.md). The apart dispatch has this many workgroups. */
+#define CN_RENDER_FINE_SPLIT_MAX 128u
 
 /* Above this many records of one kind a scene is refused (CN_ERROR_LIMIT):
  * every count stays far from 2^32 and every buffer below 4 GiB-ish. */
@@ -132,7 +139,7 @@ static cn_result cn__reserve(cn_renderer *r, uint32_t tiles_x, uint32_t tiles_y,
   uint32_t ntiles = tiles_x * tiles_y;
   CN_TRY(cn__scene_gpu_reserve_render(r->sg, ntiles));
   CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (VkDeviceSize)ntiles * sizeof(cn_render_ptile), &r->ptiles));
-  CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, ((VkDeviceSize)CN_FINE_LIST_FIRST + ntiles) * sizeof(uint32_t),
+  CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, ((VkDeviceSize)CN_FINE_LIST_FIRST + 2ull * ntiles) * sizeof(uint32_t),
                            &r->fine_tiles));
   if (!v->target)
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (VkDeviceSize)v->width * v->height * 4, &r->out));
@@ -215,12 +222,26 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
   /* two pixels an invocation with area coverage, one when supersampling
    * (render_fine.comp; H200: docs/PERF.md) */
   uint32_t fine_px = v->aa == CN_AA_SS16 ? 1 : 2;
-  uint32_t fine_spec[CN_SPEC_FINE_PX + 1] = {
+  uint32_t fine_spec[CN_SPEC_FINE_VL + 1] = {
       [CN_SPEC_WG_SIZE] = CN_TILE_PIXELS / fine_px,
       [CN_SPEC_FINE_AA] = v->aa,
       [CN_SPEC_FINE_RUNS] = runs == CN_RENDER_FINE_RUNS_LOADS ? CN_FINE_RUNS_LOADS : CN_FINE_RUNS_SHUFFLE,
-      [CN_SPEC_FINE_PX] = fine_px};
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_FINE, fine_spec, CN_SPEC_FINE_PX + 1, &fr->k_fine));
+      [CN_SPEC_FINE_PX] = fine_px,
+      [CN_SPEC_FINE_VL] = 0};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_FINE, fine_spec, CN_SPEC_FINE_VL + 1, &fr->k_fine));
+  /* the very long lists apart, one pixel an invocation (area coverage; the
+   * supersampler draws one anyway): forced, or from the previous frame's count */
+  uint32_t vl = r->last_bump.vl_tiles;
+  bool split = fine_px == 2 && (r->desc.fine_split == CN_RENDER_FINE_SPLIT_ON ||
+                                (r->desc.fine_split == CN_RENDER_FINE_SPLIT_AUTO && vl >= 1 && vl <= CN_RENDER_FINE_SPLIT_MAX));
+  r->fine_split = split;
+  fr->k_fine_vl = VK_NULL_HANDLE;
+  if (split) {
+    fine_spec[CN_SPEC_WG_SIZE] = CN_TILE_PIXELS;
+    fine_spec[CN_SPEC_FINE_PX] = 1;
+    fine_spec[CN_SPEC_FINE_VL] = 1;
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_FINE, fine_spec, CN_SPEC_FINE_VL + 1, &fr->k_fine_vl));
+  }
 
   cn_scene_gpu *g = r->sg;
   const cn_scene_data *host = g->host;
@@ -313,8 +334,8 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
     return cn_fail(CN_ERROR_LIMIT, "render: %u tile records or %u elements: more than a frame's reset can address",
                    g->cap.tiles, n);
   _Static_assert(sizeof(cn_render_elem) % 16 == 0 && offsetof(cn_render_bump, lines) == 4 &&
-                     offsetof(cn_render_bump, host_lines) == 24 && sizeof(cn_render_bump) == 44 &&
-                     CN_FINE_LIST_ARGS == 0 && CN_FINE_LIST_FIRST == 6,
+                     offsetof(cn_render_bump, host_lines) == 24 && sizeof(cn_render_bump) == 48 &&
+                     CN_FINE_LIST_ARGS == 0 && CN_FINE_LIST_FIRST == 7,
                  "render_frame_init.comp writes these layouts");
   cn_render_init_push ip = {.elem_init = g->elem_init.address,
                             .elem = g->elem.address,
@@ -335,7 +356,8 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
   }
   *fr = (cn__frame){.k_init = fr->k_init, .k_bbox = fr->k_bbox, .k_alloc = fr->k_alloc, .k_seg = fr->k_seg,
                     .k_seg_alloc = fr->k_seg_alloc, .k_backdrop = fr->k_backdrop,
-                    .k_coarse = fr->k_coarse, .k_solid = fr->k_solid, .k_fine = fr->k_fine, .wg = wg, .n = n,
+                    .k_coarse = fr->k_coarse, .k_solid = fr->k_solid, .k_fine = fr->k_fine,
+                    .k_fine_vl = fr->k_fine_vl, .split = split, .wg = wg, .n = n,
                     .cap_lines = cap_lines, .cap_tiles = g->cap.tiles, .tiles_x = tiles_x, .tiles_y = tiles_y,
                     .bins = cfg.bins_x * cfg.bins_y,
                     .bins_x = cfg.bins_x, .backdrop_slices = slices, .seg_lines = seg_lines,
@@ -377,7 +399,8 @@ cn_result cn_renderer__frame_passes(cn_renderer *r, VkCommandBuffer cmd) {
   uint32_t fine_groups = CN_MIN(ctx->caps.max_workgroup_count[0], 65535u);
   if (r->desc.fine_max_groups) fine_groups = CN_MIN(fine_groups, r->desc.fine_max_groups);
   cn_render_push pc_coarse = {.config = r->config.address,
-                              .arg = fine_groups | (r->desc.fine_every_tile ? CN_COARSE_FINE_ALL : 0u)};
+                              .arg = fine_groups | (r->desc.fine_every_tile ? CN_COARSE_FINE_ALL : 0u) |
+                                     (fr->split ? CN_COARSE_FINE_SPLIT : 0u)};
   cn_dispatch(ctx, cmd, fr->k_coarse, &pc_coarse, sizeof pc_coarse, fr->bins);
   /* tile_seg's writing pass after coarse, with no barrier between: its work
    * fills in around coarse's long per-tile walks (recorded first, it made the
@@ -393,6 +416,13 @@ cn_result cn_renderer__frame_passes(cn_renderer *r, VkCommandBuffer cmd) {
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &mb, 0, NULL,
                        0, NULL);
   cn__mark(r, cmd, "coarse+segs");
+  /* the very long lists first (listed apart), then the others, then the
+   * tiles of one colour: no barrier between them (disjoint pixels) */
+  if (fr->split) {
+    uint32_t vl_groups = r->desc.fine_max_groups ? CN_MIN(r->desc.fine_max_groups, CN_RENDER_FINE_SPLIT_MAX)
+                                                  : CN_RENDER_FINE_SPLIT_MAX;
+    cn_dispatch(ctx, cmd, fr->k_fine_vl, &pc, sizeof pc, vl_groups);
+  }
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, fr->k_fine);
   vkCmdPushConstants(cmd, ctx->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, &pc);
   vkCmdDispatchIndirect(cmd, r->fine_tiles.buffer, CN_FINE_LIST_ARGS * sizeof(uint32_t));
@@ -419,6 +449,7 @@ cn_result cn_renderer_frame_done(cn_renderer *r, bool *again) {
   memcpy(&b, r->bump_read.mapped, sizeof b);
   r->last_bump = b;
   r->frame_runs = r->fine_runs;
+  r->frame_split = r->fine_split;
   need.render = true;
   need.failed = b.failed;
   need.tiles = b.tiles;
@@ -451,6 +482,8 @@ void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out) {
   out->fill_pieces = r->last_bump.fill_pieces;
   out->long_pieces = r->last_bump.long_pieces;
   out->fine_runs = r->frame_runs;
+  out->vl_tiles = r->last_bump.vl_tiles;
+  out->fine_split = r->frame_split;
   out->reruns = r->reruns;
   out->binned = r->binned;
 }

@@ -15,6 +15,8 @@ enum { CN__STAGES = 30 };
 /* What the setup of a frame leaves for its passes. */
 typedef struct cn__frame {
   VkPipeline k_init, k_bbox, k_alloc, k_seg, k_seg_alloc, k_backdrop, k_coarse, k_solid, k_fine;
+  VkPipeline k_fine_vl; /* one pixel an invocation: the very long lists (split) */
+  bool split;           /* the very long lists are listed apart (CN_COARSE_FINE_SPLIT) */
   uint32_t wg, n, cap_lines, cap_tiles, tiles_x, tiles_y, bins, bins_x;
   uint32_t backdrop_slices; /* render_backdrop's workgroups per element */
   uint32_t seg_lines;       /* render_tile_seg's lines per workgroup */
@@ -47,6 +49,7 @@ struct cn_renderer {
   cn_render_bump last_bump;
   uint32_t fine_runs;  /* fine's loop (CN_RENDER_FINE_RUNS_*) in the frame being recorded */
   uint32_t frame_runs; /* ... and in the frame last read back (cn_renderer_frame_done) */
+  bool fine_split, frame_split; /* the very long lists apart: in the frame being recorded, in the last one read back */
   uint32_t reruns;
   cn_timer *timer;
 };

@@ -167,14 +167,18 @@ cn_result cn__scene_sizes_grow(cn_scene_gpu *g, const cn__scene_needs *need, boo
   /* The renderer's counters keep counting past a full buffer (tile records
    * even without storage, command words of a cut list), so they are exact,
    * or upper bounds where an earlier buffer was full. Only when the lines
-   * did not fit did the renderer see a part of the scene: its counts are then
-   * scaled by the share of the lines it saw. */
+   * did not fit did the renderer see a part of the scene: its tile and
+   * segment counts are then scaled by the share of the lines it saw. */
   if (!need->render) return CN_OK;
   double k = need->render_scale > 1.0 ? need->render_scale : 1.0;
   CN_TRY(cn__grow_one(&c->tiles, (uint64_t)((double)need->tiles * k), "tile records", grew));
   CN_TRY(cn__grow_one(&c->segs, (uint64_t)((double)need->segs * k), "tile segments", grew));
-  CN_TRY(cn__grow_one(&c->chunks, (uint64_t)((double)need->chunks * k), "command chunks", grew));
-  CN_TRY(cn__grow_one(&c->spill, (uint64_t)((double)need->spill * k), "spilled stack levels", grew));
+  /* not the command chunks and spilled levels: with lines short, coarse
+   * counts every tile of an element's rectangle (whose box flatten takes from
+   * all of its lines, stored or not) as partly covered, an upper bound of
+   * what the whole scene needs already */
+  CN_TRY(cn__grow_one(&c->chunks, need->chunks, "command chunks", grew));
+  CN_TRY(cn__grow_one(&c->spill, need->spill, "spilled stack levels", grew));
   return CN_OK;
 }
 
@@ -183,7 +187,7 @@ cn_result cn__scene_gpu_reserve_render(cn_scene_gpu *g, uint32_t ntiles) {
   cn_scene_sizes *c = &g->cap;
   if (!c->tiles) c->tiles = g->initial.tiles ? g->initial.tiles : CN_MAX(ntiles * 2, 1024u);
   if (!c->segs) c->segs = g->initial.segs ? g->initial.segs : CN_MAX(ntiles * 8, 4096u);
-  if (!c->chunks) c->chunks = g->initial.chunks ? g->initial.chunks : CN_MAX(ntiles / 2, 64u);
+  if (!c->chunks) c->chunks = g->initial.chunks ? g->initial.chunks : CN_MAX(ntiles / 2, 64u * CN_CMD_RUN);
   if (!c->spill) c->spill = g->initial.spill ? g->initial.spill : 16u;
   uint32_t n = g->host ? g->host->element_count : 0;
   CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (VkDeviceSize)CN_MAX(n, 1) * sizeof(cn_render_elem), &g->elem));

@@ -1172,6 +1172,58 @@ TEST(render_fine_runs) {
   }
 }
 
+/* Fine's very long lists apart (cn_renderer_desc.fine_split): a stack of
+ * translucent rectangles gives every tile a list of 8 chunks or more; drawn
+ * apart (one pixel an invocation, also from a grid of fewer workgroups than
+ * such tiles) and not, both match the CPU reference and each other. By
+ * default a frame draws them apart when the previous frame had at most 128:
+ * here 16 of them (64 x 64 pixels), not 256 (256 x 256). */
+static void stacked_rects(ref_scene *s, int w, int h) {
+  ref_init(s);
+  for (int k = 0; k < 100; k++) { /* each covers every tile; its left edge crosses the first column */
+    float x0 = 0.5f + 0.1f * (float)k, r[8] = {x0, 0, (float)w, 0, (float)w, (float)h, x0, (float)h};
+    ref_fill(s, ref_poly(s, r, 4), ref_solid(s, (float)(k % 7) / 6, 0.5f, (float)(k % 3) / 2, 0.05f), CN_RULE_NONZERO);
+  }
+}
+
+TEST(render_fine_split) {
+  static ref_scene s;
+  int w = 64, h = 64;
+  stacked_rects(&s, w, h);
+  uint8_t *img[2] = {NULL, NULL};
+  const uint32_t mode[2] = {CN_RENDER_FINE_SPLIT_OFF, CN_RENDER_FINE_SPLIT_ON};
+  for (int k = 0; k < 2; k++) {
+    cn_renderer_desc d = {.fine_split = mode[k], .fine_max_groups = k ? 3 : 0};
+    check_against_ref(k ? "fine split" : "fine not split", &s, w, h, &d);
+    cn_renderer *r = renderer(&d);
+    if (!r) return;
+    img[k] = gpu_render(r, &s, w, h, NULL);
+    cn_render_stats st;
+    cn_renderer_stats(r, &st);
+    CHECK_EQ_U64(st.vl_tiles, 16);
+    CHECK_EQ_U64(st.fine_tiles, 16);
+    CHECK(st.fine_split == (k == 1));
+    cn_renderer_destroy(r);
+  }
+  CHECK(img[0] && img[1] && compare("fine split against not", img[1], img[0], w, h, 1) == 0);
+  free(img[0]);
+  free(img[1]);
+  /* the default: apart after a frame with 16, not after one with 256 */
+  for (int big = 0; big < 2; big++) {
+    int n = big ? 256 : 64;
+    stacked_rects(&s, n, n);
+    cn_renderer *r = renderer(NULL);
+    if (!r) return;
+    free(gpu_render(r, &s, n, n, NULL));
+    free(gpu_render(r, &s, n, n, NULL));
+    cn_render_stats st;
+    cn_renderer_stats(r, &st);
+    CHECK_EQ_U64(st.vl_tiles, big ? 256 : 16);
+    CHECK(st.fine_split == !big);
+    cn_renderer_destroy(r);
+  }
+}
+
 TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss16_shapes_exact), T(render_ss16_ties_vs_reference),
           T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference), T(render_wide_and_tall_vs_reference),
           T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
@@ -1179,4 +1231,5 @@ TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss
           T(render_gradients_vs_reference), T(render_image_nearest_exact),
           T(render_image_bilinear_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes),
           T(render_one_colour_tiles),
-          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs), T(render_fine_runs), T(render_fixed_point_runs))
+          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs), T(render_fine_runs), T(render_fine_split),
+          T(render_fixed_point_runs))

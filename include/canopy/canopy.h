@@ -341,7 +341,7 @@ typedef struct cn_kernel_stat {
 /* A kernel the context has built: one per (kernel, specialization constants). */
 typedef struct cn_kernel_info {
   const char *kernel;  /* the kernel's name (its shaders/<name>.comp) */
-  uint32_t spec[4];    /* specialization constants 0 .. nspec-1 */
+  uint32_t spec[8];    /* specialization constants 0 .. nspec-1 (CN_MAX_SPEC_CONSTANTS) */
   uint32_t nspec;
   uint32_t nstats;     /* 0: no statistics (not requested, or not offered by the driver) */
   cn_kernel_stat stats[16];

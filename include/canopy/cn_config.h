@@ -25,7 +25,7 @@
 /* The most bytes of push constants any kernel takes (Vulkan guarantees 128). */
 #define CN_PUSH_MAX 128
 /* Specialization constants a pipeline may take (constant_id 0..N-1). */
-#define CN_MAX_SPEC_CONSTANTS 4
+#define CN_MAX_SPEC_CONSTANTS 8
 /* Workgroups per row of a split dispatch; cn_group_id() undoes the split. */
 #define CN_GROUPS_X 32768u
 

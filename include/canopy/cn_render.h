@@ -77,11 +77,20 @@ typedef struct cn_renderer_desc {
    * pieces lie in long runs, plain loads when nearly all runs are a few
    * pieces). The pictures agree up to float rounding. */
   uint32_t fine_runs;
+  /* With area coverage, whether fine draws the tiles of very long command
+   * lists apart, one pixel an invocation (CN_RENDER_FINE_SPLIT_*): by default
+   * when the previous frame had a few of them (at most 128), whose walks are
+   * then the frame's critical path. The pictures agree up to float rounding. */
+  uint32_t fine_split;
 } cn_renderer_desc;
 
 #define CN_RENDER_FINE_RUNS_AUTO 0u    /* chosen per frame (the default) */
 #define CN_RENDER_FINE_RUNS_SHUFFLE 1u /* a subgroup's width of pieces per load, handed round by shuffles */
 #define CN_RENDER_FINE_RUNS_LOADS 2u   /* every invocation loads every piece */
+
+#define CN_RENDER_FINE_SPLIT_AUTO 0u /* chosen per frame (the default) */
+#define CN_RENDER_FINE_SPLIT_ON 1u   /* always apart */
+#define CN_RENDER_FINE_SPLIT_OFF 2u  /* never */
 
 typedef struct cn_render_view {
   uint32_t width, height;  /* target size in pixels, 1..CN_RENDER_MAX_SIZE */
@@ -162,6 +171,8 @@ typedef struct cn_render_stats {
   uint32_t fills, fill_pieces; /* the last frame's FILL/END_CLIP commands with pieces, and their pieces */
   uint32_t long_pieces;        /* ... those pieces in runs of 8 or more */
   uint32_t fine_runs;          /* how its fine read them: CN_RENDER_FINE_RUNS_SHUFFLE or _LOADS */
+  uint32_t vl_tiles;           /* its tiles whose command list took two runs of chunks (over ~316 words) */
+  bool fine_split;             /* its fine drew those apart, one pixel an invocation */
 } cn_render_stats;
 CN_API void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out);
 

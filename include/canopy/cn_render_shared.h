@@ -43,9 +43,11 @@
 #define CN_BIN_TILES (CN_BIN * CN_BIN)
 
 /* Command lists: each tile owns a first chunk of CN_CMD_CHUNK words at
- * tile * CN_CMD_CHUNK; further chunks come from the bump allocator and are
- * reached through CN_CMD_JUMP. */
+ * tile * CN_CMD_CHUNK; further chunks come from the bump allocator in runs
+ * of CN_CMD_RUN contiguous chunks (cn_render_bump.chunks and cap_chunks
+ * count chunks), each run reached through CN_CMD_JUMP. */
 #define CN_CMD_CHUNK 64u
+#define CN_CMD_RUN 4u
 
 /* Commands (first word of each; the payload words follow). */
 #define CN_CMD_END 0u         /* end of the list */
@@ -76,6 +78,9 @@
 /* render_fine's third: pixels per invocation, 2 (area coverage) or 1
  * (supersampling); its workgroup (CN_SPEC_WG_SIZE) is CN_TILE_PIXELS / that */
 #define CN_SPEC_FINE_PX 3
+/* render_fine's fourth: 1 for the pipeline that draws the very long lists
+ * listed apart (the second list of fine_tiles, below), else 0 */
+#define CN_SPEC_FINE_VL 4
 /* render_backdrop's: 1 when elements' rows are spread over several workgroups (slices) */
 #define CN_SPEC_BACKDROP_SLICED 1
 /* The rule word of FILL (coarse -> fine): this bit asks for area coverage under CN_AA_SS16 too.
@@ -98,15 +103,25 @@
  * workgroups stride over the list), word 3 the count, the tile indices follow:
  * the tiles whose list took more than its first chunk (word 4 counts them)
  * from the front, the others from the back (word 5), so fine starts the
- * longest lists first instead of finding one at the end of its dispatch. */
+ * longest lists first instead of finding one at the end of its dispatch.
+ * With CN_COARSE_FINE_SPLIT the very long lists (CN_FINE_VL_RUNS runs of
+ * chunks or more after the first chunk) go to a second list instead, after the first's tiles_x * tiles_y
+ * words (word 6 counts them), which a fine dispatch of one pixel an
+ * invocation draws (render_fine's CN_SPEC_FINE_VL): when there are only a
+ * few, one of them is the frame's critical path, and it is shorter with
+ * twice the invocations. */
 #define CN_FINE_LIST_ARGS 0u
 #define CN_FINE_LIST_COUNT 3u
 #define CN_FINE_LIST_LONG 4u
 #define CN_FINE_LIST_SHORT 5u
-#define CN_FINE_LIST_FIRST 6u
+#define CN_FINE_LIST_VL 6u
+#define CN_FINE_LIST_FIRST 7u
+#define CN_FINE_VL_RUNS 2u
 /* render_coarse's pass word: the most workgroups fine may ask for (below
- * 2^31), plus this bit: list every tile for fine, write no pixel. */
+ * 2^30), plus these bits: list every tile for fine, write no pixel; list
+ * the very long lists apart (above). */
 #define CN_COARSE_FINE_ALL (1u << 31)
+#define CN_COARSE_FINE_SPLIT (1u << 30)
 
 /* render_tile_seg's pass word: lines per workgroup (0: 256), plus this bit
  * for the writing pass (without it: the counting pass). */
@@ -152,6 +167,7 @@ CN_RSTRUCT(cn_render_bump) {
   CN_U32 fills;       /* FILL and END_CLIP commands coarse wrote with pieces to read */
   CN_U32 fill_pieces; /* the pieces those commands name (fine reads each once per pixel) */
   CN_U32 long_pieces; /* ... of them, those in runs of CN_FINE_LONG_RUN pieces or more */
+  CN_U32 vl_tiles;    /* tiles whose command list took CN_FINE_VL_RUNS runs of chunks or more */
 } CN_RSTRUCT_END(cn_render_bump)
 
 /* cn_render_elem.flags: a BEGIN_CLIP whose content blends with a mode other
@@ -252,7 +268,7 @@ typedef struct cn_render_config {
   CN_PTR(BoxBuf) result_boxes;
   CN_PTR(ImageBuf) images;       /* scene: cn_image[image_count] */
   CN_PTR(TexelBuf) image_pixels; /* scene: u32[image_pixel_count], RGBA8 premultiplied */
-  CN_PTR(FineListBuf) fine_tiles; /* u32[CN_FINE_LIST_FIRST + tiles_x * tiles_y]: the tiles fine draws */
+  CN_PTR(FineListBuf) fine_tiles; /* u32[CN_FINE_LIST_FIRST + 2 * tiles_x * tiles_y]: the tiles fine draws */
   /* Whole scenes: the flatten stage's work buffer (cn_flatten_args.scratch),
    * recorded with caller_finish: render_tile_alloc finishes each element's
    * cn_flatten_elem (shaders/flatten_finish.glsl) before allocating its
@@ -295,7 +311,7 @@ CN_STATIC_ASSERT_SIZE(cn_render_init_push, 56);
 
 #ifndef VULKAN
 CN_STATIC_ASSERT_SIZE(cn_render_line, 20);
-CN_STATIC_ASSERT_SIZE(cn_render_bump, 44);
+CN_STATIC_ASSERT_SIZE(cn_render_bump, 48);
 CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
 CN_STATIC_ASSERT_SIZE(cn_render_tile, 16);
 CN_STATIC_ASSERT_SIZE(cn_render_seg, 32);
