@@ -1224,6 +1224,62 @@ TEST(render_fine_split) {
   }
 }
 
+/* The very long lists apart with everything fine draws: FILLs with pieces and
+ * SOLIDs, solid colours and gradients, blend groups of every mode, clips,
+ * nested groups, masks and masked groups, lists of several runs of chunks (the apart walk
+ * reads them through a window in shared memory, loads the next run of
+ * pieces ahead and a group's blend at its BEGIN): drawn apart and not, with
+ * either way of reading pieces, every picture matches the CPU reference and
+ * the others. */
+TEST(render_fine_split_content) {
+  static ref_scene s;
+  ref_init(&s);
+  int w = 64, h = 64;
+  ref_fill(&s, ref_rect(&s, 0, 0, 64, 64), ref_solid(&s, 0.2f, 0.3f, 0.4f, 1), CN_RULE_NONZERO);
+  float lin[6] = {4, 4, 60, 50, 0, 0};
+  uint32_t grad = add_gradient(&s, CN_PAINT_LINEAR, 0, lin, 0);
+  for (int i = 0; i < 24; i++) {
+    float d = 0.37f * (float)i;
+    ref_fill(&s, ref_circle(&s, 32 + d, 31 - d * 0.5f, 30 - d), ref_solid(&s, (i % 5) / 4.0f, 0.6f, (i % 3) / 2.0f, 0.3f),
+             CN_RULE_NONZERO);
+    if (i % 4 == 1) ref_begin_clip(&s, ref_circle(&s, 30, 33, 26 + d), i % 8 == 1 ? CN_RULE_EVENODD : CN_RULE_NONZERO);
+    if (i % 5 == 3) ref_begin_blend(&s, CN_BLEND_SCREEN, 0.6f, CN_BLEND_ISOLATED); /* nested groups */
+    ref_begin_blend(&s, (uint32_t)i % CN_BLEND_MODE_COUNT, 0.85f, i % 2 ? CN_BLEND_ISOLATED : 0);
+    float r[8] = {1.5f + d, 2.25f, 62.5f, 3.5f + d, 61.75f - d, 62.5f, 2.5f, 60.25f - d};
+    ref_fill(&s, ref_poly(&s, r, 4), i % 3 == 0 ? grad : ref_solid(&s, 0.9f, (i % 4) / 3.0f, 0.2f, 0.5f),
+             i % 2 ? CN_RULE_EVENODD : CN_RULE_NONZERO);
+    ref_end_blend(&s);
+    if (i % 5 == 3) ref_end_blend(&s);
+    if (i % 4 == 1) ref_end_clip(&s);
+    if (i % 6 == 2) {
+      ref_begin_blend(&s, CN_BLEND_NORMAL, 0.9f, i % 12 == 2 ? CN_BLEND_MASK_LUMINANCE : CN_BLEND_MASK_ALPHA);
+      ref_fill(&s, ref_circle(&s, 20 + d, 40, 18), ref_solid(&s, 1, 1, 1, 0.8f), CN_RULE_NONZERO);
+      ref_end_blend(&s);
+      ref_begin_blend(&s, CN_BLEND_MULTIPLY, 1, CN_BLEND_MASKED);
+      ref_fill(&s, ref_rect(&s, 0.5f, 0.5f, 63.5f, 63.5f), ref_solid(&s, 0.1f, 0.8f, 0.3f, 0.7f), CN_RULE_NONZERO);
+      ref_end_blend(&s);
+    }
+  }
+  uint8_t *img[4] = {NULL, NULL, NULL, NULL};
+  for (int k = 0; k < 4; k++) {
+    bool apart = k & 1;
+    cn_renderer_desc d = {.fine_split = apart ? CN_RENDER_FINE_SPLIT_ON : CN_RENDER_FINE_SPLIT_OFF,
+                          .fine_runs = k & 2 ? CN_RENDER_FINE_RUNS_LOADS : CN_RENDER_FINE_RUNS_SHUFFLE,
+                          .fine_max_groups = apart ? 3 : 0};
+    check_against_ref(apart ? "content, apart" : "content, not apart", &s, w, h, &d);
+    cn_renderer *r = renderer(&d);
+    if (!r) return;
+    img[k] = gpu_render(r, &s, w, h, NULL);
+    cn_render_stats st;
+    cn_renderer_stats(r, &st);
+    CHECK(st.vl_tiles >= 12); /* the lists of (at least) the inner tiles took two runs */
+    CHECK(st.fine_split == apart);
+    cn_renderer_destroy(r);
+  }
+  for (int k = 1; k < 4; k++) CHECK(img[0] && img[k] && compare("content, against the first way", img[k], img[0], w, h, 1) == 0);
+  for (int k = 0; k < 4; k++) free(img[k]);
+}
+
 TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss16_shapes_exact), T(render_ss16_ties_vs_reference),
           T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference), T(render_wide_and_tall_vs_reference),
           T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
@@ -1231,5 +1287,5 @@ TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss
           T(render_gradients_vs_reference), T(render_image_nearest_exact),
           T(render_image_bilinear_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes),
           T(render_one_colour_tiles),
-          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs), T(render_fine_runs), T(render_fine_split),
+          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs), T(render_fine_runs), T(render_fine_split), T(render_fine_split_content),
           T(render_fixed_point_runs))
