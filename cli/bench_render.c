@@ -11,7 +11,10 @@
  * pictures do not change. CANOPY_RENDER_FINE_RUNS=shuffle|loads fixes fine's
  * loop over a FILL's pieces (cn_renderer_desc.fine_runs; default: chosen per
  * frame), CANOPY_RENDER_FINE_SPLIT=on|off whether fine draws the very long
- * lists apart (cn_renderer_desc.fine_split; default: chosen per frame). */
+ * lists apart (cn_renderer_desc.fine_split; default: chosen per frame),
+ * CANOPY_RENDER_COARSE_SPLIT=on|off whether coarse splits long blocks' walks
+ * between two or four invocations a tile (cn_renderer_desc.coarse_split;
+ * default: chosen per frame). */
 #include "bench.h"
 #include <canopy/cn_render.h>
 
@@ -52,6 +55,9 @@ static cn_result br_time_scene(cn_context *ctx, const bench_opts *o, const cn_sc
   const char *split = getenv("CANOPY_RENDER_FINE_SPLIT"); /* on | off (default: chosen per frame) */
   if (split && strcmp(split, "on") == 0) desc.fine_split = CN_RENDER_FINE_SPLIT_ON;
   if (split && strcmp(split, "off") == 0) desc.fine_split = CN_RENDER_FINE_SPLIT_OFF;
+  const char *csplit = getenv("CANOPY_RENDER_COARSE_SPLIT"); /* on | off (default: chosen per frame) */
+  if (csplit && strcmp(csplit, "on") == 0) desc.coarse_split = CN_RENDER_COARSE_SPLIT_ON;
+  if (csplit && strcmp(csplit, "off") == 0) desc.coarse_split = CN_RENDER_COARSE_SPLIT_OFF;
   cn_result st = cn_renderer_create(ctx, &desc, &r);
   if (st != CN_OK) return st;
   st = cn_renderer_set_scene(r, scene);

@@ -20,8 +20,8 @@ void main() {
   for (uint i = first; i < tile_vec4s; i += stride) pc.tiles.v[i] = uvec4(0u);
   if (first < pc.tile_words - 4u * tile_vec4s) InitWordBuf(uint64_t(pc.tiles)).v[4u * tile_vec4s + first] = 0u;
   // cn_render_bump: failed, lines, tiles, segs, chunks, spill, host_lines, fine_tiles, fills,
-  // fill_pieces, long_pieces, vl_tiles
-  if (first < 12u) pc.bump.v[first] = first == 1u || first == 6u ? pc.cap_lines : 0u;
+  // fill_pieces, long_pieces, vl_tiles, long_bins, max_bin, two pads
+  if (first < 16u) pc.bump.v[first] = first == 1u || first == 6u ? pc.cap_lines : 0u;
   // fine's list: the indirect dispatch (x = 0, y = 1, z = 1), then its counts
   if (first < CN_FINE_LIST_FIRST) pc.fine_tiles.v[first] = first == 1u || first == 2u ? 1u : 0u;
 }

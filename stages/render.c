@@ -37,6 +37,18 @@
  * shorten it; with many, two pixels an invocation keep more tiles in flight
  * (docs/PERF.md). The apart dispatch has this many workgroups. */
 #define CN_RENDER_FINE_SPLIT_MAX 128u
+/* Coarse splits the walks of long blocks between two or four invocations a
+ * tile (render_coarse.comp) when the previous frame had at least one and at most
+ * this many bins with lists of CN_COARSE_LONG_BIN elements or more
+ * (cn_renderer_desc.coarse_split 0): with few, the longest bin's walk is the
+ * pass's critical path; with many, the pass is busy anyway and the split's
+ * extra chains cost fine more than coarse gains (docs/PERF.md). */
+#define CN_RENDER_COARSE_SPLIT_MAX 128u
+/* ... with four invocations a tile where a bin's list held this many
+ * elements or more, else two. Four take 256 invocations and 26.8 KB of shared
+ * memory a workgroup (two: 128 and 12.3 KB); a device short of either takes
+ * two. */
+#define CN_RENDER_COARSE_SEGS4_BIN 128u
 
 /* Above this many records of one kind a scene is refused (CN_ERROR_LIMIT):
  * every count stays far from 2^32 and every buffer below 4 GiB-ish. */
@@ -208,7 +220,23 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
   /* one slice: the pipeline with the slicing compiled out */
   uint32_t bd_spec[CN_SPEC_BACKDROP_SLICED + 1] = {[CN_SPEC_WG_SIZE] = bd_wg, [CN_SPEC_BACKDROP_SLICED] = slices > 1};
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_BACKDROP, bd_spec, CN_SPEC_BACKDROP_SLICED + 1, &fr->k_backdrop));
-  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_COARSE, 0, &fr->k_coarse));
+  /* coarse: one invocation a tile, or two or four that split the long
+   * blocks' walks (forced, or from the previous frame's long bins). A frame
+   * that re-runs one whose buffers were short keeps that frame's choice:
+   * split walks take more command chunks, which the short frame's counts
+   * would not cover. */
+  if (r->last_bump.failed == 0 || r->coarse_segs == 0) {
+    uint32_t long_bins = r->last_bump.long_bins;
+    bool coarse_split = r->desc.coarse_split == CN_RENDER_COARSE_SPLIT_ON ||
+                        (r->desc.coarse_split == CN_RENDER_COARSE_SPLIT_AUTO && long_bins >= 1 &&
+                         long_bins <= CN_RENDER_COARSE_SPLIT_MAX);
+    bool four_fit = ctx->caps.max_shared_memory >= 32768u &&
+                    ctx->caps.max_workgroup_invocations >= 4 * CN_BIN_TILES &&
+                    ctx->caps.max_workgroup_size[0] >= 4 * CN_BIN_TILES;
+    r->coarse_split = coarse_split;
+    r->coarse_segs = !coarse_split ? 1u : r->last_bump.max_bin >= CN_RENDER_COARSE_SEGS4_BIN && four_fit ? 4u : 2u;
+  }
+  CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_COARSE, CN_BIN_TILES * r->coarse_segs, &fr->k_coarse));
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_SOLID, 0, &fr->k_solid));
   /* fine's loop over a FILL's pieces: from the previous frame's run lengths */
   uint32_t runs = r->desc.fine_runs;
@@ -334,7 +362,7 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
     return cn_fail(CN_ERROR_LIMIT, "render: %u tile records or %u elements: more than a frame's reset can address",
                    g->cap.tiles, n);
   _Static_assert(sizeof(cn_render_elem) % 16 == 0 && offsetof(cn_render_bump, lines) == 4 &&
-                     offsetof(cn_render_bump, host_lines) == 24 && sizeof(cn_render_bump) == 48 &&
+                     offsetof(cn_render_bump, host_lines) == 24 && sizeof(cn_render_bump) == 64 &&
                      CN_FINE_LIST_ARGS == 0 && CN_FINE_LIST_FIRST == 7,
                  "render_frame_init.comp writes these layouts");
   cn_render_init_push ip = {.elem_init = g->elem_init.address,
@@ -450,6 +478,8 @@ cn_result cn_renderer_frame_done(cn_renderer *r, bool *again) {
   r->last_bump = b;
   r->frame_runs = r->fine_runs;
   r->frame_split = r->fine_split;
+  r->frame_coarse_split = r->coarse_split;
+  r->frame_coarse_segs = r->coarse_segs;
   need.render = true;
   need.failed = b.failed;
   need.tiles = b.tiles;
@@ -484,6 +514,9 @@ void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out) {
   out->fine_runs = r->frame_runs;
   out->vl_tiles = r->last_bump.vl_tiles;
   out->fine_split = r->frame_split;
+  out->long_bins = r->last_bump.long_bins;
+  out->coarse_split = r->frame_coarse_split;
+  out->coarse_segs = r->frame_coarse_segs;
   out->reruns = r->reruns;
   out->binned = r->binned;
 }

@@ -50,6 +50,8 @@ struct cn_renderer {
   uint32_t fine_runs;  /* fine's loop (CN_RENDER_FINE_RUNS_*) in the frame being recorded */
   uint32_t frame_runs; /* ... and in the frame last read back (cn_renderer_frame_done) */
   bool fine_split, frame_split; /* the very long lists apart: in the frame being recorded, in the last one read back */
+  bool coarse_split, frame_coarse_split; /* coarse's split walks: the same */
+  uint32_t coarse_segs, frame_coarse_segs; /* ... with this many invocations a tile (1: not split) */
   uint32_t reruns;
   cn_timer *timer;
 };

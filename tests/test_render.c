@@ -1280,6 +1280,89 @@ TEST(render_fine_split_content) {
   for (int k = 0; k < 4; k++) free(img[k]);
 }
 
+/* Coarse's splitting pipeline (render_coarse.comp): the walk of a block of
+ * many elements split between a tile's two invocations, with groups open
+ * across the split point and across blocks, a clip around them (partly
+ * covering some tiles, wholly others, missing the rest), opaque fills of
+ * whole tiles on either side of the split, groups whose content misses a
+ * tile, a mask in one variant (its blocks are not split), and tiny initial
+ * buffers (lists cut, the frame re-run): every picture matches the CPU
+ * reference, split or not (in two parts, and in four once a frame has seen
+ * a bin of 128 elements or more). By default a frame splits after one with
+ * a few bins of 64 elements or more. */
+TEST(render_coarse_split) {
+  static ref_scene s;
+  test_seed(77);
+  for (int variant = 0; variant < 5; variant++) {
+    ref_init(&s);
+    int w = 96, h = 64;
+    ref_fill(&s, ref_rect(&s, 0, 0, 96, 64), ref_solid(&s, 0.2f, 0.3f, 0.4f, 1), CN_RULE_NONZERO);
+    if (variant != 1) ref_begin_clip(&s, ref_circle(&s, 40, 30, 28), CN_RULE_NONZERO);
+    for (int i = 0; i < 60; i++) {
+      float x = (float)test_rand_below(8000) / 100.0f, y = (float)test_rand_below(5000) / 100.0f;
+      float r = 2 + (float)test_rand_below(1500) / 100.0f;
+      ref_fill(&s, ref_circle(&s, x, y, r), ref_solid(&s, (i % 5) / 4.0f, 0.6f, (i % 3) / 2.0f, 0.8f), CN_RULE_NONZERO);
+      if (variant == 2 && i % 17 == 9) /* an opaque fill of every tile of the clip's box */
+        ref_fill(&s, ref_rect(&s, 0, 0, 96, 64), ref_solid(&s, 0.9f, 0.9f, (i % 2) * 0.5f, 1), CN_RULE_NONZERO);
+      if (variant == 3 && i == 40) { /* a mask and its masked group */
+        ref_begin_blend(&s, CN_BLEND_NORMAL, 1, CN_BLEND_MASK_ALPHA);
+        ref_fill(&s, ref_circle(&s, 48, 32, 20), ref_solid(&s, 0, 0, 0, 0.7f), CN_RULE_NONZERO);
+        ref_end_blend(&s);
+        ref_begin_blend(&s, CN_BLEND_NORMAL, 1, CN_BLEND_MASKED);
+        ref_fill(&s, ref_rect(&s, 10, 10, 90, 60), ref_solid(&s, 1, 0.5f, 0, 1), CN_RULE_NONZERO);
+        ref_end_blend(&s);
+      }
+      ref_begin_blend(&s, i % 4 == 0 ? CN_BLEND_MULTIPLY : CN_BLEND_NORMAL, 0.6f, 0);
+      ref_fill(&s, ref_circle(&s, x + 1, y + 2, r * 0.7f), ref_solid(&s, 0.1f, 0.8f, 0.3f, 1), CN_RULE_NONZERO);
+      ref_fill(&s, ref_rect(&s, x, y, x + r, y + 1.5f), ref_solid(&s, 0.9f, 0.2f, 0.3f, 1), CN_RULE_NONZERO);
+      ref_end_blend(&s);
+    }
+    if (variant != 1) ref_end_clip(&s);
+    ref_fill(&s, ref_rect(&s, 70, 40, 96, 64), ref_solid(&s, 0, 0, 0, 1), CN_RULE_NONZERO);
+    static const char *names[5] = {"clip", "no clip", "opaque fills", "mask", "tiny buffers"};
+    uint8_t *img[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+      cn_renderer_desc d = {.coarse_split = k ? CN_RENDER_COARSE_SPLIT_ON : CN_RENDER_COARSE_SPLIT_OFF};
+      if (variant == 4) d.initial_chunks = 4, d.initial_tiles = 16;
+      char what[64];
+      snprintf(what, sizeof what, "coarse %s, %s", k ? "split" : "not split", names[variant]);
+      check_against_ref(what, &s, w, h, &d);
+      cn_renderer *r = renderer(&d);
+      if (!r) return;
+      img[k] = gpu_render(r, &s, w, h, NULL);
+      cn_render_stats st;
+      cn_renderer_stats(r, &st);
+      CHECK(st.coarse_split == (k == 1));
+      CHECK_EQ_U64(st.long_bins, 1); /* one bin: the whole scene */
+      cn_renderer_destroy(r);
+    }
+    CHECK(img[0] && img[1] && compare("coarse split against not", img[1], img[0], w, h, 0) == 0);
+    free(img[0]);
+    free(img[1]);
+  }
+  /* the default: not split after a frame without a long bin, split in two
+   * after one with a bin of 70 elements, in four after one of 140 (and the
+   * pictures match the reference) */
+  static const int counts[3] = {40, 70, 140};
+  static const uint32_t segs[3] = {1, 2, 4};
+  for (int n = 0; n < 3; n++) {
+    ref_init(&s);
+    for (int i = 0; i < counts[n]; i++)
+      ref_fill(&s, ref_rect(&s, 0.25f * (i % 80), 0.5f * (i / 80), 128, 64),
+               ref_solid(&s, 0.5f, (i % 4) / 3.0f, 0.2f, 0.3f), CN_RULE_NONZERO);
+    cn_renderer *r = renderer(NULL);
+    if (!r) return;
+    free(gpu_render(r, &s, 128, 64, NULL));
+    free(gpu_render(r, &s, 128, 64, NULL));
+    cn_render_stats st;
+    cn_renderer_stats(r, &st);
+    CHECK_EQ_U64(st.long_bins, n ? 1 : 0);
+    CHECK(st.coarse_split == (n > 0));
+    CHECK_EQ_U64(st.coarse_segs, segs[n]);
+    cn_renderer_destroy(r);
+  }
+}
+
 TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss16_shapes_exact), T(render_ss16_ties_vs_reference),
           T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference), T(render_wide_and_tall_vs_reference),
           T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
@@ -1287,5 +1370,5 @@ TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss
           T(render_gradients_vs_reference), T(render_image_nearest_exact),
           T(render_image_bilinear_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes),
           T(render_one_colour_tiles),
-          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs), T(render_fine_runs), T(render_fine_split), T(render_fine_split_content),
+          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs), T(render_fine_runs), T(render_fine_split), T(render_fine_split_content), T(render_coarse_split),
           T(render_fixed_point_runs))

@@ -82,6 +82,13 @@ typedef struct cn_renderer_desc {
    * when the previous frame had a few of them (at most 128), whose walks are
    * then the frame's critical path. The pictures agree up to float rounding. */
   uint32_t fine_split;
+  /* Whether coarse walks each tile's list with several invocations (two, or
+   * four where a bin's list held 128 elements or more), which split the
+   * walks of long blocks of elements between them (CN_RENDER_COARSE_SPLIT_*):
+   * by default when the previous frame had a few bins with lists of 64
+   * elements or more (at least one, at most 128), whose walks are then the
+   * pass's critical path. The pictures are the same. */
+  uint32_t coarse_split;
 } cn_renderer_desc;
 
 #define CN_RENDER_FINE_RUNS_AUTO 0u    /* chosen per frame (the default) */
@@ -91,6 +98,10 @@ typedef struct cn_renderer_desc {
 #define CN_RENDER_FINE_SPLIT_AUTO 0u /* chosen per frame (the default) */
 #define CN_RENDER_FINE_SPLIT_ON 1u   /* always apart */
 #define CN_RENDER_FINE_SPLIT_OFF 2u  /* never */
+
+#define CN_RENDER_COARSE_SPLIT_AUTO 0u /* chosen per frame (the default) */
+#define CN_RENDER_COARSE_SPLIT_ON 1u   /* always (two or four invocations a tile) */
+#define CN_RENDER_COARSE_SPLIT_OFF 2u  /* always one */
 
 typedef struct cn_render_view {
   uint32_t width, height;  /* target size in pixels, 1..CN_RENDER_MAX_SIZE */
@@ -173,6 +184,9 @@ typedef struct cn_render_stats {
   uint32_t fine_runs;          /* how its fine read them: CN_RENDER_FINE_RUNS_SHUFFLE or _LOADS */
   uint32_t vl_tiles;           /* its tiles whose command list took two runs of chunks (over ~316 words) */
   bool fine_split;             /* its fine drew those apart, one pixel an invocation */
+  uint32_t long_bins;          /* its bins whose element list held 64 elements or more */
+  bool coarse_split;           /* its coarse split long blocks' walks ... */
+  uint32_t coarse_segs;        /* ... between this many invocations a tile (1: not split; 2 or 4) */
 } cn_render_stats;
 CN_API void cn_renderer_stats(const cn_renderer *r, cn_render_stats *out);
 

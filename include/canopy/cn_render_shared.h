@@ -117,6 +117,10 @@
 #define CN_FINE_LIST_VL 6u
 #define CN_FINE_LIST_FIRST 7u
 #define CN_FINE_VL_RUNS 2u
+/* Bins whose element list is at least this long are counted every frame
+ * (cn_render_bump.long_bins): render.c runs coarse's splitting pipeline
+ * (two or four invocations a tile, render_coarse.comp) when there are a few. */
+#define CN_COARSE_LONG_BIN 64u
 /* render_coarse's pass word: the most workgroups fine may ask for (below
  * 2^30), plus these bits: list every tile for fine, write no pixel; list
  * the very long lists apart (above). */
@@ -168,6 +172,9 @@ CN_RSTRUCT(cn_render_bump) {
   CN_U32 fill_pieces; /* the pieces those commands name (fine reads each once per pixel) */
   CN_U32 long_pieces; /* ... of them, those in runs of CN_FINE_LONG_RUN pieces or more */
   CN_U32 vl_tiles;    /* tiles whose command list took CN_FINE_VL_RUNS runs of chunks or more */
+  CN_U32 long_bins;   /* bins whose element list holds CN_COARSE_LONG_BIN elements or more */
+  CN_U32 max_bin;     /* the longest of those lists (0: none) */
+  CN_U32 pad0, pad1;
 } CN_RSTRUCT_END(cn_render_bump)
 
 /* cn_render_elem.flags: a BEGIN_CLIP whose content blends with a mode other
@@ -311,7 +318,7 @@ CN_STATIC_ASSERT_SIZE(cn_render_init_push, 56);
 
 #ifndef VULKAN
 CN_STATIC_ASSERT_SIZE(cn_render_line, 20);
-CN_STATIC_ASSERT_SIZE(cn_render_bump, 48);
+CN_STATIC_ASSERT_SIZE(cn_render_bump, 64);
 CN_STATIC_ASSERT_SIZE(cn_render_elem, 48);
 CN_STATIC_ASSERT_SIZE(cn_render_tile, 16);
 CN_STATIC_ASSERT_SIZE(cn_render_seg, 32);
