@@ -1226,11 +1226,9 @@ TEST(render_fine_split) {
 
 /* The very long lists apart with everything fine draws: FILLs with pieces and
  * SOLIDs, solid colours and gradients, blend groups of every mode, clips,
- * nested groups, masks and masked groups, lists of several runs of chunks (the apart walk
- * reads them through a window in shared memory, loads the next run of
- * pieces ahead and a group's blend at its BEGIN): drawn apart and not, with
- * either way of reading pieces, every picture matches the CPU reference and
- * the others. */
+ * nested groups, masks and masked groups, lists of several runs of chunks:
+ * drawn apart (one pixel an invocation) and not, with either way of reading
+ * pieces, every picture matches the CPU reference and the others. */
 TEST(render_fine_split_content) {
   static ref_scene s;
   ref_init(&s);
@@ -1285,19 +1283,22 @@ TEST(render_fine_split_content) {
  * across the split point and across blocks, a clip around them (partly
  * covering some tiles, wholly others, missing the rest), opaque fills of
  * whole tiles on either side of the split, groups whose content misses a
- * tile, a mask in one variant (its blocks are not split), and tiny initial
- * buffers (lists cut, the frame re-run): every picture matches the CPU
+ * tile, a mask in one variant (its blocks are not split), tiny initial
+ * buffers (lists cut, the frame re-run), nesting deep enough to spill:
+ * every picture matches the CPU
  * reference, split or not (in two parts, and in four once a frame has seen
  * a bin of 128 elements or more). By default a frame splits after one with
  * a few bins of 64 elements or more. */
 TEST(render_coarse_split) {
   static ref_scene s;
   test_seed(77);
-  for (int variant = 0; variant < 5; variant++) {
+  for (int variant = 0; variant < 6; variant++) {
     ref_init(&s);
     int w = 96, h = 64;
     ref_fill(&s, ref_rect(&s, 0, 0, 96, 64), ref_solid(&s, 0.2f, 0.3f, 0.4f, 1), CN_RULE_NONZERO);
     if (variant != 1) ref_begin_clip(&s, ref_circle(&s, 40, 30, 28), CN_RULE_NONZERO);
+    if (variant == 5) /* nesting past fine's registers: levels spilled, sized by the parts' depths */
+      for (int d = 0; d < 6; d++) ref_begin_blend(&s, d % 2 ? CN_BLEND_SCREEN : CN_BLEND_NORMAL, 0.9f, CN_BLEND_ISOLATED);
     for (int i = 0; i < 60; i++) {
       float x = (float)test_rand_below(8000) / 100.0f, y = (float)test_rand_below(5000) / 100.0f;
       float r = 2 + (float)test_rand_below(1500) / 100.0f;
@@ -1317,9 +1318,11 @@ TEST(render_coarse_split) {
       ref_fill(&s, ref_rect(&s, x, y, x + r, y + 1.5f), ref_solid(&s, 0.9f, 0.2f, 0.3f, 1), CN_RULE_NONZERO);
       ref_end_blend(&s);
     }
+    if (variant == 5)
+      for (int d = 0; d < 6; d++) ref_end_blend(&s);
     if (variant != 1) ref_end_clip(&s);
     ref_fill(&s, ref_rect(&s, 70, 40, 96, 64), ref_solid(&s, 0, 0, 0, 1), CN_RULE_NONZERO);
-    static const char *names[5] = {"clip", "no clip", "opaque fills", "mask", "tiny buffers"};
+    static const char *names[6] = {"clip", "no clip", "opaque fills", "mask", "tiny buffers", "deep"};
     uint8_t *img[2] = {NULL, NULL};
     for (int k = 0; k < 2; k++) {
       cn_renderer_desc d = {.coarse_split = k ? CN_RENDER_COARSE_SPLIT_ON : CN_RENDER_COARSE_SPLIT_OFF};
