@@ -24,6 +24,8 @@
 //     (as bbox_clip_local) while links stay in the chunk, from each BEGIN's
 //     own clip (written to acc[] in phase 1); a link that leaves the chunk
 //     points at a BEGIN of an earlier chunk whose clip stack box is final.
+//     Skipped where no group nests in another (phase 1 wrote each BEGIN's
+//     own clip, which is then its clip stack box).
 //  4. draws: result = box ∩ clip stack box of the innermost group (or the
 //     viewport); gap[c] ∪= result (ordered-int keys) where c = group nodes
 //     before the draw: draws with the same c are consecutive, so a subgroup
@@ -92,6 +94,7 @@ shared uint sh_mem[MEM_WORDS];
 shared uvec2 sh_sg[WG];
 shared uint sh_first_bad_tag, sh_first_bad_close, sh_closes;
 shared uint sh_depth_min, sh_span; // phase 1: the least depth entry; phase 2: the longest link
+shared uint sh_begin_max;          // phase 1: the greatest depth entry of a BEGIN
 shared uint sh_live[2];
 
 // Every earlier write of the workgroup (shared and buffer) is visible after it.
@@ -233,6 +236,7 @@ void main() {
     sh_first_bad_close = 0xFFFFFFFFu;
     sh_closes = 0u;
     sh_depth_min = 0xFFFFFFFFu;
+    sh_begin_max = 0u;
     sh_span = 0u;
   }
   for (uint k = t; k < gb; k += WG) g_pyramid.v[k] = KEY_BOX_EMPTY;
@@ -285,7 +289,7 @@ void main() {
 
   // 1. compaction and depths
   uvec2 base = uvec2(0u);
-  uint closes = 0u, depth_min = 0xFFFFFFFFu;
+  uint closes = 0u, depth_min = 0xFFFFFFFFu, begin_max = 0u;
   [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
     uint i = r * WG + lane;
     bool in_range = i < pc.n;
@@ -306,15 +310,18 @@ void main() {
       uint entry = uint(int(base.y + ex.y) + int(DEPTH_BIAS));
       tree_put(k, entry);
       depth_min = min(depth_min, entry);
+      if (!close) begin_max = max(begin_max, entry);
       closes += close ? 1u : 0u;
     }
     base += tot;
   }
   closes = subgroupAdd(closes);
   depth_min = subgroupMin(depth_min);
+  begin_max = subgroupMax(begin_max);
   if (subgroupElect()) {
     if (closes != 0u) atomicAdd(sh_closes, closes);
     atomicMin(sh_depth_min, depth_min);
+    atomicMax(sh_begin_max, begin_max);
   }
   uint m = base.x, limit = min(m, gb);
 
@@ -343,8 +350,12 @@ void main() {
   if (subgroupElect() && span != 0u) atomicMax(sh_span, span);
   sync();
 
-  // 3. clips, chunk after chunk of WG group nodes
-  for (uint p0 = 0u; p0 < limit; p0 += WG) {
+  // 3. clips, chunk after chunk of WG group nodes. Where no BEGIN's entry
+  // is above the least (no group nests in another: every BEGIN's link is
+  // -1) each BEGIN's clip stack box is its own clip, which phase 1 wrote,
+  // and nothing reads an END's: the phase has nothing to do.
+  uint p_end = sh_begin_max > least ? limit : 0u;
+  for (uint p0 = 0u; p0 < p_end; p0 += WG) {
     uint k = p0 + t;
     vec4 val = vp;
     int link = -1;

@@ -325,6 +325,53 @@ TEST(bbox_small_path) {
   CHECK(cn__bbox_small(ctx, s.n, 4096));
   check_stream(&s, VP_SMALL, "small path empty groups");
   stream_free(&s);
+  /* no group nests in another (the clip pass has nothing to do and is
+   * skipped): clip and blend groups side by side, one to three draws each,
+   * 2000 to 3100 elements (2 to 4 per invocation), some streams opening
+   * with an unmatched END (every BEGIN then one level lower) or ending with
+   * an unmatched BEGIN; then the same with a few groups nested in others
+   * near the middle (not skipped) */
+  for (int k = 0; k < 8; k++) {
+    uint64_t target = 2000 + test_rand_below(1100), m = 0;
+    s = stream_alloc(target + 8);
+    if (k & 1) s.tags[m] = CN_TAG_END_CLIP, s.boxes[m++] = (cn_box){0};
+    while (m + 6 < target) {
+      bool blend = test_rand_below(4) == 0;
+      uint64_t open = m;
+      s.tags[m] = blend ? CN_TAG_BEGIN_BLEND : CN_TAG_BEGIN_CLIP, s.boxes[m++] = rand_box();
+      if (k >= 4 && m > target / 2 && m < target / 2 + 10) /* a nested group or a few */
+        s.tags[m] = CN_TAG_BEGIN_CLIP, s.boxes[m++] = rand_box(), s.tags[m] = CN_TAG_FILL, s.boxes[m++] = rand_box(),
+        s.tags[m] = CN_TAG_END_CLIP, s.boxes[m++] = (cn_box){0};
+      for (uint64_t d = 1 + test_rand_below(3); d > 0; d--) s.tags[m] = CN_TAG_FILL, s.boxes[m++] = rand_box();
+      s.tags[m] = s.tags[open] + 1, s.boxes[m++] = (cn_box){0};
+      if (test_rand_below(3) == 0) s.tags[m] = CN_TAG_STROKE, s.boxes[m++] = rand_box();
+    }
+    if (k & 2) s.tags[m] = CN_TAG_BEGIN_CLIP, s.boxes[m++] = rand_box();
+    s.n = m;
+    uint64_t g = cn_bbox_count_groups(s.tags, s.n);
+    CHECK(cn__bbox_small(ctx, s.n, g));
+    if (k & 3) {
+      /* unbalanced: the status words of the multi-pass kernels and, for the
+       * draws, their boxes (group nodes' results are unspecified then) */
+      cn_box *x = malloc(s.n * sizeof *x), *y = malloc(s.n * sizeof *y);
+      cn_bbox_status sx, sy;
+      CHECK_OK(record_stream(&s, g, VP_SMALL, x, &sx));
+      cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = CN_SMALL_OFF});
+      CHECK(!cn__bbox_small(ctx, s.n, g));
+      CHECK_OK(record_stream(&s, g, VP_SMALL, y, &sy));
+      cn_context_set_tuning(ctx, NULL);
+      uint64_t bad = 0;
+      for (uint64_t i = 0; i < s.n; i++)
+        bad += (s.tags[i] == CN_TAG_FILL || s.tags[i] == CN_TAG_STROKE) && memcmp(&x[i], &y[i], sizeof *x) != 0;
+      CHECK_EQ_U64(bad, 0);
+      CHECK(memcmp(&sx, &sy, sizeof sx) == 0);
+      CHECK(sx.first_bad_close == (k & 1 ? 0u : 0xFFFFFFFFu));
+      free(x), free(y);
+    } else {
+      check_stream(&s, VP_SMALL, k < 4 ? "small path flat groups" : "small path nested groups");
+    }
+    stream_free(&s);
+  }
 
   /* the same bits as the multi-pass kernels, including status words */
   s = gen_stream(5000, 40, 50, false);
