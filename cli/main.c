@@ -117,6 +117,10 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   const char *fl_sp = getenv("CANOPY_FLATTEN_SPLIT");
   if (fl_sp && *fl_sp)
     cli_tuning.flatten_split_max = strncmp(fl_sp, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(fl_sp, NULL, 10);
+  /* CANOPY_FLATTEN_SETUP_FUSE=n or off (cn_tuning.flatten_setup_fuse_max) */
+  const char *fl_fu = getenv("CANOPY_FLATTEN_SETUP_FUSE");
+  if (fl_fu && *fl_fu)
+    cli_tuning.flatten_setup_fuse_max = strncmp(fl_fu, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(fl_fu, NULL, 10);
   /* CANOPY_FLATTEN_OVERLAP=off (cn_tuning.flatten_no_overlap) */
   const char *fl_ov = getenv("CANOPY_FLATTEN_OVERLAP");
   if (fl_ov && strncmp(fl_ov, "off", 3) == 0) cli_tuning.flatten_no_overlap = true;

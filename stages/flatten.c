@@ -2,7 +2,8 @@
  * scene, sizes the buffers, records the passes, reads back the line count.
  *
  * Passes (all kernels take cn_flatten_push; see shaders/flatten_*.comp):
- *   setup  elements: pairs per element -> scan -> pair_base
+ *   setup  elements: pairs per element -> scan -> pair_base (one workgroup
+ *          doing both, up to cn_tuning.flatten_setup_fuse_max elements)
  *          subpaths: start flags -> max scan -> sub_first; link -> sub_last
  *          (the flags beside the element pass, or earlier: record_links; the
  *          link beside the pair-base scan)
@@ -39,6 +40,23 @@ static bool fl_write_scans(const cn_context *ctx, uint32_t pairs) {
   uint32_t max = ctx->tuning.flatten_write_scan_max;
   if (max == CN_SMALL_OFF) return false;
   return pairs > 0 && pairs <= (max ? max : FL_WRITE_SCAN_DEFAULT);
+}
+
+/* default cn_tuning.flatten_setup_fuse_max: one row of a 1024-wide workgroup
+ * (E + 1 entries of the pair-base scan). On the H200 the fused pass beside
+ * the path boxes gains 2-9 µs a frame on the real scenes up to 576 elements,
+ * but took about 20 µs on 1715 and 2859 (longer than the pass it hides
+ * behind, docs/PERF.md). */
+#define FL_SETUP_FUSE_DEFAULT 1023u
+
+/* The workgroup of the fused element pass and pair-base scan
+ * (CN_FL_MODE_ELEM_INIT_SCAN) for E elements; 0: the two passes apart. */
+static uint32_t fl_setup_fuse_wg(const cn_context *ctx, uint32_t E) {
+  uint32_t max = ctx->tuning.flatten_setup_fuse_max;
+  if (max == CN_SMALL_OFF || E > (max ? max : FL_SETUP_FUSE_DEFAULT)) return 0;
+  uint32_t wg = cn_floor_pow2(CN_MIN(1024u, ctx->caps.max_workgroup_invocations));
+  uint32_t sg = ctx->caps.subgroup_size;
+  return sg && wg >= sg && wg % sg == 0 ? wg : 0;
 }
 
 static cn_result fl_kernel(cn_context *ctx, int kernel, VkPipeline *out) {
@@ -151,8 +169,8 @@ cn_result cn_flatten_record_links(cn_context *ctx, VkCommandBuffer cmd, const cn
 typedef struct fl_rec {
   const cn_flatten_args *a;
   cn_flatten_push pc;
-  VkPipeline k_elem, k_sub, k_pairs;
-  bool write_scans, links;
+  VkPipeline k_elem, k_sub, k_pairs, k_setup; /* k_setup: the fused element pass and pair-base scan */
+  bool write_scans, links, fused;
   VkDeviceAddress w, scan_scratch, scan_scratch_b;
   uint64_t off_pair_lines, off_sub_first, off_dash;
 } fl_rec;
@@ -173,6 +191,9 @@ static cn_result fl_prepare(cn_context *ctx, const cn_flatten_args *a, fl_rec *r
   r->a = a;
   CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_ELEMENTS, &r->k_elem));
   CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_SUBPATHS, &r->k_sub));
+  uint32_t fuse_wg = fl_setup_fuse_wg(ctx, E);
+  r->fused = fuse_wg != 0;
+  if (r->fused) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_ELEMENTS, &fuse_wg, 1, &r->k_setup));
   r->write_scans = fl_write_scans(ctx, P);
   /* constants: workgroup, the box cut, the write pass numbering the lines (flatten_pairs.comp) */
   uint32_t pair_spec[3] = {FL_WG, fl_needs_box_clip(a, view) ? 1u : 0u, r->write_scans ? 1u : 0u};
@@ -194,21 +215,29 @@ static cn_result fl_prepare(cn_context *ctx, const cn_flatten_args *a, fl_rec *r
 }
 
 /* Setup, first part: the element pass (header, pair counts, boxes reset),
- * beside the subpath start flags or their max scan. Ends before a barrier,
- * as does every fl_rec_* below. */
+ * beside the subpath start flags or their max scan; fused, also the pair-base
+ * scan. Ends before a barrier, as does every fl_rec_* below. */
 static void fl_rec_elements(cn_context *ctx, VkCommandBuffer cmd, fl_rec *r) {
   const cn_flatten_args *a = r->a;
   const uint32_t E = a->element_count, P = a->pair_count;
+  if (r->fused) {
+    r->pc.mode = CN_FL_MODE_ELEM_INIT_SCAN;
+    cn_dispatch(ctx, cmd, r->k_setup, &r->pc, sizeof r->pc, 1);
+    return;
+  }
   r->pc.mode = CN_FL_MODE_ELEM_INIT; /* with write_scans it also zeroes the per-workgroup totals */
   uint64_t init_n = CN_MAX((uint64_t)E + 1, r->write_scans ? CN_DIV_UP((uint64_t)P, FL_WG) : 0);
   cn_dispatch(ctx, cmd, r->k_elem, &r->pc, sizeof r->pc, CN_DIV_UP(init_n, FL_WG));
 }
 
-/* Setup, second part: the pair-base scan, beside the subpath link pass. */
+/* Setup, second part: the pair-base scan (unless fused into the first),
+ * beside the subpath link pass. Nothing to record where fl_pair_base_empty. */
+static bool fl_pair_base_empty(const fl_rec *r) { return r->fused && !(r->a->segment_count && r->links); }
 static cn_result fl_rec_pair_base(cn_context *ctx, VkCommandBuffer cmd, fl_rec *r) {
   const cn_flatten_args *a = r->a;
-  CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, r->w + CN_FL_OFF_PAIR_BASE * 4, r->scan_scratch,
-                 (uint64_t)a->element_count + 1, true));
+  if (!r->fused)
+    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, r->w + CN_FL_OFF_PAIR_BASE * 4, r->scan_scratch,
+                   (uint64_t)a->element_count + 1, true));
   if (a->segment_count && r->links) {
     r->pc.mode = CN_FL_MODE_SUB_LINK;
     cn_dispatch(ctx, cmd, r->k_sub, &r->pc, sizeof r->pc, CN_DIV_UP((uint64_t)a->segment_count, FL_WG));
@@ -265,8 +294,10 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
   }
   if (r.links) CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_MAX, r.w + r.off_sub_first, r.scan_scratch_b, S, false));
   cn_cmd_barrier(ctx, cmd);
-  CN_TRY(fl_rec_pair_base(ctx, cmd, &r));
-  cn_cmd_barrier(ctx, cmd);
+  if (!fl_pair_base_empty(&r)) {
+    CN_TRY(fl_rec_pair_base(ctx, cmd, &r));
+    cn_cmd_barrier(ctx, cmd);
+  }
   if (P && a->dashed) {
     r.pc.mode = CN_FL_MODE_DASH_LEN;
     cn_dispatch(ctx, cmd, r.k_pairs, &r.pc, sizeof r.pc, CN_DIV_UP((uint64_t)P, FL_WG));
@@ -286,7 +317,8 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
 struct cn__flatten_overlap {
   fl_rec r;
   cn_context *ctx;
-  int next; /* the next early pass: 0 elements, 1 pair bases, 2 dash lengths, 3 their scan, 4 count, 5 done */
+  int next; /* the next early pass: 0 elements, 1 pair bases, 2 dash lengths, 3 their scan, 4 count, 5 done
+             * (1 is passed over where fused: the count then comes a stage pass sooner) */
 };
 
 cn_result cn__flatten_overlap_begin(cn_context *ctx, const cn_flatten_args *a, cn__flatten_overlap **out) {
@@ -308,6 +340,7 @@ cn_result cn__flatten_overlap_begin(cn_context *ctx, const cn_flatten_args *a, c
 
 cn_result cn__flatten_overlap_step(cn__flatten_overlap *o, VkCommandBuffer cmd) {
   const cn_flatten_args *a = o->r.a;
+  if (o->next == 1 && fl_pair_base_empty(&o->r)) o->next = 2; /* fused into the element pass */
   if (o->next == 2 && !(a->pair_count && a->dashed)) o->next = 4; /* no dash passes */
   switch (o->next) {
     case 0: fl_rec_elements(o->ctx, cmd, &o->r); break;

@@ -447,6 +447,22 @@ TEST(flatten_real_scenes) {
     }
     if (off || bad) fprintf(stderr, "  %s: %u elements differ in count or box, %u coverage samples differ\n", files[f], off, bad);
     CHECK(off == 0 && bad == 0);
+    /* the element pass and the pair-base scan apart (cn_tuning.flatten_setup_fuse_max
+     * off) and in one workgroup (the threshold at the scene's elements: the
+     * fused pass at any size): the same lines and records as the default */
+    for (int k = 0; k < 2; k++) {
+      cn_context_set_tuning(ctx, &(cn_tuning){.flatten_setup_fuse_max = k ? d.element_count : CN_SMALL_OFF});
+      cn_line *g2 = NULL;
+      uint32_t ng2 = 0;
+      cn_flatten_elem *ge2 = calloc(d.element_count + 1, sizeof *ge2);
+      CHECK_OK(cn_flatten_run(ctx, &d, &desc, &g2, &ng2, ge2, NULL));
+      cn_context_set_tuning(ctx, NULL);
+      CHECK_EQ_U64(ng2, ng);
+      CHECK(ng2 == ng && (!ng || memcmp(g2, g, (size_t)ng * sizeof *g) == 0));
+      CHECK(memcmp(ge2, ge, d.element_count * sizeof *ge) == 0);
+      free(g2);
+      free(ge2);
+    }
     free(g);
     free(c);
     free(ge);

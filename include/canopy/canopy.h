@@ -198,6 +198,14 @@ typedef struct cn_tuning {
    * the longest walk, which bounds small scenes, and cost lanes, which
    * bound large ones); CN_SMALL_OFF: never. */
   uint32_t flatten_split_max;
+  /* flatten: scenes of at most this many elements run the element pass and
+   * the pair-base scan after it in one dispatch of one workgroup (the
+   * device's largest power-of-two size up to 1024, a workgroup scan per row
+   * of that many elements): one dispatch and barrier fewer, and in the
+   * frames that flatten beside the scene stage the line count runs beside
+   * the stage's second pass instead of its third. 0: the default (1023,
+   * from the H200 measurements in docs/PERF.md); CN_SMALL_OFF: never. */
+  uint32_t flatten_setup_fuse_max;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;

@@ -98,6 +98,7 @@ CN_STRUCT(cn_flatten_header) {
 #define CN_FL_MODE_COUNT 4u        /* flatten_pairs: lines per pair */
 #define CN_FL_MODE_WRITE 5u        /* flatten_pairs: write the lines */
 #define CN_FL_MODE_DASH_LEN 6u     /* flatten_pairs: dashed strokes' flattened lengths */
+#define CN_FL_MODE_ELEM_INIT_SCAN 7u /* flatten_elements, one workgroup: ELEM_INIT and the pair-base scan */
 
 /* Every flatten kernel takes this block (128 bytes). */
 #if !defined(VULKAN) || defined(CN_USE_FLATTEN_PUSH)
