@@ -73,14 +73,8 @@ void init_scan() {
     uint incl = subgroupInclusiveAdd(n);
     if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) sh_tot[gl_SubgroupID] = incl;
     barrier();
-    uint before = 0u, all = 0u;
-    for (uint j = gl_SubgroupInvocationID; j < gl_NumSubgroups; j += gl_SubgroupSize) {
-      uint x = sh_tot[j];
-      before += j < gl_SubgroupID ? x : 0u;
-      all += x;
-    }
-    before = subgroupAdd(before);
-    all = subgroupAdd(all);
+    uint before, all;
+    CN_SUBGROUP_TOTALS(sh_tot, before, all)
     if (e <= E) pc.work.v[CN_FL_OFF_PAIR_BASE + e] = carry + before + incl - n;
     carry += all;
   }

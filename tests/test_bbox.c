@@ -257,6 +257,18 @@ static cn_result record_stream(const stream *s, uint64_t group_bound, const floa
   return r;
 }
 
+/* The stream through bbox_small (small, *ss) and through the multi-pass
+ * kernels (multi, *sm: bbox_small turned off for that run). */
+static void record_small_and_multi(const stream *s, uint64_t gb, cn_box *small, cn_bbox_status *ss, cn_box *multi,
+                                   cn_bbox_status *sm) {
+  cn_context *ctx = test_context();
+  CHECK_OK(record_stream(s, gb, VP_SMALL, small, ss));
+  cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = CN_SMALL_OFF});
+  CHECK(!cn__bbox_small(ctx, s->n, gb));
+  CHECK_OK(record_stream(s, gb, VP_SMALL, multi, sm));
+  cn_context_set_tuning(ctx, NULL);
+}
+
 /* L BEGINs (clips, every third a blend), a draw after each, then L ENDs, then
  * `tail` draws: depth L. */
 static stream gen_deep(uint64_t L, uint64_t tail) {
@@ -355,11 +367,7 @@ TEST(bbox_small_path) {
        * draws, their boxes (group nodes' results are unspecified then) */
       cn_box *x = malloc(s.n * sizeof *x), *y = malloc(s.n * sizeof *y);
       cn_bbox_status sx, sy;
-      CHECK_OK(record_stream(&s, g, VP_SMALL, x, &sx));
-      cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = CN_SMALL_OFF});
-      CHECK(!cn__bbox_small(ctx, s.n, g));
-      CHECK_OK(record_stream(&s, g, VP_SMALL, y, &sy));
-      cn_context_set_tuning(ctx, NULL);
+      record_small_and_multi(&s, g, x, &sx, y, &sy);
       uint64_t bad = 0;
       for (uint64_t i = 0; i < s.n; i++)
         bad += (s.tags[i] == CN_TAG_FILL || s.tags[i] == CN_TAG_STROKE) && memcmp(&x[i], &y[i], sizeof *x) != 0;
@@ -378,10 +386,7 @@ TEST(bbox_small_path) {
   uint64_t gb = cn_bbox_count_groups(s.tags, s.n);
   cn_box *a = malloc(s.n * sizeof *a), *b = malloc(s.n * sizeof *b);
   cn_bbox_status sa, sb;
-  CHECK_OK(record_stream(&s, gb, VP_SMALL, a, &sa));
-  cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = CN_SMALL_OFF});
-  CHECK(!cn__bbox_small(ctx, s.n, gb));
-  CHECK_OK(record_stream(&s, gb, VP_SMALL, b, &sb));
+  record_small_and_multi(&s, gb, a, &sa, b, &sb);
   CHECK(memcmp(a, b, s.n * sizeof *a) == 0);
   CHECK(memcmp(&sa, &sb, sizeof sa) == 0);
   /* a lower threshold: n at it and one past it */
