@@ -3,13 +3,14 @@
  * with decoupled look-back against the two-pass reduce-then-scan, and a copy
  * kernel moving the same bytes (4n read, 4n written) in the same run. Every
  * result is checked against the CPU scan at sizes <= 2^22 and the largest.
- * CANOPY_BENCH_SCAN_SHAPES="wg,items[,backoff[,static[,entries[,agg[,apart[,early[,stream]]]]]]]] ..."
+ * CANOPY_BENCH_SCAN_SHAPES="wg,items[,backoff[,static[,entries[,agg[,apart[,early[,stream[,reload]]]]]]]]] ..."
  * adds one-pass rows of those block shapes, look-back pauses
  * (cn_scan_tuning.backoff), block orders (static: .static_order), look-back
  * windows (.lookback_entries), the block's total first (.aggregate_first),
  * output to another buffer than the input (apart), the early first
  * look-back window (.early_lookback) and the rows scanned and written one by
- * one after the look-back (.stream_rows) (a sweep; this
+ * one after the look-back (.stream_rows), those rows loaded again after the
+ * look-back (.reload_rows) (a sweep; this
  * benchmark only; wg and items 0: the default shape);
  * with CANOPY_BENCH_SCAN_BASE=0 those rows alone (one-pass, two-pass and
  * fenced left out). */
@@ -49,12 +50,12 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   const char *sw = getenv("CANOPY_BENCH_SCAN_SHAPES"), *base = getenv("CANOPY_BENCH_SCAN_BASE");
   if (sw && *sw && base && strcmp(base, "0") == 0) nforms = 0; /* the listed shapes alone, the first timed first */
   for (const char *p = sw; p && *p && nforms < MAX_FORMS;) {
-    unsigned wg = 0, items = 0, backoff = 0, ordered = 0, entries = 0, agg = 0, out = 0, early = 0, stream = 0;
+    unsigned wg = 0, items = 0, backoff = 0, ordered = 0, entries = 0, agg = 0, out = 0, early = 0, stream = 0, reload = 0;
     int used = 0, more = 0;
     if (sscanf(p, " %u,%u%n", &wg, &items, &used) != 2) {
       fprintf(stderr,
               "canopy bench scan: CANOPY_BENCH_SCAN_SHAPES=%s: expected "
-              "\"wg,items[,backoff[,static[,entries[,agg[,apart[,early[,stream]]]]]]]] ...\"\n",
+              "\"wg,items[,backoff[,static[,entries[,agg[,apart[,early[,stream[,reload]]]]]]]]] ...\"\n",
               sw);
       return CLI_USAGE;
     }
@@ -71,7 +72,10 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
               p += more;
               if (sscanf(p, ",%u%n", &early, &more) == 1) {
                 p += more;
-                if (sscanf(p, ",%u%n", &stream, &more) == 1) p += more;
+                if (sscanf(p, ",%u%n", &stream, &more) == 1) {
+                  p += more;
+                  if (sscanf(p, ",%u%n", &reload, &more) == 1) p += more;
+                }
               }
             }
           }
@@ -85,11 +89,12 @@ int bench_scan(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                                      .lookback_entries = entries,
                                      .aggregate_first = agg != 0,
                                      .early_lookback = early != 0,
-                                     .stream_rows = stream != 0};
+                                     .stream_rows = stream != 0,
+                                     .reload_rows = reload != 0};
     apart[nforms] = out != 0;
-    snprintf(form_names[nforms], sizeof form_names[nforms], "1p-%ux%u%s%.0u%s%s%.0u%s%s%s%s", wg, items,
+    snprintf(form_names[nforms], sizeof form_names[nforms], "1p-%ux%u%s%.0u%s%s%.0u%s%s%s%s%s", wg, items,
              backoff ? "b" : "", backoff, ordered ? "s" : "", entries ? "w" : "", entries, agg ? "a" : "",
-             out ? "o" : "", early ? "e" : "", stream ? "r" : "");
+             out ? "o" : "", early ? "e" : "", stream ? "r" : "", reload ? "l" : "");
     nforms++;
     while (*p == ' ') p++;
   }

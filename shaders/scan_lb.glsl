@@ -59,6 +59,9 @@
 // time, each written as soon as it is scanned: no row's prefix is held across
 // the look-back (fewer registers, so more workgroups per SM), at the cost of
 // the rows' scans after the walk instead of during it.
+// With RELOAD (mode bit 7, with STREAM) no row is held across the look-back
+// at all: each is loaded again just before its scan (from L2: the block read
+// it a walk ago), so the walk holds no element in registers.
 #include "common.glsl"
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_vote : require
@@ -74,6 +77,7 @@ const uint LB_LANE = 1u << ((SCAN_MODE >> 2) & 3u);         // look-back entries
 const uint AGG_FIRST = (SCAN_MODE >> 4) & 1u;               // block total before the rows' scans (below)
 const uint EARLY_LB = (SCAN_MODE >> 5) & 1u;                // 64-bit form: the first window read before the fold (below)
 const uint STREAM = (SCAN_MODE >> 6) & 1u;                  // rows scanned and written one by one after the look-back (below)
+const uint RELOAD = STREAM & (SCAN_MODE >> 7);              // STREAM: each row loaded again after the look-back (below)
 const uint TOTAL_FIRST = AGG_FIRST | STREAM;                // the subgroups' totals from the loaded rows, before their scans
 const uint LB_MAX = 8u;
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
@@ -505,8 +509,9 @@ void main() {
   uint base = SCAN_COMBINE(prefix, sg_before);
   if (STREAM != 0u) {
     [[unroll]] for (uint r = 0u; r < ROWS; r++) {
-      if (r > 0u && b == nb - 1u) barrier(); // the last block's stores branch per element
-      uvec4 x = run[r];
+      uvec4 x = RELOAD != 0u ? scan_load(b, r) : run[r];
+      // the last block's loads and stores branch per element
+      if ((r > 0u || RELOAD != 0u) && b == nb - 1u) barrier();
       uint p = scan_row(x, base);
       scan_store(b, r, p, x);
     }

@@ -16,6 +16,8 @@ enum {
   SCAN_HUGE_ITEMS = 32,       /*   total first (aggregate_first) */
   SCAN_STREAM_FROM = 1 << 22, /* 64-bit look-back: from this many elements, blocks of */
   SCAN_STREAM_ITEMS = 24,     /*   SCAN_HUGE_WG x SCAN_STREAM_ITEMS with the rows streamed (stream_rows) */
+  SCAN_RELOAD_FROM = 1 << 24, /* 64-bit look-back: from this many elements, blocks of SCAN_HUGE_WG x */
+  SCAN_RELOAD_ITEMS = 28,     /*   SCAN_RELOAD_ITEMS, the rows streamed and loaded again (reload_rows) */
   SCAN_ONE_BLOCK_WG = 1024,   /* one-pass: n up to this many invocations x SCAN_ITEMS in one block */
   SCAN_ONE_BLOCK_ITEMS = 8,   /* one block: elements per invocation while the workgroup covers n with them */
   SCAN_LOOKBACK_ENTRIES = 1,  /* 64-bit look-back: predecessors per lane and step */
@@ -66,6 +68,12 @@ static bool cn__scan_streamed(const cn_context *ctx, const cn_scan_tuning *tu, u
   return n >= SCAN_STREAM_FROM && cn__scan_huge(ctx, tu, n);
 }
 
+/* Whether the streamed rows are loaded again after the look-back instead of
+ * held across it (SCAN_RELOAD_FROM up). */
+static bool cn__scan_reloaded(const cn_context *ctx, const cn_scan_tuning *tu, uint64_t n) {
+  return n >= SCAN_RELOAD_FROM && cn__scan_huge(ctx, tu, n);
+}
+
 /* One-pass block shape: the tuning's; else, for n that one workgroup of up to
  * SCAN_ONE_BLOCK_WG invocations covers, one block (one dispatch, no clear of
  * the look-back state): SCAN_ONE_BLOCK_ITEMS elements per invocation while
@@ -85,14 +93,22 @@ static bool cn__scan_streamed(const cn_context *ctx, const cn_scan_tuning *tu, u
  * streamed after the look-back (40 registers against 64: three workgroups per
  * SM) is faster than that from 2^22 up (2^22: 15.2 against 15.7, 2^26: 188.2
  * - 189.5 against 193.6 - 196.3), slightly slower at 2^21 (12.1 against
- * 11.9).) */
+ * 11.9); 512 x 28 with the streamed rows loaded again after the look-back
+ * instead of held across it is faster than that from 2^24 up (2^26: 181.1 -
+ * 181.4 against 185.3 - 189.9; 2^24 53.3 - 53.6 against 54.7 - 54.9), slower
+ * below (2^22: 16.1 against 14.6 - 14.9; 2^20: 73 blocks, fewer than the
+ * H200's SMs).) */
 static bool cn__scan_block(const cn_context *ctx, const cn_scan_tuning *tu, uint64_t n, uint32_t *wg,
                            uint32_t *items) {
   uint32_t wg_default = n >= SCAN_LARGE_FROM ? SCAN_WG_LARGE : SCAN_WG;
   bool huge = cn__scan_huge(ctx, tu, n);
   if (huge) wg_default = SCAN_HUGE_WG;
   *wg = tu->wg ? tu->wg : cn_floor_pow2(CN_MIN(wg_default, ctx->caps.max_workgroup_invocations));
-  *items = tu->items ? tu->items : huge ? (cn__scan_streamed(ctx, tu, n) ? SCAN_STREAM_ITEMS : SCAN_HUGE_ITEMS) : SCAN_ITEMS;
+  *items = tu->items                    ? tu->items
+           : cn__scan_reloaded(ctx, tu, n) ? SCAN_RELOAD_ITEMS
+           : cn__scan_streamed(ctx, tu, n) ? SCAN_STREAM_ITEMS
+           : huge                          ? SCAN_HUGE_ITEMS
+                                           : SCAN_ITEMS;
   if (!tu->wg && !tu->items) {
     uint32_t most = cn_floor_pow2(CN_MIN((uint32_t)SCAN_ONE_BLOCK_WG, ctx->caps.max_workgroup_invocations));
     uint32_t least = CN_MAX(32u, ctx->caps.max_subgroup_size);
@@ -243,11 +259,13 @@ cn_result cn_scan_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scan_arg
    * static block order, bits 2-3 log2 of the look-back entries per lane, bit
    * 4 the block's total before its rows' scans, bit 5 the early first window
    * of the look-back, bit 6 the rows scanned and written one by one after the
-   * look-back, bits 8.. the look-back pause. */
+   * look-back, bit 7 those rows loaded again after the look-back, bits 8..
+   * the look-back pause. */
   bool huge = cn__scan_huge(ctx, tu, a->n), streamed = cn__scan_streamed(ctx, tu, a->n);
   uint32_t mode = (a->src % 16 == 0 && a->dst % 16 == 0) | (tu->static_order ? 2u : 0u) | log_entries << 2 |
                   (tu->aggregate_first || (huge && !streamed) ? 16u : 0u) | (tu->early_lookback ? 32u : 0u) |
-                  (tu->stream_rows || streamed ? 64u : 0u) | tu->backoff << 8;
+                  (tu->stream_rows || streamed ? 64u : 0u) |
+                  (tu->reload_rows || cn__scan_reloaded(ctx, tu, a->n) ? 128u : 0u) | tu->backoff << 8;
   uint32_t spec[4] = {wg, items, mode, tu->spin_budget ? tu->spin_budget : SCAN_SPIN_BUDGET};
   VkPipeline scan;
   bool a64 = cn__scan_a64(ctx, tu);

@@ -17,6 +17,9 @@
 /* From STREAM_FROM: blocks of 512 x 24 with the rows streamed. */
 #define STREAM_FROM (1u << 22)
 #define BLOCK_STREAM 12288u
+/* From RELOAD_FROM: blocks of 512 x 28, the streamed rows loaded again. */
+#define RELOAD_FROM (1u << 24)
+#define BLOCK_RELOAD 14336u
 /* The two-pass form's block (256 x 8). */
 #define BLOCK2 2048u
 
@@ -107,18 +110,20 @@ TEST(scan_block_boundaries) {
 }
 
 /* The huge inputs' default shapes at their thresholds +-1 and across their
- * first blocks; with the early first window and the streamed rows on top of
- * the first (flags without a shape keep the default shape); fenced (not that
- * shape). */
+ * first blocks; with the early first window, the streamed rows and those
+ * loaded again on top of the first (flags without a shape keep the default
+ * shape); fenced (not that shape). */
 TEST(scan_huge_shape) {
   const uint64_t sizes[] = {HUGE_FROM - 1,   HUGE_FROM,   HUGE_FROM + 1,   HUGE_FROM + BLOCK_HUGE + 1,
-                            STREAM_FROM - 1, STREAM_FROM, STREAM_FROM + 1, STREAM_FROM + BLOCK_STREAM + 1};
+                            STREAM_FROM - 1, STREAM_FROM, STREAM_FROM + 1, STREAM_FROM + BLOCK_STREAM + 1,
+                            RELOAD_FROM - 1, RELOAD_FROM + BLOCK_RELOAD + 1};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     check_scan(sizes[i], false, 0);
     check_scan(sizes[i], true, 2);
   }
   static const cn_scan_tuning others[] = {
-      {.early_lookback = true}, {.stream_rows = true}, {.fenced = true}, {.spin_budget = 2}};
+      {.early_lookback = true}, {.stream_rows = true}, {.fenced = true}, {.spin_budget = 2},
+      {.stream_rows = true, .reload_rows = true}};
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
     tuning = others[i];
     check_scan(HUGE_FROM + 3 * BLOCK_HUGE + 7, i & 1, 0);
@@ -198,7 +203,12 @@ TEST(scan_fenced_and_shapes) {
                                           {.stream_rows = true, .wg = 64, .items = 24},
                                           {.stream_rows = true, .early_lookback = true, .wg = 256, .items = 64},
                                           {.stream_rows = true, .fenced = true, .wg = 64, .items = 32},
-                                          {.stream_rows = true, .aggregate_first = true, .fenced = true, .spin_budget = 1}};
+                                          {.stream_rows = true, .aggregate_first = true, .fenced = true, .spin_budget = 1},
+                                          /* and loaded again after the look-back */
+                                          {.stream_rows = true, .reload_rows = true},
+                                          {.stream_rows = true, .reload_rows = true, .wg = 64, .items = 64, .spin_budget = 2},
+                                          {.stream_rows = true, .reload_rows = true, .wg = 64, .items = 24},
+                                          {.stream_rows = true, .reload_rows = true, .fenced = true, .wg = 64, .items = 32}};
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
     tuning = others[i];
     check_scan(3 * 64 * 16 + 5, true, 0); /* one block of the default shape, three of 64 x 16 */

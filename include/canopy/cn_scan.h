@@ -13,8 +13,9 @@
  * Algorithm: one pass with decoupled look-back (shaders/scan_lb.glsl): blocks
  * of 256 x 16 elements (512 x 16 from 2^19 elements; with 64-bit buffer
  * atomics 512 x 32 from 2^21, publishing the block's total before its rows'
- * scans, and 512 x 24 from 2^22, publishing the total first and scanning
- * and writing the rows one at a time after the look-back), and n up to
+ * scans, 512 x 24 from 2^22, publishing the total first and scanning
+ * and writing the rows one at a time after the look-back, and 512 x 28 from
+ * 2^24, loading those rows again after the look-back), and n up to
  * 1024 x 16 in one block (1024 x 8 and
  * smaller workgroups of 8 elements each while those cover n); each
  * invocation folds four elements at a time,
@@ -62,7 +63,7 @@ typedef struct cn_scan_tuning {
   /* One-pass block shape: invocations (a power of two, at least the subgroup
    * size) and elements per invocation (4 .. 64, a multiple of 4); both 0: the
    * default shape by n (see above; the huge inputs' shape also turns
-   * aggregate_first on). A shape the device cannot run fails with
+   * aggregate_first, stream_rows or reload_rows on). A shape the device cannot run fails with
    * CN_ERROR_INVALID_ARGUMENT. */
   uint32_t wg, items;
   /* One-pass: the look-back with memory fences (flag and value apart) even
@@ -92,6 +93,9 @@ typedef struct cn_scan_tuning {
                            then after the look-back each subgroup scans and writes
                            its rows one at a time (no row's prefix held across the
                            walk: fewer registers, more workgroups per SM) */
+  bool reload_rows;     /* with stream_rows: each row loaded again (from the
+                           cache) just before its scan, so that no element is
+                           held in registers across the look-back */
 } cn_scan_tuning;
 
 /* One scan: what cn_scan_record() records. Buffers are given by device
