@@ -329,16 +329,18 @@ TEST(scan_other_monoids) {
    * the block's total before its rows' scans (the segmented sum's total by
    * rows in order), 64-bit and fenced; 64 elements per invocation with the
    * early first look-back window; the rows scanned and written one by one
-   * after the look-back, 64-bit and fenced. */
-  const cn_scan_tuning shapes[7] = {{0},
+   * after the look-back, 64-bit and fenced; and loaded again after it. */
+  const cn_scan_tuning shapes[9] = {{0},
                                     {.wg = 64, .items = 16, .lookback_entries = 8},
                                     {.wg = 64, .items = 16, .aggregate_first = true},
                                     {.wg = 64, .items = 16, .aggregate_first = true, .fenced = true},
                                     {.wg = 64, .items = 64, .aggregate_first = true, .early_lookback = true},
                                     {.wg = 64, .items = 64, .stream_rows = true},
-                                    {.wg = 64, .items = 32, .stream_rows = true, .fenced = true}};
+                                    {.wg = 64, .items = 32, .stream_rows = true, .fenced = true},
+                                    {.wg = 64, .items = 28, .stream_rows = true, .reload_rows = true},
+                                    {.wg = 64, .items = 28, .stream_rows = true, .reload_rows = true, .fenced = true}};
   for (int op = CN_SCAN_U32_MAX; op <= CN_SCAN_F32_SEG_ADD; op++)
-    for (int run = 0; run < 8; run++) { /* offset 0, offset 4 (not 16-byte aligned), the other shapes */
+    for (int run = 0; run < 10; run++) { /* offset 0, offset 4 (not 16-byte aligned), the other shapes */
       int off = run == 1 ? 4 : 0;
       const cn_scan_tuning *tu = &shapes[run < 2 ? 0 : run - 1];
       for (uint64_t i = 0; i < n; i++) {
