@@ -1,7 +1,7 @@
 #version 460
 // flatten_elements: per-element passes of the flatten stage (stages/flatten.c).
 //   CN_FL_MODE_ELEM_INIT:   pair_base[e] = e's pairs (segments of its path, times
-//                           CN_FL_STROKE_SPLIT for a STROKE of a CN_PATH_CURVED
+//                           FL_SPLIT for a STROKE of a CN_PATH_CURVED
 //                           path) if e draws (FILL,
 //                           STROKE, BEGIN_CLIP) and is not culled (pc.cull: its
 //                           result box is empty), else 0; pair_base[E] = 0 (the
@@ -17,6 +17,8 @@
 #include "flatten_buffers.glsl"
 
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG_SIZE = 64;
+// Pairs per segment of a stroke of a CN_PATH_CURVED path (cn_flatten_args.stroke_split).
+layout(constant_id = 1) const uint FL_SPLIT = CN_FL_STROKE_SPLIT;
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 shared uint sh_tot[WG_SIZE]; // ELEM_INIT_SCAN: per subgroup, its row's pairs
@@ -31,14 +33,14 @@ void init_header() {
 }
 
 // Element e < E: its output record reset; returns its pairs (segments of its
-// path, times CN_FL_STROKE_SPLIT for a STROKE of a CN_PATH_CURVED path) if it
+// path, times FL_SPLIT for a STROKE of a CN_PATH_CURVED path) if it
 // draws and is not culled, else 0.
 uint init_element(uint e) {
   uint n = 0u;
   cn_element el = pc.elements.v[e];
   if (fl_is_drawing(el.tag)) {
     cn_path p = pc.paths.v[el.path];
-    n = p.seg_count * (el.tag == CN_TAG_STROKE && (p.flags & CN_PATH_CURVED) != 0u ? CN_FL_STROKE_SPLIT : 1u);
+    n = p.seg_count * (el.tag == CN_TAG_STROKE && (p.flags & CN_PATH_CURVED) != 0u ? FL_SPLIT : 1u);
   }
   if (uint64_t(pc.cull) != 0ul) {
     vec4 b = pc.cull.v[e];

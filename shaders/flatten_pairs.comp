@@ -25,6 +25,9 @@ layout(constant_id = 1) const uint FL_BOX_CLIP_SPEC = 1;
 // (stages/flatten.c: at most cn_tuning.flatten_write_scan_max pairs); WG_SIZE is then CN_FL_PAIR_GROUP.
 layout(constant_id = 2) const uint FL_WRITE_SCANS_SPEC = 0;
 #define FL_WRITE_SCANS (FL_WRITE_SCANS_SPEC != 0u)
+// Pairs per segment of a stroke of a CN_PATH_CURVED path (cn_flatten_args.stroke_split).
+layout(constant_id = 3) const uint FL_SPLIT_SPEC = CN_FL_STROKE_SPLIT;
+#define FL_STROKE_SPLIT FL_SPLIT_SPEC
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
 shared uint sh_total[WG_SIZE]; // per subgroup: its pairs' lines

@@ -156,6 +156,9 @@ static cn_result fl_check_args(const cn_flatten_args *a) {
                    a->element_count, a->segment_count, a->pair_count);
   if (!a->scratch || !a->elems || !a->lines || (a->element_count && (!a->elements || !a->paths)))
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_flatten_record: a buffer address is 0");
+  if (a->stroke_split > CN_FL_STROKE_SPLIT || (a->stroke_split & (a->stroke_split - 1)))
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "flatten: stroke_split %u: 0, 1, 2, 4, 8 or %u", a->stroke_split,
+                   CN_FL_STROKE_SPLIT);
   return CN_OK;
 }
 
@@ -189,15 +192,20 @@ static cn_result fl_prepare(cn_context *ctx, const cn_flatten_args *a, fl_rec *r
   }
   if (identity) view[0] = view[3] = 1;
   r->a = a;
-  CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_ELEMENTS, &r->k_elem));
+  /* the element kernels' constants: workgroup, pairs per curved stroke segment */
+  uint32_t split = a->stroke_split ? a->stroke_split : CN_FL_STROKE_SPLIT;
+  uint32_t elem_spec[2] = {FL_WG, split};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_ELEMENTS, elem_spec, 2, &r->k_elem));
   CN_TRY(fl_kernel(ctx, CN_KERNEL_FLATTEN_SUBPATHS, &r->k_sub));
   uint32_t fuse_wg = fl_setup_fuse_wg(ctx, E);
   r->fused = fuse_wg != 0;
-  if (r->fused) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_ELEMENTS, &fuse_wg, 1, &r->k_setup));
+  uint32_t fuse_spec[2] = {fuse_wg, split};
+  if (r->fused) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_ELEMENTS, fuse_spec, 2, &r->k_setup));
   r->write_scans = fl_write_scans(ctx, P);
-  /* constants: workgroup, the box cut, the write pass numbering the lines (flatten_pairs.comp) */
-  uint32_t pair_spec[3] = {FL_WG, fl_needs_box_clip(a, view) ? 1u : 0u, r->write_scans ? 1u : 0u};
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_PAIRS, pair_spec, 3, &r->k_pairs));
+  /* constants: workgroup, the box cut, the write pass numbering the lines,
+   * pairs per curved stroke segment (flatten_pairs.comp) */
+  uint32_t pair_spec[4] = {FL_WG, fl_needs_box_clip(a, view) ? 1u : 0u, r->write_scans ? 1u : 0u, split};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_FLATTEN_PAIRS, pair_spec, 4, &r->k_pairs));
   r->pc = (cn_flatten_push){
       .elements = a->elements, .paths = a->paths, .segments = a->segments, .transforms = a->transforms,
       .strokes = a->strokes, .dashes = a->dashes, .work = a->scratch, .lines = a->lines,

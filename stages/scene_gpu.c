@@ -90,10 +90,12 @@ cn_result cn_scene_gpu_set_scene(cn_scene_gpu *g, const cn_scene_data *s) {
     CN__COPY(image_pixels, image_pixel_count, uint32_t);
 #undef CN__COPY
     /* the device copy's path flags: CN_PATH_CURVED where a segment is a curve
-     * (the flatten stage walks those strokes in chunks), when the scene's
-     * pairs with the chunks stay within cn_tuning.flatten_split_max */
+     * (the flatten stage walks those strokes in chunks), with the most chunks
+     * per segment (CN_FL_STROKE_SPLIT, then half as many, ...) that keep the
+     * scene's pairs within cn_tuning.flatten_split_max; none when even two
+     * chunks make more */
     cn_path *dp = (cn_path *)(host + g->off_paths);
-    uint64_t pairs_all = 0, pairs_plain = 0;
+    uint64_t pairs_plain = 0, curved = 0; /* curved: segments of strokes of curved paths */
     for (uint32_t p = 0; p < s->path_count; p++) {
       dp[p].flags &= ~CN_PATH_CURVED;
       for (uint32_t k = 0; k < dp[p].seg_count; k++)
@@ -106,14 +108,16 @@ cn_result cn_scene_gpu_set_scene(cn_scene_gpu *g, const cn_scene_data *s) {
       const cn_element *e = &s->elements[i];
       if (e->tag != CN_TAG_FILL && e->tag != CN_TAG_STROKE && e->tag != CN_TAG_BEGIN_CLIP) continue;
       bool split = e->tag == CN_TAG_STROKE && (dp[e->path].flags & CN_PATH_CURVED);
-      pairs_all += (uint64_t)dp[e->path].seg_count * (split ? CN_FL_STROKE_SPLIT : 1u);
+      curved += split ? dp[e->path].seg_count : 0u;
       pairs_plain += dp[e->path].seg_count;
     }
     uint32_t split_max = ctx->tuning.flatten_split_max ? ctx->tuning.flatten_split_max : CN__FLATTEN_SPLIT_DEFAULT;
-    if (ctx->tuning.flatten_split_max == CN_SMALL_OFF || pairs_all > split_max) {
+    uint32_t chunks = ctx->tuning.flatten_split_max == CN_SMALL_OFF ? 1u : CN_FL_STROKE_SPLIT;
+    while (chunks > 1 && pairs_plain + (uint64_t)(chunks - 1) * curved > split_max) chunks /= 2;
+    if (chunks == 1)
       for (uint32_t p = 0; p < s->path_count; p++) dp[p].flags &= ~CN_PATH_CURVED;
-      pairs_all = pairs_plain;
-    }
+    g->stroke_split = chunks;
+    uint64_t pairs_all = pairs_plain + (uint64_t)(chunks - 1) * curved;
     g->pairs_all = (uint32_t)CN_MIN(pairs_all, (uint64_t)UINT32_MAX);
     for (uint32_t i = 0; i < n; i++) {
       init[i].px0 = init[i].py0 = INT_MAX;
@@ -286,6 +290,7 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
         .element_count = n,
         .segment_count = s->segment_count,
         .pair_count = g->pairs_all, /* exact: the chunks only where CN_PATH_CURVED is set */
+        .stroke_split = g->stroke_split,
         .dashed = g->info.dashed,
         .extent = g->info.extent,
         .tolerance = f->tolerance,

@@ -106,16 +106,21 @@ struct cn_scene_gpu {
    * too when culling saved at most 1/16 of the pairs (the pixels are the
    * same). fl_culls / fl_overlapped: what the last record did. */
   uint32_t pairs_all, pairs_culled;
+  uint32_t stroke_split; /* pairs per segment of a stroke of a CN_PATH_CURVED path (set_scene) */
   bool cull_known, cull_lines_ok, fl_culls, fl_overlapped;
   float cull_view[6], cull_viewport[4];
 };
 
-/* cn_tuning.flatten_split_max's default: stroke chunks while the scene's pairs
- * with them stay within 2^17 (on the H200 the chunks made the synthetic 1000
- * paths with 30% strokes 0.41 -> 0.25 ms and the 10 000 paths 0.75 -> 1.75:
- * past a wave or two of invocations the chunks' extra lanes cost more than
- * the shorter walks save; docs/PERF.md) */
-#define CN__FLATTEN_SPLIT_DEFAULT (1u << 17)
+/* cn_tuning.flatten_split_max's default: the most stroke chunks (16, 8, 4,
+ * 2) that keep the scene's pairs within 73 728 (on the H200 the chunks made
+ * the synthetic 1000 paths with 30% strokes 0.41 -> 0.25 ms and the 10 000
+ * paths 0.75 -> 1.75: past a wave or two of invocations the chunks' extra
+ * lanes cost more than the shorter walks save. The pair kernel's 126
+ * registers leave 8 workgroups of 64 per SM there, 67 584 pairs a wave:
+ * mapWaadt.svg's 90 000 pairs in 16 chunks took 0.279 ms a frame, its 62 000
+ * in 8 0.260, while rs.svg's 56 000 in 16 took 0.215 and in 8 0.285;
+ * docs/PERF.md) */
+#define CN__FLATTEN_SPLIT_DEFAULT 73728u
 
 /* Device address of an array of the uploaded scene. */
 #define CN__SG_ADDR(g, name) ((g)->scene.address + (g)->off_##name)

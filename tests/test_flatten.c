@@ -275,6 +275,15 @@ TEST(fill_overflow_rerun) {
     }
   }
   CHECK(e1[0].line_count == nb);
+  /* stroke_split: 0 or a power of two up to CN_FL_STROKE_SPLIT; others are refused */
+  const uint32_t bad_splits[] = {3, 6, 2 * CN_FL_STROKE_SPLIT};
+  for (size_t i = 0; i < sizeof bad_splits / sizeof bad_splits[0]; i++) {
+    fa.stroke_split = bad_splits[i];
+    VkCommandBuffer cmd;
+    CHECK_OK(cn_cmd_begin(ctx, &cmd));
+    CHECK(cn_flatten_record(ctx, cmd, &fa) == CN_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(cn_cmd_submit(ctx, cmd));
+  }
   free(e1);
   free(e2);
   cn_buffer_destroy(ctx, &buf);
@@ -452,6 +461,33 @@ TEST(flatten_real_scenes) {
      * fused pass at any size): the same lines and records as the default */
     for (int k = 0; k < 2; k++) {
       cn_context_set_tuning(ctx, &(cn_tuning){.flatten_setup_fuse_max = k ? d.element_count : CN_SMALL_OFF});
+      cn_line *g2 = NULL;
+      uint32_t ng2 = 0;
+      cn_flatten_elem *ge2 = calloc(d.element_count + 1, sizeof *ge2);
+      CHECK_OK(cn_flatten_run(ctx, &d, &desc, &g2, &ng2, ge2, NULL));
+      cn_context_set_tuning(ctx, NULL);
+      CHECK_EQ_U64(ng2, ng);
+      CHECK(ng2 == ng && (!ng || memcmp(g2, g, (size_t)ng * sizeof *g) == 0));
+      CHECK(memcmp(ge2, ge, d.element_count * sizeof *ge) == 0);
+      free(g2);
+      free(ge2);
+    }
+    /* the strokes of curved paths in 16, 4 or 1 chunks per segment
+     * (cn_tuning.flatten_split_max at the scene's pairs with that many; the
+     * default may take another): the same lines and records */
+    uint64_t plain = 0, curved = 0;
+    for (uint32_t e = 0; e < d.element_count; e++) {
+      const cn_element *el = &d.elements[e];
+      if (el->tag != CN_TAG_FILL && el->tag != CN_TAG_STROKE && el->tag != CN_TAG_BEGIN_CLIP) continue;
+      const cn_path *p = &d.paths[el->path];
+      bool curve = false;
+      for (uint32_t k = 0; k < p->seg_count && !curve; k++) curve = (d.segments[p->seg_first + k].info & 3u) != CN_SEG_LINE;
+      plain += p->seg_count;
+      curved += el->tag == CN_TAG_STROKE && curve ? p->seg_count : 0;
+    }
+    for (uint32_t chunks = 16; curved && chunks >= 1; chunks /= 4) {
+      uint64_t max = plain + (chunks - 1) * curved;
+      cn_context_set_tuning(ctx, &(cn_tuning){.flatten_split_max = chunks == 1 ? CN_SMALL_OFF : (uint32_t)max});
       cn_line *g2 = NULL;
       uint32_t ng2 = 0;
       cn_flatten_elem *ge2 = calloc(d.element_count + 1, sizeof *ge2);

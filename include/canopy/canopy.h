@@ -193,10 +193,12 @@ typedef struct cn_tuning {
   bool flatten_no_overlap;
   /* cn_scene_gpu: strokes of paths with curves are flattened in
    * CN_FL_STROKE_SPLIT chunks per segment (cn_flatten_shared.h) when the
-   * scene's pairs with the chunks number at most this. 0: the default
-   * (131072, from the H200 measurements in docs/PERF.md: the chunks shorten
+   * scene's pairs with the chunks number at most this, else in the most of
+   * 8, 4 or 2 chunks that keep them within it, else unsplit. 0: the default
+   * (73728, from the H200 measurements in docs/PERF.md: the chunks shorten
    * the longest walk, which bounds small scenes, and cost lanes, which
-   * bound large ones); CN_SMALL_OFF: never. */
+   * bound large ones: past about one wave of the pair kernel's workgroups
+   * fewer chunks are faster); CN_SMALL_OFF: never. */
   uint32_t flatten_split_max;
   /* flatten: scenes of at most this many elements run the element pass and
    * the pair-base scan after it in one dispatch of one workgroup (the

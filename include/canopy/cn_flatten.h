@@ -127,6 +127,10 @@ typedef struct cn_flatten_args {
                           (CN_FL_STROKE_SPLIT per stroke segment, a bound; pairs past the
                           count the kernels find do nothing) */
   bool dashed;         /* cn_scene_info.dashed */
+  /* pairs per segment of a STROKE whose path has CN_PATH_CURVED: 1, 2, 4, 8
+   * or 16 (0: CN_FL_STROKE_SPLIT). Every value gives the same lines; more
+   * chunks shorten the longest walk, fewer make fewer pairs. */
+  uint32_t stroke_split;
   /* cn_scene_info.extent, or 0 when unknown. Lines are cut to the box
    * [-32768, 49152]^2 device pixels (cn_flatten_core.h); when the view maps
    * the extent well inside it, nothing can leave the box and the kernel is

@@ -49,7 +49,7 @@ typedef struct cn_scene_data {
 /* What cn_scene_check learns about a scene. */
 typedef struct cn_scene_info {
   uint32_t group_count; /* BEGIN/END elements */
-  uint32_t pair_count;  /* the flatten stage's pairs: one per segment of a FILL or BEGIN_CLIP,
+  uint32_t pair_count;  /* the flatten stage's pairs, at most: one per segment of a FILL or BEGIN_CLIP,
                            CN_FL_STROKE_SPLIT (cn_flatten_shared.h) per segment of a STROKE */
   uint32_t drawn_segments; /* (element, segment) pairs of FILL, STROKE and BEGIN_CLIP elements */
   uint32_t max_depth;   /* deepest clip/blend nesting */

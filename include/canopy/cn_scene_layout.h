@@ -49,8 +49,9 @@
 /* cn_path.flags: canopy sets this in its own device copy of a scene
  * (cn_scene_gpu) for every path with a quadratic or cubic segment, when the
  * scene stays within cn_tuning.flatten_split_max pairs with it; the flatten
- * stage walks the strokes of such paths in CN_FL_STROKE_SPLIT chunks per
- * segment (cn_flatten_shared.h), the others in one. A hint only: the lines
+ * stage walks the strokes of such paths in cn_flatten_args.stroke_split (at
+ * most CN_FL_STROKE_SPLIT, cn_flatten_shared.h) chunks per segment, the
+ * others in one. A hint only: the lines
  * are the same either way. Scene data may leave it 0. */
 #define CN_PATH_CURVED 1u
 
