@@ -401,6 +401,23 @@ static bool closed_sorted(const cn_line *l, uint32_t n) {
   return ok;
 }
 
+/* d flattened under tuning t gives the lines g (ng of them) and element
+ * records ge, bit for bit. */
+static void same_flatten(cn_context *ctx, const cn_scene_data *d, const cn_flatten_desc *desc, const cn_tuning *t,
+                         const cn_line *g, uint32_t ng, const cn_flatten_elem *ge) {
+  cn_context_set_tuning(ctx, t);
+  cn_line *g2 = NULL;
+  uint32_t ng2 = 0;
+  cn_flatten_elem *ge2 = calloc(d->element_count + 1, sizeof *ge2);
+  CHECK_OK(cn_flatten_run(ctx, d, desc, &g2, &ng2, ge2, NULL));
+  cn_context_set_tuning(ctx, NULL);
+  CHECK_EQ_U64(ng2, ng);
+  CHECK(ng2 == ng && (!ng || memcmp(g2, g, (size_t)ng * sizeof *g) == 0));
+  CHECK(memcmp(ge2, ge, d->element_count * sizeof *ge) == 0);
+  free(g2);
+  free(ge2);
+}
+
 /* Every real scene of tests/data/scenes-real fitted to 1024 px: GPU and CPU
  * give closed chains, the same line counts per element (up to a few lines
  * where a float threshold falls the other way), the same boxes, and the same
@@ -460,17 +477,7 @@ TEST(flatten_real_scenes) {
      * off) and in one workgroup (the threshold at the scene's elements: the
      * fused pass at any size): the same lines and records as the default */
     for (int k = 0; k < 2; k++) {
-      cn_context_set_tuning(ctx, &(cn_tuning){.flatten_setup_fuse_max = k ? d.element_count : CN_SMALL_OFF});
-      cn_line *g2 = NULL;
-      uint32_t ng2 = 0;
-      cn_flatten_elem *ge2 = calloc(d.element_count + 1, sizeof *ge2);
-      CHECK_OK(cn_flatten_run(ctx, &d, &desc, &g2, &ng2, ge2, NULL));
-      cn_context_set_tuning(ctx, NULL);
-      CHECK_EQ_U64(ng2, ng);
-      CHECK(ng2 == ng && (!ng || memcmp(g2, g, (size_t)ng * sizeof *g) == 0));
-      CHECK(memcmp(ge2, ge, d.element_count * sizeof *ge) == 0);
-      free(g2);
-      free(ge2);
+      same_flatten(ctx, &d, &desc, &(cn_tuning){.flatten_setup_fuse_max = k ? d.element_count : CN_SMALL_OFF}, g, ng, ge);
     }
     /* the strokes of curved paths in 16, 4 or 1 chunks per segment
      * (cn_tuning.flatten_split_max at the scene's pairs with that many; the
@@ -487,17 +494,8 @@ TEST(flatten_real_scenes) {
     }
     for (uint32_t chunks = 16; curved && chunks >= 1; chunks /= 4) {
       uint64_t max = plain + (chunks - 1) * curved;
-      cn_context_set_tuning(ctx, &(cn_tuning){.flatten_split_max = chunks == 1 ? CN_SMALL_OFF : (uint32_t)max});
-      cn_line *g2 = NULL;
-      uint32_t ng2 = 0;
-      cn_flatten_elem *ge2 = calloc(d.element_count + 1, sizeof *ge2);
-      CHECK_OK(cn_flatten_run(ctx, &d, &desc, &g2, &ng2, ge2, NULL));
-      cn_context_set_tuning(ctx, NULL);
-      CHECK_EQ_U64(ng2, ng);
-      CHECK(ng2 == ng && (!ng || memcmp(g2, g, (size_t)ng * sizeof *g) == 0));
-      CHECK(memcmp(ge2, ge, d.element_count * sizeof *ge) == 0);
-      free(g2);
-      free(ge2);
+      same_flatten(ctx, &d, &desc, &(cn_tuning){.flatten_split_max = chunks == 1 ? CN_SMALL_OFF : (uint32_t)max}, g, ng,
+                   ge);
     }
     free(g);
     free(c);
