@@ -554,6 +554,45 @@ static void check_tunings_agree(cn_context *ctx, fu_scene *s, uint32_t segs, boo
  * above it, for the subpath links' scan (segments) and the line offsets'
  * (pairs + 1); the devices' workgroups of 1024 put the default range at
  * 16385..32768 elements. */
+/* cn_scene_info.extent: each drawn element's path under its own transform
+ * (plus a stroke's reach), not the scene's largest coordinate under its
+ * largest transform; a path no element draws does not count. */
+TEST(scene_extent_per_element) {
+  static fu_scene s;
+  fu_init(&s);
+  uint32_t small = fu_transform(&s, 0.01f, 0, 0, 0.01f, 5, -7);
+  uint32_t shift = fu_transform(&s, 1, 0, 0, 1, 3, 0);
+  fu_path(&s, small); /* 10 000 units at 1/100: about 107 */
+  fu_move(&s, -10000, 0);
+  fu_line(&s, 10000, 20);
+  fu_end(&s, false);
+  fu_fill(&s, CN_RULE_NONZERO);
+  fu_path(&s, shift); /* 50 units, a miter stroke 4 wide with limit 10: 50 + 20 + 3 */
+  fu_move(&s, 0, 0);
+  fu_line(&s, 50, -40);
+  fu_end(&s, false);
+  fu_stroke(&s, 4, CN_JOIN_MITER, CN_CAP_BUTT, 10, NULL, 0, 0);
+  fu_path(&s, shift); /* drawn by nothing */
+  fu_move(&s, 1e6f, 0);
+  fu_line(&s, 0, 1e6f);
+  fu_end(&s, false);
+  cn_scene_data d = fu_data(&s);
+  cn_scene_info info;
+  CHECK_OK(cn_scene_check(&d, &info));
+  double lin = fabs((double)0.01f), fill = lin * 10000.0 + 7.0, stroke = 1.0 * (50.0 + 0.5 * 4.0 * 10.0) + 3.0;
+  CHECK(info.extent == (float)fmax(fill, stroke));
+  /* the stroke's transform scaled up: its reach takes over */
+  s.transforms[shift].a = s.transforms[shift].d = 30;
+  d = fu_data(&s);
+  CHECK_OK(cn_scene_check(&d, &info));
+  CHECK(info.extent == (float)(30.0 * (50.0 + 20.0) + 3.0));
+  /* an infinite coordinate in a drawn path: no finite bound */
+  s.segments[0].x1 = INFINITY;
+  d = fu_data(&s);
+  CHECK_OK(cn_scene_check(&d, &info));
+  CHECK(isinf(info.extent));
+}
+
 TEST(flatten_scan_one_block_threshold) {
   cn_context *ctx = test_context();
   if (!ctx) return;
@@ -601,6 +640,6 @@ TEST(flatten_write_scan_threshold) {
   free(s);
 }
 
-TEST_MAIN(T(fill_square_exact), T(flatten_scan_one_block_threshold), T(flatten_write_scan_threshold), T(fill_open_subpath_and_view), T(fill_curve_tolerance), T(fill_random_gpu_vs_cpu),
+TEST_MAIN(T(fill_square_exact), T(scene_extent_per_element), T(flatten_scan_one_block_threshold), T(flatten_write_scan_threshold), T(fill_open_subpath_and_view), T(fill_curve_tolerance), T(fill_random_gpu_vs_cpu),
           T(fill_overflow_rerun), T(fill_adversarial), T(flatten_bad_input),
           T(flatten_real_scenes))

@@ -55,8 +55,9 @@ typedef struct cn_scene_info {
   uint32_t max_depth;   /* deepest clip/blend nesting */
   bool dashed;          /* some STROKE has a dash pattern */
   /* A bound on |x| and |y| of everything the scene can draw before a view
-   * transform: control points under the largest transform, plus the farthest
-   * a stroke's outline (joins, caps) can reach. Infinity when not finite. */
+   * transform: the largest over the drawn elements of their path's control
+   * points under the path's own transform, plus the farthest a stroke's
+   * outline (joins, caps) can reach. Infinity when not finite. */
   float extent;
 } cn_scene_info;
 
