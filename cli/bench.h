@@ -28,6 +28,12 @@ void bench_printf(bench_report *r, const char *fmt, ...)
 /* Header lines: date (UTC), device, driver, Vulkan version, command. */
 void bench_header(bench_report *r, cn_context *ctx, const bench_opts *o);
 
+/* Untimed work recorded before the timed runs, in their command buffer, so
+ * that the GPU's clocks have ramped up: about BENCH_WARM_NS nanoseconds of
+ * it, at most BENCH_MAX_WARM runs. */
+enum { BENCH_MAX_WARM = 4000 };
+#define BENCH_WARM_NS 20e6
+
 /* Records one run of the work being timed into cmd. */
 typedef cn_result (*bench_record_fn)(cn_context *ctx, VkCommandBuffer cmd, void *user);
 

@@ -108,64 +108,107 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Uploads d, runs the stage warmup + runs times (each its own submission, so
- * an overflow can grow the buffer first), the medians per pass. */
+/* Uploads d, runs the stage until its buffers hold a frame (each run its own
+ * submission, so an overflow can grow them) and times one more, then records
+ * untimed frames worth BENCH_WARM_NS (at least o->warmup) and o->runs timed
+ * ones in one command buffer, as bench_gpu_median does for the other
+ * targets: the frames are short and the CPU reference runs between scenes,
+ * so without that the GPU's clocks are down (small scenes' passes took 3 to
+ * 4 times as long, docs/PERF.md). The medians per pass. */
 static cn_result flat_bench_scene(cn_context *ctx, const bench_opts *o, const cn_scene_data *d, const cn_flatten_desc *desc,
                              bool cpu, flat_result *res) {
   memset(res, 0, sizeof *res);
+  enum { MAX_FRAMES = 200 };
+  int runs = o->runs < 1 ? 1 : o->runs > MAX_FRAMES ? MAX_FRAMES : o->runs;
   cn_scene_gpu *g = NULL;
   cn_timer *timer = NULL;
   cn_scene_gpu_desc gd = {.initial = {.lines = desc ? desc->initial_line_capacity : 0}};
   cn_result r = cn_scene_gpu_create(ctx, &gd, &g);
-  if (r == CN_OK) r = cn_timer_create(ctx, 16, &timer);
+  /* per timed frame: "start" and at most the four pass marks */
+  if (r == CN_OK) r = cn_timer_create(ctx, (uint32_t)runs * (BENCH_SPANS + 1) + 1, &timer);
   if (r == CN_OK) r = cn_scene_gpu_set_scene(g, d);
   /* the flatten stage alone (no scene stage, no culling) */
-  cn_scene_frame frame = {.flatten = true, .tolerance = desc ? desc->tolerance : 0, .timer = timer};
+  cn_scene_frame frame = {.flatten = true, .tolerance = desc ? desc->tolerance : 0};
   if (desc) memcpy(frame.transform, desc->view, sizeof frame.transform);
-  double spans[BENCH_SPANS + 1][200];
-  int measured = 0;
-  for (int it = -o->warmup - 1; it < o->runs && r == CN_OK;) {
-    VkCommandBuffer cb;
-    r = cn_cmd_begin(ctx, &cb);
-    if (r != CN_OK) break;
+  enum { CAP = MAX_FRAMES * (BENCH_SPANS + 1) + 1 };
+  static double ns[CAP];
+  static const char *names[CAP];
+  static double spans[BENCH_SPANS + 1][MAX_FRAMES];
+  uint32_t n = 0;
+  /* untimed: a frame that fits (every count is exact: one growth), then one
+   * more, timed alone to size the warm-up */
+  if (r == CN_OK) r = cn_scene_gpu_run(g, &frame, NULL); /* grows what the frame needs, runs it again */
+  frame.timer = timer;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  if (r == CN_OK) r = cn_cmd_begin(ctx, &cb);
+  if (r == CN_OK) {
     cn_timer_reset(ctx, timer, cb);
     cn_timer_mark(ctx, timer, cb, "start");
     r = cn_scene_gpu_record(g, cb, &frame);
     cn_result sr = cn_cmd_submit(ctx, cb);
     if (r == CN_OK) r = sr;
-    bool again = false;
-    if (r == CN_OK) r = cn_scene_gpu_frame_done(g, &again);
-    cn_scene_gpu_counts counts;
-    cn_scene_gpu_counts_get(g, &counts);
-    res->lines = counts.lines;
-    if (r != CN_OK || again) continue; /* grown: run again */
-    if (it++ < 0) continue;            /* warm-up */
-    uint32_t n = 0;
-    double ns[BENCH_SPANS];
-    const char *names[BENCH_SPANS];
-    r = cn_timer_read(ctx, timer, &n, names, ns, BENCH_SPANS);
-    /* each span in its column by its label: scenes whose write pass numbers
-     * the lines itself run no scan (its column stays 0) */
-    static const char *const columns[BENCH_SPANS] = {"flatten: setup", "flatten: count", "flatten: scan", "flatten: write"};
-    double sum = 0;
-    for (uint32_t c = 0; c < BENCH_SPANS; c++) spans[c][measured] = 0;
-    for (uint32_t i = 0; i < n && i < BENCH_SPANS; i++)
-      for (uint32_t c = 0; c < BENCH_SPANS; c++)
-        if (names[i] && strcmp(names[i], columns[c]) == 0) spans[c][measured] += ns[i] * 1e-6;
-    for (uint32_t c = 0; c < BENCH_SPANS; c++) sum += spans[c][measured];
-    spans[BENCH_SPANS][measured++] = sum;
   }
+  double est = 0;
+  if (r == CN_OK) r = cn_timer_read(ctx, timer, &n, names, ns, CAP);
+  for (uint32_t i = 0; r == CN_OK && i < n; i++) est += ns[i];
+  double w = est > 0 ? BENCH_WARM_NS / est : BENCH_MAX_WARM;
+  int warm = w > BENCH_MAX_WARM ? BENCH_MAX_WARM : (int)w;
+  if (warm < o->warmup) warm = o->warmup;
+  bool again = false;
+  if (r == CN_OK) r = cn_scene_gpu_frame_done(g, &again);
+  if (r == CN_OK) r = cn_cmd_begin(ctx, &cb);
+  if (r == CN_OK) {
+    frame.timer = NULL;
+    for (int f = 0; f < warm && r == CN_OK; f++) {
+      cn_cmd_barrier(ctx, cb);
+      r = cn_scene_gpu_record(g, cb, &frame);
+    }
+    frame.timer = timer;
+    cn_cmd_barrier(ctx, cb);
+    cn_timer_reset(ctx, timer, cb);
+    for (int f = 0; f < runs && r == CN_OK; f++) {
+      cn_cmd_barrier(ctx, cb);
+      cn_timer_mark(ctx, timer, cb, "start");
+      r = cn_scene_gpu_record(g, cb, &frame);
+    }
+    cn_result sr = cn_cmd_submit(ctx, cb);
+    if (r == CN_OK) r = sr;
+  }
+  if (r == CN_OK) r = cn_scene_gpu_frame_done(g, &again);
+  if (r == CN_OK && again) r = cn_error_set(CN_ERROR_STATE, "bench flatten: a timed frame outgrew its buffers");
+  cn_scene_gpu_counts counts;
+  cn_scene_gpu_counts_get(g, &counts);
+  res->lines = counts.lines;
+  if (r == CN_OK) r = cn_timer_read(ctx, timer, &n, names, ns, CAP);
+  /* each span in its column by its label: scenes whose write pass numbers
+   * the lines itself run no scan (its column stays 0) */
+  static const char *const columns[BENCH_SPANS] = {"flatten: setup", "flatten: count", "flatten: scan", "flatten: write"};
+  int f = -1;
+  for (uint32_t i = 0; r == CN_OK && i < n; i++) {
+    if (names[i] && strcmp(names[i], "start") == 0) {
+      if (++f < runs)
+        for (uint32_t c = 0; c <= BENCH_SPANS; c++) spans[c][f] = 0;
+      continue;
+    }
+    if (f < 0 || f >= runs) continue;
+    for (uint32_t c = 0; c < BENCH_SPANS; c++)
+      if (names[i] && strcmp(names[i], columns[c]) == 0) {
+        spans[c][f] += ns[i] * 1e-6;
+        spans[BENCH_SPANS][f] += ns[i] * 1e-6;
+      }
+  }
+  int measured = f + 1 < runs ? f + 1 : runs;
   for (int i = 0; i <= BENCH_SPANS && measured; i++) {
     qsort(spans[i], (size_t)measured, sizeof(double), cmp_double);
     res->span_ms[i] = spans[i][measured / 2];
   }
   if (r == CN_OK && cpu) {
     cn_line *l = NULL;
-    uint32_t n = 0;
+    uint32_t cpu_lines = 0;
     double t0 = bench_now();
-    r = cn_flatten_cpu(d, desc, &l, &n, NULL);
+    r = cn_flatten_cpu(d, desc, &l, &cpu_lines, NULL);
     res->cpu_ms = (bench_now() - t0) * 1e3;
-    res->cpu_lines = n;
+    res->cpu_lines = cpu_lines;
     free(l);
   }
   cn_timer_destroy(ctx, timer);

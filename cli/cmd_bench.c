@@ -9,8 +9,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-enum { BENCH_MAX_WARM = 4000 };
-#define BENCH_WARM_NS 20e6 /* warm-up work before timed runs: 20 ms */
 #define CN_BENCH_MIN3(a, b, c) ((a) < (b) ? ((a) < (c) ? (a) : (c)) : ((b) < (c) ? (b) : (c)))
 
 typedef struct bench_target {
