@@ -243,8 +243,10 @@ int bench_render(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   uint32_t w = o->quick ? 480 : 3840, h = o->quick ? 270 : 2160;
   uint32_t synth_n = o->quick ? 10000 : 100000;
   const char *root = o->scenes; /* checked by cmd_bench.c */
-  bench_printf(rep, "target %ux%u, white background, default tolerance, anti-aliasing %s; scenes from %s\n\n", w, h,
+  bench_printf(rep, "target %ux%u, white background, default tolerance, anti-aliasing %s; scenes from %s\n", w, h,
                o->aa == CN_AA_SS16 ? "ss16" : "area", root);
+  bench_printf(rep, "render frames: each its own submission (the renderer's timer holds one frame's marks), the\n"
+                    "untimed ones first; a frame's passes are timed back to back\n\n");
 
   /* the SVG files, two directory levels deep, sorted */
   char *files[BR_MAX_FILES];
