@@ -41,16 +41,15 @@ static double cn__seg_max(const cn_scene_data *s, uint32_t first, uint32_t count
  * round joins and caps reach the half width) further out, scaled by the same
  * transform. Each path's M is taken once (one pass over the segments where
  * paths do not share them); where the paths' ranges add up to more than the
- * segments twice over, the scene's largest coordinate stands in for the
- * paths not yet measured (bounded work). Without memory for the per-path
- * values, the scene's largest coordinate under its largest transform (the
- * bound is then looser, never smaller). */
+ * segments twice over, or without memory for the per-path values, the
+ * scene's largest coordinate stands in for M (looser, never smaller; the
+ * work stays bounded). */
 static float cn__scene_extent(const cn_scene_data *s) {
   double e = 0, all = -1;
   double *pm = s->path_count ? malloc((size_t)s->path_count * sizeof *pm) : NULL;
   uint64_t work = 0, budget = 2ull * s->segment_count + 1024;
   for (uint32_t p = 0; pm && p < s->path_count; p++) pm[p] = -1;
-  for (uint32_t i = 0; i < s->element_count; i++) {
+  for (uint32_t i = 0; i < s->element_count && isfinite(e); i++) {
     const cn_element *el = &s->elements[i];
     if (el->tag != CN_TAG_FILL && el->tag != CN_TAG_STROKE && el->tag != CN_TAG_BEGIN_CLIP) continue;
     const cn_path *q = &s->paths[el->path];
@@ -64,28 +63,13 @@ static float cn__scene_extent(const cn_scene_data *s) {
       if (all < 0) all = cn__seg_max(s, 0, s->segment_count);
       m = all;
     }
-    const cn_transform *t = &s->transforms[q->transform];
-    double lin = fmax(fabs((double)t->a) + fabs((double)t->c), fabs((double)t->b) + fabs((double)t->d));
-    double tr = fmax(fabs((double)t->e), fabs((double)t->f));
-    double reach = 0;
     if (el->tag == CN_TAG_STROKE) {
       const cn_stroke *st = &s->strokes[el->aux];
-      reach = 0.5 * fabs((double)st->width) * fmax((double)st->miter_limit, 1.4142135623730951);
+      m += 0.5 * fabs((double)st->width) * fmax((double)st->miter_limit, 1.4142135623730951);
     }
-    if (!pm) { /* no memory: the whole scene's bound, once */
-      double ml = 1, mt = 0, mr = 0;
-      for (uint32_t k = 0; k < s->transform_count; k++) {
-        const cn_transform *u = &s->transforms[k];
-        ml = fmax(ml, fmax(fabs((double)u->a) + fabs((double)u->c), fabs((double)u->b) + fabs((double)u->d)));
-        mt = fmax(mt, fmax(fabs((double)u->e), fabs((double)u->f)));
-      }
-      for (uint32_t k = 0; k < s->stroke_count; k++)
-        mr = fmax(mr, 0.5 * fabs((double)s->strokes[k].width) * fmax((double)s->strokes[k].miter_limit, 1.4142135623730951));
-      e = ml * (cn__seg_max(s, 0, s->segment_count) + mr) + mt;
-      break;
-    }
-    e = fmax(e, lin * (m + reach) + tr);
-    if (!isfinite(e)) break;
+    const cn_transform *t = &s->transforms[q->transform];
+    double lin = fmax(fabs((double)t->a) + fabs((double)t->c), fabs((double)t->b) + fabs((double)t->d));
+    e = fmax(e, lin * m + fmax(fabs((double)t->e), fabs((double)t->f)));
   }
   free(pm);
   return isfinite(e) && e < 3.0e38 ? (float)e : INFINITY;

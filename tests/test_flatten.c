@@ -549,11 +549,6 @@ static void check_tunings_agree(cn_context *ctx, fu_scene *s, uint32_t segs, boo
   for (int k = 0; k < 3; k++) free(l[k]);
 }
 
-/* flatten's scans in one workgroup (cn_tuning.flatten_scan_one_block_max)
- * give the same lines as the scan's own shapes, at the threshold and one
- * above it, for the subpath links' scan (segments) and the line offsets'
- * (pairs + 1); the devices' workgroups of 1024 put the default range at
- * 16385..32768 elements. */
 /* cn_scene_info.extent: each drawn element's path under its own transform
  * (plus a stroke's reach), not the scene's largest coordinate under its
  * largest transform; a path no element draws does not count. */
@@ -593,6 +588,11 @@ TEST(scene_extent_per_element) {
   CHECK(isinf(info.extent));
 }
 
+/* flatten's scans in one workgroup (cn_tuning.flatten_scan_one_block_max)
+ * give the same lines as the scan's own shapes, at the threshold and one
+ * above it, for the subpath links' scan (segments) and the line offsets'
+ * (pairs + 1); the devices' workgroups of 1024 put the default range at
+ * 16385..32768 elements. */
 TEST(flatten_scan_one_block_threshold) {
   cn_context *ctx = test_context();
   if (!ctx) return;
