@@ -141,22 +141,24 @@ bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const struct cn_bins
 /* The flatten stage's CPU reference with `split` pairs per segment of a
  * stroke of a curved path (1 to 64; cn_flatten_cpu walks unsplit, the kernels
  * use CN_FL_STROKE_SPLIT): the same lines for any split. */
-/* The scene stage's record with hook(user, cmd) called at the start of each
- * of its phases (before the path boxes, the boxes, the bins when it bins),
- * after the barrier that begins it: what the hook records runs beside that
- * phase's passes and before their timer marks (a timestamp waits for the
- * work before it: recorded after the stage's mark, the hook's pass would
- * start only when the phase's own had ended). The caller ends the last phase
- * with a barrier. */
+/* The scene stage's record with hook(user, cmd) called once in each of its
+ * phases (the path boxes, the boxes, the bins when it bins), after the
+ * barrier that begins it: what the hook records runs beside that phase's
+ * passes and before their timer marks (a timestamp waits for the work before
+ * it: recorded after the stage's mark, the hook's pass would start only when
+ * the phase's own had ended). The hook comes before the phase's first
+ * dispatch, except beside a bbox_small of several rows (cn__bbox_from_paths).
+ * The caller ends the last phase with a barrier. */
 struct cn_scene_stage_args;
 cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, const struct cn_scene_stage_args *a,
                                         cn_result (*hook)(void *user, VkCommandBuffer cmd), void *user);
 /* Flatten overlapped with the scene stage (stages/scene_gpu.c): a record
- * whose links are ready, without culling, split into its early passes (the
- * element pass, the pair-base scan, with dashes their lengths and scan, the
- * count pass), one per step (each must be followed by a barrier before the
- * next), then the rest (after a barrier). end frees the state, also after an
- * error. */
+ * whose links are ready, without culling, split into its passes (the element
+ * pass, the pair-base scan, with dashes their lengths and scan, the count
+ * pass, the line scan unless the write pass numbers the lines, the write
+ * pass), one per step (each must be followed by a barrier before the next);
+ * end records the steps left, each with its barrier, then what finishes the
+ * elements (after a barrier). end frees the state, also after an error. */
 struct cn_flatten_args;
 typedef struct cn__flatten_overlap cn__flatten_overlap;
 cn_result cn__flatten_overlap_begin(cn_context *ctx, const struct cn_flatten_args *a, cn__flatten_overlap **out);
@@ -213,6 +215,12 @@ typedef struct cn__bbox_from_paths {
   VkDeviceAddress elements, paths, transforms, strokes;
   VkDeviceAddress keys; /* the key boxes: 16-byte aligned, less than 4 GiB past the bbox scratch */
   uint32_t path_count, transform_count, stroke_count;
+  /* the caller's pass beside bbox_small (no barrier between; may be NULL):
+   * recorded before its dispatch, or after it where the stream takes more
+   * than one row of the workgroup (the one workgroup is then the long pass
+   * and takes an SM first) */
+  cn_result (*beside)(void *user, VkCommandBuffer cmd);
+  void *beside_user;
 } cn__bbox_from_paths;
 struct cn_pathbox_args;
 struct cn_bbox_args;

@@ -42,12 +42,15 @@ static bool fl_write_scans(const cn_context *ctx, uint32_t pairs) {
   return pairs > 0 && pairs <= (max ? max : FL_WRITE_SCAN_DEFAULT);
 }
 
-/* default cn_tuning.flatten_setup_fuse_max: one row of a 1024-wide workgroup
- * (E + 1 entries of the pair-base scan). On the H200 the fused pass beside
- * the path boxes gains 2-9 µs a frame on the real scenes up to 576 elements,
- * but took about 20 µs on 1715 and 2859 (longer than the pass it hides
- * behind, docs/PERF.md). */
-#define FL_SETUP_FUSE_DEFAULT 1023u
+/* default cn_tuning.flatten_setup_fuse_max: two rows of a 1024-wide
+ * workgroup (E + 1 entries of the pair-base scan). In the frames that flatten
+ * beside the scene stage the fused pass moves the line count and the write
+ * pass a stage pass sooner (beside the boxes and the bins), which on the H200
+ * gains 2-9 µs a frame on the real scenes up to 576 elements and 5 µs on
+ * 1715 (mapWaadt), where the fused pass takes about 6 µs longer than the path
+ * boxes it runs beside; on 2859 elements (three rows) it lost 9 µs
+ * (docs/PERF.md). */
+#define FL_SETUP_FUSE_DEFAULT 2047u
 
 /* The workgroup of the fused element pass and pair-base scan
  * (CN_FL_MODE_ELEM_INIT_SCAN) for E elements; 0: the two passes apart. */
@@ -258,28 +261,44 @@ static void fl_rec_count(cn_context *ctx, VkCommandBuffer cmd, fl_rec *r) {
   cn_dispatch(ctx, cmd, r->k_pairs, &r->pc, sizeof r->pc, CN_DIV_UP((uint64_t)r->a->pair_count, FL_WG));
 }
 
+/* After the count pass and its barrier: the scan of the pairs' line counts,
+ * unless the write pass numbers the lines (write_scans). Ends before a barrier. */
+static cn_result fl_rec_line_scan(cn_context *ctx, VkCommandBuffer cmd, fl_rec *r) {
+  return fl_scan(ctx, cmd, CN_SCAN_U32_ADD, r->w + r->off_pair_lines, r->scan_scratch, (uint64_t)r->a->pair_count + 1,
+                 true);
+}
+
+/* The write pass (after the scan or, with write_scans, the count, and a
+ * barrier). Ends before a barrier. */
+static void fl_rec_write_pass(cn_context *ctx, VkCommandBuffer cmd, fl_rec *r) {
+  r->pc.mode = CN_FL_MODE_WRITE;
+  cn_dispatch(ctx, cmd, r->k_pairs, &r->pc, sizeof r->pc, CN_DIV_UP((uint64_t)r->a->pair_count, FL_WG));
+}
+
+/* After the write pass and its barrier: the element pass that finishes the
+ * elements, unless the caller's next pass does (flatten_finish.glsl). */
+static void fl_rec_finish(cn_context *ctx, VkCommandBuffer cmd, fl_rec *r) {
+  const cn_flatten_args *a = r->a;
+  if (!a->caller_finish) {
+    r->pc.mode = CN_FL_MODE_ELEM_FINISH;
+    cn_dispatch(ctx, cmd, r->k_elem, &r->pc, sizeof r->pc, CN_DIV_UP((uint64_t)CN_MAX(a->element_count, 1), FL_WG));
+    if (!a->caller_barrier) cn_cmd_barrier(ctx, cmd);
+  }
+  if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "flatten: write");
+}
+
 /* After the count pass and its barrier: the scan (unless the write pass
  * numbers the lines), the write pass and the element pass. */
 static cn_result fl_rec_write(cn_context *ctx, VkCommandBuffer cmd, fl_rec *r) {
-  const cn_flatten_args *a = r->a;
-  const uint32_t E = a->element_count, P = a->pair_count;
-  cn_timer *timer = a->timer;
+  cn_timer *timer = r->a->timer;
   if (!r->write_scans) {
-    CN_TRY(fl_scan(ctx, cmd, CN_SCAN_U32_ADD, r->w + r->off_pair_lines, r->scan_scratch, (uint64_t)P + 1, true));
+    CN_TRY(fl_rec_line_scan(ctx, cmd, r));
     cn_cmd_barrier(ctx, cmd);
     if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: scan");
   }
-  r->pc.mode = CN_FL_MODE_WRITE;
-  cn_dispatch(ctx, cmd, r->k_pairs, &r->pc, sizeof r->pc, CN_DIV_UP((uint64_t)P, FL_WG));
+  fl_rec_write_pass(ctx, cmd, r);
   cn_cmd_barrier(ctx, cmd);
-  if (a->caller_finish) { /* the caller's next pass finishes the elements (flatten_finish.glsl) */
-    if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: write");
-    return CN_OK;
-  }
-  r->pc.mode = CN_FL_MODE_ELEM_FINISH;
-  cn_dispatch(ctx, cmd, r->k_elem, &r->pc, sizeof r->pc, CN_DIV_UP((uint64_t)CN_MAX(E, 1), FL_WG));
-  if (!a->caller_barrier) cn_cmd_barrier(ctx, cmd);
-  if (timer) cn_timer_mark(ctx, timer, cmd, "flatten: write");
+  fl_rec_finish(ctx, cmd, r);
   return CN_OK;
 }
 
@@ -322,11 +341,21 @@ cn_result cn_flatten_record(cn_context *ctx, VkCommandBuffer cmd, const cn_flatt
 }
 
 /* Overlapped with the scene stage (cn__flatten_overlap in internal.h). */
+enum {
+  FL_STEP_ELEMENTS,
+  FL_STEP_PAIR_BASE, /* passed over where fused: the later passes then come a stage pass sooner */
+  FL_STEP_DASH_LEN,
+  FL_STEP_DASH_SCAN,
+  FL_STEP_COUNT,
+  FL_STEP_LINE_SCAN, /* passed over with write_scans */
+  FL_STEP_WRITE,
+  FL_STEP_DONE
+};
+
 struct cn__flatten_overlap {
   fl_rec r;
   cn_context *ctx;
-  int next; /* the next early pass: 0 elements, 1 pair bases, 2 dash lengths, 3 their scan, 4 count, 5 done
-             * (1 is passed over where fused: the count then comes a stage pass sooner) */
+  int next; /* the next pass, FL_STEP_* */
 };
 
 cn_result cn__flatten_overlap_begin(cn_context *ctx, const cn_flatten_args *a, cn__flatten_overlap **out) {
@@ -348,19 +377,22 @@ cn_result cn__flatten_overlap_begin(cn_context *ctx, const cn_flatten_args *a, c
 
 cn_result cn__flatten_overlap_step(cn__flatten_overlap *o, VkCommandBuffer cmd) {
   const cn_flatten_args *a = o->r.a;
-  if (o->next == 1 && fl_pair_base_empty(&o->r)) o->next = 2; /* fused into the element pass */
-  if (o->next == 2 && !(a->pair_count && a->dashed)) o->next = 4; /* no dash passes */
+  if (o->next == FL_STEP_PAIR_BASE && fl_pair_base_empty(&o->r)) o->next = FL_STEP_DASH_LEN;
+  if (o->next == FL_STEP_DASH_LEN && !(a->pair_count && a->dashed)) o->next = FL_STEP_COUNT;
+  if (o->next == FL_STEP_LINE_SCAN && o->r.write_scans) o->next = FL_STEP_WRITE;
   switch (o->next) {
-    case 0: fl_rec_elements(o->ctx, cmd, &o->r); break;
-    case 1: CN_TRY(fl_rec_pair_base(o->ctx, cmd, &o->r)); break;
-    case 2:
+    case FL_STEP_ELEMENTS: fl_rec_elements(o->ctx, cmd, &o->r); break;
+    case FL_STEP_PAIR_BASE: CN_TRY(fl_rec_pair_base(o->ctx, cmd, &o->r)); break;
+    case FL_STEP_DASH_LEN:
       o->r.pc.mode = CN_FL_MODE_DASH_LEN;
       cn_dispatch(o->ctx, cmd, o->r.k_pairs, &o->r.pc, sizeof o->r.pc, CN_DIV_UP((uint64_t)a->pair_count, FL_WG));
       break;
-    case 3:
+    case FL_STEP_DASH_SCAN:
       CN_TRY(fl_scan(o->ctx, cmd, CN_SCAN_F32_SEG_ADD, o->r.w + o->r.off_dash, o->r.scan_scratch, a->pair_count, true));
       break;
-    case 4: fl_rec_count(o->ctx, cmd, &o->r); break;
+    case FL_STEP_COUNT: fl_rec_count(o->ctx, cmd, &o->r); break;
+    case FL_STEP_LINE_SCAN: CN_TRY(fl_rec_line_scan(o->ctx, cmd, &o->r)); break;
+    case FL_STEP_WRITE: fl_rec_write_pass(o->ctx, cmd, &o->r); break;
     default: return CN_OK;
   }
   o->next++;
@@ -369,11 +401,11 @@ cn_result cn__flatten_overlap_step(cn__flatten_overlap *o, VkCommandBuffer cmd) 
 
 cn_result cn__flatten_overlap_end(cn__flatten_overlap *o, VkCommandBuffer cmd) {
   cn_result res = CN_OK;
-  while (res == CN_OK && o->next < 5) { /* the early passes the stage had no room for */
+  while (res == CN_OK && o->next < FL_STEP_DONE) { /* the passes the stage had no room for */
     res = cn__flatten_overlap_step(o, cmd);
     cn_cmd_barrier(o->ctx, cmd);
   }
-  if (res == CN_OK) res = fl_rec_write(o->ctx, cmd, &o->r);
+  if (res == CN_OK) fl_rec_finish(o->ctx, cmd, &o->r);
   free(o);
   return res;
 }

@@ -212,16 +212,18 @@ static bool cn__is_identity(const float m[6]) {
   return zero || memcmp(m, id, sizeof id) == 0;
 }
 
-/* The scene's transforms composed with the view, for the scene stage. */
-static cn_result cn__record_view_transforms(cn_scene_gpu *g, VkCommandBuffer cmd, const float view[6]) {
+/* The scene's transforms composed with the view, for the scene stage; with
+ * flatten beside the stage (ov), its first pass beside this one. */
+static cn_result cn__record_view_transforms(cn_scene_gpu *g, VkCommandBuffer cmd, const float view[6],
+                                            cn__flatten_overlap *ov) {
   cn_context *ctx = g->ctx;
-  uint32_t n = g->host->transform_count;
-  CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (uint64_t)CN_MAX(n, 1) * sizeof(cn_transform), &g->view_transforms));
+  uint32_t n = g->host->transform_count; /* view_transforms holds them (reserved by the caller) */
   VkPipeline p;
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_TRANSFORM_COMPOSE, NULL, 0, &p));
   cn_compose_push pc = {.src = CN__SG_ADDR(g, transforms), .dst = g->view_transforms.address, .n = n,
                         .va = view[0], .vb = view[1], .vc = view[2], .vd = view[3], .ve = view[4], .vf = view[5]};
   cn_dispatch(ctx, cmd, p, &pc, sizeof pc, CN_DIV_UP((uint64_t)n, 64));
+  if (ov) CN_TRY(cn__flatten_overlap_step(ov, cmd));
   cn_cmd_barrier(ctx, cmd);
   return CN_OK;
 }
@@ -347,11 +349,11 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, sizeof(cn_bbox_status), &g->status));
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, ((uint64_t)g->nbins + 1) * 4, &g->bin_offsets));
     CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, CN_MAX(g->cap.bin_entries, 4) * 4, &g->bin_elems));
-    VkDeviceAddress transforms = CN__SG_ADDR(g, transforms);
-    if (!identity && s->transform_count) {
-      CN_TRY(cn__record_view_transforms(g, cmd, f->transform));
-      transforms = g->view_transforms.address;
-    }
+    bool compose = !identity && s->transform_count;
+    if (compose)
+      CN_TRY(cn_buffer_reserve(ctx, CN_MEMORY_DEVICE, (uint64_t)s->transform_count * sizeof(cn_transform),
+                               &g->view_transforms));
+    VkDeviceAddress transforms = compose ? g->view_transforms.address : CN__SG_ADDR(g, transforms);
     cn_scene_stage_args a = {
         .elements = CN__SG_ADDR(g, elements),
         .paths = CN__SG_ADDR(g, paths),
@@ -390,9 +392,11 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
     g->keys_scratch_size = g->scratch.size;
     memcpy(g->keys_sig, sig, sizeof sig);
     CN_TRY(cn__prelude(g, cmd, &prelude_done));
-    CN_TRY(cn__scan_state(g, cmd, &a));
     if (overlap) CN_TRY(cn__flatten_overlap_begin(ctx, &fa, &ov)); /* fa.cull_boxes: 0 */
-    cn_result sr = cn__scene_stage_record_hooked(ctx, cmd, &a, ov ? cn__overlap_hook : NULL, ov);
+    /* the view's transforms: a pass of its own, flatten's first beside it */
+    cn_result sr = compose ? cn__record_view_transforms(g, cmd, f->transform, ov) : CN_OK;
+    if (sr == CN_OK) sr = cn__scan_state(g, cmd, &a);
+    if (sr == CN_OK) sr = cn__scene_stage_record_hooked(ctx, cmd, &a, ov ? cn__overlap_hook : NULL, ov);
     if (sr != CN_OK) {
       cn__flatten_overlap_free(ov);
       return sr;

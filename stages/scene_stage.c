@@ -152,7 +152,7 @@ cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, co
     CN_TRY(cn_pathbox_record(ctx, cmd, &pa));
   }
   cn_cmd_barrier(ctx, cmd);
-  if (hook) CN_TRY(hook(user, cmd));
+  if (hook && !keys_at) CN_TRY(hook(user, cmd)); /* else bbox_small records it (cn__bbox_from_paths) */
   cn_bbox_args ba = {.tags = a->tags,
                      .boxes = a->path_boxes,
                      .result = a->boxes,
@@ -172,7 +172,9 @@ cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, co
                                 .keys = pa.scratch,
                                 .path_count = a->path_count,
                                 .transform_count = a->transform_count,
-                                .stroke_count = a->stroke_count};
+                                .stroke_count = a->stroke_count,
+                                .beside = hook,
+                                .beside_user = user};
     CN_TRY(cn__bbox_record_from_paths(ctx, cmd, &ba, &from));
   } else {
     CN_TRY(cn_bbox_record(ctx, cmd, &ba));

@@ -7,6 +7,7 @@
 
 #include <canopy/cn_render.h>
 #include <canopy/cn_scene_gpu.h>
+#include <canopy/cn_svg.h>
 
 #include "internal.h" /* cn__flatten_cpu_split */
 
@@ -708,6 +709,84 @@ TEST(scene_frame_overlap) {
   free(s);
 }
 
+/* n random paths (fills and strokes of lines and curves, a third under a
+ * rotation) inside a 320x320 document, as SVG text (free it). */
+static char *random_svg(int n) {
+  size_t cap = (size_t)n * 200 + 200, len = 0;
+  char *t = malloc(cap);
+  if (!t) return NULL;
+  len += (size_t)snprintf(t + len, cap - len, "<svg xmlns='http://www.w3.org/2000/svg' width='320' height='320'>");
+  for (int i = 0; i < n; i++) {
+    int x = 20 + (int)test_rand_below(260), y = 20 + (int)test_rand_below(260), w = 2 + (int)test_rand_below(20);
+    bool stroke = test_rand_below(3) == 0, curve = test_rand_below(2) == 0;
+    len += (size_t)snprintf(t + len, cap - len, "<path d='M%d %d L%d %d %c%d %d %d %d Z'", x, y, x + w, y,
+                            curve ? 'Q' : 'L', x + w, y + w, x, y + w / 2);
+    if (stroke)
+      len += (size_t)snprintf(t + len, cap - len, " fill='none' stroke='#%06x' stroke-width='%d'",
+                              (unsigned)test_rand_below(1u << 24), 1 + (int)test_rand_below(4));
+    else
+      len += (size_t)snprintf(t + len, cap - len, " fill='#%06x'", (unsigned)test_rand_below(1u << 24));
+    if (i % 3 == 0) len += (size_t)snprintf(t + len, cap - len, " transform='rotate(%d %d %d)'", (int)test_rand_below(90), x, y);
+    len += (size_t)snprintf(t + len, cap - len, "/>");
+  }
+  snprintf(t + len, cap - len, "</svg>");
+  return t;
+}
+
+/* Larger scenes in frames that flatten beside the scene stage (on devices
+ * with 1024-invocation workgroups): 1100 elements (the element pass and
+ * pair-base scan fused, bbox_small of two rows dispatched before the line
+ * count beside it, the write pass beside the bins; under a rotation the
+ * element pass beside the view's transforms, the write pass beside
+ * bbox_small) and 2100 under a rotation (the passes apart: the element pass
+ * beside the view's transforms, the write pass beside the bins). The
+ * overlapped frame's lines and pixels equal those of the culling frame
+ * before it. */
+TEST(scene_frame_overlap_large) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const int sizes[2] = {1100, 2100};
+  for (int k = 0; k < 2; k++) {
+    char *svg = random_svg(sizes[k]);
+    cn_scene_builder *b = NULL;
+    CHECK_OK(cn_scene_builder_create(&b));
+    cn_scene_data d;
+    cn_svg_stats st;
+    cn_renderer *r = NULL;
+    CHECK_OK(cn_renderer_create(ctx, NULL, &r));
+    cn_render_view v = {.width = 320, .height = 320};
+    size_t bytes = (size_t)v.width * v.height * 4;
+    uint8_t *p0 = malloc(bytes), *p1 = malloc(bytes);
+    if (!svg || !b || !r || !p0 || !p1 || cn_svg_load_memory(b, svg, strlen(svg), NULL, &d, &st) != CN_OK) {
+      test_failures++;
+    } else {
+      CHECK_EQ_U64(d.element_count, (uint64_t)sizes[k]);
+      CHECK_OK(cn_renderer_set_scene(r, &d));
+      /* a first frame at another view sizes the buffers: each view's first frame below culls */
+      const float views[3][6] = {{1, 0, 0, 1, 3, 0}, {1, 0, 0, 1, 0, 0}, {0.8f, 0.12f, -0.12f, 0.8f, 45, 5}};
+      for (int pass = 0; pass < 3; pass++) {
+        if (k == 1 && pass == 1) continue; /* 2100 elements: the rotation only */
+        memcpy(v.transform, views[pass], sizeof views[pass]);
+        cn_line *l0 = NULL, *l1 = NULL;
+        uint32_t n0 = 0, n1 = 0;
+        bool o0, o1;
+        frame_run(r, &v, p0, &l0, &n0, &o0);
+        frame_run(r, &v, p1, &l1, &n1, &o1);
+        CHECK((pass == 0 || !o0) && o1);
+        CHECK(n0 > 4000 && n0 == n1 && l0 && l1 && memcmp(l0, l1, (size_t)n0 * sizeof *l0) == 0);
+        CHECK(memcmp(p0, p1, bytes) == 0);
+        free(l0);
+        free(l1);
+      }
+    }
+    free(p0);
+    free(p1);
+    cn_renderer_destroy(r);
+    cn_scene_builder_destroy(b);
+    free(svg);
+  }
+}
+
 TEST(scene_frame_vs_standalone) {
   fu_scene *s = new_scene();
   /* empty scene: the header alone (element 0 of a frame without elements) */
@@ -738,7 +817,7 @@ TEST(scene_frame_vs_standalone) {
   free(s);
 }
 
-TEST_MAIN(T(scene_frame_vs_standalone), T(scene_frame_links_kept), T(scene_frame_overlap), T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
+TEST_MAIN(T(scene_frame_vs_standalone), T(scene_frame_links_kept), T(scene_frame_overlap), T(scene_frame_overlap_large), T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
           T(stroke_zero_length_subpaths), T(stroke_non_uniform_transform), T(stroke_round_oracle), T(stroke_inner_join_safety),
           T(stroke_dashes_line), T(stroke_dashes_zero_length), T(stroke_dashes_joins_and_closed),
           T(stroke_random_gpu_vs_cpu), T(stroke_straight_vertices_no_joins), T(stroke_split_same_lines))

@@ -204,9 +204,10 @@ typedef struct cn_tuning {
    * the pair-base scan after it in one dispatch of one workgroup (the
    * device's largest power-of-two size up to 1024, a workgroup scan per row
    * of that many elements): one dispatch and barrier fewer, and in the
-   * frames that flatten beside the scene stage the line count runs beside
-   * the stage's second pass instead of its third. 0: the default (1023,
-   * from the H200 measurements in docs/PERF.md); CN_SMALL_OFF: never. */
+   * frames that flatten beside the scene stage the line count and the write
+   * pass run beside the stage's second and third passes instead of the third
+   * and after the stage. 0: the default (2047, from the H200 measurements in
+   * docs/PERF.md); CN_SMALL_OFF: never. */
   uint32_t flatten_setup_fuse_max;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
