@@ -124,7 +124,7 @@ void bench_kernel_stats(cn_context *ctx, bench_report *rep) {
   for (uint32_t i = 0; i < nk; i++) {
     cn_kernel_info ki;
     if (cn_context_kernel_info(ctx, i, &ki) != CN_OK) continue;
-    bench_printf(rep, "  %-18s [", ki.kernel);
+    bench_printf(rep, "  %-22s [", ki.kernel);
     for (uint32_t s = 0; s < ki.nspec; s++) bench_printf(rep, "%s%u", s ? "," : "", ki.spec[s]);
     bench_printf(rep, "]");
     if (!ki.nstats) bench_printf(rep, " n/a");

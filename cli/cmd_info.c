@@ -26,12 +26,13 @@ static const char info_svg[] =
     "<g clip-path='url(#c)' opacity='0.5'><path d='M4 4L60 10L20 60Z' fill='green' fill-rule='evenodd'/>"
     "<path d='M2 40C20 0 40 80 62 20' stroke='black' stroke-width='3' fill='none'/></g></svg>";
 
-/* Renders info_svg at 64x64 (builds the renderer's, flatten's and the scene stage's kernels). */
-static cn_result info_render(cn_context *ctx) {
+/* Renders info_svg at 64x64 with a renderer made from desc (NULL: the
+ * defaults): builds the renderer's, flatten's and the scene stage's kernels. */
+static cn_result info_render(cn_context *ctx, const cn_renderer_desc *desc) {
   cn_scene_builder *b = NULL;
   cn_renderer *ren = NULL;
   cn_result r = cn_scene_builder_create(&b);
-  if (r == CN_OK) r = cn_renderer_create(ctx, NULL, &ren);
+  if (r == CN_OK) r = cn_renderer_create(ctx, desc, &ren);
   cn_scene_data scene;
   cn_svg_options opt = {.width = 64, .height = 64};
   if (r == CN_OK) r = cn_svg_load_memory(b, info_svg, sizeof info_svg - 1, &opt, &scene, NULL);
@@ -66,18 +67,21 @@ static int info_kernels(void) {
   free(in);
   free(out);
   free(words);
-  if (r == CN_OK) r = info_render(ctx);
+  if (r == CN_OK) r = info_render(ctx, NULL);
+  /* a backdrop grid of one workgroup: several elements a workgroup, the
+   * kernel of scenes of many elements (render_backdrop_packed) */
+  if (r == CN_OK) r = info_render(ctx, &(cn_renderer_desc){.backdrop_grid = 1});
   /* again without the tiny scene's one-workgroup path boxes and row binning:
    * pathbox_fused and bins_small are built too */
   const cn_tuning other = {.pathbox_small_max = CN_SMALL_OFF, .bins_rows_max = CN_SMALL_OFF};
   if (r == CN_OK) cn_context_set_tuning(ctx, &other);
-  if (r == CN_OK) r = info_render(ctx);
+  if (r == CN_OK) r = info_render(ctx, NULL);
   /* and with every one-workgroup path off: the multi-pass box and binning
    * kernels of large streams */
   const cn_tuning large = {.pathbox_small_max = CN_SMALL_OFF, .bins_rows_max = CN_SMALL_OFF,
                            .bins_small_max = CN_SMALL_OFF, .bbox_small_max = CN_SMALL_OFF};
   if (r == CN_OK) cn_context_set_tuning(ctx, &large);
-  if (r == CN_OK) r = info_render(ctx);
+  if (r == CN_OK) r = info_render(ctx, NULL);
   if (r != CN_OK) {
     cn_context_destroy(ctx);
     return cli_fail("info", "building the kernels", r);
@@ -88,7 +92,7 @@ static int info_kernels(void) {
   for (uint32_t i = 0; i < nk; i++) {
     cn_kernel_info ki;
     if (cn_context_kernel_info(ctx, i, &ki) != CN_OK) continue;
-    printf("  %-18s [", ki.kernel);
+    printf("  %-22s [", ki.kernel);
     for (uint32_t s = 0; s < ki.nspec; s++) printf("%s%u", s ? "," : "", ki.spec[s]);
     printf("]");
     if (!ki.nstats) printf(" n/a");

@@ -20,6 +20,10 @@
  * aims at (cn_renderer_desc.backdrop_grid 0). */
 #define CN_RENDER_BACKDROP_WG 256u
 #define CN_RENDER_BACKDROP_GRID 4096u
+/* render_backdrop with one slice: at most this many elements per subgroup of
+ * a workgroup (H200, the 100 000-path scene: 1, 2, 4 -> 0.094, 0.084, 0.080
+ * ms; docs/PERF.md) */
+#define CN_RENDER_BACKDROP_PACK 4u
 
 /* render_tile_seg: at least this many lines per workgroup, fewer than 256
  * while the grid would hold fewer workgroups than this (the line capacity
@@ -210,16 +214,26 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_TILE_SEG, 0, &fr->k_seg)); /* 256 invocations, fixed */
   CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_SEG_ALLOC, 0, &fr->k_seg_alloc)); /* 256 invocations, fixed */
   /* backdrop: each element's rows over `slices` workgroups, a subgroup per row
-   * group; no more slices than the tallest possible element's row groups */
+   * group; no more slices than the tallest possible element's row groups;
+   * with one slice, `bd_packed` elements a workgroup whose row groups its
+   * subgroups share */
   uint32_t bd_wg = CN_MIN(CN_RENDER_BACKDROP_WG, wg);
   uint32_t bd_groups_per_slice = CN_MAX(bd_wg / CN_MAX(ctx->caps.subgroup_size, 1u), 1u);
   uint32_t bd_grid = r->desc.backdrop_grid ? r->desc.backdrop_grid : CN_RENDER_BACKDROP_GRID;
   uint32_t n_el = r->sg->host->element_count;
   uint32_t slices = n_el ? CN_MAX(bd_grid / n_el, 1u) : 1u;
   slices = CN_MAX(CN_MIN(slices, CN_DIV_UP(tiles_y, bd_groups_per_slice)), 1u);
-  /* one slice: the pipeline with the slicing compiled out */
-  uint32_t bd_spec[CN_SPEC_BACKDROP_SLICED + 1] = {[CN_SPEC_WG_SIZE] = bd_wg, [CN_SPEC_BACKDROP_SLICED] = slices > 1};
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_BACKDROP, bd_spec, CN_SPEC_BACKDROP_SLICED + 1, &fr->k_backdrop));
+  /* one slice: elements a workgroup so that the grid keeps about bd_grid
+   * workgroups, at most CN_RENDER_BACKDROP_PACK a subgroup (fewer workgroups
+   * than that left SMs idle: material_design_icons, 2859 elements 32 a
+   * workgroup, 0.010 -> 0.013 ms); more than one: render_backdrop_packed */
+  uint32_t bd_packed = CN_MIN(CN_MIN(bd_groups_per_slice * CN_RENDER_BACKDROP_PACK, bd_wg), CN_MAX(n_el / bd_grid, 1u));
+  if (slices > 1 || bd_packed <= 1) { /* one slice: the pipeline with the slicing compiled out */
+    uint32_t bd_spec[CN_SPEC_BACKDROP_SLICED + 1] = {[CN_SPEC_WG_SIZE] = bd_wg, [CN_SPEC_BACKDROP_SLICED] = slices > 1};
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_RENDER_BACKDROP, bd_spec, CN_SPEC_BACKDROP_SLICED + 1, &fr->k_backdrop));
+  } else {
+    CN_TRY(cn__kernel(r, CN_KERNEL_RENDER_BACKDROP_PACKED, bd_wg, &fr->k_backdrop));
+  }
   /* coarse: one invocation a tile, or two or four that split the long
    * blocks' walks (forced, or from the previous frame's long bins). A frame
    * that re-runs one whose buffers were short keeps that frame's choice:
@@ -388,7 +402,8 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
                     .k_fine_vl = fr->k_fine_vl, .split = split, .wg = wg, .n = n,
                     .cap_lines = cap_lines, .cap_tiles = g->cap.tiles, .tiles_x = tiles_x, .tiles_y = tiles_y,
                     .bins = cfg.bins_x * cfg.bins_y,
-                    .bins_x = cfg.bins_x, .backdrop_slices = slices, .seg_lines = seg_lines,
+                    .bins_x = cfg.bins_x, .backdrop_slices = slices, .backdrop_packed = bd_packed,
+                    .seg_lines = seg_lines,
                     .flat = scene, .finish = finish, .ready = true};
   return CN_OK;
 }
@@ -417,8 +432,11 @@ cn_result cn_renderer__frame_passes(cn_renderer *r, VkCommandBuffer cmd) {
   cn_dispatch(ctx, cmd, fr->k_seg, &pc_seg, sizeof pc_seg, seg_groups);
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "tile_seg");
-  cn_render_push pc_backdrop = {.config = r->config.address, .arg = fr->backdrop_slices};
-  cn_dispatch(ctx, cmd, fr->k_backdrop, &pc_backdrop, sizeof pc_backdrop, (uint64_t)fr->n * fr->backdrop_slices);
+  bool bd_sliced = fr->backdrop_slices > 1; /* else backdrop_packed elements a workgroup */
+  cn_render_push pc_backdrop = {.config = r->config.address,
+                                .arg = bd_sliced ? fr->backdrop_slices : fr->backdrop_packed};
+  cn_dispatch(ctx, cmd, fr->k_backdrop, &pc_backdrop, sizeof pc_backdrop,
+              bd_sliced ? (uint64_t)fr->n * fr->backdrop_slices : CN_DIV_UP((uint64_t)fr->n, fr->backdrop_packed));
   cn_dispatch(ctx, cmd, fr->k_seg_alloc, &pc, sizeof pc, CN_DIV_UP((uint64_t)fr->cap_tiles, 256));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(r, cmd, "backdrop");

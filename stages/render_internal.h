@@ -18,7 +18,8 @@ typedef struct cn__frame {
   VkPipeline k_fine_vl; /* one pixel an invocation: the very long lists (split) */
   bool split;           /* the very long lists are listed apart (CN_COARSE_FINE_SPLIT) */
   uint32_t wg, n, cap_lines, cap_tiles, tiles_x, tiles_y, bins, bins_x;
-  uint32_t backdrop_slices; /* render_backdrop's workgroups per element */
+  uint32_t backdrop_slices; /* render_backdrop's workgroups per element; 1: packed */
+  uint32_t backdrop_packed; /* render_backdrop with one slice: elements per workgroup */
   uint32_t seg_lines;       /* render_tile_seg's lines per workgroup */
   bool flat;   /* whole scene: flatten's element boxes (no render_bbox) */
   bool finish; /* render_tile_alloc finishes flatten's elements (cn_flatten_args.caller_finish) */

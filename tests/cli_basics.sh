@@ -22,6 +22,7 @@ contains info-kernels-single "$out" "^  parens_single *\[[0-9]*,16\]"
 contains info-kernels-scan "$out" "^  scan_u32_add[_a64]* *\[256,16,"
 contains info-kernels-render "$out" "^  render_fine "
 contains info-kernels-seg "$out" "^  render_tile_seg "
+contains info-kernels-backdrop "$out" "^  render_backdrop_packed "
 contains info-kernels-flatten "$out" "^  flatten_pairs "
 contains info-kernels-na "$out" "n/a"
 "$canopy" info >"$out" 2>"$err"; expect info 0 $?

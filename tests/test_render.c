@@ -900,7 +900,9 @@ done:
  * subgroups, 256 on 32-wide ones) give the same picture bit for bit, through
  * host lines and whole scenes, in both anti-aliasing modes; and the CPU
  * reference's. Random polygons and rectangles from one tile to wider and
- * taller than the target, 1 to 40 elements (the slices depend on the count). */
+ * taller than the target, 1 to 40 elements (the slices depend on the count),
+ * and 300 (one slice: several workgroups of packed elements, grid 1, and
+ * more than one element a workgroup for all the grids). */
 TEST(render_backdrop_slices) {
   test_seed(12);
   /* the last two have elements taller than one slice's row groups even on
@@ -915,11 +917,11 @@ TEST(render_backdrop_slices) {
     rs[k] = renderer(&d[k]);
     if (!rs[k]) goto done;
   }
-  for (int iter = 0; iter < 10; iter++) {
+  for (int iter = 0; iter < 11; iter++) {
     static ref_scene s;
     ref_init(&s);
     int w = sizes[iter % 8][0], h = sizes[iter % 8][1];
-    int n = iter % 2 ? 1 + (int)test_rand_below(4) : 1 + (int)test_rand_below(40);
+    int n = iter == 10 ? 300 : iter % 2 ? 1 + (int)test_rand_below(4) : 1 + (int)test_rand_below(40);
     for (int i = 0; i < n; i++) {
       uint32_t path;
       if (test_rand_below(3) == 0) {

@@ -64,9 +64,10 @@ typedef struct cn_renderer_desc {
   bool fine_every_tile;
   /* render_backdrop spreads each element's tile rows over several workgroups
    * (slices) so that the grid holds about backdrop_grid workgroups of 256
-   * invocations (0: 4096; 1: one workgroup per element), never more slices
-   * than a target-high element's rows need. The picture does not depend on
-   * it. */
+   * invocations (0: 4096), never more slices than a target-high element's
+   * rows need; with more elements than that, a workgroup takes several
+   * elements (up to four a subgroup) and shares out their rows (1: as many
+   * a workgroup as that allows). The picture does not depend on it. */
   uint32_t backdrop_grid;
   /* Lines per render_tile_seg workgroup, 1..256 (0, or above 256: 256,
    * halved down to 32 while the grid, sized by the line capacity, would hold
