@@ -163,6 +163,7 @@ struct cn_flatten_args;
 typedef struct cn__flatten_overlap cn__flatten_overlap;
 cn_result cn__flatten_overlap_begin(cn_context *ctx, const struct cn_flatten_args *a, cn__flatten_overlap **out);
 cn_result cn__flatten_overlap_step(cn__flatten_overlap *o, VkCommandBuffer cmd);
+uint32_t cn__flatten_overlap_steps(const cn__flatten_overlap *o); /* the passes left to record */
 cn_result cn__flatten_overlap_end(cn__flatten_overlap *o, VkCommandBuffer cmd);
 void cn__flatten_overlap_free(cn__flatten_overlap *o);
 struct cn_scene_data;

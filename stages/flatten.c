@@ -399,6 +399,18 @@ cn_result cn__flatten_overlap_step(cn__flatten_overlap *o, VkCommandBuffer cmd) 
   return CN_OK;
 }
 
+uint32_t cn__flatten_overlap_steps(const cn__flatten_overlap *o) {
+  const cn_flatten_args *a = o->r.a;
+  uint32_t n = 0;
+  for (int k = o->next; k < FL_STEP_DONE; k++) {
+    if (k == FL_STEP_PAIR_BASE && fl_pair_base_empty(&o->r)) continue;
+    if ((k == FL_STEP_DASH_LEN || k == FL_STEP_DASH_SCAN) && !(a->pair_count && a->dashed)) continue;
+    if (k == FL_STEP_LINE_SCAN && o->r.write_scans) continue;
+    n++;
+  }
+  return n;
+}
+
 cn_result cn__flatten_overlap_end(cn__flatten_overlap *o, VkCommandBuffer cmd) {
   cn_result res = CN_OK;
   while (res == CN_OK && o->next < FL_STEP_DONE) { /* the passes the stage had no room for */

@@ -393,8 +393,14 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
     memcpy(g->keys_sig, sig, sizeof sig);
     CN_TRY(cn__prelude(g, cmd, &prelude_done));
     if (overlap) CN_TRY(cn__flatten_overlap_begin(ctx, &fa, &ov)); /* fa.cull_boxes: 0 */
-    /* the view's transforms: a pass of its own, flatten's first beside it */
-    cn_result sr = compose ? cn__record_view_transforms(g, cmd, f->transform, ov) : CN_OK;
+    /* the view's transforms: a pass of its own, flatten's first beside it
+     * where flatten has more passes than the stage has phases (its write pass
+     * then runs beside the bins, not after the stage); else flatten keeps the
+     * stage's phases, its long count beside bbox_small rather than beside the
+     * wide path-box pass (H200, the fused scenes: 0.002-0.008 ms slower with
+     * it beside; docs/PERF.md) */
+    bool beside = ov && cn__flatten_overlap_steps(ov) > (a.bin_offsets ? 3u : 2u);
+    cn_result sr = compose ? cn__record_view_transforms(g, cmd, f->transform, beside ? ov : NULL) : CN_OK;
     if (sr == CN_OK) sr = cn__scan_state(g, cmd, &a);
     if (sr == CN_OK) sr = cn__scene_stage_record_hooked(ctx, cmd, &a, ov ? cn__overlap_hook : NULL, ov);
     if (sr != CN_OK) {

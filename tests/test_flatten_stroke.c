@@ -737,11 +737,11 @@ static char *random_svg(int n) {
  * with 1024-invocation workgroups): 1100 elements (the element pass and
  * pair-base scan fused, bbox_small of two rows dispatched before the line
  * count beside it, the write pass beside the bins; under a rotation the
- * element pass beside the view's transforms, the write pass beside
- * bbox_small) and 2100 under a rotation (the passes apart: the element pass
- * beside the view's transforms, the write pass beside the bins). The
- * overlapped frame's lines and pixels equal those of the culling frame
- * before it. */
+ * view's transforms a phase of their own before them) and 2100 under a
+ * rotation (the passes apart: the element pass beside the view's
+ * transforms, the count beside a bbox_small of three rows, the write pass
+ * beside the bins). The overlapped frame's lines and pixels equal those of
+ * the culling frame before it. */
 TEST(scene_frame_overlap_large) {
   cn_context *ctx = test_context();
   if (!ctx) return;
