@@ -111,7 +111,7 @@ CN_API void cn_scene_gpu_outputs_get(const cn_scene_gpu *g, cn_scene_gpu_outputs
 typedef struct cn_scene_gpu_counts {
   uint64_t bin_entries; /* entries of the bin lists */
   uint32_t lines;       /* flattened lines */
-  /* flatten's first passes ran beside the scene stage's, without culling:
+  /* flatten's passes ran beside the scene stage's, without culling:
    * the last frame that culled, at the same view and viewport, culled
    * nothing (the renderer's frames: at most 1/16 of the pairs; their
    * elements get no tiles all the same); cn_tuning.flatten_no_overlap turns
