@@ -901,8 +901,8 @@ done:
  * host lines and whole scenes, in both anti-aliasing modes; and the CPU
  * reference's. Random polygons and rectangles from one tile to wider and
  * taller than the target, 1 to 40 elements (the slices depend on the count),
- * and 300 (one slice: several workgroups of packed elements, grid 1, and
- * more than one element a workgroup for all the grids). */
+ * and 300 small ones on a 128x128 target (one slice: several workgroups of
+ * packed elements at grid 1). */
 TEST(render_backdrop_slices) {
   test_seed(12);
   /* the last two have elements taller than one slice's row groups even on
@@ -920,11 +920,17 @@ TEST(render_backdrop_slices) {
   for (int iter = 0; iter < 11; iter++) {
     static ref_scene s;
     ref_init(&s);
-    int w = sizes[iter % 8][0], h = sizes[iter % 8][1];
-    int n = iter == 10 ? 300 : iter % 2 ? 1 + (int)test_rand_below(4) : 1 + (int)test_rand_below(40);
+    bool many = iter == 10; /* 300 small shapes on a 128x128 target */
+    int w = many ? 128 : sizes[iter % 8][0], h = many ? 128 : sizes[iter % 8][1];
+    int n = many ? 300 : iter % 2 ? 1 + (int)test_rand_below(4) : 1 + (int)test_rand_below(40);
     for (int i = 0; i < n; i++) {
       uint32_t path;
-      if (test_rand_below(3) == 0) {
+      if (many) {
+        float x0 = (float)test_rand_below(12000) / 100.0f, y0 = (float)test_rand_below(12000) / 100.0f;
+        float xy[8] = {x0, y0, x0 + 3 + (float)test_rand_below(20), y0 + (float)test_rand_below(6),
+                       x0 + (float)test_rand_below(24), y0 + 3 + (float)test_rand_below(20), x0 - 4, y0 + 8};
+        path = i % 2 ? ref_poly(&s, xy, 4) : ref_rect(&s, x0, y0, xy[2], xy[5]);
+      } else if (test_rand_below(3) == 0) {
         float x0 = (float)test_rand_below((uint64_t)w * 120) / 100.0f - w * 0.1f;
         float y0 = (float)test_rand_below((uint64_t)h * 120) / 100.0f - h * 0.1f;
         path = ref_rect(&s, x0, y0, x0 + (float)test_rand_below((uint64_t)w * 120 + 1) / 100.0f,
