@@ -375,11 +375,19 @@ cn_result cn__flatten_overlap_begin(cn_context *ctx, const cn_flatten_args *a, c
   return CN_OK;
 }
 
+/* Whether step k records nothing for this record (fused, no dashes, or the
+ * write pass numbering the lines). */
+static bool fl_step_skipped(const cn__flatten_overlap *o, int k) {
+  const cn_flatten_args *a = o->r.a;
+  if (k == FL_STEP_PAIR_BASE) return fl_pair_base_empty(&o->r);
+  if (k == FL_STEP_DASH_LEN || k == FL_STEP_DASH_SCAN) return !(a->pair_count && a->dashed);
+  if (k == FL_STEP_LINE_SCAN) return o->r.write_scans;
+  return false;
+}
+
 cn_result cn__flatten_overlap_step(cn__flatten_overlap *o, VkCommandBuffer cmd) {
   const cn_flatten_args *a = o->r.a;
-  if (o->next == FL_STEP_PAIR_BASE && fl_pair_base_empty(&o->r)) o->next = FL_STEP_DASH_LEN;
-  if (o->next == FL_STEP_DASH_LEN && !(a->pair_count && a->dashed)) o->next = FL_STEP_COUNT;
-  if (o->next == FL_STEP_LINE_SCAN && o->r.write_scans) o->next = FL_STEP_WRITE;
+  while (o->next < FL_STEP_DONE && fl_step_skipped(o, o->next)) o->next++;
   switch (o->next) {
     case FL_STEP_ELEMENTS: fl_rec_elements(o->ctx, cmd, &o->r); break;
     case FL_STEP_PAIR_BASE: CN_TRY(fl_rec_pair_base(o->ctx, cmd, &o->r)); break;
@@ -400,14 +408,8 @@ cn_result cn__flatten_overlap_step(cn__flatten_overlap *o, VkCommandBuffer cmd) 
 }
 
 uint32_t cn__flatten_overlap_steps(const cn__flatten_overlap *o) {
-  const cn_flatten_args *a = o->r.a;
   uint32_t n = 0;
-  for (int k = o->next; k < FL_STEP_DONE; k++) {
-    if (k == FL_STEP_PAIR_BASE && fl_pair_base_empty(&o->r)) continue;
-    if ((k == FL_STEP_DASH_LEN || k == FL_STEP_DASH_SCAN) && !(a->pair_count && a->dashed)) continue;
-    if (k == FL_STEP_LINE_SCAN && o->r.write_scans) continue;
-    n++;
-  }
+  for (int k = o->next; k < FL_STEP_DONE; k++) n += !fl_step_skipped(o, k);
   return n;
 }
 
