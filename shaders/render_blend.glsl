@@ -72,8 +72,14 @@ vec3 cn_blend_fn(uint mode, vec3 b, vec3 s) {
 
 // Composites premultiplied source src over premultiplied backdrop dst with mode:
 // co = cs (1 - ab) + cb (1 - as) + as ab B(Cb, Cs), ao = as + ab - as ab.
+// Where either alpha is 0 the term of B is 0 and the rest is source-over, to
+// the bit (a premultiplied colour of alpha 0 is 0, and B is finite): those
+// pixels skip the mode's arithmetic. A group inside an isolated group mostly
+// has a transparent backdrop (the 100 000-path scene of `canopy bench render`:
+// fine 1.49 -> 1.33 ms, docs/PERF.md).
 vec4 cn_blend_over(uint mode, vec4 dst, vec4 src) {
-  if (mode == CN_BLEND_NORMAL || mode >= CN_BLEND_MODE_COUNT) return src + dst * (1.0 - src.a);
+  if (mode == CN_BLEND_NORMAL || mode >= CN_BLEND_MODE_COUNT || dst.a == 0.0 || src.a == 0.0)
+    return src + dst * (1.0 - src.a);
   vec3 cb = dst.a > 0.0 ? clamp(dst.rgb / dst.a, 0.0, 1.0) : vec3(0.0);
   vec3 cs = src.a > 0.0 ? clamp(src.rgb / src.a, 0.0, 1.0) : vec3(0.0);
   vec3 mixed = cn_blend_fn(mode, cb, cs);

@@ -538,6 +538,50 @@ TEST(render_blend_modes) {
   }
 }
 
+/* Where the backdrop or the source is transparent the cross term of every
+ * blend mode is 0: a group in any mode over nothing draws exactly what a
+ * normal group does, and pixels its content misses keep the backdrop
+ * exactly (fine skips the mode's arithmetic there: render_blend.glsl). */
+TEST(render_blend_transparent_exact) {
+  cn_renderer *r = renderer(NULL);
+  if (!r) return;
+  for (uint32_t m = 0; m < CN_BLEND_MODE_COUNT; m++) {
+    uint8_t *img[3];
+    for (int k = 0; k < 3; k++) {
+      static ref_scene s;
+      ref_init(&s);
+      /* k 2: only the backdrop; else a group (mode m, k 1 normal) of two
+       * circles over a translucent backdrop in the left half, over nothing
+       * in the right half */
+      ref_fill(&s, ref_rect(&s, 0, 0, 24, 32), ref_solid(&s, 0.8f, 0.4f, 0.2f, 0.6f), CN_RULE_NONZERO);
+      if (k < 2) {
+        ref_begin_blend(&s, k == 0 ? m : CN_BLEND_NORMAL, 0.7f, m % 2 ? CN_BLEND_ISOLATED : 0);
+        ref_fill(&s, ref_circle(&s, 34, 14, 9.5f), ref_solid(&s, 0.1f, 0.6f, 0.9f, 0.8f), CN_RULE_NONZERO);
+        ref_fill(&s, ref_circle(&s, 38, 20, 7.3f), ref_solid(&s, 0.9f, 0.9f, 0.1f, 0.5f), CN_RULE_NONZERO);
+        ref_fill(&s, ref_rect(&s, 26, 2, 28, 30), ref_solid(&s, 0.3f, 0.2f, 0.1f, 1), CN_RULE_NONZERO);
+        ref_end_blend(&s);
+      }
+      img[k] = gpu_render(r, &s, 48, 32, NULL);
+    }
+    if (img[0] && img[1] && img[2]) {
+      int bad = 0;
+      for (int y = 0; y < 32; y++)
+        for (int x = 0; x < 48; x++) {
+          const uint8_t *got = img[0] + 4 * (y * 48 + x);
+          const uint8_t *want = x >= 24 ? img[1] + 4 * (y * 48 + x) : img[2] + 4 * (y * 48 + x);
+          if (memcmp(got, want, 4) != 0 && bad++ < 3)
+            fprintf(stderr, "  mode %u, pixel (%d,%d): %d %d %d %d, want %d %d %d %d\n", m, x, y, got[0], got[1], got[2],
+                    got[3], want[0], want[1], want[2], want[3]);
+        }
+      CHECK_EQ_U64(bad, 0);
+    } else {
+      CHECK(false);
+    }
+    for (int k = 0; k < 3; k++) free(img[k]);
+  }
+  cn_renderer_destroy(r);
+}
+
 /* Hand-checked values for two modes: multiply and screen on grey levels. */
 TEST(render_blend_known_values) {
   static ref_scene s;
@@ -1377,7 +1421,7 @@ TEST(render_coarse_split) {
 TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss16_shapes_exact), T(render_ss16_ties_vs_reference),
           T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference), T(render_wide_and_tall_vs_reference),
           T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
-          T(render_deep_nesting_spills), T(render_blend_modes), T(render_blend_known_values),
+          T(render_deep_nesting_spills), T(render_blend_modes), T(render_blend_known_values), T(render_blend_transparent_exact),
           T(render_gradients_vs_reference), T(render_image_nearest_exact),
           T(render_image_bilinear_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes),
           T(render_one_colour_tiles),
