@@ -71,6 +71,12 @@ static int info_kernels(void) {
   /* a backdrop grid of one workgroup: several elements a workgroup, the
    * kernel of scenes of many elements (render_backdrop_packed) */
   if (r == CN_OK) r = info_render(ctx, &(cn_renderer_desc){.backdrop_grid = 1});
+  /* fine's other loop over a FILL's pieces, the very long lists apart, and
+   * coarse's walk in parts: the pipelines render.c picks per frame */
+  if (r == CN_OK)
+    r = info_render(ctx, &(cn_renderer_desc){.fine_runs = CN_RENDER_FINE_RUNS_LOADS,
+                                             .fine_split = CN_RENDER_FINE_SPLIT_ON,
+                                             .coarse_split = CN_RENDER_COARSE_SPLIT_ON});
   /* again without the tiny scene's one-workgroup path boxes and row binning:
    * pathbox_fused and bins_small are built too */
   const cn_tuning other = {.pathbox_small_max = CN_SMALL_OFF, .bins_rows_max = CN_SMALL_OFF};
