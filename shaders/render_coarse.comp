@@ -13,7 +13,10 @@
 //                partly covered (or covered, but isolating a blend mode inside):
 //                BEGIN_CLIP, and the END_CLIP carries the path.
 //   BEGIN_BLEND/END_BLEND: always (a mask's END keeps its coverage on the stack
-//                for the masked group after it, whose END pops both).
+//                for the masked group after it, whose END pops both), except
+//                where nothing is drawn inside: taken back in the tile
+//                (close_group), dropped from the staged block where nothing
+//                inside is in the bin (main).
 // An opaque solid fill of the whole tile at depth 0 drops what came before.
 // A tile whose list leaves one colour (no command: the background; or one
 // SOLID with an opaque COLOR) is not drawn by fine: its cn_render_ptile
@@ -77,6 +80,13 @@ const uint P_OPAQUE = 4u;   // solid and opaque: covering a tile, it hides what 
 // split); the walk state handed between a tile's invocations (the
 // owner's at the block's start, each later part's at its end: S_* fields).
 shared uint sh_masks;
+// Groups empty in the bin (main, after staging): the plain BEGINs the block
+// holds, and per round whether one was dropped (two slots: a round clears
+// the next one's).
+shared uint sh_drop, sh_dropped[2];
+const uint TAG_DROPPED = 0xFFFFFFFFu; // a staged group bracket taken out: the walk passes it by
+#define DROP_ROUNDS 4u
+#define DROP_MIN 8u // plain BEGINs in a block from which the rounds run
 const uint S_POS = 0u, S_END = 1u, S_HEAD = 2u, S_BITS = 3u, S_TAKEN = 4u, S_ZERO = 5u, S_DEPTH = 6u, S_MASK = 7u,
            S_GROUPS = 8u, S_MAX = 9u, S_FILLS = 10u, S_PIECES = 11u, S_LONG = 12u, S_FIELDS = 13u;
 // The owner's state at the block's start (S_ZERO .. S_GROUPS), then one
@@ -488,6 +498,10 @@ void main() {
     barrier(); // also: the previous block's walk is done with sh_scan
     uvec4 ball = subgroupBallot(keep != 0);
     if (subgroupElect()) sh_scan[gl_SubgroupID] = subgroupBallotBitCount(ball);
+    if (lid == 0u) { // (every invocation is past the previous block's drop rounds)
+      sh_drop = 0u;
+      sh_dropped[0] = 0u;
+    }
     barrier();
     uint before, total;
     CN_SUBGROUP_TOTALS(sh_scan, before, total)
@@ -505,6 +519,8 @@ void main() {
       if ((el.tag == CN_TAG_BEGIN_BLEND || el.tag == CN_TAG_END_BLEND) &&
           (flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA | CN_BLEND_MASKED)) != 0u)
         atomicOr(sh_masks, 1u);
+      else if (el.tag == CN_TAG_BEGIN_BLEND || el.tag == CN_TAG_BEGIN_CLIP)
+        atomicAdd(sh_drop, 1u);
     }
     // the owner's state at the block's start, for its later parts
     if (owner && COARSE_SEGS > 1u) {
@@ -514,6 +530,41 @@ void main() {
       sh_state[S_START(S_GROUPS)] = groups_open;
     }
     barrier();
+    // Groups with nothing drawn in this bin: a BEGIN whose next staged
+    // element (past those dropped already) is its own END (the list holds
+    // both brackets of a group or neither, in stream order). Every tile of
+    // the bin would write that BEGIN and take it back at the END
+    // (close_group); dropped here, the walk passes both by. A round drops
+    // the groups the round before left empty, while it drops any. Not masks
+    // or masked groups (their pairing is the walk's: mask_next). Groups
+    // whose brackets lie in two blocks stay, and so do those of a block with
+    // fewer than DROP_MIN plain BEGINs (the rounds' barriers would cost more
+    // than they save): the tiles take them back.
+    if (sh_drop >= DROP_MIN) {
+      for (uint round = 0u; round < DROP_ROUNDS; round++) {
+        uint other = CN_NONE;
+        if (lid < total) {
+          uint tg = sh_tag[lid];
+          const uint masks = CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA | CN_BLEND_MASKED;
+          if (tg == CN_TAG_BEGIN_CLIP || (tg == CN_TAG_BEGIN_BLEND && (sh_flags[lid] & masks) == 0u)) {
+            uint x = lid + 1u;
+            while (x < total && sh_tag[x] == TAG_DROPPED) x++;
+            if (x < total && sh_tag[x] == tg + 1u) other = x;
+          }
+        }
+        barrier(); // every scan of this round is done
+        if (lid == 0u) sh_dropped[(round + 1u) & 1u] = 0u; // read last in the round before
+        if (other != CN_NONE) {
+          sh_tag[lid] = TAG_DROPPED;
+          sh_tag[other] = TAG_DROPPED;
+          sh_rect[lid] = ivec4(0); // (no tile record to load for it)
+          sh_rect[other] = ivec4(0);
+          sh_dropped[round & 1u] = 1u;
+        }
+        barrier();
+        if (sh_dropped[round & 1u] == 0u) break;
+      }
+    }
     bool split = COARSE_SEGS > 1u && total >= SPLIT_MIN && sh_masks == 0u;
     // part seg walks k0 .. k1 - 1 (the owner all of them when not split)
     uint k0 = split ? split_at(seg, total) : 0u, k1 = split ? split_at(seg + 1u, total) : total;

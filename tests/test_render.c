@@ -1418,6 +1418,92 @@ TEST(render_coarse_split) {
   }
 }
 
+/* Groups with nothing drawn in a bin: coarse drops a BEGIN whose next
+ * staged element is its own END, in rounds from the innermost group out,
+ * where a block holds 8 plain BEGINs or more. A target three bins wide;
+ * groups (normal and other modes, clips among them, nested three deep)
+ * whose draws lie in the left and right bins only, so that their boxes
+ * span the middle bin, where they are empty; others with a draw in the
+ * middle bin too (not empty there); masks and masked groups among them
+ * (never dropped); more than a block of elements, so that some groups span
+ * two blocks. Every picture matches the CPU reference, the walk split or
+ * not, through host lines and as a whole scene (bin lists; rectangles, so
+ * that both paths draw the same lines). */
+TEST(render_empty_groups_in_bins) {
+  static ref_scene s;
+  test_seed(123);
+  const int w = 3 * CN_BIN * CN_TILE, h = 40;
+  cn_renderer *rs[2] = {0};
+  for (int k = 0; k < 2; k++) {
+    cn_renderer_desc d = {.coarse_split = k ? CN_RENDER_COARSE_SPLIT_ON : CN_RENDER_COARSE_SPLIT_OFF};
+    rs[k] = renderer(&d);
+    if (!rs[k]) goto done;
+  }
+  for (int variant = 0; variant < 4; variant++) {
+    ref_init(&s);
+    int open = 0, kinds[4];
+    for (int i = 0; i < 90; i++) {
+      uint64_t what = test_rand_below(10);
+      float y = 4 + (float)test_rand_below(3000) / 100.0f, r = 2 + (float)test_rand_below(600) / 100.0f;
+      if (what < 4 && open < 3) { /* a group or a clip around what follows */
+        if (what == 3) {
+          ref_begin_clip(&s, ref_rect(&s, 2, 2, (float)w - 2, (float)h - 2), CN_RULE_NONZERO);
+          kinds[open++] = 0;
+        } else {
+          ref_begin_blend(&s, (uint32_t)test_rand_below(CN_BLEND_MODE_COUNT), what == 0 ? 0.8f : 1.0f,
+                          what == 1 ? CN_BLEND_ISOLATED : 0);
+          kinds[open++] = 1;
+        }
+      } else if (what < 6 && open > 0) {
+        if (kinds[--open] == 0) ref_end_clip(&s);
+        else ref_end_blend(&s);
+      } else if (what == 6 && variant % 2 == 1) { /* a mask and its masked group, left and right */
+        ref_begin_blend(&s, CN_BLEND_NORMAL, 1, CN_BLEND_MASK_ALPHA);
+        ref_fill(&s, ref_rect(&s, 10, y - r, 30 + r, y + r), ref_solid(&s, 0, 0, 0, 0.7f), CN_RULE_NONZERO);
+        ref_end_blend(&s);
+        ref_begin_blend(&s, CN_BLEND_MULTIPLY, 1, CN_BLEND_MASKED);
+        ref_fill(&s, ref_rect(&s, (float)w - 30, y - r, (float)w - 10, y), ref_solid(&s, 0.2f, 0.9f, 0.4f, 1),
+                 CN_RULE_NONZERO);
+        ref_fill(&s, ref_rect(&s, 15, y - r, 25, y + r), ref_solid(&s, 0.9f, 0.2f, 0.4f, 1), CN_RULE_NONZERO);
+        ref_end_blend(&s);
+      } else { /* a draw in the left or the right bin, now and then in the middle one */
+        uint64_t where = test_rand_below(9);
+        float x = where < 4 ? 8 + (float)test_rand_below(10000) / 100.0f
+                  : where < 8 ? (float)w - 8 - (float)test_rand_below(10000) / 100.0f
+                              : (float)w / 2 + (float)test_rand_below(4000) / 100.0f - 20;
+        ref_fill(&s, ref_rect(&s, x - r, y - r * 0.7f, x + r, y + r),
+                 ref_solid(&s, (float)(i % 5) / 4, (float)(i % 3) / 2, (float)(i % 7) / 6, 0.5f + 0.1f * (i % 5)),
+                 CN_RULE_NONZERO);
+      }
+    }
+    while (open > 0) {
+      if (kinds[--open] == 0) ref_end_clip(&s);
+      else ref_end_blend(&s);
+    }
+    uint32_t aa = (uint32_t)(variant / 2);
+    uint8_t *img[2][5];
+    render_two_ways(rs, 2, &s, w, h, NULL, aa, img);
+    cn_scene_data d = ref_data(&s, (float)w, (float)h);
+    ref_lines *L = ref_flatten_alloc(&d);
+    uint8_t *want = malloc((size_t)w * h * 4);
+    ref_render_aa(&d, L, w, h, aa, want);
+    for (int path = 0; path < 2; path++)
+      for (int k = 0; k < 2; k++) {
+        char what[96];
+        snprintf(what, sizeof what, "empty groups in bins, variant %d, %s, %s", variant,
+                 path ? "whole scene" : "host lines", k ? "split" : "not split");
+        int bad = img[path][k] ? compare(what, img[path][k], want, w, h, 1) : -1;
+        if (bad) fprintf(stderr, "  %s: %d pixels differ\n", what, bad);
+        CHECK(bad == 0);
+        free(img[path][k]);
+      }
+    free(want);
+    ref_lines_free(L);
+  }
+done:
+  for (int k = 0; k < 2; k++) cn_renderer_destroy(rs[k]);
+}
+
 TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss16_shapes_exact), T(render_ss16_ties_vs_reference),
           T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference), T(render_wide_and_tall_vs_reference),
           T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
@@ -1425,5 +1511,5 @@ TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss
           T(render_gradients_vs_reference), T(render_image_nearest_exact),
           T(render_image_bilinear_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes),
           T(render_one_colour_tiles),
-          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs), T(render_fine_runs), T(render_fine_split), T(render_fine_split_content), T(render_coarse_split),
+          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs), T(render_fine_runs), T(render_fine_split), T(render_fine_split_content), T(render_coarse_split), T(render_empty_groups_in_bins),
           T(render_fixed_point_runs))
