@@ -70,7 +70,9 @@ shared uint sh_arg[BLOCK];
 shared uint sh_flags[BLOCK];
 // Draws: the paint, read once per block for all tiles (the tile walk then
 // loads only each tile's record): P_* bits, and for solid paints the COLOR
-// words (premultiplied, times the dash cover), else the cover.
+// words (premultiplied, times the dash cover), else the cover. Blend
+// brackets: the blend's mode (sh_pbits) and opacity (sh_color.x), which
+// END_BLEND carries to fine.
 shared uint sh_pbits[BLOCK];
 shared vec4 sh_color[BLOCK];
 const uint P_SKIP = 1u;     // draws nothing (no such paint, cover 0, transparent solid)
@@ -304,23 +306,24 @@ if (k + 1u < k1) tnext = tile_of(k + 1u, tx, ty);
         mask_next = CN_NONE;
         if (!has_mask) { zero_depth = 1; continue; }
       }
-      if (reserve(2)) {
+      if (reserve(1)) {
         uint before = pos;
         put(CN_CMD_BEGIN_BLEND);
-        put(arg);
         depth++;
         uint flags = sh_flags[k];
         open_group(before, (flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA | CN_BLEND_MASKED)) == 0);
       }
     } else if (tag == CN_TAG_END_BLEND) {
       if (zero_depth != 0) { zero_depth--; continue; }
-      uint bl = arg; // its BEGIN's blend
       if (close_group()) {
         depth--; // an empty group leaves the backdrop as it is, whatever its mode
-      } else if (reserve(2)) {
-        put(CN_CMD_END_BLEND);
-        put(bl);
+      } else if (reserve(3)) {
+        // its BEGIN's blend, staged for fine (mode in sh_pbits, opacity in
+        // sh_color.x): fine then loads no blend record
         uint flags = sh_flags[k];
+        put(CN_CMD_END_BLEND);
+        put(sh_pbits[k] | (flags & 0xFFu) << 8);
+        put(floatBitsToUint(sh_color[k].x));
         // a mask's END keeps its coverage pushed; the masked group's END pops both
         if ((flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA)) != 0) {
           mask_next = sh_elem[k] + 1;
@@ -465,7 +468,16 @@ void main() {
           arg = el.paint;
         } else {
           arg = src == e ? el.aux : cfg.elements.v[src].aux;
-          flags = arg < cfg.blend_count ? cfg.blends.v[arg].flags : 0;
+          cn_blend b;
+          b.mode = CN_BLEND_NORMAL;
+          b.alpha = 1.0;
+          b.flags = 0u;
+          if (arg < cfg.blend_count) b = cfg.blends.v[arg];
+          flags = b.flags;
+          // END_BLEND's words (a mode past the last is drawn as normal, as
+          // fine's cn_blend_over draws it)
+          pbits = b.mode < CN_BLEND_MODE_COUNT ? b.mode : CN_BLEND_NORMAL;
+          color.x = b.alpha;
         }
       }
       if (el.tag == CN_TAG_FILL || el.tag == CN_TAG_STROKE) {

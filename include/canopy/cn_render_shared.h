@@ -58,8 +58,8 @@
 #define CN_CMD_GRADIENT 5u    /* [paint index, alpha factor (float)] paint a gradient or image with the coverage */
 #define CN_CMD_BEGIN_CLIP 6u  /* push the current colour, start a transparent layer */
 #define CN_CMD_END_CLIP 7u    /* [first seg, seg count, backdrop, rule]: layer masked by the clip over the saved colour */
-#define CN_CMD_BEGIN_BLEND 8u /* [blend index] push, start a layer (a copy of the backdrop when not isolated) */
-#define CN_CMD_END_BLEND 9u   /* [blend index] composite the layer with its mode and opacity */
+#define CN_CMD_BEGIN_BLEND 8u /* push the current colour, start a transparent layer */
+#define CN_CMD_END_BLEND 9u   /* [mode | flags << 8, opacity (float)] of its blend: composite the layer */
 #define CN_CMD_POP 10u        /* drop the top of the stack (a mask whose masked group is empty here) */
 
 /* Anti-aliasing of fine's coverage (cn_render_view.aa, cn_render_config.aa). */
