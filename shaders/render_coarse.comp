@@ -474,8 +474,9 @@ void main() {
           b.flags = 0u;
           if (arg < cfg.blend_count) b = cfg.blends.v[arg];
           flags = b.flags;
-          // END_BLEND's words (a mode past the last is drawn as normal, as
-          // fine's cn_blend_over draws it)
+          // END_BLEND's words. The mode has 8 bits there, so a mode past the
+          // last is written as normal (how fine's cn_blend_over draws it)
+          // rather than cut to 8 bits, which could name another mode.
           pbits = b.mode < CN_BLEND_MODE_COUNT ? b.mode : CN_BLEND_NORMAL;
           color.x = b.alpha;
         }
