@@ -19,7 +19,7 @@
 //                inside is in the bin (main).
 // An opaque solid fill of the whole tile at depth 0 drops what came before.
 // A tile whose list leaves one colour (no command: the background; or one
-// SOLID with an opaque COLOR) is not drawn by fine: its cn_render_ptile
+// SOLID with an opaque colour) is not drawn by fine: its cn_render_ptile
 // takes the colour (depth CN_PTILE_ONE) and render_solid writes its pixels
 // beside fine. Every other tile is appended to fine_tiles, whose first words
 // are fine's indirect dispatch (pass word: the most workgroups it may ask
@@ -69,14 +69,14 @@ shared uint sh_rule[BLOCK];
 shared uint sh_arg[BLOCK];
 shared uint sh_flags[BLOCK];
 // Draws: the paint, read once per block for all tiles (the tile walk then
-// loads only each tile's record): P_* bits, and for solid paints the COLOR
+// loads only each tile's record): P_* bits, and for solid paints the colour
 // words (premultiplied, times the dash cover), else the cover. Blend
 // brackets: the blend's mode (sh_pbits) and opacity (sh_color.x), which
 // END_BLEND carries to fine.
 shared uint sh_pbits[BLOCK];
 shared vec4 sh_color[BLOCK];
 const uint P_SKIP = 1u;     // draws nothing (no such paint, cover 0, transparent solid)
-const uint P_SOLID = 2u;    // a solid colour: sh_color holds the COLOR words
+const uint P_SOLID = 2u;    // a solid colour: sh_color holds the FILL / SOLID colour words
 const uint P_OPAQUE = 4u;   // solid and opaque: covering a tile, it hides what came before
 // A block's split: whether a kept element is a mask or a masked group (no
 // split); the walk state handed between a tile's invocations (the
@@ -158,8 +158,9 @@ void put(uint w) {
   pos++;
 }
 
-// A FILL or END_CLIP (cmd) of a path's tile t: its run of pieces, backdrop
-// and rule (the caller reserved the 5 words), counted for fine's choice of
+// The first five words of a FILL, FILL_GRADIENT or END_CLIP (cmd) of a
+// path's tile t: its run of pieces, backdrop and rule (the caller reserved
+// the words), counted for fine's choice of
 // loop (cn_render_bump.fills, fill_pieces, long_pieces).
 void put_path(uint cmd, cn_render_tile t, uint rule) {
   put(cmd);
@@ -260,21 +261,18 @@ if (k + 1u < k1) tnext = tile_of(k + 1u, tx, ty);
           chunk_end = head_end;
         }
       }
-      if (!reserve(5 + 5)) continue;
-      if (cov == 2) {
-        put_path(CN_CMD_FILL, tcur, rule);
-      } else {
-        put(CN_CMD_SOLID);
-      }
+      if (!reserve(9)) continue; // FILL's 9 words at most
+      // one command: the coverage (FILL's pieces, or SOLID) and the paint
+      bool solid = (pb & P_SOLID) != 0;
+      if (cov == 2) put_path(solid ? CN_CMD_FILL : CN_CMD_FILL_GRADIENT, tcur, rule);
+      else put(solid ? CN_CMD_SOLID : CN_CMD_SOLID_GRADIENT);
       vec4 c = sh_color[k];
-      if ((pb & P_SOLID) != 0) {
-        put(CN_CMD_COLOR);
+      if (solid) {
         put(floatBitsToUint(c.x));
         put(floatBitsToUint(c.y));
         put(floatBitsToUint(c.z));
         put(floatBitsToUint(c.w));
       } else {
-        put(CN_CMD_GRADIENT);
         put(arg);
         put(floatBitsToUint(c.x));
       }
@@ -667,10 +665,9 @@ void main() {
     if (pos == head) {
       one = true;
       word = cn_pack_straight(vec4(cfg.background[0], cfg.background[1], cfg.background[2], cfg.background[3]));
-    } else if (pos == head + 6u && cmds.v[head] == CN_CMD_SOLID && cmds.v[head + 1u] == CN_CMD_COLOR &&
-               uintBitsToFloat(cmds.v[head + 5u]) == 1.0) {
+    } else if (pos == head + 5u && cmds.v[head] == CN_CMD_SOLID && uintBitsToFloat(cmds.v[head + 4u]) == 1.0) {
       one = true;
-      vec4 c = uintBitsToFloat(uvec4(cmds.v[head + 2u], cmds.v[head + 3u], cmds.v[head + 4u], cmds.v[head + 5u]));
+      vec4 c = uintBitsToFloat(uvec4(cmds.v[head + 1u], cmds.v[head + 2u], cmds.v[head + 3u], cmds.v[head + 4u]));
       word = cn_pack_straight(c);
     }
   }

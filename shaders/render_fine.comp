@@ -263,7 +263,6 @@ void draw_tile() {
   spill_base = pt.spill_off;
   depth = 0;
   vec4 rgba0 = vec4(0.0), rgba1 = vec4(0.0);
-  vec2 cov = vec2(0.0);
   CmdBuf cmds = cfg.cmds;
   uint pos = tile * CN_CMD_CHUNK;
   uint limit = (cfg.tiles_x * cfg.tiles_y + cfg.cap_chunks) * CN_CMD_CHUNK;
@@ -272,23 +271,27 @@ void draw_tile() {
     if (tag == CN_CMD_END) break;
     if (tag == CN_CMD_JUMP) {
       pos = cmds.v[pos + 1];
-    } else if (tag == CN_CMD_FILL) {
-      cov = coverage(cmds.v[pos + 1], cmds.v[pos + 2], int(cmds.v[pos + 3]), cmds.v[pos + 4], lx, ly);
-      pos += 5;
-    } else if (tag == CN_CMD_SOLID) {
-      cov = vec2(1.0);
-      pos += 1;
-    } else if (tag == CN_CMD_COLOR) {
-      vec4 c = uintBitsToFloat(uvec4(cmds.v[pos + 1], cmds.v[pos + 2], cmds.v[pos + 3], cmds.v[pos + 4]));
-      rgba0 = over(c * cov.x, rgba0);
-      if (TWO) rgba1 = over(c * cov.y, rgba1);
-      pos += 5;
-    } else if (tag == CN_CMD_GRADIENT) {
-      uint pi = cmds.v[pos + 1];
-      float k = uintBitsToFloat(cmds.v[pos + 2]);
-      rgba0 = over(cn_gradient(cfg, pi, centre) * (cov.x * k), rgba0);
-      if (TWO) rgba1 = over(cn_gradient(cfg, pi, centre1) * (cov.y * k), rgba1);
-      pos += 3;
+    } else if (tag >= CN_CMD_FILL && tag <= CN_CMD_SOLID_GRADIENT) {
+      // a draw: its coverage and its paint in one command, so one tag (a
+      // load the next command's waits on) a draw
+      vec2 cov = vec2(1.0);
+      uint at = pos + 1;
+      if ((tag & 1u) == 0u) { // FILL, FILL_GRADIENT
+        cov = coverage(cmds.v[at], cmds.v[at + 1], int(cmds.v[at + 2]), cmds.v[at + 3], lx, ly);
+        at += 4;
+      }
+      if (tag < CN_CMD_FILL_GRADIENT) {
+        vec4 c = uintBitsToFloat(uvec4(cmds.v[at], cmds.v[at + 1], cmds.v[at + 2], cmds.v[at + 3]));
+        rgba0 = over(c * cov.x, rgba0);
+        if (TWO) rgba1 = over(c * cov.y, rgba1);
+        pos = at + 4;
+      } else {
+        uint pi = cmds.v[at];
+        float k = uintBitsToFloat(cmds.v[at + 1]);
+        rgba0 = over(cn_gradient(cfg, pi, centre) * (cov.x * k), rgba0);
+        if (TWO) rgba1 = over(cn_gradient(cfg, pi, centre1) * (cov.y * k), rgba1);
+        pos = at + 2;
+      }
     } else if (tag == CN_CMD_BEGIN_CLIP) {
       push(rgba0, rgba1);
       rgba0 = vec4(0.0);

@@ -52,10 +52,14 @@
 /* Commands (first word of each; the payload words follow). */
 #define CN_CMD_END 0u         /* end of the list */
 #define CN_CMD_JUMP 1u        /* [next chunk word offset] */
-#define CN_CMD_FILL 2u        /* [first seg, seg count, backdrop (int), rule] coverage of a path, then a paint */
-#define CN_CMD_SOLID 3u       /* coverage 1, then a paint */
-#define CN_CMD_COLOR 4u       /* [r g b a] premultiplied floats: paint with the coverage */
-#define CN_CMD_GRADIENT 5u    /* [paint index, alpha factor (float)] paint a gradient or image with the coverage */
+/* A draw is one command, its coverage and its paint: FILL / FILL_GRADIENT
+ * (the tile's part of a path) and SOLID / SOLID_GRADIENT (the tile wholly
+ * inside it), each with a colour or a gradient, so fine loads one tag a draw
+ * (bit 0 set: coverage 1; bit 2 set: a gradient). */
+#define CN_CMD_FILL 2u           /* [first seg, seg count, backdrop (int), rule, r g b a] a path's coverage, premultiplied colour */
+#define CN_CMD_SOLID 3u          /* [r g b a] coverage 1, premultiplied colour */
+#define CN_CMD_FILL_GRADIENT 4u  /* [first seg, seg count, backdrop, rule, paint index, alpha factor (float)] a gradient or image */
+#define CN_CMD_SOLID_GRADIENT 5u /* [paint index, alpha factor (float)] coverage 1, a gradient or image */
 #define CN_CMD_BEGIN_CLIP 6u  /* push the current colour, start a transparent layer */
 #define CN_CMD_END_CLIP 7u    /* [first seg, seg count, backdrop, rule]: layer masked by the clip over the saved colour */
 #define CN_CMD_BEGIN_BLEND 8u /* push the current colour, start a transparent layer */
