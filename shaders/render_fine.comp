@@ -7,15 +7,19 @@
 // long lists first. The pipeline specialized with FINE_VL draws the second
 // list instead, the very long lists coarse listed apart (a dispatch of its
 // own, one pixel an invocation: render.c).
-// FINE_PX pixels an invocation (render.c: 2 for area coverage, 1 for
-// supersampling): with two, an invocation draws two pixels of a column (rows
-// r and r + CN_TILE / 2), reading the tile's pieces, commands and paints
-// once for both, and half the invocations per tile let more tiles be
-// resident per SM. Most tiles' time is the latency of their walk, so the
-// tiles in flight set the pace (H200, area coverage: fine 10-23% faster on
-// six of the ten real scenes and 31% on the 100 000-path scene; the longest
-// walks, ni's, 14% slower). Supersampling reads its pieces per sample row,
-// not once per invocation, and is slower with two (docs/PERF.md).
+// FINE_PX pixels an invocation (render.c: for area coverage 2, or 4 where
+// the runs are short (LOADS); 1 for supersampling): with two, an invocation
+// draws two pixels of a column (rows r and r + CN_TILE / 2), reading the
+// tile's pieces, commands and paints once for both, and half the
+// invocations per tile let more tiles be resident per SM. Most tiles' time
+// is the latency of their walk, so the tiles in flight set the pace (H200,
+// area coverage: fine 10-23% faster on six of the ten real scenes and 31% on
+// the 100 000-path scene; the longest walks, ni's, 14% slower). Four (rows
+// r, r + 4, r + 8, r + 12) walk each list half as often again: the 100 000
+// paths' fine 1.17 -> 1.09 ms, but where runs are long (the shuffle pipeline,
+// 64 registers with four) the real scenes were up to 18% slower.
+// Supersampling reads its pieces per sample row, not once per invocation,
+// and is slower with two (docs/PERF.md).
 //
 // Coverage is the exact area integral of the winding number over the pixel
 // square: the tile's backdrop, plus for each segment piece the integral over
@@ -43,17 +47,32 @@ layout(constant_id = CN_SPEC_FINE_AA) const uint FINE_AA = CN_AA_AREA;
 layout(constant_id = CN_SPEC_FINE_RUNS) const uint FINE_RUNS = CN_FINE_RUNS_SHUFFLE;
 layout(constant_id = CN_SPEC_FINE_PX) const uint FINE_PX = 2;
 layout(constant_id = CN_SPEC_FINE_VL) const uint FINE_VL = 0;
-// With two pixels an invocation, invocation lid has local pixels lid and
-// lid + FINE_HALF (FINE_ROWS rows below); every second-pixel step is under
-// TWO, which the specialization removes from a one-pixel pipeline.
-const bool TWO = FINE_PX == 2u;
-#define FINE_ROWS (CN_TILE / 2)
-#define FINE_HALF (CN_TILE_PIXELS / 2)
+// With FINE_PX pixels an invocation (1, 2, 4 or 8), invocation lid has local
+// pixels lid + k * FINE_SPAN (FINE_ROWS rows apart) for k < FINE_PX; the
+// per-pixel values are arrays of PX_MAX, and the specialization drops the
+// steps of the pixels a pipeline does not have.
+#define PX_MAX 8
+// EACH_PX(S) runs statement S for each pixel k, written out rather than a
+// loop, so that every array indexed by k is indexed by a constant and stays
+// in registers (a loop left to the driver to unroll put them in local
+// memory: fine 3.5 times as long on the H200); ALL_PX for every element.
+#define PX_STEP(K, S) { const uint k = K; S; }
+#define EACH_PX(S)                                                                                       \
+  {                                                                                                      \
+    PX_STEP(0u, S)                                                                                       \
+    if (FINE_PX > 1u) PX_STEP(1u, S)                                                                     \
+    if (FINE_PX > 2u) { PX_STEP(2u, S) PX_STEP(3u, S) }                                                  \
+    if (FINE_PX > 4u) { PX_STEP(4u, S) PX_STEP(5u, S) PX_STEP(6u, S) PX_STEP(7u, S) }                    \
+  }
+#define ALL_PX(S)                                                                                        \
+  { PX_STEP(0u, S) PX_STEP(1u, S) PX_STEP(2u, S) PX_STEP(3u, S) PX_STEP(4u, S) PX_STEP(5u, S) PX_STEP(6u, S) PX_STEP(7u, S) }
+const uint FINE_ROWS = CN_TILE / FINE_PX;
+const uint FINE_SPAN = CN_TILE_PIXELS / FINE_PX;
 
 
 CnRenderConfig cfg;
 uint tile;
-vec4 regs0[CN_FINE_STACK_REGS], regs1[CN_FINE_STACK_REGS]; // the two pixels' levels
+vec4 regs[CN_FINE_STACK_REGS * PX_MAX]; // level d of pixel k: regs[d * FINE_PX + k]
 uint depth;
 uint spill_base;
 
@@ -62,30 +81,25 @@ uint spill_base;
 // CN_NONE, frame re-run) is dropped.
 bool spill_ok(uint d) { return spill_base != CN_NONE && spill_base + d - CN_FINE_STACK_REGS < cfg.cap_spill; }
 
-void push(vec4 a, vec4 b) {
+void push(vec4 a[PX_MAX]) {
   if (depth < CN_FINE_STACK_REGS) {
-    regs0[depth] = a;
-    if (TWO) regs1[depth] = b;
+    EACH_PX(regs[depth * FINE_PX + k] = a[k]);
   } else if (spill_ok(depth)) {
     uint at = (spill_base + depth - CN_FINE_STACK_REGS) * CN_TILE_PIXELS + gl_LocalInvocationID.x;
-    cfg.spill.v[at] = a;
-    if (TWO) cfg.spill.v[at + FINE_HALF] = b;
+    EACH_PX(cfg.spill.v[at + k * FINE_SPAN] = a[k]);
   }
   depth++;
 }
 
-void pop(out vec4 a, out vec4 b) {
-  a = vec4(0.0);
-  b = vec4(0.0);
+void pop(out vec4 a[PX_MAX]) {
+  ALL_PX(a[k] = vec4(0.0));
   if (depth == 0) return;
   depth--;
   if (depth < CN_FINE_STACK_REGS) {
-    a = regs0[depth];
-    if (TWO) b = regs1[depth];
+    EACH_PX(a[k] = regs[depth * FINE_PX + k]);
   } else if (spill_ok(depth)) {
     uint at = (spill_base + depth - CN_FINE_STACK_REGS) * CN_TILE_PIXELS + gl_LocalInvocationID.x;
-    a = cfg.spill.v[at];
-    if (TWO) b = cfg.spill.v[at + FINE_HALF];
+    EACH_PX(a[k] = cfg.spill.v[at + k * FINE_SPAN]);
   }
 }
 
@@ -135,10 +149,10 @@ float rule_cover(float area, uint rule) {
 }
 
 // Coverage of the invocation's pixels by a tile path whose pieces are the
-// records first .. first + count - 1 (one run: render_tile_seg): x local
-// pixel (px, py); y (px, py + FINE_ROWS) when TWO, else 0. Every pixel needs
-// every piece. FINE_RUNS picks how they are read (one pipeline each,
-// so neither carries the other's code):
+// records first .. first + count - 1 (one run: render_tile_seg): cov[k] of
+// local pixel (px, py + k * FINE_ROWS) for k < FINE_PX, the others 0. Every
+// pixel needs every piece. FINE_RUNS picks how they are read (one pipeline
+// each, so neither carries the other's code):
 //   CN_FINE_RUNS_SHUFFLE: each subgroup loads a subgroup's width of pieces at
 //     once, one per invocation, and hands them round with shuffles: one memory
 //     round trip per subgroup width (the tile's command list is the same for
@@ -153,19 +167,19 @@ float rule_cover(float area, uint rule) {
 // sum integers (piece_bits): the order of the pieces changes no bit.
 // Staging them in shared memory instead took two barriers per FILL and 6
 // more registers (docs/PERF.md).
-vec2 coverage(uint first, uint count, int backdrop, uint rule, float px, float py) {
+void coverage(uint first, uint count, int backdrop, uint rule, float px, float py, out float cov[PX_MAX]) {
   first = min(first, cfg.cap_segs);
   uint end = first + min(count, cfg.cap_segs - first);
   SegBuf sb = cfg.segs;
-  float py1 = py + float(FINE_ROWS);
+  ALL_PX(cov[k] = 0.0);
   if (FINE_AA == CN_AA_SS16) {
     // supersampled, unless coarse asked for area coverage (a hairline stroke)
     if ((rule & CN_FILL_AREA) == 0) {
       LineBuf lb = cfg.lines;
       ivec2 pixel = ivec2(tile % cfg.tiles_x, tile / cfg.tiles_x) * CN_TILE + ivec2(px, py);
-      float c0 = cn_coverage_ss16(sb, lb, first, end, backdrop, rule, px, py, pixel);
-      float c1 = TWO ? cn_coverage_ss16(sb, lb, first, end, backdrop, rule, px, py1, pixel + ivec2(0, FINE_ROWS)) : 0.0;
-      return vec2(c0, c1);
+      EACH_PX(cov[k] = cn_coverage_ss16(sb, lb, first, end, backdrop, rule, px, py + float(k * FINE_ROWS),
+                                        pixel + ivec2(0, k * FINE_ROWS)));
+      return;
     }
     rule &= ~CN_FILL_AREA;
   }
@@ -175,16 +189,20 @@ vec2 coverage(uint first, uint count, int backdrop, uint rule, float px, float p
   // and a float sum would follow it into the last bit of a pixel; an
   // integer sum is the same in any order.
   bool long_run = end - first > PIECE_RUN;
-  uint bits0 = 0u, bits1 = 0u;
-  int64_t big0 = 0, big1 = 0;
+  uint bits[PX_MAX];
+  int64_t big[PX_MAX];
+  ALL_PX(bits[k] = 0u; big[k] = 0);
+  // piece (p, e) added to each pixel's sum; the sums of n pieces moved into
+  // the 64-bit sums (a long run)
+#define ADD_PIECE(p, e) EACH_PX(bits[k] += piece_bits(p, e, px, py + float(k * FINE_ROWS)))
+#define FLUSH_PIECES(n) EACH_PX(big[k] += int(bits[k] - (n) * PIECE_BITS0); bits[k] = 0u)
   if (FINE_RUNS == CN_FINE_RUNS_LOADS) {
     if (!long_run) {
       for (uint s = first; s < end; s++) {
         cn_render_seg q = sb.v[s];
         vec4 p = vec4(q.x0, q.y0, q.x1, q.y1);
         vec2 e = vec2(q.yedge, q.yedge_sign * PIECE_ONE);
-        bits0 += piece_bits(p, e, px, py);
-        if (TWO) bits1 += piece_bits(p, e, px, py1);
+        ADD_PIECE(p, e);
       }
     } else {
       for (uint base = first; base < end; base += PIECE_RUN) {
@@ -192,14 +210,10 @@ vec2 coverage(uint first, uint count, int backdrop, uint rule, float px, float p
         for (uint j = 0u; j < n; j++) {
           cn_render_seg q = sb.v[base + j];
           vec4 p = vec4(q.x0, q.y0, q.x1, q.y1);
-          vec2 e = vec2(q.yedge, q.yedge_sign * PIECE_ONE);
-          bits0 += piece_bits(p, e, px, py);
-          if (TWO) bits1 += piece_bits(p, e, px, py1);
+        vec2 e = vec2(q.yedge, q.yedge_sign * PIECE_ONE);
+        ADD_PIECE(p, e);
         }
-        big0 += int(bits0 - n * PIECE_BITS0);
-        big1 += int(bits1 - n * PIECE_BITS0);
-        bits0 = 0u;
-        bits1 = 0u;
+        FLUSH_PIECES(n);
       }
     }
   } else {
@@ -216,22 +230,14 @@ vec2 coverage(uint first, uint count, int backdrop, uint rule, float px, float p
       for (uint j = 0; j < n; j++) {
         vec4 p = subgroupShuffle(mp, j);
         vec2 e = subgroupShuffle(me, j);
-        bits0 += piece_bits(p, e, px, py);
-        if (TWO) bits1 += piece_bits(p, e, px, py1);
+        ADD_PIECE(p, e);
       }
-      if (long_run) {
-        big0 += int(bits0 - n * PIECE_BITS0);
-        big1 += int(bits1 - n * PIECE_BITS0);
-        bits0 = 0u;
-        bits1 = 0u;
-      }
+      if (long_run) FLUSH_PIECES(n);
     }
   }
   uint n_all = end - first;
-  vec2 pieces = vec2(float(int(bits0 - n_all * PIECE_BITS0)), float(int(bits1 - n_all * PIECE_BITS0)));
-  if (long_run) pieces = vec2(float(big0), float(big1));
-  vec2 area = vec2(float(backdrop)) + pieces * (1.0 / PIECE_ONE);
-  return vec2(rule_cover(area.x, rule), rule_cover(area.y, rule));
+  EACH_PX(float pieces = long_run ? float(big[k]) : float(int(bits[k] - n_all * PIECE_BITS0));
+          cov[k] = rule_cover(float(backdrop) + pieces * (1.0 / PIECE_ONE), rule));
 }
 
 // A paint c (premultiplied) over rgba.
@@ -255,14 +261,14 @@ void draw_tile() {
   uint lid = gl_LocalInvocationID.x;
   uint tx = tile % cfg.tiles_x, ty = tile / cfg.tiles_x;
   float lx = float(lid % CN_TILE), ly = float(lid / CN_TILE);
-  uint x = tx * CN_TILE + lid % CN_TILE, y = ty * CN_TILE + lid / CN_TILE; // the first pixel (TWO: the second FINE_ROWS below)
+  uint x = tx * CN_TILE + lid % CN_TILE, y = ty * CN_TILE + lid / CN_TILE; // pixel 0 (pixel k: FINE_ROWS * k below)
   vec2 centre = vec2(float(x) + 0.5, float(y) + 0.5);
-  vec2 centre1 = centre + vec2(0.0, float(FINE_ROWS));
 
   cn_render_ptile pt = cfg.ptiles.v[tile];
   spill_base = pt.spill_off;
   depth = 0;
-  vec4 rgba0 = vec4(0.0), rgba1 = vec4(0.0);
+  vec4 rgba[PX_MAX], saved[PX_MAX];
+  ALL_PX(rgba[k] = vec4(0.0));
   CmdBuf cmds = cfg.cmds;
   uint pos = tile * CN_CMD_CHUNK;
   uint limit = (cfg.tiles_x * cfg.tiles_y + cfg.cap_chunks) * CN_CMD_CHUNK;
@@ -274,41 +280,33 @@ void draw_tile() {
     } else if (tag >= CN_CMD_FILL && tag <= CN_CMD_SOLID_GRADIENT) {
       // a draw: its coverage and its paint in one command, so one tag (a
       // load the next command's waits on) a draw
-      vec2 cov = vec2(1.0);
+      float cov[PX_MAX];
+      ALL_PX(cov[k] = 1.0);
       uint at = pos + 1;
       if ((tag & 1u) == 0u) { // FILL, FILL_GRADIENT
-        cov = coverage(cmds.v[at], cmds.v[at + 1], int(cmds.v[at + 2]), cmds.v[at + 3], lx, ly);
+        coverage(cmds.v[at], cmds.v[at + 1], int(cmds.v[at + 2]), cmds.v[at + 3], lx, ly, cov);
         at += 4;
       }
       if (tag < CN_CMD_FILL_GRADIENT) {
         vec4 c = uintBitsToFloat(uvec4(cmds.v[at], cmds.v[at + 1], cmds.v[at + 2], cmds.v[at + 3]));
-        rgba0 = over(c * cov.x, rgba0);
-        if (TWO) rgba1 = over(c * cov.y, rgba1);
+        EACH_PX(rgba[k] = over(c * cov[k], rgba[k]));
         pos = at + 4;
       } else {
         uint pi = cmds.v[at];
-        float k = uintBitsToFloat(cmds.v[at + 1]);
-        rgba0 = over(cn_gradient(cfg, pi, centre) * (cov.x * k), rgba0);
-        if (TWO) rgba1 = over(cn_gradient(cfg, pi, centre1) * (cov.y * k), rgba1);
+        float f = uintBitsToFloat(cmds.v[at + 1]);
+        EACH_PX(rgba[k] = over(cn_gradient(cfg, pi, centre + vec2(0.0, float(k * FINE_ROWS))) * (cov[k] * f), rgba[k]));
         pos = at + 2;
       }
-    } else if (tag == CN_CMD_BEGIN_CLIP) {
-      push(rgba0, rgba1);
-      rgba0 = vec4(0.0);
-      rgba1 = vec4(0.0);
+    } else if (tag == CN_CMD_BEGIN_CLIP || tag == CN_CMD_BEGIN_BLEND) {
+      push(rgba);
+      ALL_PX(rgba[k] = vec4(0.0));
       pos += 1;
     } else if (tag == CN_CMD_END_CLIP) {
-      vec2 m = coverage(cmds.v[pos + 1], cmds.v[pos + 2], int(cmds.v[pos + 3]), cmds.v[pos + 4], lx, ly);
-      vec4 saved0, saved1;
-      pop(saved0, saved1);
-      rgba0 = over(rgba0 * m.x, saved0);
-      if (TWO) rgba1 = over(rgba1 * m.y, saved1);
+      float m[PX_MAX];
+      coverage(cmds.v[pos + 1], cmds.v[pos + 2], int(cmds.v[pos + 3]), cmds.v[pos + 4], lx, ly, m);
+      pop(saved);
+      EACH_PX(rgba[k] = over(rgba[k] * m[k], saved[k]));
       pos += 5;
-    } else if (tag == CN_CMD_BEGIN_BLEND) {
-      push(rgba0, rgba1);
-      rgba0 = vec4(0.0);
-      rgba1 = vec4(0.0);
-      pos += 1;
     } else if (tag == CN_CMD_END_BLEND) {
       // the blend comes in the command's words (coarse read its record once
       // per bin): no load that waits on the list (the 100 000 paths' fine
@@ -318,34 +316,30 @@ void draw_tile() {
       bl.mode = w & 0xFFu;
       bl.flags = w >> 8;
       bl.alpha = uintBitsToFloat(cmds.v[pos + 2]);
-      vec4 saved0, saved1;
-      pop(saved0, saved1);
+      pop(saved);
       if ((bl.flags & (CN_BLEND_MASK_LUMINANCE | CN_BLEND_MASK_ALPHA)) != 0) {
         // a mask: its coverage waits on the stack for the masked group
-        float m0 = mask_cover(bl, rgba0), m1 = TWO ? mask_cover(bl, rgba1) : 0.0;
-        rgba0 = saved0;
-        rgba1 = saved1;
-        push(vec4(m0), vec4(m1));
+        vec4 m[PX_MAX];
+        ALL_PX(m[k] = vec4(0.0));
+        EACH_PX(m[k] = vec4(mask_cover(bl, rgba[k])); rgba[k] = saved[k]);
+        push(m);
       } else {
-        vec4 mask0 = vec4(1.0), mask1 = vec4(1.0);
-        if ((bl.flags & CN_BLEND_MASKED) != 0) pop(mask0, mask1);
-        rgba0 = end_blend(bl, rgba0, saved0, mask0.x);
-        if (TWO) rgba1 = end_blend(bl, rgba1, saved1, mask1.x);
+        vec4 mask[PX_MAX];
+        ALL_PX(mask[k] = vec4(1.0));
+        if ((bl.flags & CN_BLEND_MASKED) != 0) pop(mask);
+        EACH_PX(rgba[k] = end_blend(bl, rgba[k], saved[k], mask[k].x));
       }
       pos += 3;
     } else if (tag == CN_CMD_POP) {
-      vec4 d0, d1;
-      pop(d0, d1);
+      pop(saved);
       pos += 1;
     } else {
       break; // unknown command: a bug; stop rather than run away
     }
   }
   vec4 bg = vec4(cfg.background[0], cfg.background[1], cfg.background[2], cfg.background[3]);
-  rgba0 = over(rgba0, bg);
-  if (x < cfg.width && y < cfg.height) cfg.target.v[y * cfg.out_stride + x] = cn_pack_straight(rgba0);
-  uint y1 = y + FINE_ROWS;
-  if (TWO && x < cfg.width && y1 < cfg.height) cfg.target.v[y1 * cfg.out_stride + x] = cn_pack_straight(over(rgba1, bg));
+  EACH_PX(uint yk = y + k * FINE_ROWS;
+          if (x < cfg.width && yk < cfg.height) cfg.target.v[yk * cfg.out_stride + x] = cn_pack_straight(over(rgba[k], bg)));
 }
 
 void main() {

@@ -41,6 +41,12 @@
  * shorten it; with many, two pixels an invocation keep more tiles in flight
  * (docs/PERF.md). The apart dispatch has this many workgroups. */
 #define CN_RENDER_FINE_SPLIT_MAX 128u
+/* Area coverage: fine's pixels an invocation where it reads the pieces with
+ * LOADS (short runs), otherwise two. Those tiles' time is the walk of their
+ * command lists, which every invocation makes: four pixels an invocation
+ * walk each list half as many times (H200: the 100 000 paths' fine 1.17 ->
+ * 1.09 ms; eight took 95 registers and 2.36 ms; docs/PERF.md). */
+#define CN_RENDER_FINE_PX_SHORT 4u
 /* Coarse splits the walks of long blocks between two or four invocations a
  * tile (render_coarse.comp) when the previous frame had at least one and at most
  * this many bins with lists of CN_COARSE_LONG_BIN elements or more
@@ -261,9 +267,10 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
                : CN_RENDER_FINE_RUNS_SHUFFLE;
   }
   r->fine_runs = runs;
-  /* two pixels an invocation with area coverage, one when supersampling
-   * (render_fine.comp; H200: docs/PERF.md) */
-  uint32_t fine_px = v->aa == CN_AA_SS16 ? 1 : 2;
+  /* pixels an invocation (render_fine.comp; H200: docs/PERF.md): one when
+   * supersampling; with area coverage two, or CN_RENDER_FINE_PX_SHORT with
+   * LOADS */
+  uint32_t fine_px = v->aa == CN_AA_SS16 ? 1 : runs == CN_RENDER_FINE_RUNS_LOADS ? CN_RENDER_FINE_PX_SHORT : 2;
   uint32_t fine_spec[CN_SPEC_FINE_VL + 1] = {
       [CN_SPEC_WG_SIZE] = CN_TILE_PIXELS / fine_px,
       [CN_SPEC_FINE_AA] = v->aa,
@@ -274,7 +281,7 @@ cn_result cn_renderer__frame_setup(cn_renderer *r, VkCommandBuffer cmd, const cn
   /* the very long lists apart, one pixel an invocation (area coverage; the
    * supersampler draws one anyway): forced, or from the previous frame's count */
   uint32_t vl = r->last_bump.vl_tiles;
-  bool split = fine_px == 2 && (r->desc.fine_split == CN_RENDER_FINE_SPLIT_ON ||
+  bool split = fine_px >= 2 && (r->desc.fine_split == CN_RENDER_FINE_SPLIT_ON ||
                                 (r->desc.fine_split == CN_RENDER_FINE_SPLIT_AUTO && vl >= 1 && vl <= CN_RENDER_FINE_SPLIT_MAX));
   r->fine_split = split;
   fr->k_fine_vl = VK_NULL_HANDLE;

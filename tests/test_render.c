@@ -488,6 +488,8 @@ TEST(render_deep_nesting_spills) {
     else ref_end_clip(&s);
   }
   check_against_ref("deep nesting", &s, 80, 80, NULL);
+  /* plain loads draw four pixels an invocation: their levels spill too */
+  check_against_ref("deep nesting, loads", &s, 80, 80, &(cn_renderer_desc){.fine_runs = CN_RENDER_FINE_RUNS_LOADS});
 }
 
 /* Each of the 16 blend modes on a known pair of colours, against the W3C

@@ -76,7 +76,10 @@ typedef struct cn_renderer_desc {
   /* How fine reads a FILL's run of line pieces (CN_RENDER_FINE_RUNS_*): by
    * default from the previous frame's runs (shuffles when a share of the
    * pieces lie in long runs, plain loads when nearly all runs are a few
-   * pieces). The pictures agree up to float rounding. */
+   * pieces). With area coverage, plain loads also draw four pixels an
+   * invocation instead of two: with short runs a tile's time is the walk of
+   * its command list, which every invocation makes. The pictures agree up to
+   * float rounding. */
   uint32_t fine_runs;
   /* With area coverage, whether fine draws the tiles of very long command
    * lists apart, one pixel an invocation (CN_RENDER_FINE_SPLIT_*): by default
