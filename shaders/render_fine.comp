@@ -210,8 +210,8 @@ void coverage(uint first, uint count, int backdrop, uint rule, float px, float p
         for (uint j = 0u; j < n; j++) {
           cn_render_seg q = sb.v[base + j];
           vec4 p = vec4(q.x0, q.y0, q.x1, q.y1);
-        vec2 e = vec2(q.yedge, q.yedge_sign * PIECE_ONE);
-        ADD_PIECE(p, e);
+          vec2 e = vec2(q.yedge, q.yedge_sign * PIECE_ONE);
+          ADD_PIECE(p, e);
         }
         FLUSH_PIECES(n);
       }
