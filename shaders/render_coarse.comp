@@ -160,8 +160,8 @@ void put(uint w) {
 
 // The first five words of a FILL, FILL_GRADIENT or END_CLIP (cmd) of a
 // path's tile t: its run of pieces, backdrop and rule (the caller reserved
-// the words), counted for fine's choice of
-// loop (cn_render_bump.fills, fill_pieces, long_pieces).
+// the words), counted for fine's choice of loop (cn_render_bump.fills,
+// fill_pieces, long_pieces).
 void put_path(uint cmd, cn_render_tile t, uint rule) {
   put(cmd);
   put(t.seg_first);
@@ -233,8 +233,8 @@ uint coverage_of(uint k, int tx, int ty, cn_render_tile t, out uint rule) {
 void walk(uint k0, uint k1, int tx, int ty) {
   cn_render_tile tnext = k0 < k1 ? tile_of(k0, tx, ty) : cn_render_tile(0, 0u, 0u, 0u);
   for (uint k = k0; k < k1; k++) {
-cn_render_tile tcur = tnext;
-if (k + 1u < k1) tnext = tile_of(k + 1u, tx, ty);
+    cn_render_tile tcur = tnext;
+    if (k + 1u < k1) tnext = tile_of(k + 1u, tx, ty);
     uint tag = sh_tag[k], arg = sh_arg[k];
     uint rule;
     if (mask_next != CN_NONE && sh_elem[k] != mask_next) {

@@ -47,25 +47,18 @@ layout(constant_id = CN_SPEC_FINE_AA) const uint FINE_AA = CN_AA_AREA;
 layout(constant_id = CN_SPEC_FINE_RUNS) const uint FINE_RUNS = CN_FINE_RUNS_SHUFFLE;
 layout(constant_id = CN_SPEC_FINE_PX) const uint FINE_PX = 2;
 layout(constant_id = CN_SPEC_FINE_VL) const uint FINE_VL = 0;
-// With FINE_PX pixels an invocation (1, 2, 4 or 8), invocation lid has local
+// With FINE_PX pixels an invocation (1, 2 or 4), invocation lid has local
 // pixels lid + k * FINE_SPAN (FINE_ROWS rows apart) for k < FINE_PX; the
 // per-pixel values are arrays of PX_MAX, and the specialization drops the
 // steps of the pixels a pipeline does not have.
-#define PX_MAX 8
+#define PX_MAX 4
 // EACH_PX(S) runs statement S for each pixel k, written out rather than a
 // loop, so that every array indexed by k is indexed by a constant and stays
 // in registers (a loop left to the driver to unroll put them in local
 // memory: fine 3.5 times as long on the H200); ALL_PX for every element.
 #define PX_STEP(K, S) { const uint k = K; S; }
-#define EACH_PX(S)                                                                                       \
-  {                                                                                                      \
-    PX_STEP(0u, S)                                                                                       \
-    if (FINE_PX > 1u) PX_STEP(1u, S)                                                                     \
-    if (FINE_PX > 2u) { PX_STEP(2u, S) PX_STEP(3u, S) }                                                  \
-    if (FINE_PX > 4u) { PX_STEP(4u, S) PX_STEP(5u, S) PX_STEP(6u, S) PX_STEP(7u, S) }                    \
-  }
-#define ALL_PX(S)                                                                                        \
-  { PX_STEP(0u, S) PX_STEP(1u, S) PX_STEP(2u, S) PX_STEP(3u, S) PX_STEP(4u, S) PX_STEP(5u, S) PX_STEP(6u, S) PX_STEP(7u, S) }
+#define EACH_PX(S) { PX_STEP(0u, S) if (FINE_PX > 1u) PX_STEP(1u, S) if (FINE_PX > 2u) { PX_STEP(2u, S) PX_STEP(3u, S) } }
+#define ALL_PX(S) { PX_STEP(0u, S) PX_STEP(1u, S) PX_STEP(2u, S) PX_STEP(3u, S) }
 const uint FINE_ROWS = CN_TILE / FINE_PX;
 const uint FINE_SPAN = CN_TILE_PIXELS / FINE_PX;
 
