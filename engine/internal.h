@@ -150,20 +150,36 @@ bool cn__bins_small_grid(const cn_context *ctx, uint64_t n, const struct cn_bins
  * dispatch, except beside a bbox_small of several rows (cn__bbox_from_paths).
  * The caller ends the last phase with a barrier. */
 struct cn_scene_stage_args;
+/* A caller's passes beside binning's (cn__bins_record_beside): called right
+ * before each of binning's passes (after the barrier that begins its
+ * phase), last true before its last pass; what it records runs beside that
+ * pass. It may also record whole phases of its own (each pass followed by a
+ * barrier) before the pass it runs beside. */
+typedef cn_result (*cn__beside_fn)(void *user, VkCommandBuffer cmd, bool last);
+struct cn_bins_args;
+cn_result cn__bins_record_beside(cn_context *ctx, VkCommandBuffer cmd, const struct cn_bins_args *a,
+                                 cn__beside_fn beside, void *user);
+/* ... and bins_beside(user, ...) beside binning's passes (the boxes are
+ * complete by then), where the stage bins. */
 cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, const struct cn_scene_stage_args *a,
-                                        cn_result (*hook)(void *user, VkCommandBuffer cmd), void *user);
+                                        cn_result (*hook)(void *user, VkCommandBuffer cmd), void *user,
+                                        cn__beside_fn bins_beside);
 /* Flatten overlapped with the scene stage (stages/scene_gpu.c): a record
- * whose links are ready, without culling, split into its passes (the element
- * pass, the pair-base scan, with dashes their lengths and scan, the count
- * pass, the line scan unless the write pass numbers the lines, the write
- * pass), one per step (each must be followed by a barrier before the next);
- * end records the steps left, each with its barrier, then what finishes the
- * elements (after a barrier). end frees the state, also after an error. */
+ * whose links are ready, split into its passes (the element pass, the
+ * pair-base scan, with dashes their lengths and scan, the count pass, the
+ * line scan unless the write pass numbers the lines, the write pass), one
+ * per step (each must be followed by a barrier before the next); end
+ * records the steps left, each with its barrier, then what finishes the
+ * elements (after a barrier). end frees the state, also after an error.
+ * With culling (cn_flatten_args.cull_boxes) the first step must come after
+ * the boxes are complete. step_label names the pass the last step recorded
+ * (a timer mark's: "flatten: setup", "flatten: count", ...). */
 struct cn_flatten_args;
 typedef struct cn__flatten_overlap cn__flatten_overlap;
 cn_result cn__flatten_overlap_begin(cn_context *ctx, const struct cn_flatten_args *a, cn__flatten_overlap **out);
 cn_result cn__flatten_overlap_step(cn__flatten_overlap *o, VkCommandBuffer cmd);
 uint32_t cn__flatten_overlap_steps(const cn__flatten_overlap *o); /* the passes left to record */
+const char *cn__flatten_overlap_step_label(const cn__flatten_overlap *o);
 cn_result cn__flatten_overlap_end(cn__flatten_overlap *o, VkCommandBuffer cmd);
 void cn__flatten_overlap_free(cn__flatten_overlap *o);
 struct cn_scene_data;

@@ -260,6 +260,11 @@ uint64_t cn_bins_scan_state_bytes(cn_context *ctx, const cn_bins_args *a) {
 }
 
 cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_args *a) {
+  return cn__bins_record_beside(ctx, cmd, a, NULL, NULL);
+}
+
+cn_result cn__bins_record_beside(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_args *a, cn__beside_fn beside,
+                                 void *user) {
   if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bins_record: NULL argument");
   if (!a->boxes || !a->bin_offsets || !a->scratch || (a->capacity && !a->elems))
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_bins_record: a buffer address is 0");
@@ -285,6 +290,7 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
     uint32_t spec[3] = {rows_wg, 1, rows_list};
     VkPipeline rows;
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_ROWS, spec, 3, &rows));
+    if (beside) CN_TRY(beside(user, cmd, true));
     cn_dispatch(ctx, cmd, rows, &pc, sizeof pc, a->grid.nby);
     if (a->timer) {
       cn_cmd_barrier(ctx, cmd);
@@ -297,6 +303,7 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
     uint32_t spec[3] = {CN__BINS_WG, 1, small_slice};
     VkPipeline small;
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_SMALL, spec, 3, &small));
+    if (beside) CN_TRY(beside(user, cmd, true));
     cn_dispatch(ctx, cmd, small, &pc, sizeof pc, 1);
     if (a->timer) {
       cn_cmd_barrier(ctx, cmd);
@@ -327,9 +334,11 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
   pc.matrix = matrix;
   pc.nchunks = (uint32_t)s.nchunks;
   pc.rounds = s.rounds;
+  if (beside) CN_TRY(beside(user, cmd, false));
   cn_dispatch(ctx, cmd, count, &pc, sizeof pc, CN_MAX(groups, 1));
   cn_cmd_barrier(ctx, cmd);
   if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins count");
+  if (beside) CN_TRY(beside(user, cmd, false));
   CN_TRY(cn_scan_record(ctx, cmd,
                         &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = matrix, .dst = matrix,
                                         .scratch = a->scan_state ? a->scan_state : scan,
@@ -337,6 +346,7 @@ cn_result cn_bins_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bins_arg
                                         .exclusive = true}));
   cn_cmd_barrier(ctx, cmd);
   if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins scan");
+  if (beside) CN_TRY(beside(user, cmd, true));
   cn_dispatch(ctx, cmd, fill, &pc, sizeof pc, groups); /* also writes bin_offsets when there are elements */
   if (!groups) cn_dispatch(ctx, cmd, gather, &pc, sizeof pc, CN_DIV_UP(s.nbins + 1, 256));
   if (a->n * s.nbins >= UINT32_MAX) { /* the 32-bit total could have wrapped: look for it */

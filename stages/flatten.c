@@ -361,8 +361,7 @@ struct cn__flatten_overlap {
 cn_result cn__flatten_overlap_begin(cn_context *ctx, const cn_flatten_args *a, cn__flatten_overlap **out) {
   *out = NULL;
   if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn__flatten_overlap_begin: NULL argument");
-  if (!a->links_ready || a->cull_boxes)
-    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "flatten: only a record with its links ready and no culling overlaps");
+  if (!a->links_ready) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "flatten: only a record with its links ready overlaps");
   cn__flatten_overlap *o = calloc(1, sizeof *o);
   if (!o) return cn_fail(CN_ERROR_OUT_OF_MEMORY, "out of host memory");
   cn_result res = fl_prepare(ctx, a, &o->r);
@@ -405,6 +404,14 @@ cn_result cn__flatten_overlap_step(cn__flatten_overlap *o, VkCommandBuffer cmd) 
   }
   o->next++;
   return CN_OK;
+}
+
+const char *cn__flatten_overlap_step_label(const cn__flatten_overlap *o) {
+  int k = o->next - 1; /* the step recorded last (next is past it) */
+  if (k <= FL_STEP_DASH_SCAN) return "flatten: setup";
+  if (k == FL_STEP_COUNT) return "flatten: count";
+  if (k == FL_STEP_LINE_SCAN) return "flatten: scan";
+  return "flatten: write";
 }
 
 uint32_t cn__flatten_overlap_steps(const cn__flatten_overlap *o) {

@@ -228,8 +228,32 @@ static cn_result cn__record_view_transforms(cn_scene_gpu *g, VkCommandBuffer cmd
   return CN_OK;
 }
 
-/* The scene stage's hook: flatten's next early pass beside the stage's phase. */
-static cn_result cn__overlap_hook(void *user, VkCommandBuffer cmd) { return cn__flatten_overlap_step(user, cmd); }
+/* Flatten's passes beside the scene stage's: the state of the stage's hooks. */
+typedef struct cn__beside {
+  cn__flatten_overlap *ov;
+  cn_context *ctx;
+  cn_timer *timer;
+} cn__beside;
+
+/* The scene stage's hook (a frame that does not cull): flatten's next early
+ * pass beside the stage's phase. */
+static cn_result cn__overlap_hook(void *user, VkCommandBuffer cmd) {
+  return cn__flatten_overlap_step(((cn__beside *)user)->ov, cmd);
+}
+
+/* Binning's hook (a frame that culls: flatten needs the stage's boxes, which
+ * are complete when binning starts): flatten's next pass beside each of
+ * binning's; before binning's last, flatten's passes but its last in phases
+ * of their own, then its last (the write pass) beside binning's last. */
+static cn_result cn__bins_hook(void *user, VkCommandBuffer cmd, bool last) {
+  cn__beside *b = user;
+  while (last && cn__flatten_overlap_steps(b->ov) > 1) {
+    CN_TRY(cn__flatten_overlap_step(b->ov, cmd));
+    cn_cmd_barrier(b->ctx, cmd);
+    if (b->timer) cn_timer_mark(b->ctx, b->timer, cmd, cn__flatten_overlap_step_label(b->ov));
+  }
+  return cn__flatten_overlap_step(b->ov, cmd);
+}
 
 /* The scans' persistent state for the stage's args a (grown when a needs
  * more; zeroed until a frame that zeroed it has been read), set in a. */
@@ -329,6 +353,9 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
                  !ctx->tuning.flatten_no_overlap && memcmp(g->cull_view, f->transform, sizeof g->cull_view) == 0 &&
                  memcmp(g->cull_viewport, vp, sizeof g->cull_viewport) == 0;
   g->fl_culls = f->flatten && f->cull && stage && !overlap;
+  /* A frame that culls: flatten's passes beside binning's (and its write pass
+   * beside binning's last) rather than after the stage. */
+  bool beside_bins = g->fl_culls && fa.links_ready && f->bin_size && !ctx->tuning.flatten_no_overlap;
   g->fl_overlapped = false;
   if (g->fl_culls) { /* known when the frame is read */
     g->cull_known = false;
@@ -393,16 +420,23 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
     memcpy(g->keys_sig, sig, sizeof sig);
     CN_TRY(cn__prelude(g, cmd, &prelude_done));
     if (overlap) CN_TRY(cn__flatten_overlap_begin(ctx, &fa, &ov)); /* fa.cull_boxes: 0 */
+    if (beside_bins) {
+      fa.cull_boxes = g->boxes.address;
+      CN_TRY(cn__flatten_overlap_begin(ctx, &fa, &ov));
+    }
+    cn__beside bs = {.ov = ov, .ctx = ctx, .timer = f->timer};
     /* the view's transforms: a pass of its own, flatten's first beside it
      * where flatten has more passes than the stage has phases (its write pass
      * then runs beside the bins, not after the stage); else flatten keeps the
      * stage's phases, its long count beside bbox_small rather than beside the
      * wide path-box pass (H200, the fused scenes: 0.002-0.008 ms slower with
      * it beside; docs/PERF.md) */
-    bool beside = ov && cn__flatten_overlap_steps(ov) > (a.bin_offsets ? 3u : 2u);
+    bool beside = overlap && cn__flatten_overlap_steps(ov) > (a.bin_offsets ? 3u : 2u);
     cn_result sr = compose ? cn__record_view_transforms(g, cmd, f->transform, beside ? ov : NULL) : CN_OK;
     if (sr == CN_OK) sr = cn__scan_state(g, cmd, &a);
-    if (sr == CN_OK) sr = cn__scene_stage_record_hooked(ctx, cmd, &a, ov ? cn__overlap_hook : NULL, ov);
+    if (sr == CN_OK)
+      sr = cn__scene_stage_record_hooked(ctx, cmd, &a, overlap ? cn__overlap_hook : NULL, &bs,
+                                         beside_bins ? cn__bins_hook : NULL);
     if (sr != CN_OK) {
       cn__flatten_overlap_free(ov);
       return sr;
@@ -412,10 +446,10 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
     g->binned = f->bin_size != 0;
   }
   if (f->flatten) {
-    fa.cull_boxes = f->cull && g->staged && !ov ? g->boxes.address : 0;
+    if (!ov) fa.cull_boxes = f->cull && g->staged ? g->boxes.address : 0; /* (beside the bins: set before the stage) */
     CN_TRY(cn__prelude(g, cmd, &prelude_done));
     if (ov) {
-      g->fl_overlapped = true;
+      g->fl_overlapped = overlap;
       CN_TRY(cn__flatten_overlap_end(ov, cmd));
     } else {
       CN_TRY(cn_flatten_record(ctx, cmd, &fa));

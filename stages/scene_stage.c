@@ -123,11 +123,12 @@ uint64_t cn_scene_stage_scan_state_bytes(cn_context *ctx, const cn_scene_stage_a
 }
 
 cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scene_stage_args *a) {
-  return cn__scene_stage_record_hooked(ctx, cmd, a, NULL, NULL);
+  return cn__scene_stage_record_hooked(ctx, cmd, a, NULL, NULL, NULL);
 }
 
 cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, const cn_scene_stage_args *a,
-                                        cn_result (*hook)(void *user, VkCommandBuffer cmd), void *user) {
+                                        cn_result (*hook)(void *user, VkCommandBuffer cmd), void *user,
+                                        cn__beside_fn bins_beside) {
   if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_scene_stage_record: NULL argument");
   cn_pathbox_args pa = {.elements = a->elements,
                         .paths = a->paths,
@@ -192,7 +193,7 @@ cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, co
                      .timer = a->timer,
                      .scan_state = a->scan_state,
                      .scan_state_bytes = a->scan_state_bytes};
-  return cn_bins_record(ctx, cmd, &na);
+  return cn__bins_record_beside(ctx, cmd, &na, bins_beside, user);
 }
 
 cn_result cn_scene_stage_run(cn_context *ctx, const cn_scene_data *s, const cn_scene_stage_desc *desc,

@@ -709,6 +709,90 @@ TEST(scene_frame_overlap) {
   free(s);
 }
 
+/* Whether the renderer's last frame marked a span of flatten's before the
+ * last of binning's (flatten's passes beside binning's). */
+static bool flatten_in_bins(cn_renderer *r) {
+  uint32_t n = 0;
+  const char *labels[64];
+  double ns[64];
+  if (cn_renderer_stage_times(r, &n, labels, ns, 64) != CN_OK) return false;
+  bool flatten = false, in = false;
+  for (uint32_t i = 0; i < n; i++) {
+    if (strncmp(labels[i], "bins ", 5) == 0) in = flatten;
+    flatten = flatten || strncmp(labels[i], "flatten: ", 9) == 0;
+  }
+  return in;
+}
+
+/* A frame that culls runs flatten's passes beside binning's, its write pass
+ * beside binning's last (only coarse reads the bins): with binning in one
+ * pass (bins_rows) or three (count, scan, fill), with and without flatten's
+ * line scan, every frame after the first (whose subpath links are computed
+ * in it) draws the same lines and pixels, bit for bit, as frames that
+ * flatten after the stage (cn_tuning.flatten_no_overlap); its timer shows
+ * flatten's spans before binning's last. */
+TEST(scene_frame_beside_bins) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  fu_scene *s = new_scene();
+  random_strokes(s, 30, true);
+  for (int k = 0; k < 8; k++) { /* most of the pairs outside the target: every frame culls */
+    fu_path(s, 0);
+    fu_move(s, 5000, 5000 + 40 * (float)k);
+    for (int i = 0; i < 60; i++) fu_line(s, 5010 + 3 * (float)i, 5000 + 40 * (float)k + (float)(i % 2));
+    fu_end(s, false);
+    fu_fill(s, CN_RULE_NONZERO);
+  }
+  cn_scene_data d = fu_data(s);
+  cn_render_view v = {.width = 640, .height = 640, .transform = {1, 0, 0, 1, 40, 40}};
+  size_t bytes = (size_t)v.width * v.height * 4;
+  uint8_t *want = malloc(bytes), *got = malloc(bytes);
+  const cn_tuning tunings[3] = {
+      {0},
+      {.bins_rows_max = CN_SMALL_OFF, .bins_small_max = CN_SMALL_OFF},
+      {.bins_rows_max = CN_SMALL_OFF, .bins_small_max = CN_SMALL_OFF, .flatten_write_scan_max = CN_SMALL_OFF}};
+  for (int t = 0; t < 3 && want && got; t++) {
+    cn_line *l0 = NULL;
+    uint32_t n0 = 0;
+    for (int beside = 0; beside < 2; beside++) {
+      cn_tuning tu = tunings[t];
+      tu.flatten_no_overlap = !beside;
+      cn_context_set_tuning(ctx, &tu);
+      cn_renderer *r = NULL;
+      CHECK_OK(cn_renderer_create(ctx, &(cn_renderer_desc){.timing = true}, &r));
+      if (!r) break;
+      CHECK_OK(cn_renderer_set_scene(r, &d));
+      for (int f = 0; f < 3; f++) {
+        cn_line *l = NULL;
+        uint32_t n = 0;
+        bool o = true;
+        frame_run(r, &v, f == 0 && !beside ? want : got, &l, &n, &o);
+        CHECK(!o && n > 2000);
+        if (f == 0 && !beside) {
+          l0 = l;
+          n0 = n;
+          continue;
+        }
+        bool same = n == n0 && l0 && memcmp(l, l0, (size_t)n * sizeof *l) == 0 && memcmp(got, want, bytes) == 0;
+        bool in = flatten_in_bins(r);
+        if (!same || (f > 0 && in != (bool)beside))
+          fprintf(stderr, "  tuning %d, %s, frame %d: %u lines (want %u), pixels %s, flatten in the bins' spans %d\n",
+                  t, beside ? "beside the bins" : "after the stage", f, n, n0,
+                  memcmp(got, want, bytes) ? "differ" : "same", in);
+        CHECK(same);
+        if (f > 0) CHECK(in == (bool)beside); /* (the first frame may have re-run beside, to grow) */
+        free(l);
+      }
+      cn_renderer_destroy(r);
+    }
+    free(l0);
+  }
+  cn_context_set_tuning(ctx, NULL);
+  free(want);
+  free(got);
+  free(s);
+}
+
 /* n random paths (fills and strokes of lines and curves, a third under a
  * rotation) inside a 320x320 document, as SVG text (free it). */
 static char *random_svg(int n) {
@@ -817,7 +901,7 @@ TEST(scene_frame_vs_standalone) {
   free(s);
 }
 
-TEST_MAIN(T(scene_frame_vs_standalone), T(scene_frame_links_kept), T(scene_frame_overlap), T(scene_frame_overlap_large), T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
+TEST_MAIN(T(scene_frame_vs_standalone), T(scene_frame_links_kept), T(scene_frame_overlap), T(scene_frame_overlap_large), T(scene_frame_beside_bins), T(stroke_line_butt_is_rectangle), T(stroke_joins), T(stroke_reversal_and_degenerate),
           T(stroke_zero_length_subpaths), T(stroke_non_uniform_transform), T(stroke_round_oracle), T(stroke_inner_join_safety),
           T(stroke_dashes_line), T(stroke_dashes_zero_length), T(stroke_dashes_joins_and_closed),
           T(stroke_random_gpu_vs_cpu), T(stroke_straight_vertices_no_joins), T(stroke_split_same_lines))

@@ -188,8 +188,10 @@ typedef struct cn_tuning {
    * nothing, the next one runs flatten's first three passes (element counts,
    * pair bases, line counts) beside the scene stage's three, without culling:
    * the same lines, fewer passes in sequence (the renderer's frames also
-   * when culling saved at most 1/16 of the pairs: the same pixels). true:
-   * never (each frame culls and flattens after the stage). */
+   * when culling saved at most 1/16 of the pairs: the same pixels); a frame
+   * that culls runs flatten's passes beside binning's (the boxes are complete
+   * then), its write pass beside binning's last. true: never (each frame
+   * culls and flattens after the stage). */
   bool flatten_no_overlap;
   /* cn_scene_gpu: strokes of paths with curves are flattened in
    * CN_FL_STROKE_SPLIT chunks per segment (cn_flatten_shared.h) when the
