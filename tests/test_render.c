@@ -948,7 +948,9 @@ done:
  * reference's. Random polygons and rectangles from one tile to wider and
  * taller than the target, 1 to 40 elements (the slices depend on the count),
  * and 300 small ones on a 128x128 target (one slice: several workgroups of
- * packed elements at grid 1). */
+ * packed elements at grid 1, which every scene of two elements or more takes
+ * there: rows of up to 16 tiles summed an invocation each, longer ones a
+ * subgroup each). */
 TEST(render_backdrop_slices) {
   test_seed(12);
   /* the last two have elements taller than one slice's row groups even on
