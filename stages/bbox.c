@@ -49,8 +49,12 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
   cn__bbox_shape s;
   if (cn__bbox_shape_tuned(ctx, &s)) return s;
   s.wg = cn_floor_pow2(CN_MIN(256u, ctx->caps.max_workgroup_invocations));
-  /* blocks of 1024 elements: fewer block offsets to scan, more work per workgroup */
-  s.items = 4;
+  /* two elements an invocation (blocks of 512 on 256-wide workgroups): on
+   * the H200 the compaction and draws kernels take 1-4 us less than with
+   * four at every bench scene size from 2^14 to 2^20 (the stage 74 -> 69 us
+   * at 2^14, 153 -> 150 at 2^20); one is as fast up to 2^19 and slower at
+   * 2^20 (docs/PERF.md) */
+  s.items = 2;
   s.block = s.wg * s.items;
   /* bbox_clip_local: at most half the shared memory, so that two workgroups fit */
   uint32_t c = CN_MIN(1024u, ctx->caps.max_workgroup_invocations);

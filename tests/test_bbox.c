@@ -185,8 +185,9 @@ TEST(bbox_unbalanced_large) {
 
 static stream gen_nested(uint64_t levels, bool clips_only);
 
-/* Other shapes of the kernels (cn_tuning.bbox_*: wg, items, clip_wg): the
- * H200's 4 items per invocation and 1024-wide clip partitions included. */
+/* Other shapes of the kernels (cn_tuning.bbox_*: wg, items, clip_wg) than
+ * the default (256 invocations of 2 items where the device allows), which
+ * every other test runs: 1, 4 and 8 items included. */
 TEST(bbox_shapes) {
   const char *shapes[] = {"128,4,1024", "64,8,64", "256,1,128", "32,2,32"};
   const uint32_t off = CN_SMALL_OFF; /* the multi-pass kernels also at small n */
