@@ -45,16 +45,16 @@ static bool cn__bbox_shape_tuned(const cn_context *ctx, cn__bbox_shape *out) {
   return true;
 }
 
-static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx) {
+static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx, uint64_t n) {
   cn__bbox_shape s;
   if (cn__bbox_shape_tuned(ctx, &s)) return s;
   s.wg = cn_floor_pow2(CN_MIN(256u, ctx->caps.max_workgroup_invocations));
-  /* two elements an invocation (blocks of 512 on 256-wide workgroups): on
-   * the H200 the compaction and draws kernels take 1-4 us less than with
-   * four at every bench scene size from 2^14 to 2^20 (the stage 74 -> 69 us
-   * at 2^14, 153 -> 150 at 2^20); one is as fast up to 2^19 and slower at
-   * 2^20 (docs/PERF.md) */
-  s.items = 2;
+  /* two elements an invocation (blocks of 512 on 256-wide workgroups) up to
+   * 2^22 elements, four above: on the H200 the stage took 4-6 us less with
+   * two from 2^14 to 2^19 (the draws kernel 3-4 us), the same at 2^20 -
+   * 2^22, 3 us more at 2^23 (the compaction, with twice the blocks); one
+   * was as fast up to 2^19 and slower at 2^20 (docs/PERF.md) */
+  s.items = n <= (1u << 22) ? 2 : 4;
   s.block = s.wg * s.items;
   /* bbox_clip_local: at most half the shared memory, so that two workgroups fit */
   uint32_t c = CN_MIN(1024u, ctx->caps.max_workgroup_invocations);
@@ -110,7 +110,7 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
 }
 
 static uint64_t cn__bbox_scratch(cn_context *ctx, uint64_t n, uint64_t group_bound) {
-  cn__bbox_shape s = cn__bbox_shape_of(ctx);
+  cn__bbox_shape s = cn__bbox_shape_of(ctx, n);
   return cn__bbox_layout_of(ctx, &s, n, CN_MIN(group_bound, n)).total;
 }
 
@@ -120,7 +120,7 @@ uint64_t cn_bbox_scratch_bytes(cn_context *ctx, const cn_bbox_args *a) {
 
 uint64_t cn_bbox_scan_state_bytes(cn_context *ctx, const cn_bbox_args *a) {
   if (!ctx || !a || !a->n) return 0;
-  cn__bbox_shape s = cn__bbox_shape_of(ctx);
+  cn__bbox_shape s = cn__bbox_shape_of(ctx, a->n);
   return cn_scan_state_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = CN_DIV_UP(a->n, s.block) + 1});
 }
 
@@ -149,7 +149,7 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
   if (CN_MIN(a->group_bound, a->n) > CN_PARENS_MAX_N)
     return cn_fail(CN_ERROR_LIMIT, "cn_bbox_record: group_bound %llu: parentheses matching takes at most 2^31 - 1",
                    (unsigned long long)a->group_bound);
-  rc->s = cn__bbox_shape_of(ctx);
+  rc->s = cn__bbox_shape_of(ctx, a->n);
   uint32_t sg = ctx->caps.subgroup_size;
   if (!sg || rc->s.wg % sg)
     return cn_fail(CN_ERROR_LIMIT, "cn_bbox_record: workgroups of %u are not whole subgroups of %u", rc->s.wg, sg);
