@@ -6,9 +6,9 @@
  * --quick: 480x270 and 10 000 synthetic paths (lavapipe). Buffers are grown
  * by untimed frames first; each timed frame is one submission; per-stage
  * medians over --runs frames.
- * CANOPY_RENDER_SHAPE=backdrop_grid,tile_seg_lines sets those two
- * cn_renderer_desc fields (0: the default choice), for comparing shapes; the
- * pictures do not change. CANOPY_RENDER_FINE_RUNS=shuffle|loads fixes fine's
+ * CANOPY_RENDER_SHAPE=backdrop_grid,tile_seg_lines[,fine_max_groups] sets
+ * those cn_renderer_desc fields (0: the default choice), for comparing
+ * shapes; the pictures do not change. CANOPY_RENDER_FINE_RUNS=shuffle|loads fixes fine's
  * loop over a FILL's pieces (cn_renderer_desc.fine_runs; default: chosen per
  * frame), CANOPY_RENDER_FINE_SPLIT=on|off whether fine draws the very long
  * lists apart (cn_renderer_desc.fine_split; default: chosen per frame),
@@ -47,8 +47,9 @@ static cn_result br_time_scene(cn_context *ctx, const bench_opts *o, const cn_sc
   cn_renderer *r = NULL;
   cn_renderer_desc desc = {.timing = true};
   const char *shape = getenv("CANOPY_RENDER_SHAPE");
-  unsigned grid = 0, seg = 0;
-  if (shape && sscanf(shape, "%u,%u", &grid, &seg) == 2) desc.backdrop_grid = grid, desc.tile_seg_lines = seg;
+  unsigned grid = 0, seg = 0, fine = 0;
+  if (shape && sscanf(shape, "%u,%u,%u", &grid, &seg, &fine) >= 2)
+    desc.backdrop_grid = grid, desc.tile_seg_lines = seg, desc.fine_max_groups = fine;
   const char *loop = getenv("CANOPY_RENDER_FINE_RUNS"); /* shuffle | loads (default: chosen per frame) */
   if (loop && strcmp(loop, "shuffle") == 0) desc.fine_runs = CN_RENDER_FINE_RUNS_SHUFFLE;
   if (loop && strcmp(loop, "loads") == 0) desc.fine_runs = CN_RENDER_FINE_RUNS_LOADS;
