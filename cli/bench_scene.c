@@ -21,8 +21,9 @@
 /* Stage labels in recording order (cn_timer_mark labels of the stages). */
 /* "bbox small" and "bins small" are the single-workgroup path of small
  * streams (cn_tuning.bbox_small_max, bins_small_max): one dispatch each in place of the
- * stages before them; "bins rows" binning in one dispatch of a workgroup per bin row
- * (cn_tuning.bins_rows_max). */
+ * stages before them ("bbox small" with the path boxes' segments where the scene
+ * stage folds them into it, bbox_small_segs); "bins rows" binning in one dispatch of a
+ * workgroup per bin row (cn_tuning.bins_rows_max). */
 static const char *const stage_labels[] = {"path boxes", "bbox compact", "bbox parens", "bbox clip",
                                            "bbox draws", "bbox blend",   "bbox small",  "bins count",
                                            "bins scan",  "bins fill",    "bins small",  "bins rows"};
@@ -353,7 +354,8 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   if (lo > hi) lo = hi;
   bench_printf(rep, "scene stage: per-stage GPU time in microseconds (medians); synthetic streams: ~10%% BEGIN/END\n"
                     "(clips and blends), random-walk depth, boxes of 2..200 px in 4096 x 4096, 16 x 16 bins of 256 px.\n"
-                    "total_us = median of whole runs (compaction through bins, + path boxes for scenes);\n"
+                    "total_us = median of whole runs (compaction through bins, + path boxes for scenes; a scene's\n"
+                    "pathbox is 0 where bbox1 folds its segments too: bbox_small_segs, cn_tuning.pathbox_fold_max);\n"
                     "copy_us = copy_u32x4 of the 16n-byte box array in the same run; bbox/cp = bytes/s of the five\n"
                     "bbox stages (36n bytes: tags, boxes in, results out) over the copy's bytes/s;\n"
                     "cpu_ms = cn_bbox_cpu + cn_bins_cpu on this host (one run); vs_cpu = cpu / total.\n"

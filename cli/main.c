@@ -38,7 +38,8 @@ static void print_help(FILE *f) {
           "CANOPY_SCENE_SMALL=n|off|bbox,bins[,pathbox[,binsrows[,pathboxfused[,pathboxfold]]]] (the scene\n"
           "stage's one-dispatch kernels up to n elements; pathbox: segments and elements; binsrows:\n"
           "binning by bin rows; pathboxfused: path boxes in two dispatches; pathboxfold: element boxes\n"
-          "in the one-workgroup bbox kernel), CANOPY_SCENE_SMALL_WG=bbox,binsrows (their workgroup sizes)\n"
+          "in the one-workgroup bbox kernel), CANOPY_SCENE_SMALL_WG=bbox,binsrows (their workgroup sizes),\n"
+          "CANOPY_PATHBOX_SEGMENTS=apart (the folded path boxes' segments in a dispatch of their own)\n"
           "try other kernel shapes (benchmarks; results do not change); compiled GPU pipelines are kept in\n"
           "$XDG_CACHE_HOME/canopy/pipelines.bin (else ~/.cache/canopy/pipelines.bin) to start\n"
           "faster: CANOPY_PIPELINE_CACHE=FILE puts it elsewhere, CANOPY_PIPELINE_CACHE=0 turns it off.\n"
@@ -100,6 +101,9 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
       cli_tuning.pathbox_small_max = cli_tuning.bins_rows_max = cli_tuning.pathbox_fused_max = cli_tuning.pathbox_fold_max =
           CN_SMALL_OFF;
   }
+  /* CANOPY_PATHBOX_SEGMENTS=apart (cn_tuning.pathbox_segments_apart) */
+  const char *pb_segs = getenv("CANOPY_PATHBOX_SEGMENTS");
+  if (pb_segs && strcmp(pb_segs, "apart") == 0) cli_tuning.pathbox_segments_apart = true;
   /* CANOPY_SCENE_SMALL_WG=bbox,binsrows (cn_tuning.bbox_small_wg, bins_rows_wg) */
   const char *small_wg = getenv("CANOPY_SCENE_SMALL_WG");
   unsigned bw = 0, rw = 0;

@@ -164,6 +164,12 @@ cn_result cn__bins_record_beside(cn_context *ctx, VkCommandBuffer cmd, const str
 cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, const struct cn_scene_stage_args *a,
                                         cn_result (*hook)(void *user, VkCommandBuffer cmd), void *user,
                                         cn__beside_fn bins_beside);
+/* Whether the stage records a path-box pass before bbox (the hook called
+ * beside it; hooked: recorded with a hook): false only where bbox_small_segs
+ * folds the segments (never with a hook) and the keys need no pathbox_init
+ * (a->path_keys_empty). The stage's phases: this, the bbox phase, and
+ * binning where it bins. */
+bool cn__scene_stage_path_pass(cn_context *ctx, const struct cn_scene_stage_args *a, bool hooked);
 /* Flatten overlapped with the scene stage (stages/scene_gpu.c): a record
  * whose links are ready, split into its passes (the element pass, the
  * pair-base scan, with dashes their lengths and scan, the count pass, the
@@ -222,7 +228,9 @@ uint32_t cn__pathbox_small_wg(const cn_context *ctx, uint64_t segments, uint64_t
  * stage's element step folded into bbox_small. cn__pathbox_record_keys
  * records pathbox_init (unless keys_empty: the keys hold empty boxes
  * already) and pathbox_segments only (the paths' key boxes in a->scratch, no
- * element boxes); cn__bbox_record_from_paths then records bbox_small
+ * element boxes), or with init_only pathbox_init alone (no barrier after
+ * it; the segments then go to bbox_small_segs, below);
+ * cn__bbox_record_from_paths then records bbox_small
  * starting from the scene's elements and those keys, writing tags and the
  * element boxes (a->tags, a->boxes) as pathbox_elements would, and leaving
  * the keys empty again for the next frame.
@@ -232,6 +240,12 @@ typedef struct cn__bbox_from_paths {
   VkDeviceAddress elements, paths, transforms, strokes;
   VkDeviceAddress keys; /* the key boxes: 16-byte aligned, less than 4 GiB past the bbox scratch */
   uint32_t path_count, transform_count, stroke_count;
+  /* segments != 0: bbox_small_segs folds them into the keys in the same
+   * dispatch (the keys must hold empty boxes and the ivec4 after them 0,
+   * as pathbox_init leaves them; cn__bbox_small_segs says where it runs),
+   * instead of pathbox_segments before it */
+  VkDeviceAddress segments;
+  uint32_t segment_count;
   /* the caller's pass beside bbox_small (no barrier between; may be NULL):
    * recorded before its dispatch, or after it where the stream takes more
    * than one row of the workgroup (the one workgroup is then the long pass
@@ -242,9 +256,13 @@ typedef struct cn__bbox_from_paths {
 struct cn_pathbox_args;
 struct cn_bbox_args;
 cn_result cn__pathbox_record_keys(cn_context *ctx, VkCommandBuffer cmd, const struct cn_pathbox_args *a,
-                                  bool keys_empty);
+                                  bool keys_empty, bool init_only);
 cn_result cn__bbox_record_from_paths(cn_context *ctx, VkCommandBuffer cmd, const struct cn_bbox_args *a,
                                      const cn__bbox_from_paths *from);
+/* Whether bbox_small_segs takes a stream of n elements and group_bound
+ * group nodes (bbox_small does, and the counts and scratch offsets fit its
+ * packed push block). */
+bool cn__bbox_small_segs(cn_context *ctx, uint64_t n, uint64_t group_bound);
 #define CN_PATHBOX_FOLD_DEFAULT 8192u
 uint32_t cn__scene_fold_max(const cn_context *ctx);
 /* Where the scene stage puts the key boxes when it folds (their byte offset

@@ -181,6 +181,38 @@ CN_PUSH_END(cn_bbox_small_push)
 CN_STATIC_ASSERT_SIZE(cn_bbox_small_push, 128);
 #endif
 
+#if !defined(VULKAN) || defined(CN_USE_BBOX_SMALL_SEGS_PUSH)
+/* bbox_small_segs: bbox_small with FROM_PATHS whose dispatch also folds the
+ * segments into the paths' key boxes (stages/bbox.c): the first workgroup to
+ * start runs the stream, the ceil(count / WG) others fold WG segments each.
+ * To stay within 128 bytes the stream's counts and the scratch offsets are
+ * packed:
+ * n_gb = n | group_bound << 16 (both at most 8192 here), idx_parens and
+ * acc_pyramid two offsets of 4-byte words each (low 16 bits the first; the
+ * scratch areas lie within 256 KiB). keys_at: the key boxes' byte offset
+ * into scratch, then the two tickets (the words after the last path's
+ * key). */
+CN_PUSH_BEGIN(cn_bbox_small_segs_push)
+  CN_PTR(TagBuf) tags;          /* out */
+  CN_PTR(BoxBuf) boxes;         /* out */
+  CN_PTR(BoxBuf) result;
+  CN_PTR(U32Buf) status;
+  CN_PTR(U32Buf) scratch;
+  CN_PTR(ElemBuf) elements;
+  CN_PTR(PathBuf) paths;
+  CN_PTR(XformBuf) transforms;
+  CN_PTR(StrokeBuf) strokes;
+  CN_PTR(SegBuf) segments;
+  CN_F32 vp_x0, vp_y0, vp_x1, vp_y1;
+  CN_U32 n_gb;
+  CN_U32 idx_parens, acc_pyramid; /* word offsets into scratch, 16 bits each */
+  CN_U32 keys_at;
+  CN_U32 count;                   /* segments */
+  CN_U32 path_count, transform_count, stroke_count;
+CN_PUSH_END(cn_bbox_small_segs_push)
+CN_STATIC_ASSERT_SIZE(cn_bbox_small_segs_push, 128);
+#endif
+
 /* ------------------------------------------------------------------ bins --
  * bins_count / bins_fill: per chunk of rounds * 256 elements, per slice of bins
  * in shared memory: one 256-bit bitmap per bin and round gives counts (count)

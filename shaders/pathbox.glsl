@@ -56,10 +56,16 @@ void curve_extrema(uint n, float a0, float a1, float a2, float a3, inout float l
   }
 }
 
-#ifdef CN_USE_PATHBOX_PUSH
-// The kernels' shared steps (pathbox_segments, pathbox_elements, pathbox_small:
-// the same code, so the single-workgroup kernel gives the same bits). Needs
-// scene_box.glsl.
+// The key boxes the segment step folds into: pc.keys unless the kernel
+// names them otherwise (bbox_small_segs: past its scratch).
+#ifndef PB_KEYS
+#define PB_KEYS pc.keys
+#endif
+
+#if defined(CN_USE_PATHBOX_PUSH) || defined(CN_PATHBOX_SEGMENT_STEP)
+// The kernels' shared steps (pathbox_segments, pathbox_elements, pathbox_small,
+// bbox_small_segs: the same code, so the single-workgroup kernels give the
+// same bits). Needs scene_box.glsl.
 
 vec2 pb_xform(cn_transform m, float x, float y) { return vec2(m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f); }
 
@@ -98,8 +104,8 @@ bool segment_key(uint j, out uint path, out ivec4 key) {
 
 #if defined(CN_USE_PATHBOX_PUSH) || defined(CN_PATHBOX_ELEMENT_STEP)
 // The element step (pathbox_elements, pathbox_small, pathbox_fused, and
-// bbox_small with FROM_PATHS, whose push block has the same field names:
-// paths, transforms, strokes and their counts).
+// bbox_small with FROM_PATHS and bbox_small_segs, whose push blocks have the
+// same field names: paths, transforms, strokes and their counts).
 
 // Whether element e takes its box from its path's key box.
 bool element_has_path_box(cn_element e) {
@@ -110,39 +116,45 @@ bool element_has_path_box(cn_element e) {
 // The box of element e from its path's key box k (element_has_path_box(e)):
 // FILL and BEGIN_CLIP take the path box; STROKE grows it by half the width
 // times the transform's largest singular value times max(1, miter_limit for
-// miter joins, sqrt(2) for square caps) on every side. Canonical.
-vec4 element_box(cn_element e, ivec4 k) {
+// miter joins, sqrt(2) for square caps) on every side. Canonical. In two
+// steps: element_pad needs only the element (its loads may run before the
+// key is known), element_box_padded the key and the pad.
+
+// The growth of a STROKE's box on every side (0 for FILL and BEGIN_CLIP), or
+// -1 for a stroke whose style or transform does not exist (its box is
+// empty; a NaN width gives a NaN pad, which box_clean handles).
+float element_pad(cn_element e) {
+  if (e.tag != CN_TAG_STROKE) return 0.0;
+  uint tr = pc.paths.v[e.path].transform;
+  if (e.aux >= pc.stroke_count || tr >= pc.transform_count) return -1.0;
+  cn_stroke s = pc.strokes.v[e.aux];
+  cn_transform m = pc.transforms.v[tr];
+  float sum = m.a * m.a + m.b * m.b + m.c * m.c + m.d * m.d;
+  float det = m.a * m.d - m.b * m.c;
+  float sigma = sqrt(0.5 * (sum + sqrt(max(sum * sum - 4.0 * det * det, 0.0))));
+  float f = 1.0;
+  if (s.join == CN_JOIN_MITER || s.join == CN_JOIN_MITER_CLIP) f = max(f, s.miter_limit);
+  if (s.cap == CN_CAP_SQUARE) f = max(f, 1.41421356);
+  return 0.5 * abs(s.width) * sigma * f;
+}
+
+vec4 element_box_padded(bool stroke, float pad, ivec4 k) {
   vec4 box = vec4(key_f32(k.x), key_f32(k.y), key_f32(k.z), key_f32(k.w));
-  if (e.tag == CN_TAG_STROKE) {
-    uint tr = pc.paths.v[e.path].transform;
-    if (e.aux < pc.stroke_count && tr < pc.transform_count) {
-      cn_stroke s = pc.strokes.v[e.aux];
-      cn_transform m = pc.transforms.v[tr];
-      float sum = m.a * m.a + m.b * m.b + m.c * m.c + m.d * m.d;
-      float det = m.a * m.d - m.b * m.c;
-      float sigma = sqrt(0.5 * (sum + sqrt(max(sum * sum - 4.0 * det * det, 0.0))));
-      float f = 1.0;
-      if (s.join == CN_JOIN_MITER || s.join == CN_JOIN_MITER_CLIP) f = max(f, s.miter_limit);
-      if (s.cap == CN_CAP_SQUARE) f = max(f, 1.41421356);
-      float ex = 0.5 * abs(s.width) * sigma * f;
-      box += vec4(-ex, -ex, ex, ex);
-    } else {
-      box = BOX_EMPTY;
-    }
-  }
+  if (stroke) box = pad < 0.0 ? BOX_EMPTY : box + vec4(-pad, -pad, pad, pad); // a NaN pad passes on
   return box_canon(box_clean(box));
 }
 
+vec4 element_box(cn_element e, ivec4 k) { return element_box_padded(e.tag == CN_TAG_STROKE, element_pad(e), k); }
+
 #endif
 
-#ifdef CN_USE_PATHBOX_PUSH
-#ifdef CN_PATHBOX_SEGMENT_PASS
-shared uint sh_path;
-shared ivec4 sh_key;
+#if (defined(CN_USE_PATHBOX_PUSH) && defined(CN_PATHBOX_SEGMENT_PASS)) || defined(CN_PATHBOX_SEGMENT_STEP)
+shared uint sh_seg_path;
+shared ivec4 sh_seg_key;
 
 // Folds segment j (past the end: nothing) into keys[path]; every invocation of
 // the workgroup calls it (barriers), at the top of the kernel. pathbox_segments,
-// pathbox_fused. Paths are runs of consecutive segments, so neighbouring lanes
+// pathbox_fused, bbox_small_segs. Paths are runs of consecutive segments, so neighbouring lanes
 // mostly share a path:
 // - each subgroup folds every run of equal paths into its last lane (a
 //   segmented scan by shuffles, right after a barrier, selects instead of
@@ -158,8 +170,8 @@ void fold_segment(uint j) {
   bool ok = j < pc.count && segment_key(j, path, key); // not ok: key stays the empty box
   path = ok ? path : 0xFFFFFFFFu;
   if (gl_LocalInvocationID.x == 0u) {
-    sh_path = path;
-    sh_key = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
+    sh_seg_path = path;
+    sh_seg_key = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
   }
   barrier();
   uint lane = gl_SubgroupInvocationID;
@@ -173,27 +185,26 @@ void fold_segment(uint j) {
   }
   uint down = subgroupShuffle(path, min(lane + 1u, gl_SubgroupSize - 1u));
   bool last = ok && (lane + 1u == gl_SubgroupSize || down != path);
-  if (last && path == sh_path) {
-    atomicMin(sh_key.x, key.x);
-    atomicMin(sh_key.y, key.y);
-    atomicMax(sh_key.z, key.z);
-    atomicMax(sh_key.w, key.w);
+  if (last && path == sh_seg_path) {
+    atomicMin(sh_seg_key.x, key.x);
+    atomicMin(sh_seg_key.y, key.y);
+    atomicMax(sh_seg_key.z, key.z);
+    atomicMax(sh_seg_key.w, key.w);
   } else if (last) {
-    atomicMin(pc.keys.v[path].x, key.x);
-    atomicMin(pc.keys.v[path].y, key.y);
-    atomicMax(pc.keys.v[path].z, key.z);
-    atomicMax(pc.keys.v[path].w, key.w);
+    atomicMin(PB_KEYS.v[path].x, key.x);
+    atomicMin(PB_KEYS.v[path].y, key.y);
+    atomicMax(PB_KEYS.v[path].z, key.z);
+    atomicMax(PB_KEYS.v[path].w, key.w);
   }
   barrier();
-  if (gl_LocalInvocationID.x == 0u && sh_path < pc.path_count) {
-    ivec4 k = sh_key;
-    atomicMin(pc.keys.v[sh_path].x, k.x);
-    atomicMin(pc.keys.v[sh_path].y, k.y);
-    atomicMax(pc.keys.v[sh_path].z, k.z);
-    atomicMax(pc.keys.v[sh_path].w, k.w);
+  if (gl_LocalInvocationID.x == 0u && sh_seg_path < pc.path_count) {
+    ivec4 k = sh_seg_key;
+    atomicMin(PB_KEYS.v[sh_seg_path].x, k.x);
+    atomicMin(PB_KEYS.v[sh_seg_path].y, k.y);
+    atomicMax(PB_KEYS.v[sh_seg_path].z, k.z);
+    atomicMax(PB_KEYS.v[sh_seg_path].w, k.w);
   }
 }
-#endif
 #endif
 
 #endif

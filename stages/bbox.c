@@ -319,6 +319,22 @@ bool cn__bbox_small(const cn_context *ctx, uint64_t n, uint64_t group_bound) {
   return cn__bbox_small_shape(ctx, n, CN_MIN(group_bound, n), spec);
 }
 
+/* Whether bbox_small_segs' push block holds the stream's counts and the
+ * scratch offsets: 16 bits each, the offsets in 4-byte words. */
+static bool cn__bbox_segs_layout_ok(uint64_t n, uint64_t gb, const cn__bbox_layout *l) {
+  return n <= 0xFFFF && gb <= 0xFFFF && l->idx / 4 <= 0xFFFF && l->parens / 4 <= 0xFFFF && l->acc / 4 <= 0xFFFF &&
+         l->pyramid / 4 <= 0xFFFF && !(l->idx % 4) && !(l->parens % 4) && !(l->acc % 4) && !(l->pyramid % 4);
+}
+
+bool cn__bbox_small_segs(cn_context *ctx, uint64_t n, uint64_t group_bound) {
+  uint64_t gb = CN_MIN(group_bound, n);
+  uint32_t spec[3];
+  if (!ctx || !cn__bbox_small_shape(ctx, n, gb, spec)) return false;
+  cn__bbox_shape s = cn__bbox_shape_of(ctx, n);
+  cn__bbox_layout l = cn__bbox_layout_of(ctx, &s, n, gb);
+  return cn__bbox_segs_layout_ok(n, gb, &l);
+}
+
 /* The whole stage in one dispatch (bbox_small), its scratch in the
  * multi-pass layout's idx, parens, acc and pyramid areas; with from (the
  * scene stage's small scenes) it also writes tags and boxes, the element
@@ -327,12 +343,49 @@ static cn_result cn__bbox_record_small(cn_context *ctx, VkCommandBuffer cmd, con
                                        const cn__bbox_rec *rc, const uint32_t spec3[3],
                                        const cn__bbox_from_paths *from) {
   VkPipeline p;
-  uint32_t spec[4] = {spec3[0], spec3[1], spec3[2], from ? 1u : 0u};
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_SMALL, spec, 4, &p));
   VkDeviceAddress S = a->scratch;
   uint64_t keys_at = from ? from->keys - S : 0;
   if (from && (from->keys < S || keys_at >= (1ull << 32) || (keys_at & 15)))
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "bbox_small: the path keys are not 16-byte aligned within 4 GiB past scratch");
+  if (from && from->segments) {
+    /* bbox_small_segs: the first workgroup to start the stream's, the others WG segments each */
+    if (!cn__bbox_segs_layout_ok(rc->n, rc->gb, &rc->l))
+      return cn_fail(CN_ERROR_INVALID_ARGUMENT, "bbox_small_segs: the stream does not fit its packed push block");
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_SMALL_SEGS, spec3, 3, &p));
+    cn_bbox_small_segs_push pc = {.tags = a->tags,
+                                  .boxes = a->boxes,
+                                  .result = a->result,
+                                  .status = a->status,
+                                  .scratch = S,
+                                  .elements = from->elements,
+                                  .paths = from->paths,
+                                  .transforms = from->transforms,
+                                  .strokes = from->strokes,
+                                  .segments = from->segments,
+                                  .vp_x0 = rc->vp.x0,
+                                  .vp_y0 = rc->vp.y0,
+                                  .vp_x1 = rc->vp.x1,
+                                  .vp_y1 = rc->vp.y1,
+                                  .n_gb = (uint32_t)(rc->n | rc->gb << 16),
+                                  .idx_parens = (uint32_t)(rc->l.idx / 4 | rc->l.parens / 4 << 16),
+                                  .acc_pyramid = (uint32_t)(rc->l.acc / 4 | rc->l.pyramid / 4 << 16),
+                                  .keys_at = (uint32_t)keys_at,
+                                  .count = from->segment_count,
+                                  .path_count = from->path_count,
+                                  .transform_count = from->transform_count,
+                                  .stroke_count = from->stroke_count};
+    /* the caller's pass after it: the segment workgroups and the long one
+     * take their SMs first */
+    cn_dispatch(ctx, cmd, p, &pc, sizeof pc, CN_DIV_UP((uint64_t)from->segment_count, spec3[0]) + 1);
+    if (from->beside) CN_TRY(from->beside(from->beside_user, cmd));
+    if (a->timer) {
+      cn_cmd_barrier(ctx, cmd);
+      cn_timer_mark(ctx, a->timer, cmd, "bbox small");
+    }
+    return CN_OK;
+  }
+  uint32_t spec[4] = {spec3[0], spec3[1], spec3[2], from ? 1u : 0u};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_SMALL, spec, 4, &p));
   cn_bbox_small_push pc = {.tags = a->tags,
                            .boxes = a->boxes,
                            .result = a->result,

@@ -17,7 +17,8 @@
 
 uint64_t cn_pathbox_scratch_bytes(cn_context *ctx, const cn_pathbox_args *a) {
   (void)ctx;
-  return a ? ((uint64_t)CN_MAX(a->path_count, 1) + 1) * 16 : 0; /* the key boxes, then pathbox_fused's ticket */
+  /* the key boxes, then pathbox_fused's ticket or bbox_small_segs' two */
+  return a ? ((uint64_t)CN_MAX(a->path_count, 1) + 1) * 16 : 0;
 }
 
 /* ------------------------------------------------------------ small path */
@@ -107,9 +108,16 @@ static cn_result cn__pathbox_record_key_passes(cn_context *ctx, VkCommandBuffer 
   return CN_OK;
 }
 
-cn_result cn__pathbox_record_keys(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *a, bool keys_empty) {
+cn_result cn__pathbox_record_keys(cn_context *ctx, VkCommandBuffer cmd, const cn_pathbox_args *a, bool keys_empty,
+                                  bool init_only) {
   if (!ctx || !a) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_pathbox_record: NULL argument");
   cn_pathbox_push pc = cn__pathbox_push(a);
+  if (init_only) {
+    VkPipeline init;
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PATHBOX_INIT, NULL, 0, &init));
+    cn_dispatch(ctx, cmd, init, &pc, sizeof pc, CN_MAX(CN_DIV_UP((uint64_t)a->path_count, 256), 1));
+    return CN_OK;
+  }
   CN_TRY(cn__pathbox_record_key_passes(ctx, cmd, a, &pc, keys_empty));
   if (a->timer) {
     cn_cmd_barrier(ctx, cmd);

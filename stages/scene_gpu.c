@@ -431,7 +431,8 @@ cn_result cn_scene_gpu_record(cn_scene_gpu *g, VkCommandBuffer cmd, const cn_sce
      * stage's phases, its long count beside bbox_small rather than beside the
      * wide path-box pass (H200, the fused scenes: 0.002-0.008 ms slower with
      * it beside; docs/PERF.md) */
-    bool beside = overlap && cn__flatten_overlap_steps(ov) > (a.bin_offsets ? 3u : 2u);
+    uint32_t phases = (cn__scene_stage_path_pass(ctx, &a, overlap) ? 1u : 0u) + 1u + (a.bin_offsets ? 1u : 0u);
+    bool beside = overlap && cn__flatten_overlap_steps(ov) > phases;
     cn_result sr = compose ? cn__record_view_transforms(g, cmd, f->transform, beside ? ov : NULL) : CN_OK;
     if (sr == CN_OK) sr = cn__scan_state(g, cmd, &a);
     if (sr == CN_OK)

@@ -122,6 +122,20 @@ uint64_t cn_scene_stage_scan_state_bytes(cn_context *ctx, const cn_scene_stage_a
   return s;
 }
 
+/* Whether the stage's path boxes fold their segments in bbox_small_segs
+ * (keys_at: cn__fold_keys_at): not in the frames that run a caller's passes
+ * beside the stage's (hooked: flatten's, in cn_scene_gpu's render frames),
+ * where a path-box pass is one more phase for them to share (H200: those
+ * frames were 0.005 - 0.01 ms slower with it, docs/PERF.md). */
+static bool cn__segs_beside(cn_context *ctx, const cn_scene_stage_args *a, uint64_t keys_at, bool hooked) {
+  return keys_at && !hooked && !ctx->tuning.pathbox_segments_apart && a->segments &&
+         a->segment_count <= UINT32_MAX - 1024 && cn__bbox_small_segs(ctx, a->element_count, a->group_bound);
+}
+
+bool cn__scene_stage_path_pass(cn_context *ctx, const cn_scene_stage_args *a, bool hooked) {
+  return !(cn__segs_beside(ctx, a, cn__fold_keys_at(ctx, a), hooked) && a->path_keys_empty);
+}
+
 cn_result cn_scene_stage_record(cn_context *ctx, VkCommandBuffer cmd, const cn_scene_stage_args *a) {
   return cn__scene_stage_record_hooked(ctx, cmd, a, NULL, NULL, NULL);
 }
@@ -145,14 +159,21 @@ cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, co
                         .tags = a->tags,
                         .timer = a->timer};
   uint64_t keys_at = cn__fold_keys_at(ctx, a);
-  if (hook) CN_TRY(hook(user, cmd));
+  /* the segments folded by bbox_small_segs' other workgroups: no path-box
+   * pass (and no hook beside one) unless the keys need pathbox_init */
+  bool segs = cn__segs_beside(ctx, a, keys_at, hook != NULL);
+  bool path_pass = !(segs && a->path_keys_empty);
+  if (hook && path_pass) CN_TRY(hook(user, cmd));
   if (keys_at) {
     pa.scratch = a->scratch + keys_at;
-    CN_TRY(cn__pathbox_record_keys(ctx, cmd, &pa, a->path_keys_empty));
+    if (path_pass) {
+      CN_TRY(cn__pathbox_record_keys(ctx, cmd, &pa, a->path_keys_empty, segs));
+      cn_cmd_barrier(ctx, cmd);
+    }
   } else {
     CN_TRY(cn_pathbox_record(ctx, cmd, &pa));
+    cn_cmd_barrier(ctx, cmd);
   }
-  cn_cmd_barrier(ctx, cmd);
   if (hook && !keys_at) CN_TRY(hook(user, cmd)); /* else bbox_small records it (cn__bbox_from_paths) */
   cn_bbox_args ba = {.tags = a->tags,
                      .boxes = a->path_boxes,
@@ -174,6 +195,8 @@ cn_result cn__scene_stage_record_hooked(cn_context *ctx, VkCommandBuffer cmd, co
                                 .path_count = a->path_count,
                                 .transform_count = a->transform_count,
                                 .stroke_count = a->stroke_count,
+                                .segments = segs ? a->segments : 0,
+                                .segment_count = segs ? (uint32_t)a->segment_count : 0,
                                 .beside = hook,
                                 .beside_user = user};
     CN_TRY(cn__bbox_record_from_paths(ctx, cmd, &ba, &from));

@@ -459,9 +459,15 @@ static void check_fold(const cn_scene_data *s, bool expect, const char *what) {
   for (uint32_t i = 0; i < s->element_count; i++) groups += s->elements[i].tag >= CN_TAG_BEGIN_CLIP;
   cn_tuning at = {.pathbox_small_max = CN_SMALL_OFF, .pathbox_fold_max = (uint32_t)n},
             below = {.pathbox_small_max = CN_SMALL_OFF, .pathbox_fold_max = (uint32_t)n - 1},
-            off = {.pathbox_small_max = CN_SMALL_OFF, .pathbox_fold_max = CN_SMALL_OFF};
+            off = {.pathbox_small_max = CN_SMALL_OFF, .pathbox_fold_max = CN_SMALL_OFF},
+            apart = {.pathbox_small_max = CN_SMALL_OFF, .pathbox_fold_max = (uint32_t)n, .pathbox_segments_apart = true};
   cn_context_set_tuning(ctx, &at);
   bool folds = cn__scene_fold_keys_at(ctx, n, groups, s->segment_count, s->path_count) != 0;
+  /* where it folds, bbox_small_segs folds the segments (the scene stage's default) */
+  if (folds && !cn__bbox_small_segs(ctx, n, groups)) {
+    fprintf(stderr, "  %s: %llu elements fold, but not with bbox_small_segs\n", what, (unsigned long long)n);
+    test_failures++;
+  }
   if (folds != expect) {
     fprintf(stderr, "  %s: %llu elements, %llu group nodes: folds %d, expected %d\n", what, (unsigned long long)n,
             (unsigned long long)groups, folds, expect);
@@ -469,9 +475,10 @@ static void check_fold(const cn_scene_data *s, bool expect, const char *what) {
   }
   cn_context_set_tuning(ctx, &below);
   CHECK_EQ_U64(cn__scene_fold_keys_at(ctx, n, groups, s->segment_count, s->path_count), 0);
-  cn_scene_stage_result ra, rb, rc;
-  bool ok = stage_with(s, &at, &ra), okb = stage_with(s, &below, &rb), okc = stage_with(s, &off, &rc);
-  if (ok && okb && okc && (!stage_same(&ra, &rc) || !stage_same(&rb, &rc))) {
+  cn_scene_stage_result ra, rb, rc, rd;
+  bool ok = stage_with(s, &at, &ra), okb = stage_with(s, &below, &rb), okc = stage_with(s, &off, &rc),
+       okd = stage_with(s, &apart, &rd);
+  if (ok && okb && okc && okd && (!stage_same(&ra, &rc) || !stage_same(&rb, &rc) || !stage_same(&rd, &rc))) {
     fprintf(stderr, "  %s: the folded stage differs from pathbox_elements' (%llu elements)\n", what,
             (unsigned long long)n);
     test_failures++;
@@ -479,6 +486,7 @@ static void check_fold(const cn_scene_data *s, bool expect, const char *what) {
   if (ok) cn_scene_stage_result_free(&ra);
   if (okb) cn_scene_stage_result_free(&rb);
   if (okc) cn_scene_stage_result_free(&rc);
+  if (okd) cn_scene_stage_result_free(&rd);
   cn_context_set_tuning(ctx, &at);
   check_scene(s, 64, what);
   cn_context_set_tuning(ctx, NULL);
@@ -552,7 +560,12 @@ static void build_fills(int count, cn_scene_data *out) {
 /* The fold on random scenes (one row of the workgroup and several), deep
  * nesting, many group nodes with empty groups and empty paths, at
  * bbox_small's element limit and one past it (8192 folds, 8193 does not:
- * the multi-pass bbox kernels run), and past its group-node limit. */
+ * the multi-pass bbox kernels run), and past its group-node limit; with
+ * bbox_small_segs (the default) and the segments apart, on scenes whose
+ * segments take one workgroup and many (a few elements of long paths, filled
+ * and stroked: the segment workgroups outlast the stream's phases, so one of
+ * them goes on with the back half; many elements of short paths: the
+ * workgroup that runs the phases goes on). */
 TEST(scene_fold_path) {
   cn_context *ctx = test_context();
   if (!ctx) return;
@@ -566,6 +579,11 @@ TEST(scene_fold_path) {
   cn_scene_data s;
   build_random(builder(), 3000, 1000, &s);
   check_fold(&s, true, "fold deep");
+  build_long_paths(3, 2, 1, 3000, 2000, CN_JOIN_MITER, CN_CAP_SQUARE, &s);
+  CHECK(s.segment_count > 4000);
+  check_fold(&s, true, "fold long paths");
+  build_long_paths(40, 3, 3, 300, 900, CN_JOIN_ROUND, CN_CAP_ROUND, &s);
+  check_fold(&s, true, "fold long and short paths");
   build_groups(3000, 40, &s);
   check_fold(&s, true, "fold groups");
   build_groups(6000, 3000, &s);
@@ -607,8 +625,6 @@ TEST(scene_keys_left_empty) {
   build_random(builder(), 700, 4, &s);
   uint64_t n = s.element_count, groups = 0;
   for (uint32_t i = 0; i < s.element_count; i++) groups += s.elements[i].tag >= CN_TAG_BEGIN_CLIP;
-  cn_context_set_tuning(ctx, &(cn_tuning){.pathbox_small_max = CN_SMALL_OFF});
-  CHECK(cn__scene_fold_keys_at(ctx, n, groups, s.segment_count, s.path_count) != 0);
   const float views[5][6] = {{1, 0, 0, 1, 0, 0},
                              {0.5f, 0, 0, 0.5f, 40, -10},
                              {2, 0.3f, -0.3f, 2, -100, 50},
@@ -620,22 +636,30 @@ TEST(scene_keys_left_empty) {
   cn_box *pa = malloc(n * sizeof(cn_box)), *ra = malloc(n * sizeof(cn_box));
   cn_box *pb = malloc(n * sizeof(cn_box)), *rb = malloc(n * sizeof(cn_box));
   uint32_t *oa = malloc((nbins + 1) * 4), *ob = malloc((nbins + 1) * 4);
-  cn_scene_gpu *g = NULL;
-  CHECK_OK(cn_scene_gpu_create(ctx, NULL, &g));
-  CHECK_OK(cn_scene_gpu_set_scene(g, &s));
-  for (int v = 0; v < 5 && g; v++) {
-    frame_outputs(g, views[v], pa, ra, oa, nbins);
-    cn_scene_gpu *fresh = NULL;
-    CHECK_OK(cn_scene_gpu_create(ctx, NULL, &fresh));
-    CHECK_OK(cn_scene_gpu_set_scene(fresh, &s));
-    if (fresh) frame_outputs(fresh, views[v], pb, rb, ob, nbins);
-    cn_scene_gpu_destroy(fresh);
-    bool same = memcmp(pa, pb, n * sizeof(cn_box)) == 0 && memcmp(ra, rb, n * sizeof(cn_box)) == 0 &&
-                memcmp(oa, ob, (nbins + 1) * 4) == 0;
-    if (!same) fprintf(stderr, "  view %d: the scene's frame differs from a fresh one's\n", v);
-    CHECK(same);
+  /* the segments folded by bbox_small_segs (the default), then apart */
+  for (int apart = 0; apart < 2; apart++) {
+    cn_context_set_tuning(ctx, &(cn_tuning){.pathbox_small_max = CN_SMALL_OFF, .pathbox_segments_apart = apart});
+    CHECK(cn__scene_fold_keys_at(ctx, n, groups, s.segment_count, s.path_count) != 0);
+    CHECK(cn__bbox_small_segs(ctx, n, groups));
+    cn_scene_gpu *g = NULL;
+    CHECK_OK(cn_scene_gpu_create(ctx, NULL, &g));
+    CHECK_OK(cn_scene_gpu_set_scene(g, &s));
+    for (int v = 0; v < 5 && g; v++) {
+      frame_outputs(g, views[v], pa, ra, oa, nbins);
+      cn_scene_gpu *fresh = NULL;
+      CHECK_OK(cn_scene_gpu_create(ctx, NULL, &fresh));
+      CHECK_OK(cn_scene_gpu_set_scene(fresh, &s));
+      if (fresh) frame_outputs(fresh, views[v], pb, rb, ob, nbins);
+      cn_scene_gpu_destroy(fresh);
+      bool same = memcmp(pa, pb, n * sizeof(cn_box)) == 0 && memcmp(ra, rb, n * sizeof(cn_box)) == 0 &&
+                  memcmp(oa, ob, (nbins + 1) * 4) == 0;
+      if (!same)
+        fprintf(stderr, "  view %d (segments %s): the scene's frame differs from a fresh one's\n", v,
+                apart ? "apart" : "in bbox_small_segs");
+      CHECK(same);
+    }
+    cn_scene_gpu_destroy(g);
   }
-  cn_scene_gpu_destroy(g);
   cn_context_set_tuning(ctx, NULL);
   free(pa), free(ra), free(pb), free(rb), free(oa), free(ob);
 }

@@ -157,7 +157,11 @@ typedef struct cn_tuning {
    * pathbox_small nor pathbox_fused, have bbox_small compute the element
    * boxes from the paths' key boxes (one dispatch and barrier fewer than
    * pathbox_elements before it, the same bits). 0: the default (8192, every
-   * stream bbox_small takes); CN_SMALL_OFF: never. */
+   * stream bbox_small takes); CN_SMALL_OFF: never. Where it folds, the
+   * segments are folded into the paths' key boxes by other workgroups of
+   * bbox_small's dispatch while its one workgroup compacts and matches
+   * (bbox_small_segs: one dispatch and barrier fewer again, and the
+   * segments' time hidden), unless pathbox_segments_apart. */
   uint32_t pathbox_fold_max;
   /* scene stage, one-workgroup kernels: the workgroup size of bbox_small,
    * on the streams it then holds (at most 8 elements per invocation), and of
@@ -193,6 +197,11 @@ typedef struct cn_tuning {
    * then), its write pass beside binning's last. true: never (each frame
    * culls and flattens after the stage). */
   bool flatten_no_overlap;
+  /* scene stage: where it folds the element boxes into bbox_small
+   * (pathbox_fold_max), fold the segments in a dispatch of their own
+   * (pathbox_segments, then a barrier) instead of beside bbox_small's
+   * compaction and matching. The same bits either way. */
+  bool pathbox_segments_apart;
   /* cn_scene_gpu: strokes of paths with curves are flattened in
    * CN_FL_STROKE_SPLIT chunks per segment (cn_flatten_shared.h) when the
    * scene's pairs with the chunks number at most this, else in the most of
