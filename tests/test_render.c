@@ -1509,6 +1509,9 @@ done:
   for (int k = 0; k < 2; k++) cn_renderer_destroy(rs[k]);
 }
 
+/* The order sets the shards (index modulo 2, tests/CMakeLists.txt): the long
+ * tests (render_backdrop_slices, render_tile_seg_lines, render_coarse_split)
+ * are spread over both. */
 TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss16_shapes_exact), T(render_ss16_ties_vs_reference),
           T(render_star_nonzero_evenodd), T(render_random_polygons_vs_reference), T(render_wide_and_tall_vs_reference),
           T(render_tile_border_cases), T(render_empty_and_offscreen), T(render_clips_vs_reference),
@@ -1516,5 +1519,5 @@ TEST_MAIN(T(render_rect_exact_coverage), T(render_ss16_frame_exact), T(render_ss
           T(render_gradients_vs_reference), T(render_image_nearest_exact),
           T(render_image_bilinear_vs_reference), T(render_masks), T(render_tiny_buffers_rerun), T(render_bad_scenes),
           T(render_one_colour_tiles),
-          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs), T(render_fine_runs), T(render_fine_split), T(render_fine_split_content), T(render_coarse_split), T(render_empty_groups_in_bins),
+          T(render_backdrop_slices), T(render_tile_seg_lines), T(render_segment_runs), T(render_fine_runs), T(render_fine_split), T(render_fine_split_content), T(render_empty_groups_in_bins), T(render_coarse_split),
           T(render_fixed_point_runs))
