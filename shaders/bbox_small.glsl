@@ -7,7 +7,8 @@
 // Lane t (subgroup id * subgroup size + invocation) holds elements t, WG + t,
 // 2 WG + t, ... (rows of WG consecutive elements): their tags and boxes in
 // registers through phase 1, then one word each (group nodes before it, its
-// kind) to the end; phase 4 loads the draws' boxes again. 1024 invocations
+// kind) to the end; phase 4 loads the draws' boxes again (with
+// BBOX_SMALL_SEGMENTS they are in registers from phase 2 on). 1024 invocations
 // leave 64 registers each: per-row arrays held across the phases went to
 // local memory at 4 rows (docs/PERF.md).
 //  1. compaction: per row a workgroup scan of (BEGIN/END, depth step) gives
@@ -56,13 +57,13 @@
 // scenes, docs/PERF.md.) Each then takes a second ticket; the last of the
 // dispatch's workgroups to finish goes on (no workgroup waits for another:
 // as pathbox_fused, nothing depends on the order in which workgroups run):
-// it loads the keys, writes the element
-// boxes and the BEGIN_CLIPs' own clips, and runs phases 3 to 5. A segment
-// workgroup that finishes last runs phases 1 and 2 itself first (writing
-// what the front wrote, the same values), so that every scratch word it
-// reads it wrote; only the keys come from other workgroups (a coherent
-// reference, after the device-scope barriers around the ticket). It leaves
-// the keys empty and the tickets 0 for the next frame.
+// it loads the keys, writes the element boxes and the BEGIN_CLIPs' own
+// clips, and runs phases 3 to 5. A segment workgroup that finishes last
+// runs phases 1 and 2 itself first (writing what the front wrote, the same
+// values), so that every scratch word it reads it wrote
+// (workgroupcoherent suffices); only the keys come from other workgroups (a
+// coherent reference, after the device-scope barriers around the ticket).
+// It leaves the keys empty and the tickets 0 for the next frame.
 #extension GL_KHR_shader_subgroup_vote : require
 #extension GL_EXT_control_flow_attributes : require
 #include "common.glsl"
@@ -72,15 +73,12 @@ layout(constant_id = CN_SPEC_WG_SIZE) const uint WG = 1024;
 layout(constant_id = CN_SPEC_ITEMS) const uint ITEMS = 8;
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 
-// (BBOX_SMALL_SEGMENTS: the workgroup that goes on wrote all it reads, but
-// the keys: SegKeyBuf)
-#define BS_COHERENT workgroupcoherent
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) BS_COHERENT buffer BoxBuf { vec4 v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) BS_COHERENT buffer U32Buf { uint v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) BS_COHERENT buffer I32Buf { int v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) BS_COHERENT buffer KeyBuf { ivec4 v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) BS_COHERENT buffer KeyIntBuf { int v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) workgroupcoherent buffer BoxBuf { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) workgroupcoherent buffer U32Buf { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) workgroupcoherent buffer I32Buf { int v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) workgroupcoherent buffer KeyBuf { ivec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) workgroupcoherent buffer KeyIntBuf { int v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ElemBuf { cn_element v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer PathBuf { cn_path v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer XformBuf { cn_transform v[]; };
