@@ -157,8 +157,10 @@ typedef struct cn_tuning {
    * pathbox_small nor pathbox_fused, have bbox_small compute the element
    * boxes from the paths' key boxes (one dispatch and barrier fewer than
    * pathbox_elements before it, the same bits). 0: the default (8192, every
-   * stream bbox_small takes); CN_SMALL_OFF: never. Where it folds, the
-   * segments are folded into the paths' key boxes by other workgroups of
+   * stream bbox_small takes); CN_SMALL_OFF: never. Where it folds and no
+   * caller's passes run beside the stage's (cn_scene_stage_record;
+   * cn_scene_gpu frames that do not flatten beside the stage), the segments
+   * are folded into the paths' key boxes by other workgroups of
    * bbox_small's dispatch while its one workgroup compacts and matches
    * (bbox_small_segs: one dispatch and barrier fewer again, and the
    * segments' time hidden), unless pathbox_segments_apart. */
@@ -198,9 +200,10 @@ typedef struct cn_tuning {
    * culls and flattens after the stage). */
   bool flatten_no_overlap;
   /* scene stage: where it folds the element boxes into bbox_small
-   * (pathbox_fold_max), fold the segments in a dispatch of their own
-   * (pathbox_segments, then a barrier) instead of beside bbox_small's
-   * compaction and matching. The same bits either way. */
+   * (pathbox_fold_max) and no caller's passes run beside it, fold the
+   * segments in a dispatch of their own (pathbox_segments, then a barrier)
+   * instead of beside bbox_small's compaction and matching. The same bits
+   * either way. */
   bool pathbox_segments_apart;
   /* cn_scene_gpu: strokes of paths with curves are flattened in
    * CN_FL_STROKE_SPLIT chunks per segment (cn_flatten_shared.h) when the
