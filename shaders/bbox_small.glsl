@@ -11,8 +11,8 @@
 // BBOX_SMALL_SEGMENTS they are in registers from phase 2 on). 1024 invocations
 // leave 64 registers each: per-row arrays held across the phases went to
 // local memory at 4 rows (docs/PERF.md).
-//  1. compaction: per row a workgroup scan of (BEGIN/END, depth step) gives
-//     each group node its slot k and the depth g(k) before it (+1 per BEGIN,
+//  1. compaction: a workgroup scan of (BEGIN/END, depth step) over all the
+//     rows (one barrier) gives each group node its slot k and the depth g(k) before it (+1 per BEGIN,
 //     -1 per END, not clamped); idx[k] = element | kind bits; g(k) goes to
 //     level 0 of a min tree in shared memory (16-bit entries).
 //  2. matching: the top of the stack before node k is the last node j < k
@@ -170,23 +170,6 @@ bool finished_last(TicketBuf tickets, uint seg_groups) {
   return sh_finish == seg_groups;
 }
 #endif
-
-// Exclusive workgroup scan of v in invocation order (lane = subgroup id *
-// size + lane), wrapping 32-bit sums; *total = the workgroup's sum.
-uvec2 wg_exclusive(uvec2 v, out uvec2 total) {
-  uvec2 incl = subgroupInclusiveAdd(v);
-  barrier(); // the previous scan is done with sh_sg
-  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) sh_sg[gl_SubgroupID] = incl;
-  barrier();
-  uvec2 before = uvec2(0u), all = uvec2(0u);
-  for (uint j = gl_SubgroupInvocationID; j < gl_NumSubgroups; j += gl_SubgroupSize) {
-    uvec2 x = sh_sg[j];
-    before += j < gl_SubgroupID ? x : uvec2(0u);
-    all += x;
-  }
-  total = subgroupAdd(all);
-  return subgroupAdd(before) + incl - v;
-}
 
 // ------------------------------------------------------------ depth tree
 
@@ -400,20 +383,43 @@ void main() {
   }
 #endif
 
-  // 1. compaction and depths
+  // 1. compaction and depths: one exclusive workgroup scan of (BEGIN/END,
+  // depth step) over every row at once (rows in order, each in lane order;
+  // wrapping 32-bit sums): per row an inclusive subgroup scan, the
+  // subgroups' sums of every row in shared memory behind a single barrier
+  // (ITEMS <= subgroup size: they fit sh_sg), then each row's base from its
+  // subgroups before it and the rows before it; no barrier between rows
+  // (docs/PERF.md).
+  uvec2 step[ITEMS], incl[ITEMS];
+  [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
+    uint tg = tag[r];
+    bool group = r * WG + lane < BS_N && tg >= CN_TAG_BEGIN_CLIP && tg <= CN_TAG_END_BLEND;
+    bool close = group && (tg == CN_TAG_END_CLIP || tg == CN_TAG_END_BLEND);
+    step[r] = uvec2(group ? 1u : 0u, group ? (close ? 0xFFFFFFFFu : 1u) : 0u);
+    incl[r] = subgroupInclusiveAdd(step[r]);
+  }
+  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u)
+    [[unroll]] for (uint r = 0u; r < ITEMS; r++) sh_sg[r * gl_NumSubgroups + gl_SubgroupID] = incl[r];
+  barrier();
   uvec2 base = uvec2(0u);
   uint closes = 0u, depth_min = 0xFFFFFFFFu, begin_max = 0u;
   [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
+    uvec2 before = uvec2(0u), all = uvec2(0u);
+    for (uint j = gl_SubgroupInvocationID; j < gl_NumSubgroups; j += gl_SubgroupSize) {
+      uvec2 x = sh_sg[r * gl_NumSubgroups + j];
+      before += j < gl_SubgroupID ? x : uvec2(0u);
+      all += x;
+    }
+    uvec2 ex = base + subgroupAdd(before) + incl[r] - step[r]; // before this element, over all rows
+    base += subgroupAdd(all);
     uint i = r * WG + lane;
     bool in_range = i < BS_N;
     uint tg = tag[r];
-    bool group = in_range && tg >= CN_TAG_BEGIN_CLIP && tg <= CN_TAG_END_BLEND;
-    bool close = group && (tg == CN_TAG_END_CLIP || tg == CN_TAG_END_BLEND);
+    bool group = step[r].x != 0u;
+    bool close = step[r].y == 0xFFFFFFFFu;
     bool blend = tg == CN_TAG_BEGIN_BLEND || tg == CN_TAG_END_BLEND;
     if (in_range && !group && tg != CN_TAG_FILL && tg != CN_TAG_STROKE) atomicMin(sh_first_bad_tag, i);
-    uvec2 tot;
-    uvec2 ex = wg_exclusive(uvec2(group ? 1u : 0u, group ? (close ? 0xFFFFFFFFu : 1u) : 0u), tot);
-    uint k = base.x + ex.x;
+    uint k = ex.x;
     bool draw = in_range && (tg == CN_TAG_FILL || tg == CN_TAG_STROKE);
     kc[r] = k << 2 | (group ? KIND_GROUP : draw ? KIND_DRAW : KIND_OTHER);
     if (group && k < gb) {
@@ -425,13 +431,12 @@ void main() {
 #else
       if (!close) g_acc.v[k] = blend ? vp : box_intersect(box_clean(box[r]), vp);
 #endif
-      uint entry = uint(int(base.y + ex.y) + int(DEPTH_BIAS));
+      uint entry = uint(int(ex.y) + int(DEPTH_BIAS));
       tree_put(k, entry);
       depth_min = min(depth_min, entry);
       if (!close) begin_max = max(begin_max, entry);
       closes += close ? 1u : 0u;
     }
-    base += tot;
   }
   closes = subgroupAdd(closes);
   depth_min = subgroupMin(depth_min);
