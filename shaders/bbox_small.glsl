@@ -12,9 +12,10 @@
 // leave 64 registers each: per-row arrays held across the phases went to
 // local memory at 4 rows (docs/PERF.md).
 //  1. compaction: a workgroup scan of (BEGIN/END, depth step) over all the
-//     rows (one barrier) gives each group node its slot k and the depth g(k) before it (+1 per BEGIN,
-//     -1 per END, not clamped); idx[k] = element | kind bits; g(k) goes to
-//     level 0 of a min tree in shared memory (16-bit entries).
+//     rows (one barrier) gives each group node its slot k and the depth g(k)
+//     before it (+1 per BEGIN, -1 per END, not clamped); idx[k] = element |
+//     kind bits; g(k) goes to level 0 of a min tree in shared memory (16-bit
+//     entries).
 //  2. matching: the top of the stack before node k is the last node j < k
 //     with g(j) < g(k) (-1 if none; an END on an empty stack pops nothing,
 //     which the unclamped g accounts for: everything before is then higher),
@@ -564,15 +565,16 @@ void main() {
     res[r] = box_canon(box_intersect(box_clean(res[r]), clip)); // BOX_EMPTY where no draw
   }
   // gap[c] ∪= the draws' boxes by atomics (the union of keys is the same in
-  // any order), or a store where one lane has the union of all of gap c. c is non-decreasing along the lanes: where no two
-  // neighbouring lanes contribute to the same c, each contributing lane does
-  // its own atomics; where the whole subgroup shares one c, one lane does
-  // them for the subgroup's union; otherwise a segmented inclusive scan over
-  // lanes with equal c leaves each run's union in its last lane. A row's
-  // shuffles start after a barrier (not right after the previous row's
-  // atomics: Vulkan does not promise that a subgroup reconverges after a
-  // branch, and on the H200 a barrier per row costs less than holding every
-  // row's key boxes until the atomics).
+  // any order), or a store where one lane has the union of all of gap c. c
+  // is non-decreasing along the lanes: where no two neighbouring lanes
+  // contribute to the same c, each contributing lane does its own atomics;
+  // where the whole subgroup shares one c, one lane does them for the
+  // subgroup's union; otherwise a segmented inclusive scan over lanes with
+  // equal c leaves each run's union in its last lane. A row's shuffles
+  // start after a barrier (not right after the previous row's atomics:
+  // Vulkan does not promise that a subgroup reconverges after a branch, and
+  // on the H200 a barrier per row costs less than holding every row's key
+  // boxes until the atomics).
   [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
     uint i = r * WG + lane;
     uint c = kc[r] >> 2;
