@@ -86,7 +86,9 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer El
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer PathBuf { cn_path v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer XformBuf { cn_transform v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer StrokeBuf { cn_stroke v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer PathKeyBuf { ivec4 v[]; };
+// the path keys (FROM_PATHS): read, then left empty for the next frame (not
+// readonly: a write through a readonly reference is undefined)
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer PathKeyBuf { ivec4 v[]; };
 #ifdef BBOX_SMALL_SEGMENTS
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer SegBuf { cn_segment v[]; };
 // the keys other workgroups fold into, and the two tickets after them

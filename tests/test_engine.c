@@ -411,6 +411,100 @@ TEST(spirv_kernels_take_the_mode) {
   CHECK_EQ_U64(bad, 0);
 }
 
+/* The ids a kernel must not write through: every value whose type is a
+ * pointer to a block with a NonWritable member (a `readonly` buffer or
+ * buffer reference), or a variable decorated NonWritable, and every pointer
+ * derived from one (access chains, copies, selects, phis). A store or an
+ * atomic through one is undefined behaviour that lavapipe runs as written,
+ * while another driver may cache or re-load what it takes for read-only
+ * data. Returns the number of such writes in the module. */
+static uint32_t spirv_writes_to_nonwritable(const uint32_t *w, size_t n, uint32_t bound) {
+  uint8_t *nw = calloc(bound, 1), *ptype = calloc(bound, 1), *val = calloc(bound, 1);
+  uint32_t writes = 0;
+  if (!nw || !ptype || !val) {
+    free(nw), free(ptype), free(val);
+    return UINT32_MAX;
+  }
+  for (int pass = 0; pass < 8; pass++) { /* a fixpoint: phis may name later ids */
+    bool grew = false;
+    for (size_t at = 5; at < n;) {
+      uint32_t op = w[at] & 0xFFFFu, len = w[at] >> 16;
+      if (!len || len > n - at) break;
+      const uint32_t *i = &w[at];
+#define MARK(set, id)                     \
+  do {                                    \
+    if ((id) < bound && !(set)[id]) {     \
+      (set)[id] = 1;                      \
+      grew = true;                        \
+    }                                     \
+  } while (0)
+#define IS(set, id) ((id) < bound && (set)[id])
+      if (op == 72 && len >= 4 && i[3] == 24) MARK(nw, i[1]);      /* OpMemberDecorate .. NonWritable */
+      if (op == 71 && len >= 3 && i[2] == 24) MARK(val, i[1]);      /* OpDecorate .. NonWritable */
+      if (op == 32 && len >= 4 && IS(nw, i[3])) MARK(ptype, i[1]);  /* OpTypePointer */
+      /* any result of such a type (not the types, names and decorations,
+       * whose first operand is an id but whose second is none) */
+      bool no_result = (op >= 19 && op <= 39) || op == 322 || op == 327 || op == 5341 || op == 5 || op == 6 ||
+                       op == 71 || op == 72 || op == 332 || op == 5632 || op == 5633;
+      if (!no_result && len >= 3 && IS(ptype, i[1])) MARK(val, i[2]);
+      if ((op == 65 || op == 66 || op == 67 || op == 70 || op == 83 || op == 124) && len >= 4 && IS(val, i[3]))
+        MARK(val, i[2]); /* access chains, OpCopyObject, OpBitcast */
+      if (op == 169 && len >= 6 && (IS(val, i[4]) || IS(val, i[5]))) MARK(val, i[2]); /* OpSelect */
+      if (op == 245)                                                                   /* OpPhi */
+        for (uint32_t k = 3; k + 1 < len; k += 2)
+          if (IS(val, i[k])) MARK(val, i[2]);
+      at += len;
+    }
+    if (!grew) break;
+  }
+  for (size_t at = 5; at < n;) {
+    uint32_t op = w[at] & 0xFFFFu, len = w[at] >> 16;
+    if (!len || len > n - at) break;
+    const uint32_t *i = &w[at];
+    bool atomic_rw = (op >= 229 && op <= 242) || op == 318 || op == 5614 || op == 5615 || op == 6035;
+    if (((op == 62 || op == 63 || op == 228) && len >= 2 && IS(val, i[1])) || /* OpStore, OpCopyMemory, OpAtomicStore */
+        (atomic_rw && len >= 4 && IS(val, i[3])))
+      writes++;
+    at += len;
+  }
+#undef MARK
+#undef IS
+  free(nw), free(ptype), free(val);
+  return writes;
+}
+
+/* No kernel writes through a readonly buffer or buffer reference. The check
+ * finds a store put through a readonly reference on purpose. */
+TEST(spirv_kernels_write_no_readonly_buffer) {
+  uint32_t bad = 0;
+  for (int k = 0; k < CN_KERNEL_COUNT; k++) {
+    const uint32_t *w = (const uint32_t *)(const void *)cn_kernel_table[k].code;
+    size_t n = *cn_kernel_table[k].size / 4;
+    CHECK(n > 5 && w[0] == 0x07230203u);
+    uint32_t writes = n > 5 ? spirv_writes_to_nonwritable(w, n, w[3]) : 0;
+    if (writes) fprintf(stderr, "kernel %s: %u writes through a readonly buffer\n", cn_kernel_table[k].name, writes);
+    bad += writes != 0;
+  }
+  CHECK_EQ_U64(bad, 0);
+  /* A module of its own (only the instructions the check reads): a block
+   * with a NonWritable member, a pointer to it from an integer, an access
+   * chain into it, a store and an atomic through that. */
+  uint32_t m[] = {0x07230203u, 0x00010500u, 0, 20, 0,
+                  4u << 16 | 72, 1, 0, 24,          /* OpMemberDecorate %1 0 NonWritable */
+                  4u << 16 | 21, 2, 32, 0,          /* %2 = OpTypeInt 32 0 */
+                  3u << 16 | 30, 1, 2,              /* %1 = OpTypeStruct %2 */
+                  4u << 16 | 32, 3, 5349, 1,        /* %3 = OpTypePointer PhysicalStorageBuffer %1 */
+                  4u << 16 | 32, 4, 5349, 2,        /* %4 = OpTypePointer PhysicalStorageBuffer %2 */
+                  4u << 16 | 120, 3, 5, 6,          /* %5 = OpConvertUToPtr %3 %6 */
+                  5u << 16 | 65, 4, 7, 5, 8,        /* %7 = OpAccessChain %4 %5 %8 */
+                  3u << 16 | 62, 7, 9,              /* OpStore %7 %9 */
+                  7u << 16 | 234, 2, 10, 7, 11, 12, 13}; /* %10 = OpAtomicIAdd %2 %7 .. */
+  size_t mn = sizeof m / sizeof m[0];
+  CHECK_EQ_U64(spirv_writes_to_nonwritable(m, mn, 20), 2);
+  m[8] = 0; /* RelaxedPrecision in place of NonWritable: a writable block */
+  CHECK_EQ_U64(spirv_writes_to_nonwritable(m, mn, 20), 0);
+}
+
 static uint32_t host_validation_messages;
 static VKAPI_ATTR VkBool32 VKAPI_CALL host_messenger(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                      VkDebugUtilsMessageTypeFlagsEXT types,
@@ -564,4 +658,5 @@ TEST_MAIN(T(result_names), T(error_message_names_call_result_and_place), T(error
           T(pipeline_cache_file), T(device_selection), T(caps_are_queried),
           T(buffer_roundtrip), T(buffer_allocation_sizes), T(split_dispatch_covers_every_group), T(copy_kernel), T(timer_spans),
           T(validation_messages_are_counted), T(spirv_subgroup_uniform_control_flow), T(spirv_kernels_take_the_mode),
+          T(spirv_kernels_write_no_readonly_buffer),
           T(adopt_host_device))
