@@ -174,6 +174,13 @@ bool finished_last(TicketBuf tickets, uint seg_groups) {
 }
 #endif
 
+// Element i's words (tag, path, paint, aux); zeros past the stream.
+uvec4 element_words(uint i) {
+  if (i >= BS_N) return uvec4(0u);
+  cn_element x = pc.elements.v[i];
+  return uvec4(x.tag, x.path, x.paint, x.aux);
+}
+
 // ------------------------------------------------------------ depth tree
 
 uint tree_size(uint leaves, uint l) { return (leaves + (1u << l) - 1u) >> l; }
@@ -321,14 +328,7 @@ void main() {
   float epad[ITEMS];
   {
     uvec4 ev[ITEMS]; // tag, path, paint, aux
-    [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
-      uint i = r * WG + lane;
-      ev[r] = uvec4(0u);
-      if (i < BS_N) {
-        cn_element x = pc.elements.v[i];
-        ev[r] = uvec4(x.tag, x.path, x.paint, x.aux);
-      }
-    }
+    [[unroll]] for (uint r = 0u; r < ITEMS; r++) ev[r] = element_words(r * WG + lane);
     [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
       uint i = r * WG + lane;
       cn_element e = cn_element(ev[r].x, ev[r].y, ev[r].z, ev[r].w);
@@ -349,11 +349,7 @@ void main() {
     bool has[ITEMS];
     [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
       uint i = r * WG + lane;
-      ev[r] = uvec4(0u);
-      if (i < BS_N) {
-        cn_element x = pc.elements.v[i];
-        ev[r] = uvec4(x.tag, x.path, x.paint, x.aux);
-      }
+      ev[r] = element_words(i);
       has[r] = i < BS_N && element_has_path_box(cn_element(ev[r].x, ev[r].y, ev[r].z, ev[r].w));
     }
     ivec4 key[ITEMS];
