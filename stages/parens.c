@@ -167,12 +167,14 @@ static bool cn__parens_lm_single_wg(const cn_context *ctx, uint64_t n, uint32_t 
 /* single's low-mark form for n: elements per invocation (the tuned k when it
  * is 16 or 32, else 16, then 32), its matching form and workgroup; 0 when
  * none fits. The H200 runs (docs/PERF.md): min tables and index rows, the
- * fastest where they fit (5.1-5.9 us up to 2^12), else subgroup links and
- * masks (512 x 16 at 2^13: 8.7 us; 256 x 32: 9.5). With links (tuning
- * single_psv_links) index rows where they fit, else masks. */
+ * fastest where they fit (4.6-5.8 us up to 2^12; subgroup links there:
+ * 4.6-6.4), else subgroup links by binary lifting and masks (512 x 16 at
+ * 2^13: 8.1-8.3 us, 8.5-8.7 with one shuffle per earlier lane; 256 x 32:
+ * 9.5). With links (tuning single_psv_links) index rows where they fit, else
+ * masks. */
 static uint32_t cn__parens_lm_single_pick(const cn_context *ctx, uint64_t n, uint32_t tuned_k, bool links,
                                           uint32_t *wg, uint32_t *lm_form) {
-  const uint32_t forms[2] = {links ? LM_POS_ROWS : LM_PSV_TABLES | LM_POS_ROWS, 0};
+  const uint32_t forms[2] = {links ? LM_POS_ROWS | LM_PSV_LIFT : LM_PSV_TABLES | LM_POS_ROWS, LM_PSV_LIFT};
   for (uint32_t k = 16; k <= 32; k *= 2) {
     if (tuned_k && k != tuned_k) continue;
     for (int f = 0; f < 2; f++)
