@@ -372,15 +372,6 @@ void main() {
   }
 #endif
   sync();
-#ifndef BBOX_SMALL_SEGMENTS
-  if (FROM_PATHS != 0u) {
-    // every key has been read (and used) above: leave them empty for the next
-    // frame's pathbox_segments, which then needs no pathbox_init
-    // (cn_scene_stage_args.path_keys_empty)
-    PathKeyBuf keys = PathKeyBuf(scratch + pc.keys_at);
-    for (uint p = t; p < pc.path_count; p += WG) keys.v[p] = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
-  }
-#endif
 
   // 1. compaction and depths: one exclusive workgroup scan of (BEGIN/END,
   // depth step) over every row at once (rows in order, each in lane order;
@@ -399,6 +390,18 @@ void main() {
   }
   if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u)
     [[unroll]] for (uint r = 0u; r < ITEMS; r++) sh_sg[r * gl_NumSubgroups + gl_SubgroupID] = incl[r];
+#ifndef BBOX_SMALL_SEGMENTS
+  if (FROM_PATHS != 0u) {
+    // every key has been read (and used) before the sync() above: leave them
+    // empty for the next frame's pathbox_segments, which then needs no
+    // pathbox_init (cn_scene_stage_args.path_keys_empty). Here, before a
+    // barrier: a subgroup operation right after this loop (whose lanes
+    // branch apart where there are fewer paths than invocations) would run
+    // on a subgroup that Vulkan does not promise has reconverged.
+    PathKeyBuf keys = PathKeyBuf(scratch + pc.keys_at);
+    for (uint p = t; p < pc.path_count; p += WG) keys.v[p] = ivec4(KEY_POS_INF, KEY_POS_INF, KEY_NEG_INF, KEY_NEG_INF);
+  }
+#endif
   barrier();
   uvec2 base = uvec2(0u);
   uint closes = 0u, depth_min = 0xFFFFFFFFu, begin_max = 0u;
