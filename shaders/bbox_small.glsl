@@ -406,9 +406,14 @@ void main() {
   uvec2 base = uvec2(0u);
   uint closes = 0u, depth_min = 0xFFFFFFFFu, begin_max = 0u;
   [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
+    // the same trip count in every lane: a loop whose lanes leave it apart
+    // is a branch, and the subgroup adds after it would not be promised a
+    // reconverged subgroup
     uvec2 before = uvec2(0u), all = uvec2(0u);
-    for (uint j = gl_SubgroupInvocationID; j < gl_NumSubgroups; j += gl_SubgroupSize) {
-      uvec2 x = sh_sg[r * gl_NumSubgroups + j];
+    for (uint j0 = 0u; j0 < gl_NumSubgroups; j0 += gl_SubgroupSize) {
+      uint j = j0 + gl_SubgroupInvocationID;
+      uvec2 x = sh_sg[r * gl_NumSubgroups + min(j, gl_NumSubgroups - 1u)];
+      x = j < gl_NumSubgroups ? x : uvec2(0u);
       before += j < gl_SubgroupID ? x : uvec2(0u);
       all += x;
     }
