@@ -130,8 +130,9 @@ void cn_dispatch(cn_context *ctx, VkCommandBuffer cmd, VkPipeline pipeline,
  * the element counts up to which they run (cn_tuning.bbox_small_max and
  * bins_small_max, else the defaults; 0 when turned off), whether bbox_small
  * takes a stream of n elements and group_bound BEGIN/END, and whether
- * bins_small takes n elements on grid g. */
-#define CN_BBOX_SMALL_DEFAULT 8192u
+ * bins_small takes n elements on grid g. bbox_small holds at most 4096
+ * elements whatever the tuning (stages/bbox.c, CN__BBOX_SMALL_CELLS). */
+#define CN_BBOX_SMALL_DEFAULT 4096u
 #define CN_BINS_SMALL_DEFAULT 512u
 uint32_t cn__bbox_small_max(const cn_context *ctx);
 uint32_t cn__bins_small_max(const cn_context *ctx);
@@ -263,7 +264,7 @@ cn_result cn__bbox_record_from_paths(cn_context *ctx, VkCommandBuffer cmd, const
  * group nodes (bbox_small does, and the counts and scratch offsets fit its
  * packed push block). */
 bool cn__bbox_small_segs(cn_context *ctx, uint64_t n, uint64_t group_bound);
-#define CN_PATHBOX_FOLD_DEFAULT 8192u
+#define CN_PATHBOX_FOLD_DEFAULT 4096u
 uint32_t cn__scene_fold_max(const cn_context *ctx);
 /* Where the scene stage puts the key boxes when it folds (their byte offset
  * in its scratch, past the bbox scratch), 0 when it does not fold. */

@@ -15,10 +15,18 @@
 
 /* ------------------------------------------------------------------ shape */
 
-/* bbox_small: group nodes it holds (its 16-bit depth tree in shared memory)
- * and the most elements per invocation. */
+/* bbox_small: group nodes it holds (its 16-bit depth tree in shared memory),
+ * the most elements per invocation, and the most elements per workgroup
+ * (invocations x elements each). Its registers grow with the elements per
+ * invocation while a device's register file bounds them by the workgroup
+ * size: on the H200 1024 x 4 takes all of its 64 registers, 1024 x 8 spilled
+ * (128 bytes per invocation, 12 KiB more shared memory) and gave wrong boxes
+ * on a scene of 8112 elements, and on several tests after small unrelated
+ * changes to the kernel (docs/PERF.md). So at most 4096 per workgroup:
+ * 1024 x 4, 512 x 8. */
 #define CN__BBOX_SMALL_TREE 4096u
 #define CN__BBOX_SMALL_ITEMS 8u
+#define CN__BBOX_SMALL_CELLS 4096u
 
 typedef struct cn__bbox_shape {
   uint32_t wg, items, block; /* bbox_count / bbox_compact / bbox_draws */
@@ -299,7 +307,7 @@ static bool cn__bbox_small_shape(const cn_context *ctx, uint64_t n, uint64_t gb,
   uint32_t tw = ctx->tuning.bbox_small_wg, dw = 128;
   while (dw < n && dw < wg) dw *= 2;
   if (tw && (tw & (tw - 1)) == 0 && tw <= wg && tw >= 32 && c->subgroup_size && tw % c->subgroup_size == 0 &&
-      n <= (uint64_t)tw * CN__BBOX_SMALL_ITEMS)
+      n <= (uint64_t)tw * CN__BBOX_SMALL_ITEMS && n <= CN__BBOX_SMALL_CELLS)
     wg = tw;
   else if (!tw && dw < wg && c->subgroup_size && dw % c->subgroup_size == 0)
     wg = dw;
@@ -307,7 +315,8 @@ static bool cn__bbox_small_shape(const cn_context *ctx, uint64_t n, uint64_t gb,
   uint32_t items = 1; /* any count: a row fewer is a scan and a barrier fewer (2859 elements: 3 rows, not 4) */
   while ((uint64_t)wg * items < n) items++;
   /* the scan of phase 1 keeps every row's subgroup sums in sh_sg (wg entries) */
-  if (items > CN__BBOX_SMALL_ITEMS || items > c->min_subgroup_size) return false;
+  if (items > CN__BBOX_SMALL_ITEMS || (uint64_t)wg * items > CN__BBOX_SMALL_CELLS || items > c->min_subgroup_size)
+    return false;
   /* shared memory: sh_mem (max(tree + 32, 5 wg) words), sh_sg (2 wg), 8 words */
   uint64_t words = CN_MAX(CN__BBOX_SMALL_TREE + 32u, 5u * wg) + 2u * wg + 8u;
   if (words * 4 > c->max_shared_memory) return false;

@@ -300,7 +300,7 @@ TEST(bbox_small_path) {
   CHECK(max >= 4096);
   check_stream(&(stream){NULL, NULL, 0}, VP_SMALL, "small path: empty");
   CHECK(cn__bbox_small(ctx, 0, 0));
-  const uint64_t sizes[] = {1, 2, 3, 31, 255, 1023, 1024, 1025, 3000, 4097, max - 1, max};
+  const uint64_t sizes[] = {1, 2, 3, 31, 255, 1023, 1024, 1025, 2049, 3000, max - 1, max};
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
     for (int j = 0; j < 3; j++) {
       stream s = gen_stream(sizes[k], j == 0 ? 10 : j == 1 ? 35 : 80, j * 40, j == 2);
@@ -314,16 +314,23 @@ TEST(bbox_small_path) {
   CHECK(!cn__bbox_small(ctx, s.n, cn_bbox_count_groups(s.tags, s.n)));
   check_stream(&s, VP_SMALL, "small path threshold + 1");
   stream_free(&s);
-  /* deep nesting: depth 1365 (2730 group nodes) and depth 2048 (4096: its capacity) */
+  /* deep nesting: depth 1365 (2730 group nodes, a draw in each: 4095
+   * elements) and depth 2048 (4096 group nodes and nothing else: its
+   * capacity, and its element limit) */
   s = gen_deep(1365, 0);
   CHECK(cn__bbox_small(ctx, s.n, cn_bbox_count_groups(s.tags, s.n)));
   check_stream(&s, VP_SMALL, "small path deep");
   stream_free(&s);
-  s = gen_deep(2048, 7);
+  s = stream_alloc(4096);
+  for (uint64_t i = 0; i < 2048; i++) {
+    s.tags[i] = i % 3 == 1 ? CN_TAG_BEGIN_BLEND : CN_TAG_BEGIN_CLIP;
+    s.boxes[i] = (cn_box){(float)(i % 50), (float)(i % 40), 900.0f - (float)(i % 30), 700.0f - (float)(i % 20)};
+    s.tags[4095 - i] = s.tags[i] + 1, s.boxes[4095 - i] = (cn_box){0};
+  }
   CHECK(cn__bbox_small(ctx, s.n, cn_bbox_count_groups(s.tags, s.n)));
   check_stream(&s, VP_UNBOUNDED, "small path depth 2048");
   stream_free(&s);
-  s = gen_deep(2049, 0); /* 4098 group nodes: past its capacity */
+  s = gen_deep(2049, 0); /* 4098 group nodes: past its capacity (and its element limit) */
   CHECK(!cn__bbox_small(ctx, s.n, cn_bbox_count_groups(s.tags, s.n)));
   check_stream(&s, VP_SMALL, "small path capacity + 1");
   stream_free(&s);
@@ -383,7 +390,7 @@ TEST(bbox_small_path) {
   }
 
   /* the same bits as the multi-pass kernels, including status words */
-  s = gen_stream(5000, 40, 50, false);
+  s = gen_stream(4000, 40, 50, false);
   uint64_t gb = cn_bbox_count_groups(s.tags, s.n);
   cn_box *a = malloc(s.n * sizeof *a), *b = malloc(s.n * sizeof *b);
   cn_bbox_status sa, sb;

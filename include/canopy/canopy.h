@@ -129,8 +129,9 @@ typedef struct cn_tuning {
    * stage in one workgroup and one dispatch (bbox_small, instead of about
    * ten), those of at most bins_small_max elements binning (bins_small,
    * instead of three or four), when they fit those kernels' limits
-   * (cn_bbox.h, cn_bins.h). 0: the defaults (8192 and 512, from the H200
-   * measurements in docs/PERF.md); CN_SMALL_OFF: never. */
+   * (cn_bbox.h, cn_bins.h; bbox_small holds at most 4096 elements). 0: the
+   * defaults (4096 and 512, from the H200 measurements in docs/PERF.md);
+   * CN_SMALL_OFF: never. */
   uint32_t bbox_small_max, bins_small_max;
   /* path boxes: scenes of at most pathbox_small_max segments and at most as
    * many elements (and at most 2048 paths, 1024 on devices with less than 32
@@ -156,7 +157,7 @@ typedef struct cn_tuning {
    * stage runs in bbox_small, and whose path boxes take neither
    * pathbox_small nor pathbox_fused, have bbox_small compute the element
    * boxes from the paths' key boxes (one dispatch and barrier fewer than
-   * pathbox_elements before it, the same bits). 0: the default (8192, every
+   * pathbox_elements before it, the same bits). 0: the default (4096, every
    * stream bbox_small takes); CN_SMALL_OFF: never. Where it folds and no
    * caller's passes run beside the stage's (cn_scene_stage_record;
    * cn_scene_gpu frames that do not flatten beside the stage), the segments

@@ -32,12 +32,14 @@
  *      bbox_groups answers each group's union (gap[BEGIN + 1 .. END], a range
  *      query, paper 6.2) at its END and writes it to the BEGIN and the END.
  *
- * Small streams (n <= cn_tuning.bbox_small_max, 8192 by default, and at most
- * 4096 BEGIN/END kept, i.e. min(group_bound, n) <= 4096) run all of it in one
- * workgroup and one dispatch instead (bbox_small; one element per invocation
- * up to 1024 elements, in the smallest power-of-two workgroup from 128 that
- * holds them, else 1024 invocations holding up to 8 elements each in
- * registers; cn_tuning.bbox_small_wg sets another size), with the same results and status bit for
+ * Small streams (n <= cn_tuning.bbox_small_max, 4096 by default and at
+ * most, and at most 4096 BEGIN/END kept, i.e. min(group_bound, n) <= 4096)
+ * run all of it in one workgroup and one dispatch instead (bbox_small; one
+ * element per invocation up to 1024 elements, in the smallest power-of-two
+ * workgroup from 128 that holds them, else 1024 invocations holding up to 4
+ * elements each in registers: more ran out of registers on the H200 and
+ * spilled; cn_tuning.bbox_small_wg sets another size, up to 8 elements each
+ * where the workgroup is smaller), with the same results and status bit for
  * bit: compaction and depths by workgroup scans; matching as "the last group
  * node before k whose depth (+1 per BEGIN, -1 per END, unclamped) is lower",
  * found in a 16-bit min tree of the depths in shared memory; clips by
