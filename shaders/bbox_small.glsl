@@ -140,7 +140,7 @@ const uint KIND_OTHER = 0u, KIND_DRAW = 1u, KIND_GROUP = 2u;
 // words), a block's key boxes in phase 5 (4 WG words).
 const uint MEM_WORDS = TREE_CAP + 32u > 5u * WG ? TREE_CAP + 32u : 5u * WG;
 shared uint sh_mem[MEM_WORDS];
-shared uvec2 sh_sg[WG];
+shared uint sh_sg[WG];
 shared uint sh_first_bad_tag, sh_first_bad_close, sh_closes;
 shared uint sh_depth_min, sh_span; // phase 1: the least depth entry; phase 2: the longest link
 shared uint sh_begin_max;          // phase 1: the greatest depth entry of a BEGIN
@@ -373,19 +373,20 @@ void main() {
 #endif
   sync();
 
-  // 1. compaction and depths: one exclusive workgroup scan of (BEGIN/END,
-  // depth step) over every row at once (rows in order, each in lane order;
-  // wrapping 32-bit sums): per row an inclusive subgroup scan, the
+  // 1. compaction and depths: one exclusive workgroup scan over every row
+  // at once (rows in order, each in lane order) of the group nodes and the
+  // BEGINs, packed in one word (16 bits each: n <= 4096); the depth before
+  // an element is 2 BEGINs - nodes. Per row an inclusive subgroup scan, the
   // subgroups' sums of every row in shared memory behind a single barrier
   // (ITEMS <= subgroup size: they fit sh_sg), then each row's base from its
   // subgroups before it and the rows before it; no barrier between rows
   // (docs/PERF.md).
-  uvec2 step[ITEMS], incl[ITEMS];
+  uint step[ITEMS], incl[ITEMS];
   [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
     uint tg = tag[r];
     bool group = r * WG + lane < BS_N && tg >= CN_TAG_BEGIN_CLIP && tg <= CN_TAG_END_BLEND;
     bool close = group && (tg == CN_TAG_END_CLIP || tg == CN_TAG_END_BLEND);
-    step[r] = uvec2(group ? 1u : 0u, group ? (close ? 0xFFFFFFFFu : 1u) : 0u);
+    step[r] = group ? (close ? 1u : 0x10001u) : 0u;
     incl[r] = subgroupInclusiveAdd(step[r]);
   }
   if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u)
@@ -403,30 +404,30 @@ void main() {
   }
 #endif
   barrier();
-  uvec2 base = uvec2(0u);
+  uint base = 0u;
   uint closes = 0u, depth_min = 0xFFFFFFFFu, begin_max = 0u;
   [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
     // the same trip count in every lane: a loop whose lanes leave it apart
     // is a branch, and the subgroup adds after it would not be promised a
     // reconverged subgroup
-    uvec2 before = uvec2(0u), all = uvec2(0u);
+    uint before = 0u, all = 0u;
     for (uint j0 = 0u; j0 < gl_NumSubgroups; j0 += gl_SubgroupSize) {
       uint j = j0 + gl_SubgroupInvocationID;
-      uvec2 x = sh_sg[r * gl_NumSubgroups + min(j, gl_NumSubgroups - 1u)];
-      x = j < gl_NumSubgroups ? x : uvec2(0u);
-      before += j < gl_SubgroupID ? x : uvec2(0u);
+      uint x = sh_sg[r * gl_NumSubgroups + min(j, gl_NumSubgroups - 1u)];
+      x = j < gl_NumSubgroups ? x : 0u;
+      before += j < gl_SubgroupID ? x : 0u;
       all += x;
     }
-    uvec2 ex = base + subgroupAdd(before) + incl[r] - step[r]; // before this element, over all rows
+    uint ex = base + subgroupAdd(before) + incl[r] - step[r]; // before this element, over all rows
     base += subgroupAdd(all);
     uint i = r * WG + lane;
     bool in_range = i < BS_N;
     uint tg = tag[r];
-    bool group = step[r].x != 0u;
-    bool close = step[r].y == 0xFFFFFFFFu;
+    bool group = step[r] != 0u;
+    bool close = step[r] == 1u;
     bool blend = tg == CN_TAG_BEGIN_BLEND || tg == CN_TAG_END_BLEND;
     if (in_range && !group && tg != CN_TAG_FILL && tg != CN_TAG_STROKE) atomicMin(sh_first_bad_tag, i);
-    uint k = ex.x;
+    uint k = ex & 0xFFFFu;
     bool draw = in_range && (tg == CN_TAG_FILL || tg == CN_TAG_STROKE);
     kc[r] = k << 2 | (group ? KIND_GROUP : draw ? KIND_DRAW : KIND_OTHER);
     if (group && k < gb) {
@@ -438,7 +439,7 @@ void main() {
 #else
       if (!close) g_acc.v[k] = blend ? vp : box_intersect(box_clean(box[r]), vp);
 #endif
-      uint entry = uint(int(ex.y) + int(DEPTH_BIAS));
+      uint entry = uint(int(2u * (ex >> 16)) - int(k) + int(DEPTH_BIAS));
       tree_put(k, entry);
       depth_min = min(depth_min, entry);
       if (!close) begin_max = max(begin_max, entry);
@@ -453,7 +454,7 @@ void main() {
     atomicMin(sh_depth_min, depth_min);
     atomicMax(sh_begin_max, begin_max);
   }
-  uint m = base.x, limit = min(m, gb);
+  uint m = base & 0xFFFFu, limit = min(m, gb);
 
   // 2. matching: the min tree's levels above level 0, then one search per
   // node; a node whose entry is the least of all has no lower one before it

@@ -314,11 +314,12 @@ static bool cn__bbox_small_shape(const cn_context *ctx, uint64_t n, uint64_t gb,
   if (n > cn__bbox_small_max(ctx) || gb > CN__BBOX_SMALL_TREE || !c->subgroup_size || wg % c->subgroup_size) return false;
   uint32_t items = 1; /* any count: a row fewer is a scan and a barrier fewer (2859 elements: 3 rows, not 4) */
   while ((uint64_t)wg * items < n) items++;
-  /* the scan of phase 1 keeps every row's subgroup sums in sh_sg (wg entries) */
+  /* the scan of phase 1 keeps every row's subgroup sums in sh_sg (wg
+   * entries), its counts in 16 bits (n <= 4096) */
   if (items > CN__BBOX_SMALL_ITEMS || (uint64_t)wg * items > CN__BBOX_SMALL_CELLS || items > c->min_subgroup_size)
     return false;
-  /* shared memory: sh_mem (max(tree + 32, 5 wg) words), sh_sg (2 wg), 8 words */
-  uint64_t words = CN_MAX(CN__BBOX_SMALL_TREE + 32u, 5u * wg) + 2u * wg + 8u;
+  /* shared memory: sh_mem (max(tree + 32, 5 wg) words), sh_sg (wg), 10 words */
+  uint64_t words = CN_MAX(CN__BBOX_SMALL_TREE + 32u, 5u * wg) + wg + 10u;
   if (words * 4 > c->max_shared_memory) return false;
   spec[0] = wg, spec[1] = items, spec[2] = CN__BBOX_SMALL_TREE;
   return true;
