@@ -557,10 +557,40 @@ static void build_fills(int count, cn_scene_data *out) {
   CHECK_OK(cn_scene_end(b, out));
 }
 
+/* count squares of 40 px, one path each, in clip groups of 50 under one
+ * clip path: 6240 elements for 6000, 8112 for 7800. */
+static void build_clipped_squares(int count, cn_scene_data *out) {
+  cn_scene_builder *b = builder();
+  CHECK_OK(cn_scene_begin(b, 0, 0, 600, 400));
+  uint32_t paint, clip, path;
+  CHECK_OK(cn_scene_solid(b, 0, 0, 0, 1, &paint));
+  CHECK_OK(cn_scene_path_begin(b));
+  CHECK_OK(cn_scene_move_to(b, 20, 20));
+  CHECK_OK(cn_scene_line_to(b, 520, 20));
+  CHECK_OK(cn_scene_line_to(b, 520, 320));
+  CHECK_OK(cn_scene_line_to(b, 20, 320));
+  CHECK_OK(cn_scene_close(b));
+  CHECK_OK(cn_scene_path_end(b, &clip));
+  for (int k = 0; k < count; k++) {
+    float x = (float)(k * 37 % 500), y = (float)(k * 53 % 300);
+    if (k % 50 == 0) CHECK_OK(cn_scene_push_clip(b, clip, CN_RULE_NONZERO));
+    CHECK_OK(cn_scene_path_begin(b));
+    CHECK_OK(cn_scene_move_to(b, x, y));
+    CHECK_OK(cn_scene_line_to(b, x + 40, y));
+    CHECK_OK(cn_scene_line_to(b, x + 40, y + 40));
+    CHECK_OK(cn_scene_close(b));
+    CHECK_OK(cn_scene_path_end(b, &path));
+    CHECK_OK(cn_scene_fill(b, path, paint, CN_RULE_NONZERO));
+    if (k % 50 == 49) CHECK_OK(cn_scene_pop(b));
+  }
+  CHECK_OK(cn_scene_end(b, out));
+}
+
 /* The fold on random scenes (one row of the workgroup and several), deep
  * nesting, many group nodes with empty groups and empty paths, at
  * bbox_small's element limit and one past it (4096 folds, 4097 does not:
- * the multi-pass bbox kernels run); with
+ * the multi-pass bbox kernels run), and clip groups of 6240 and 8112
+ * elements; with
  * bbox_small_segs (the default) and the segments apart, on scenes whose
  * segments take one workgroup and many (a few elements of long paths, filled
  * and stroked: the segment workgroups outlast the stream's phases, so one of
@@ -590,6 +620,14 @@ TEST(scene_fold_path) {
     build_fills((int)n, &s);
     CHECK_EQ_U64(s.element_count, n);
     check_fold(&s, n == 4096, "fold at bbox_small's element limit");
+  }
+  /* past it, clip groups in 7 and 8 rows of 1024: bbox_small's 1024 x 8
+   * form (which the limit no longer allows) gave wrong boxes for the second
+   * on the H200 and the H100 (docs/PERF.md) */
+  for (int count = 6000; count <= 7800; count += 1800) {
+    build_clipped_squares(count, &s);
+    CHECK_EQ_U64(s.element_count, (uint64_t)count + count / 50 * 2);
+    check_fold(&s, false, "clip groups past the fold's limit");
   }
 }
 
