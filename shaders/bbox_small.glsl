@@ -404,12 +404,14 @@ void main() {
   }
 #endif
   barrier();
+  // Every row's subgroup adds first, then the rows' stores and atomics: a
+  // subgroup operation after an earlier row's branches would not be
+  // promised a reconverged subgroup.
   uint base = 0u;
-  uint closes = 0u, depth_min = 0xFFFFFFFFu, begin_max = 0u;
+  uint entry[ITEMS]; // a group node's depth entry (g + DEPTH_BIAS)
   [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
     // the same trip count in every lane: a loop whose lanes leave it apart
-    // is a branch, and the subgroup adds after it would not be promised a
-    // reconverged subgroup
+    // is a branch too
     uint before = 0u, all = 0u;
     for (uint j0 = 0u; j0 < gl_NumSubgroups; j0 += gl_SubgroupSize) {
       uint j = j0 + gl_SubgroupInvocationID;
@@ -420,6 +422,13 @@ void main() {
     }
     uint ex = base + subgroupAdd(before) + incl[r] - step[r]; // before this element, over all rows
     base += subgroupAdd(all);
+    uint k = ex & 0xFFFFu, tg = tag[r];
+    bool draw = r * WG + lane < BS_N && (tg == CN_TAG_FILL || tg == CN_TAG_STROKE);
+    kc[r] = k << 2 | (step[r] != 0u ? KIND_GROUP : draw ? KIND_DRAW : KIND_OTHER);
+    entry[r] = uint(int(2u * (ex >> 16)) - int(k) + int(DEPTH_BIAS));
+  }
+  uint closes = 0u, depth_min = 0xFFFFFFFFu, begin_max = 0u;
+  [[unroll]] for (uint r = 0u; r < ITEMS; r++) {
     uint i = r * WG + lane;
     bool in_range = i < BS_N;
     uint tg = tag[r];
@@ -427,9 +436,7 @@ void main() {
     bool close = step[r] == 1u;
     bool blend = tg == CN_TAG_BEGIN_BLEND || tg == CN_TAG_END_BLEND;
     if (in_range && !group && tg != CN_TAG_FILL && tg != CN_TAG_STROKE) atomicMin(sh_first_bad_tag, i);
-    uint k = ex & 0xFFFFu;
-    bool draw = in_range && (tg == CN_TAG_FILL || tg == CN_TAG_STROKE);
-    kc[r] = k << 2 | (group ? KIND_GROUP : draw ? KIND_DRAW : KIND_OTHER);
+    uint k = kc[r] >> 2;
     if (group && k < gb) {
       g_idx.v[k] = i | (close ? IDX_CLOSE : 0u) | (blend ? IDX_BLEND : 0u);
       // a BEGIN's own clip (the viewport for a blend), for phase 3 (with
@@ -439,10 +446,9 @@ void main() {
 #else
       if (!close) g_acc.v[k] = blend ? vp : box_intersect(box_clean(box[r]), vp);
 #endif
-      uint entry = uint(int(2u * (ex >> 16)) - int(k) + int(DEPTH_BIAS));
-      tree_put(k, entry);
-      depth_min = min(depth_min, entry);
-      if (!close) begin_max = max(begin_max, entry);
+      tree_put(k, entry[r]);
+      depth_min = min(depth_min, entry[r]);
+      if (!close) begin_max = max(begin_max, entry[r]);
       closes += close ? 1u : 0u;
     }
   }
