@@ -19,11 +19,12 @@
  * the most elements per invocation, and the most elements per workgroup
  * (invocations x elements each). Its registers grow with the elements per
  * invocation while a device's register file bounds them by the workgroup
- * size: on the H200 1024 x 4 takes all of its 64 registers, 1024 x 8 spilled
- * (128 bytes per invocation, 12 KiB more shared memory) and gave wrong boxes
- * on a scene of 8112 elements, and on several tests after small unrelated
- * changes to the kernel (docs/PERF.md). So at most 4096 per workgroup:
- * 1024 x 4, 512 x 8. */
+ * size: on the H200 1024 x 4 takes 56 of its 64 registers, 1024 x 8 spilled
+ * (96-128 bytes per invocation, 12 KiB more shared memory) and gave wrong
+ * boxes on a scene of 8112 elements, and on several tests after small
+ * unrelated changes to the kernel (docs/PERF.md). So at most 4096 per
+ * workgroup: 1024 x 4 by default, 512 x 8 where cn_tuning.bbox_small_wg asks
+ * for 512 (at most 128 registers there; not measured). */
 #define CN__BBOX_SMALL_TREE 4096u
 #define CN__BBOX_SMALL_ITEMS 8u
 #define CN__BBOX_SMALL_CELLS 4096u
