@@ -308,7 +308,7 @@ static bool cn__bbox_small_shape(const cn_context *ctx, uint64_t n, uint64_t gb,
   uint32_t tw = ctx->tuning.bbox_small_wg, dw = 128;
   while (dw < n && dw < wg) dw *= 2;
   if (tw && (tw & (tw - 1)) == 0 && tw <= wg && tw >= 32 && c->subgroup_size && tw % c->subgroup_size == 0 &&
-      n <= (uint64_t)tw * CN__BBOX_SMALL_ITEMS && n <= CN__BBOX_SMALL_CELLS)
+      n <= (uint64_t)tw * CN__BBOX_SMALL_ITEMS)
     wg = tw;
   else if (!tw && dw < wg && c->subgroup_size && dw % c->subgroup_size == 0)
     wg = dw;

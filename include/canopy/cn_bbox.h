@@ -33,8 +33,7 @@
  *      query, paper 6.2) at its END and writes it to the BEGIN and the END.
  *
  * Small streams (n <= cn_tuning.bbox_small_max, 4096 by default and at
- * most, and at most 4096 BEGIN/END kept, i.e. min(group_bound, n) <= 4096)
- * run all of it in one workgroup and one dispatch instead (bbox_small; one
+ * most) run all of it in one workgroup and one dispatch instead (bbox_small; one
  * element per invocation up to 1024 elements, in the smallest power-of-two
  * workgroup from 128 that holds them, else 1024 invocations holding up to 4
  * elements each in registers: more ran out of registers on the H200 and

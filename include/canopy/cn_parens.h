@@ -114,7 +114,8 @@
  *              elements per invocation, else 32, in the smallest
  *              power-of-two workgroup that covers n, with min tables and
  *              index rows in shared memory where they fit, else subgroup
- *              links (binary lifting over shuffled low marks) and bitmasks; where the device's shared memory holds
+ *              links (binary lifting over shuffled low marks) and
+ *              bitmasks; where the device's shared memory holds
  *              that workgroup (on a 48 KiB device: n <= 8192) and in and
  *              out are 16-byte aligned; otherwise the tree
  *              form: the EFFICIENT partition walk with no stack before the
