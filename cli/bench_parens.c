@@ -16,6 +16,7 @@
  *   CANOPY_PARENS_LOWMARK_LIFT=0|1 (0: one shuffle per lane in place of the lifting, the default)
  *   CANOPY_PARENS_LOWMARK_SLICE_STAGE=N (reduce: slices of N entries or more staged; 1: all),
  *   CANOPY_PARENS_LOWMARK_WINDOW_BATCH=1..16 (window: entries in flight per invocation)
+ *   CANOPY_PARENS_LOWMARK_ONEPASS=0|1 (lowmark in one dispatch, windows by look-back)
  *   CANOPY_BENCH_PARENS_TRAFFIC=only  print lowmark's traffic model at the largest size, time nothing
  *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
  *   CANOPY_PARENS_SINGLE_FORM=tree|lowmark, CANOPY_PARENS_SINGLE_LINKS=0|1
@@ -76,6 +77,7 @@ static bool bench_tuning_env(cn_parens_tuning *t) {
   if ((e = getenv("CANOPY_PARENS_LOWMARK_SLICE_STAGE")) && *e)
     t->lowmark_slice_stage_from = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_LOWMARK_WINDOW_BATCH")) && *e) t->lowmark_window_batch = (uint32_t)strtoul(e, NULL, 10);
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_ONEPASS")) && *e) t->lowmark_onepass = strcmp(e, "1") == 0;
   if ((e = getenv("CANOPY_PARENS_SINGLE_FORM")) && *e)
     t->single_form = strcmp(e, "lowmark") == 0 ? CN_PARENS_SINGLE_LOWMARK : CN_PARENS_SINGLE_TREE;
   if ((e = getenv("CANOPY_PARENS_SINGLE_LINKS")) && *e) t->single_psv_links = strcmp(e, "1") == 0;

@@ -11,11 +11,14 @@
  *           2 * N1P - (2 * N1P >> j); level 0 is one value per partition.
  *           lookback: agg[q], one value per partition.
  *   flags   lookback: word 0 the partition counter, word 1 + q partition q's
- *           state (0 nothing, 1 aggregate and slice, 2 window too).
+ *           state (0 nothing, 1 aggregate and slice, 2 window too; lowmark's
+ *           one-pass form: 3 skip too).
  *   win     lookback: N1 * WINDOW int32: the top WINDOW entries of the stack
  *           after partition q, top first, -1 past the bottom.
  *           lowmark: N1 * P int32: the stack before partition q, top first,
  *           down to the depth q pops into (min(a_q + 1, P) entries).
+ *           lowmark's one-pass form: N1 uvec2, partition q's skip (e + 1,
+ *           a of the value of partitions (e, q]; parens_lm_onepass.glsl).
  * A bicyclic value is uvec2(a, b): a unmatched ')' then b unmatched '('. */
 #ifndef CN_PARENS_SHARED_H
 #define CN_PARENS_SHARED_H
@@ -26,11 +29,13 @@
 #define CN_SPEC_PARENS_WINDOW 2 /* lookback: stack entries published per partition; lowmark reduce: slice length staged from */
 #define CN_SPEC_PARENS_SPIN 3   /* lookback: flag loads per partition before it redoes a predecessor */
 #define CN_SPEC_PARENS_MATCH 3  /* lowmark match: its form (parens_lm_match.glsl); lowmark reduce: partitions per workgroup; lowmark window: entries in flight per invocation */
+#define CN_SPEC_PARENS_ONEPASS_SPIN 4 /* lowmark one-pass: flag loads per workgroup before it computes a predecessor itself */
 
-/* Partition states in flags (lookback). */
+/* Partition states in flags (lookback; lowmark's one-pass form). */
 #define CN_PARENS_FLAG_NONE 0u
 #define CN_PARENS_FLAG_AGGREGATE 1u
 #define CN_PARENS_FLAG_WINDOW 2u
+#define CN_PARENS_FLAG_SKIP 3u /* lowmark one-pass: the skip past the partitions its window walk passed over too */
 
 #if !defined(VULKAN) || defined(CN_USE_PARENS_PUSH)
 CN_PUSH_BEGIN(cn_parens_push)

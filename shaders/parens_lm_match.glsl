@@ -27,9 +27,18 @@
 // With PARENS_LM_SINGLE one workgroup owns the whole input (n <= WG * K, one
 // dispatch, no scratch): a depth with no chunk before it answers -1 (the
 // stack before the input is empty) instead of reading the window.
+// With PARENS_LM_ONEPASS (parens_lm_onepass.comp) the whole variant is this one
+// dispatch: the partition takes its id from a counter, publishes its bicyclic
+// value and slice as soon as its scans give them (the reduce pass's work), and
+// finds its window by looking back over the earlier partitions' published
+// values (parens_lm_onepass.glsl) into shared memory: the input is read once and
+// there is no tree or window pass.
 #define PARENS_NO_PARTITION
 #include "parens.glsl"
 #include "parens_lm.glsl"
+#ifdef PARENS_LM_ONEPASS
+#include "parens_lm_onepass.glsl"
+#endif
 
 // Bit 0 (STAGE): stage outputs through shared memory for contiguous stores
 // (whole partitions); bit 1 (REWALK): walk twice instead of holding the outputs.
@@ -53,7 +62,7 @@ const uint PSV_LIFT = MATCH_FORM & 32u;
 // memory, so that a query below the partition's start reads shared memory
 // instead of waiting on a dependent global read inside the query loop (the
 // deeper entries, on deep input, are still read from the window).
-#ifdef PARENS_LM_SINGLE
+#if defined(PARENS_LM_SINGLE) || defined(PARENS_LM_ONEPASS)
 const uint WIN_CACHE = 0u;
 #else
 const uint WIN_CACHE = MATCH_FORM & 16u;
@@ -91,15 +100,17 @@ uint lm_select_low(uint m, uint k) {
 }
 
 void main() {
-#ifdef PARENS_LM_SINGLE
+#if defined(PARENS_LM_SINGLE)
   uint q = 0u, t = lm_chunk_id();
+#elif defined(PARENS_LM_ONEPASS)
+  uint q = lm_onepass_id(), t = lm_chunk_id();
 #else
   uint q = cn_group_id(), t = lm_chunk_id();
 #endif
   uint part = q * P;
   LmChunk c = lm_load_bits(part, t); // past n: zero bits, i.e. '(' after every real element
   uint base = part + t * LK;
-#ifndef PARENS_LM_SINGLE
+#if !defined(PARENS_LM_SINGLE) && !defined(PARENS_LM_ONEPASS)
   // Past the window's `need` entries this reads words no pass wrote (unused).
   int win_word = WIN_CACHE != 0u ? pc.win.v[q * P + gl_LocalInvocationID.x] : 0;
 #endif
@@ -121,6 +132,9 @@ void main() {
   int low = r - int(bitCount(mask)); // sum - (unmatched '(')
   int low_t = start + low;
   int nq = 1 - low; // depths d = 0 .. -low (the last is unused when only the chunk's end reaches it)
+#ifdef PARENS_LM_ONEPASS
+  uvec2 value = lm_onepass_publish(q, base, mask, low_t, r - low, sum);
+#endif
 
   // 2. Min tables, links, queries.
   uint row = t * ROW;
@@ -129,7 +143,7 @@ void main() {
   else
     sh_mask[t] = mask;
   sh_min[t] = low_t;
-#ifndef PARENS_LM_SINGLE
+#if !defined(PARENS_LM_SINGLE) && !defined(PARENS_LM_ONEPASS)
   if (WIN_CACHE != 0u) sh_win[gl_LocalInvocationID.x] = win_word; // read after the barriers below
 #endif
   if (PSV_TABLES != 0u) {
@@ -190,6 +204,9 @@ void main() {
     sh_psv[t] = x;
   }
   barrier();
+#ifdef PARENS_LM_ONEPASS
+  lm_onepass_window(q, value); // sh_win1: the stack before the partition
+#endif
 
   int u = int(t) - 1, lu = u >= 0 ? sh_min[u] : 0; // a chunk and its low mark
   for (int d = 0; d < nq; d++) {
@@ -201,8 +218,10 @@ void main() {
     int a;
     if (u >= 0 && POS_ROWS != 0u) a = sh_pos[uint(u) * ROW + uint(v - 1 - lu)];
     else if (u >= 0) a = int(part + uint(u) * LK + lm_select_low(sh_mask[u], uint(v - 1 - lu)));
-#ifdef PARENS_LM_SINGLE
+#if defined(PARENS_LM_SINGLE)
     else a = -1;
+#elif defined(PARENS_LM_ONEPASS)
+    else a = sh_win1[min(-v, int(P) - 1)]; // -v = P only for an unused depth
 #else
     else if (WIN_CACHE != 0u && -v < int(WG)) a = sh_win[-v];
     else a = pc.win.v[q * P + uint(min(-v, int(P) - 1))]; // -v = P only for an unused depth

@@ -66,14 +66,17 @@ static uint32_t cn__parens_tree_levels(const cn_parens_tuning *t) {
 }
 
 /* lowmark's matching forms (parens_lm_match.glsl, MATCH_FORM): bit 0
- * STAGE, bit 1 REWALK, bit 2 PSV_TABLES, bit 3 POS_ROWS, bit 4 WIN_CACHE, bit 5 PSV_LIFT. */
-enum { LM_STAGE = 1, LM_REWALK = 2, LM_PSV_TABLES = 4, LM_POS_ROWS = 8, LM_WIN_CACHE = 16, LM_PSV_LIFT = 32 };
+ * STAGE, bit 1 REWALK, bit 2 PSV_TABLES, bit 3 POS_ROWS, bit 4 WIN_CACHE, bit 5
+ * PSV_LIFT; bit 6 (LM_ONEPASS) is the host's: the one-pass kernel
+ * (parens_lm_onepass.comp), whose window and look-back state take shared memory. */
+enum { LM_STAGE = 1, LM_REWALK = 2, LM_PSV_TABLES = 4, LM_POS_ROWS = 8, LM_WIN_CACHE = 16, LM_PSV_LIFT = 32,
+       LM_ONEPASS = 64 };
 
 /* lowmark's matching form under tuning t (multi-pass; single picks its own). */
 static uint32_t cn__lm_form(const cn_parens_tuning *t) {
   return (t->lowmark_stage ? LM_STAGE : 0u) | (t->lowmark_rewalk ? LM_REWALK : 0u) |
          (t->lowmark_psv_tables ? LM_PSV_TABLES : 0u) | (t->lowmark_window_cache ? LM_WIN_CACHE : 0u) |
-         (t->lowmark_psv_per_lane ? 0u : LM_PSV_LIFT);
+         (t->lowmark_psv_per_lane ? 0u : LM_PSV_LIFT) | (t->lowmark_onepass ? LM_ONEPASS : 0u);
 }
 
 /* Shared memory of the partition kernels (parens.glsl, parens_lm_match.glsl
@@ -88,8 +91,8 @@ static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32
     while ((1ull << log) < wg) log++;
     return 4 * (uint64_t)wg *
                (2 + (lm_form & LM_POS_ROWS ? k + 1 : 1) + (lm_form & LM_PSV_TABLES ? log : 1) + k + 1 +
-                (lm_form & LM_WIN_CACHE ? 1 : 0)) +
-           64;
+                (lm_form & LM_WIN_CACHE ? 1 : 0) + (lm_form & LM_ONEPASS ? k : 0)) +
+           (lm_form & LM_ONEPASS ? 32 : 0) + 64; /* one-pass: sh_run, sh_lb */
   }
   uint64_t common = (p + p / 32) * 4 + (uint64_t)wg * 16 + (uint64_t)wg * 4;
   uint64_t near = v == CN_PARENS_LOOKBACK ? 0 : 32 * 8; /* parens_match's sh_near */
@@ -234,6 +237,21 @@ uint64_t cn_parens_partition_size(cn_context *ctx, const cn_parens_args *a) {
   return ok ? (uint64_t)s.wg * s.k : 0;
 }
 
+/* Whether lowmark runs its one-pass form for n elements in shape s: asked for
+ * by the tuning, and, on a device that ends an invocation's loops after
+ * max_loop_iterations trips in all (lavapipe), only where the look-back's
+ * trips fit that: its spin budget, up to two reads per earlier partition
+ * and the window's copy (parens_lm_onepass.glsl). Else the four passes. */
+static bool cn__parens_onepass(const cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t,
+                               cn__parens_shape s, uint64_t n) {
+  if (v != CN_PARENS_LOWMARK || !t->lowmark_onepass) return false;
+  uint64_t trips = ctx ? ctx->caps.max_loop_iterations : 0;
+  if (!trips) return true;
+  uint64_t spin = t->spin_budget ? t->spin_budget : PARENS_SPIN_BUDGET;
+  uint64_t part = (uint64_t)s.wg * s.k;
+  return spin + 2 * CN_DIV_UP(n, part) + 2 * part + 4096 <= trips;
+}
+
 /* Scratch layout: offsets in bytes, each 16-byte aligned. */
 typedef struct cn__parens_layout {
   uint64_t n1, n1p, part;
@@ -242,7 +260,9 @@ typedef struct cn__parens_layout {
 
 static uint64_t cn__align16(uint64_t x) { return (x + 15) & ~(uint64_t)15; }
 
-static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_shape s, uint64_t n) {
+/* onepass: lowmark's one-pass form (flags, one value per partition, slices
+ * and one skip per partition). */
+static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_shape s, uint64_t n, bool onepass) {
   cn__parens_layout l = {0};
   l.part = (uint64_t)s.wg * s.k;
   l.n1 = CN_DIV_UP(n, l.part);
@@ -250,7 +270,7 @@ static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_sh
   while (l.n1p < l.n1) l.n1p *= 2;
   uint64_t at = 0;
   if (v == CN_PARENS_SINGLE) return l; /* no scratch */
-  if (v == CN_PARENS_LOOKBACK) {
+  if (v == CN_PARENS_LOOKBACK || onepass) {
     l.flags = at;
     at += cn__align16(4 * (1 + l.n1));
     l.tree = at; /* agg: one bicyclic value per partition */
@@ -261,7 +281,10 @@ static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_sh
   }
   l.slices = at;
   at += cn__align16(4 * l.n1 * l.part);
-  if (v == CN_PARENS_LOOKBACK || v == CN_PARENS_LOWMARK) { /* lowmark: a whole partition's worth per partition */
+  if (onepass) { /* one skip per partition */
+    l.win = at;
+    at += cn__align16(8 * l.n1);
+  } else if (v == CN_PARENS_LOOKBACK || v == CN_PARENS_LOWMARK) { /* lowmark: a whole partition's worth per partition */
     l.win = at;
     at += cn__align16(4 * l.n1 * (v == CN_PARENS_LOWMARK ? l.part : s.window));
   }
@@ -273,7 +296,7 @@ static cn__parens_layout cn__parens_layout_of(cn_parens_variant v, cn__parens_sh
 static uint64_t cn__parens_scratch_of(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t, uint64_t n) {
   bool ok;
   cn__parens_shape s = cn__parens_shape_of(ctx, v, t, n, &ok);
-  return ok ? cn__parens_layout_of(v, s, n).total : 0;
+  return ok ? cn__parens_layout_of(v, s, n, cn__parens_onepass(ctx, v, t, s, n)).total : 0;
 }
 
 uint64_t cn_parens_scratch_bytes(cn_context *ctx, const cn_parens_args *a) {
@@ -377,6 +400,26 @@ static cn_result cn__parens_record_single(cn_context *ctx, VkCommandBuffer cmd, 
   return CN_OK;
 }
 
+/* lowmark's one-pass form: the flags cleared, then one dispatch. */
+static cn_result cn__parens_record_onepass(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s,
+                                           const cn__parens_layout *l, cn_parens_push pc, const cn_parens_tuning *tu,
+                                           cn_timer *timer) {
+  uint32_t spin = tu->spin_budget ? tu->spin_budget : PARENS_SPIN_BUDGET;
+  uint32_t spec[5] = {s.wg, s.k, 1, cn__lm_form(tu) & ~(uint32_t)LM_ONEPASS, spin};
+  uint32_t clear_spec[3] = {PARENS_CLEAR_WG, 1, 1};
+  VkPipeline clear, onepass;
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_CLEAR, clear_spec, 3, &clear));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_ONEPASS, spec, 5, &onepass));
+  cn_parens_push cpc = pc;
+  cpc.n = (uint32_t)(1 + l->n1);
+  cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(1 + l->n1, (uint64_t)PARENS_CLEAR_WG));
+  cn_cmd_barrier(ctx, cmd);
+  if (timer) cn_timer_mark(ctx, timer, cmd, "parens clear");
+  cn_dispatch(ctx, cmd, onepass, &pc, sizeof pc, l->n1);
+  cn__parens_pass(ctx, cmd, timer, "parens onepass");
+  return CN_OK;
+}
+
 static cn_result cn__parens_record_lookback(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s,
                                             const cn__parens_layout *l, cn_parens_push pc,
                                             const cn_parens_tuning *tu, cn_timer *timer) {
@@ -429,7 +472,8 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens
     return cn_fail(CN_ERROR_INVALID_ARGUMENT,
                    "parentheses matching (%s): shape wg %u, k %u, window %u does not fit this device or variant",
                    cn_parens_variant_name(v), s.wg, s.k, s.window);
-  cn__parens_layout l = cn__parens_layout_of(v, s, n);
+  bool onepass = cn__parens_onepass(ctx, v, tu, s, n);
+  cn__parens_layout l = cn__parens_layout_of(v, s, n, onepass);
   cn_parens_push pc = {.src = a->in,
                        .dst = a->out,
                        .slices = a->scratch + l.slices,
@@ -444,6 +488,7 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens
     return cn__parens_record_single(ctx, cmd, s, ts->wg || ts->k, n, pc, tu, a->timer);
   }
   if (v == CN_PARENS_LOOKBACK) return cn__parens_record_lookback(ctx, cmd, s, &l, pc, tu, a->timer);
+  if (onepass) return cn__parens_record_onepass(ctx, cmd, s, &l, pc, tu, a->timer);
   return cn__parens_record_multipass(ctx, cmd, v, s, &l, pc, tu, a->timer);
 }
 

@@ -534,6 +534,52 @@ TEST(parens_lowmark_shape_by_size) {
   check(CN_PARENS_LOWMARK, edge32 + 1, PAT_RANDOM);
 }
 
+/* lowmark's one-pass form (lowmark_onepass): windows by look-back over the
+ * earlier partitions' published values and skips, every pattern at sizes
+ * around partition multiples, the threshold-level inputs of fill_levels
+ * (pops and slices of every length up to the partition), several shapes and
+ * matching forms, and small spin budgets that make the workgroups compute
+ * the partitions they wait for themselves (on a GPU with a budget of 1 most
+ * waits do). The form is refused past the loop-trip limit of lavapipe, where
+ * lowmark runs its four passes instead (checked as well). */
+TEST(parens_lowmark_onepass) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  static const struct {
+    uint32_t wg, k, spin;
+    bool stage, tables;
+  } runs[] = {{32, 16, 0, false, false},  {64, 16, 0, true, false},  {32, 32, 0, false, true},
+              {128, 16, 1, false, false}, {64, 32, 40, false, false}, {0, 0, 0, false, false}};
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    tuning = (cn_parens_tuning){.lowmark_onepass = true, .spin_budget = runs[i].spin,
+                                .lowmark_stage = runs[i].stage, .lowmark_psv_tables = runs[i].tables};
+    tuning.shape[CN_PARENS_LOWMARK] = (cn_parens_shape){.wg = runs[i].wg, .k = runs[i].k};
+    uint64_t p = partition_size(ctx, CN_PARENS_LOWMARK);
+    if (runs[i].wg) CHECK_EQ_U64(p, (uint64_t)runs[i].wg * runs[i].k);
+    uint64_t sizes[] = {1, p - 1, p + 1, 9 * p + 17, 70 * p + 3};
+    for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++)
+      for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_LOWMARK, sizes[j], pat);
+    uint64_t at[] = {0, 1, 2, 16, p / 2, p - 1, p};
+    uint64_t n = 48 * p + 5;
+    uint8_t *in = malloc(n);
+    for (int rep = 0; rep < 2; rep++) {
+      fill_levels(in, n, p, at, sizeof at / sizeof at[0]);
+      check_input(CN_PARENS_LOWMARK, in, n, "levels");
+    }
+    free(in);
+  }
+  /* Smaller scratch than the four passes (no window per partition). */
+  tuning = (cn_parens_tuning){.lowmark_onepass = true};
+  uint64_t n = 1u << 20;
+  uint64_t one = cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = n, .tuning = &tuning});
+  uint64_t four = cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = n});
+  uint32_t trips = cn_context_caps(ctx)->max_loop_iterations;
+  if (!trips) CHECK(one < four);
+  else CHECK(one <= four);
+  check(CN_PARENS_LOWMARK, n + 7, PAT_SAWTOOTH);
+  tuning = (cn_parens_tuning){0};
+}
+
 TEST(parens_random_sizes) {
   for (int i = 0; i < 24; i++) {
     uint64_t n = 1 + test_rand_below(i < 16 ? 20000 : 200000);
@@ -577,5 +623,5 @@ TEST(parens_auto_fits_one_allocation) {
 TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_single_sizes), T(parens_small_boundaries),
           T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_lookback_redo),
           T(parens_auto_unaligned), T(parens_lowmark_shapes), T(parens_lowmark_reduce_parts),
-          T(parens_lowmark_slice_and_window_forms), T(parens_lowmark_shape_by_size), T(parens_random_sizes),
+          T(parens_lowmark_slice_and_window_forms), T(parens_lowmark_shape_by_size), T(parens_lowmark_onepass), T(parens_random_sizes),
           T(parens_large), T(parens_auto_fits_one_allocation))

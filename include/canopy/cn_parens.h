@@ -226,6 +226,13 @@ typedef struct cn_parens_tuning {
    * stores them, where the slice and the window both hold that many rows
    * (0: the default, see stages/parens.c; 1: one at a time; at most 16). */
   uint32_t lowmark_window_batch;
+  /* lowmark in one dispatch: each partition publishes its value and slice
+   * as soon as it has them and finds its window by looking back over the
+   * earlier partitions' (no reduce, tree or window pass; the input read
+   * once). spin_budget bounds its waits as lookback's. On a device that
+   * limits an invocation's loop trips (lavapipe) only where the look-back
+   * fits them, else the four passes. */
+  bool lowmark_onepass;
   /* single's form (see SINGLE above): CN_PARENS_SINGLE_TREE or
    * CN_PARENS_SINGLE_LOWMARK (where it holds n and the buffers are 16-byte
    * aligned, else the tree form); 0: the low-mark form. */
