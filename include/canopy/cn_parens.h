@@ -102,7 +102,11 @@
  *                 ahead; lowmark_slice_stage_from sets the slice length from
  *                 which the reduce kernel stages slices through shared
  *                 memory; lowmark_window_batch the window entries each
- *                 invocation of the window kernel has in flight.
+ *                 invocation of the window kernel has in flight;
+ *                 lowmark_onepass runs the variant in one dispatch, each
+ *                 partition publishing its value and slice and then
+ *                 looking back over the earlier partitions' for its window
+ *                 (slower on the H200: docs/PERF.md).
  *              Needs in and out 16-byte aligned (CN_ERROR_INVALID_ARGUMENT
  *              otherwise) and full subgroups (chunk order follows subgroup
  *              id and lane).
