@@ -240,16 +240,20 @@ uint64_t cn_parens_partition_size(cn_context *ctx, const cn_parens_args *a) {
 /* Whether lowmark runs its one-pass form for n elements in shape s: asked for
  * by the tuning, and, on a device that ends an invocation's loops after
  * max_loop_iterations trips in all (lavapipe), only where the look-back's
- * trips fit that: its spin budget, up to two reads per earlier partition
- * and the window's copy (parens_lm_onepass.glsl). Else the four passes. */
+ * trips fit that (parens_lm_onepass.glsl): its spin budget; per earlier
+ * partition at most a step of the walk, a round's copy, a read again and a
+ * computation of the partition (two loops over the subgroups, one over a
+ * chunk's survivors); the window's copy and the matching kernel's own
+ * loops. Else the four passes. */
 static bool cn__parens_onepass(const cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *t,
                                cn__parens_shape s, uint64_t n) {
   if (v != CN_PARENS_LOWMARK || !t->lowmark_onepass) return false;
   uint64_t trips = ctx ? ctx->caps.max_loop_iterations : 0;
   if (!trips) return true;
   uint64_t spin = t->spin_budget ? t->spin_budget : PARENS_SPIN_BUDGET;
-  uint64_t part = (uint64_t)s.wg * s.k;
-  return spin + 2 * CN_DIV_UP(n, part) + 2 * part + 4096 <= trips;
+  uint64_t part = (uint64_t)s.wg * s.k, sg = CN_MAX(1u, ctx->caps.min_subgroup_size);
+  uint64_t per_part = 3 + 2 * CN_DIV_UP(s.wg, sg) + s.k;
+  return spin + per_part * CN_DIV_UP(n, part) + 2 * part + 4096 <= trips;
 }
 
 /* Scratch layout: offsets in bytes, each 16-byte aligned. */
