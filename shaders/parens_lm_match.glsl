@@ -78,11 +78,14 @@ const uint ROW = LK + 1u; // sh_ans row per chunk: depths 0 .. K (odd stride: no
 const uint MIN_LEVELS = PSV_TABLES != 0u ? LM_LOG : 1u;
 
 shared int sh_min[MIN_LEVELS * WG]; // level j, chunk x: min of low marks over chunks (x - 2^j, x]; level 0 = low marks
-shared int sh_psv[WG];          // last chunk before x with a lower low mark, or -1
+shared int sh_link[WG];         // chunk x's low mark (bits 15 up, signed) and 1 + the last chunk before x with a lower one (bits 0-14; 0: none)
 shared uint sh_mask[POS_ROWS != 0u ? 1u : WG];       // chunk x's unmatched '(' (bit j: element j of the chunk)
 shared int sh_pos[POS_ROWS != 0u ? WG * (LK + 1u) : 1u]; // POS_ROWS: chunk x's unmatched '(' (indices), lowest first
 shared int sh_win[WIN_CACHE != 0u ? WG : 1u]; // WIN_CACHE: window entries 0 .. WG - 1
 shared int sh_ans[WG * ROW];    // chunk t's answers at depths start - d, d = 0 .. K; later the staged outputs
+
+// sh_link's entry: low mark (|low| <= WG * K <= 2^15) and link (< WG <= 1024).
+int lm_link(int low, int psv) { return (low << 15) | (psv + 1); }
 
 // Position of the k-th lowest set bit of m (k = 0: the lowest; m has more
 // than k bits): halves by bit counts, five steps for 32 bits.
@@ -158,7 +161,7 @@ void main() {
     int x = int(t) - 1; // skip back over chunks whose low mark is >= low_t
     for (int j = int(MIN_LEVELS) - 1; j >= 0; j--)
       if (x >= 0 && sh_min[uint(j) * WG + uint(x)] >= low_t) x -= 1 << j;
-    sh_psv[t] = max(x, -1);
+    sh_link[t] = lm_link(low_t, max(x, -1));
   } else {
     // The nearest earlier lane of this subgroup with a lower low mark (lanes
     // are consecutive chunks), else the last chunk below low_t in the nearest
@@ -201,19 +204,22 @@ void main() {
         while (sh_min[x] >= low_t) x--; // ends inside subgroup s: its minimum is below low_t
       }
     }
-    sh_psv[t] = x;
+    sh_link[t] = lm_link(low_t, x);
   }
   barrier();
 #ifdef PARENS_LM_ONEPASS
   lm_onepass_window(q, value); // sh_win1: the stack before the partition
 #endif
 
-  int u = int(t) - 1, lu = u >= 0 ? sh_min[u] : 0; // a chunk and its low mark
+  // A hop along the links is one shared load: the next chunk's entry holds
+  // its low mark and its own link.
+  int u = int(t) - 1, e = u >= 0 ? sh_link[u] : 0, lu = e >> 15; // a chunk, its entry and low mark
   for (int d = 0; d < nq; d++) {
     int v = start - d;
     while (u >= 0 && lu >= v) {
-      u = sh_psv[u];
-      lu = u >= 0 ? sh_min[u] : 0;
+      u = (e & 0x7FFF) - 1;
+      e = u >= 0 ? sh_link[u] : 0;
+      lu = e >> 15;
     }
     int a;
     if (u >= 0 && POS_ROWS != 0u) a = sh_pos[uint(u) * ROW + uint(v - 1 - lu)];
