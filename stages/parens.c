@@ -312,6 +312,8 @@ uint64_t cn_parens_scratch_bytes(cn_context *ctx, const cn_parens_args *a) {
   uint64_t bytes = cn__parens_scratch_of(ctx, v, t, a->n);
   if (v == CN_PARENS_LOWMARK) /* cn_parens_record() falls back to efficient for unaligned buffers */
     bytes = CN_MAX(bytes, cn__parens_scratch_of(ctx, CN_PARENS_EFFICIENT, t, a->n));
+  if (v == CN_PARENS_SINGLE && a->n > PARENS_AUTO_TREE_SINGLE_MAX) /* and to simple from single */
+    bytes = CN_MAX(bytes, cn__parens_scratch_of(ctx, CN_PARENS_SIMPLE, t, a->n));
   return bytes;
 }
 

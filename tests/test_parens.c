@@ -9,6 +9,8 @@ static const cn_parens_variant variants[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIE
                                              CN_PARENS_LOWMARK, CN_PARENS_AUTO};
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
+static uint64_t scratch_of(cn_context *ctx, cn_parens_variant v, uint64_t n);
+
 /* The tuning check() runs with; tests set fields and reset it. */
 static cn_parens_tuning tuning;
 
@@ -381,6 +383,12 @@ TEST(parens_auto_unaligned) {
   check_unaligned(ctx, n);
   CHECK(cn_parens_choose(ctx, 3000) == CN_PARENS_SINGLE);
   check_unaligned(ctx, 3000);
+  /* Above 4096 elements single's tree form gives way to simple on unaligned
+   * buffers: AUTO's scratch must hold simple's wherever it picks single. */
+  uint64_t sizes[] = {4097, 6000, 8192};
+  for (int i = 0; i < 3; i++)
+    if (cn_parens_choose(ctx, sizes[i]) == CN_PARENS_SINGLE)
+      CHECK(scratch_of(ctx, CN_PARENS_AUTO, sizes[i]) >= scratch_of(ctx, CN_PARENS_SIMPLE, sizes[i]));
   check_unaligned(ctx, 4097);
   check_unaligned(ctx, 6000);
 }
