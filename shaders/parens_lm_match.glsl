@@ -17,7 +17,8 @@
 //      u with a lower low mark), each found once per chunk by binary lifting
 //      over min tables in shared memory; the depths of one chunk are asked in
 //      decreasing order, so its walk down the links only moves back. Answers
-//      go to the chunk's row of sh_ans.
+//      go to the chunk's row of sh_ans, or (REG_ANS) patch the outputs in
+//      registers.
 //   3. patch and store: recorded depths become their answers; the outputs
 //      leave as 16-byte stores, staged through shared memory (STAGE != 0) so
 //      that a subgroup's stores are contiguous, or straight from registers.
@@ -82,7 +83,21 @@ shared int sh_link[WG];         // chunk x's low mark (bits 15 up, signed) and 1
 shared uint sh_mask[POS_ROWS != 0u ? 1u : WG];       // chunk x's unmatched '(' (bit j: element j of the chunk)
 shared int sh_pos[POS_ROWS != 0u ? WG * (LK + 1u) : 1u]; // POS_ROWS: chunk x's unmatched '(' (indices), lowest first
 shared int sh_win[WIN_CACHE != 0u ? WG : 1u]; // WIN_CACHE: window entries 0 .. WG - 1
-shared int sh_ans[WG * ROW];    // chunk t's answers at depths start - d, d = 0 .. K; later the staged outputs
+// Answers in registers (REG_ANS): each answer patches the chunk's outputs
+// that asked for its depth with a select per element, instead of a row of
+// sh_ans per chunk and a patch after the queries. Without sh_ans a workgroup
+// of 32 invocations takes about a fifth of the shared memory, and on the
+// H200 lowmark's matching pass with 32 and 64 invocations is 5-10% faster
+// for it; with 128 and more, and in SINGLE's one workgroup, the selects cost
+// more than they save (docs/PERF.md).
+#ifdef PARENS_LM_SINGLE
+const bool REG_ANS = false;
+#else
+const bool REG_ANS = (STAGE | REWALK) == 0u && WG <= 64u;
+#endif
+// Chunk t's answers at depths start - d, d = 0 .. K (not with REG_ANS); with
+// STAGE later the staged outputs.
+shared int sh_ans[REG_ANS ? 1u : WG * ROW];
 
 // sh_link's entry: low mark (|low| <= WG * K <= 2^15) and link (< WG <= 1024).
 int lm_link(int low, int psv) { return (low << 15) | (psv + 1); }
@@ -232,10 +247,13 @@ void main() {
     else if (WIN_CACHE != 0u && -v < int(WG)) a = sh_win[-v];
     else a = pc.win.v[q * P + uint(min(-v, int(P) - 1))]; // -v = P only for an unused depth
 #endif
-    sh_ans[row + uint(d)] = a;
+    if (!REG_ANS) sh_ans[row + uint(d)] = a;
+    else
+      [[unroll]] for (uint j = 0u; j < LK; j++) o[j] = o[j] == -1 - d ? a : o[j];
   }
 
-  // 3. Patch (each invocation reads its own row) and store.
+  // 3. Patch (each invocation reads its own row; REWALK: in a second walk)
+  // and store.
   if (REWALK != 0u) {
     ParensOut4 dst = ParensOut4(pc.dst);
     bool whole = c.count == LK;
@@ -256,8 +274,9 @@ void main() {
     }
     return;
   }
-  [[unroll]] for (uint j = 0u; j < LK; j++)
-    if (o[j] < 0) o[j] = sh_ans[row + uint(-1 - o[j])];
+  if (!REG_ANS)
+    [[unroll]] for (uint j = 0u; j < LK; j++)
+      if (o[j] < 0) o[j] = sh_ans[row + uint(-1 - o[j])];
   if (STAGE != 0u && part + P <= pc.n) {
     // The chunk's outputs go to its own row (read by no other invocation before the barrier).
     [[unroll]] for (uint j = 0u; j < LK; j++) sh_ans[row + j] = o[j];

@@ -67,10 +67,12 @@ static uint32_t cn__parens_tree_levels(const cn_parens_tuning *t) {
 
 /* lowmark's matching forms (parens_lm_match.glsl, MATCH_FORM): bit 0
  * STAGE, bit 1 REWALK, bit 2 PSV_TABLES, bit 3 POS_ROWS, bit 4 WIN_CACHE, bit 5
- * PSV_LIFT; bit 6 (LM_ONEPASS) is the host's: the one-pass kernel
- * (parens_lm_onepass.comp), whose window and look-back state take shared memory. */
+ * PSV_LIFT; bits 6 and 7 are the host's: LM_ONEPASS the one-pass kernel
+ * (parens_lm_onepass.comp), whose window and look-back state take shared
+ * memory; LM_SINGLE_KERNEL single's kernel, which keeps its answers in
+ * shared memory at any size (REG_ANS in parens_lm_match.glsl). */
 enum { LM_STAGE = 1, LM_REWALK = 2, LM_PSV_TABLES = 4, LM_POS_ROWS = 8, LM_WIN_CACHE = 16, LM_PSV_LIFT = 32,
-       LM_ONEPASS = 64 };
+       LM_ONEPASS = 64, LM_SINGLE_KERNEL = 128 };
 
 /* lowmark's matching form under tuning t (multi-pass; single picks its own). */
 static uint32_t cn__lm_form(const cn_parens_tuning *t) {
@@ -85,12 +87,14 @@ static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32
                                         uint32_t lm_form) {
   uint64_t p = (uint64_t)wg * k;
   if (v == CN_PARENS_SINGLE) return 4 * (uint64_t)wg * 5 + 64; /* sh_tree, sh_mask, sh_scalars */
-  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match, words per chunk: sh_sg, sh_psv, sh_mask (rows: k + 1 of
-                                   sh_pos), sh_min (tables: log2(wg) levels of it), k + 1 of sh_ans */
+  if (v == CN_PARENS_LOWMARK) { /* parens_lm_match, words per chunk: sh_sg, sh_link, sh_mask (rows: k + 1 of
+                                   sh_pos), sh_min (tables: log2(wg) levels of it), k + 1 of sh_ans (none
+                                   where answers stay in registers: REG_ANS) */
     uint64_t log = 0;
     while ((1ull << log) < wg) log++;
     return 4 * (uint64_t)wg *
-               (2 + (lm_form & LM_POS_ROWS ? k + 1 : 1) + (lm_form & LM_PSV_TABLES ? log : 1) + k + 1 +
+               (2 + (lm_form & LM_POS_ROWS ? k + 1 : 1) + (lm_form & LM_PSV_TABLES ? log : 1) +
+                (!(lm_form & (LM_STAGE | LM_REWALK | LM_SINGLE_KERNEL)) && wg <= 64 ? 0 : k + 1) +
                 (lm_form & LM_WIN_CACHE ? 1 : 0) + (lm_form & LM_ONEPASS ? k : 0)) +
            (lm_form & LM_ONEPASS ? 32 : 0) + 64; /* one-pass: sh_run, sh_lb */
   }
@@ -164,7 +168,8 @@ static bool cn__parens_lm_single_wg(const cn_context *ctx, uint64_t n, uint32_t 
   *wg = CN_MAX((uint32_t)PARENS_SINGLE_MIN_WG, ctx->caps.max_subgroup_size);
   while ((uint64_t)*wg * k < n && *wg <= ctx->caps.max_workgroup_invocations) *wg *= 2;
   return *wg <= ctx->caps.max_workgroup_invocations &&
-         cn__parens_shared_bytes(CN_PARENS_LOWMARK, *wg, k, 1, lm_form) <= ctx->caps.max_shared_memory;
+         cn__parens_shared_bytes(CN_PARENS_LOWMARK, *wg, k, 1, lm_form | LM_SINGLE_KERNEL) <=
+             ctx->caps.max_shared_memory;
 }
 
 /* single's low-mark form for n: elements per invocation (the tuned k when it
