@@ -411,42 +411,22 @@ static cn_result cn__parens_record_single(cn_context *ctx, VkCommandBuffer cmd, 
   return CN_OK;
 }
 
-/* lowmark's one-pass form: the flags cleared, then one dispatch. */
-static cn_result cn__parens_record_onepass(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s,
-                                           const cn__parens_layout *l, cn_parens_push pc, const cn_parens_tuning *tu,
-                                           cn_timer *timer) {
-  uint32_t spin = tu->spin_budget ? tu->spin_budget : PARENS_SPIN_BUDGET;
-  uint32_t spec[5] = {s.wg, s.k, 1, cn__lm_form(tu) & ~(uint32_t)LM_ONEPASS, spin};
+/* The single-pass kernels (lookback, lowmark's one-pass form): the
+ * partition counter and flags cleared, then one dispatch of `kernel`. */
+static cn_result cn__parens_record_flagged(cn_context *ctx, VkCommandBuffer cmd, int kernel, const uint32_t *spec,
+                                           uint32_t nspec, const cn__parens_layout *l, cn_parens_push pc,
+                                           cn_timer *timer, const char *label) {
   uint32_t clear_spec[3] = {PARENS_CLEAR_WG, 1, 1};
-  VkPipeline clear, onepass;
+  VkPipeline clear, main;
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_CLEAR, clear_spec, 3, &clear));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_ONEPASS, spec, 5, &onepass));
+  CN_TRY(cn_pipeline_get(ctx, kernel, spec, nspec, &main));
   cn_parens_push cpc = pc;
   cpc.n = (uint32_t)(1 + l->n1);
   cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(1 + l->n1, (uint64_t)PARENS_CLEAR_WG));
   cn_cmd_barrier(ctx, cmd);
   if (timer) cn_timer_mark(ctx, timer, cmd, "parens clear");
-  cn_dispatch(ctx, cmd, onepass, &pc, sizeof pc, l->n1);
-  cn__parens_pass(ctx, cmd, timer, "parens onepass");
-  return CN_OK;
-}
-
-static cn_result cn__parens_record_lookback(cn_context *ctx, VkCommandBuffer cmd, cn__parens_shape s,
-                                            const cn__parens_layout *l, cn_parens_push pc,
-                                            const cn_parens_tuning *tu, cn_timer *timer) {
-  uint32_t spin = tu->spin_budget ? tu->spin_budget : PARENS_SPIN_BUDGET;
-  uint32_t spec[4] = {s.wg, s.k, s.window, spin};
-  uint32_t clear_spec[3] = {PARENS_CLEAR_WG, 1, 1};
-  VkPipeline clear, lookback;
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_CLEAR, clear_spec, 3, &clear));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LOOKBACK, spec, 4, &lookback));
-  cn_parens_push cpc = pc;
-  cpc.n = (uint32_t)(1 + l->n1);
-  cn_dispatch(ctx, cmd, clear, &cpc, sizeof cpc, CN_DIV_UP(1 + l->n1, (uint64_t)PARENS_CLEAR_WG));
-  cn_cmd_barrier(ctx, cmd);
-  if (timer) cn_timer_mark(ctx, timer, cmd, "parens clear");
-  cn_dispatch(ctx, cmd, lookback, &pc, sizeof pc, l->n1);
-  cn__parens_pass(ctx, cmd, timer, "parens lookback");
+  cn_dispatch(ctx, cmd, main, &pc, sizeof pc, l->n1);
+  cn__parens_pass(ctx, cmd, timer, label);
   return CN_OK;
 }
 
@@ -498,8 +478,15 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens
     const cn_parens_shape *ts = &tu->shape[CN_PARENS_SINGLE];
     return cn__parens_record_single(ctx, cmd, s, ts->wg || ts->k, n, pc, tu, a->timer);
   }
-  if (v == CN_PARENS_LOOKBACK) return cn__parens_record_lookback(ctx, cmd, s, &l, pc, tu, a->timer);
-  if (onepass) return cn__parens_record_onepass(ctx, cmd, s, &l, pc, tu, a->timer);
+  uint32_t spin = tu->spin_budget ? tu->spin_budget : PARENS_SPIN_BUDGET;
+  if (v == CN_PARENS_LOOKBACK) {
+    uint32_t spec[4] = {s.wg, s.k, s.window, spin};
+    return cn__parens_record_flagged(ctx, cmd, CN_KERNEL_PARENS_LOOKBACK, spec, 4, &l, pc, a->timer, "parens lookback");
+  }
+  if (onepass) {
+    uint32_t spec[5] = {s.wg, s.k, 1, cn__lm_form(tu) & ~(uint32_t)LM_ONEPASS, spin};
+    return cn__parens_record_flagged(ctx, cmd, CN_KERNEL_PARENS_LM_ONEPASS, spec, 5, &l, pc, a->timer, "parens onepass");
+  }
   return cn__parens_record_multipass(ctx, cmd, v, s, &l, pc, tu, a->timer);
 }
 
