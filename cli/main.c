@@ -34,7 +34,8 @@ static void print_help(FILE *f) {
           "the options; `-` names standard input or output where a command reads or writes files.\n\n"
           "environment: CANOPY_DEVICE=<index|name> picks a device; CANOPY_VALIDATION=1 turns the\n"
           "Vulkan validation layer on; CANOPY_BBOX_SHAPE=wg,items,clip_wg, CANOPY_BINS_ROUNDS=r,\n"
-          "CANOPY_BINS_SUB=n|off (elements per subgroup chunk of binning by subgroups) and\n"
+          "CANOPY_BINS_SUB=n|off (elements per subgroup chunk of binning by subgroups),\n"
+          "CANOPY_BINS_SG_ROUNDS=r|off (rounds per workgroup chunk of binning by subgroups) and\n"
           "CANOPY_SCENE_SMALL=n|off|bbox,bins[,pathbox[,binsrows[,pathboxfused[,pathboxfold]]]] (the scene\n"
           "stage's one-dispatch kernels up to n elements; pathbox: segments and elements; binsrows:\n"
           "binning by bin rows; pathboxfused: path boxes in two dispatches; pathboxfold: element boxes\n"
@@ -77,6 +78,10 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   /* CANOPY_BINS_SUB=n or off (cn_tuning.bins_sub) */
   const char *sub = getenv("CANOPY_BINS_SUB");
   if (sub && *sub) cli_tuning.bins_sub = strncmp(sub, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(sub, NULL, 10);
+  /* CANOPY_BINS_SG_ROUNDS=r or off (cn_tuning.bins_sg_rounds) */
+  const char *sgr = getenv("CANOPY_BINS_SG_ROUNDS");
+  if (sgr && *sgr)
+    cli_tuning.bins_sg_rounds = strncmp(sgr, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(sgr, NULL, 10);
   /* CANOPY_SCENE_SMALL=n, off, or bbox,bins[,pathbox[,binsrows[,pathboxfused[,pathboxfold]]]]
    * (each a count or off); n sets bbox and bins, off all six */
   const char *small = getenv("CANOPY_SCENE_SMALL");

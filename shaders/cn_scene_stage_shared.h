@@ -14,6 +14,7 @@
 #define CN_SPEC_BINS_SLICE 2 /* bins: bins held in shared memory at once */
 #define CN_SPEC_BINS_LIST 2  /* bins_rows: elements its shared list holds */
 #define CN_SPEC_BINS_SG_CHUNKS 3 /* bins_sg_count / bins_sg_fill: chunks per workgroup */
+#define CN_SPEC_BINS_SG_ROWS 4   /* bins_sg_count / bins_sg_fill: 1 = one matrix row per workgroup */
 #define CN_SPEC_BBOX_TREE_CAP 2 /* bbox_small: group nodes it can hold */
 #define CN_SPEC_PATHBOX_PATHS 2 /* pathbox_small: paths whose key boxes it holds */
 #define CN_SPEC_BBOX_FROM_PATHS 3 /* bbox_small: 1 to start from the elements and path keys */

@@ -178,14 +178,21 @@ bool cn__bins_rows_grid(const cn_context *ctx, uint64_t n, const cn_bins_grid *g
 static bool cn__pow2_u32(uint32_t x) { return x && (x & (x - 1)) == 0; }
 
 typedef struct cn__bins_sg_shape {
-  uint32_t wg, max_sg, nb, chunks, sub;
+  uint32_t wg, max_sg, nb, chunks, sub, rows; /* rows: one matrix row per workgroup, chunks of sub elements */
   uint64_t nchunks, groups, matrix;
 } cn__bins_sg_shape;
 
-/* By default the path runs from 2^24 elements on, in chunks of 1024: on the
- * H200 (bench scene, docs/PERF.md) it is faster than the workgroup kernels
- * at 2^24 and slower at 2^20 and 2^22, where each subgroup's chain of rounds
- * costs more than the workgroup kernels' barriers. */
+/* Two forms (bins_sg.glsl): workgroup rows (a chunk of r rounds of the
+ * workgroup's size per workgroup, one count-matrix row per workgroup, r =
+ * cn_tuning.bins_sg_rounds) and subgroup chunks (a chunk of `sub` elements
+ * per subgroup, a row per subgroup, sub = cn_tuning.bins_sub). By default
+ * workgroup rows of 4 rounds from 2^22 elements on: on the H200 (bench
+ * scene, docs/PERF.md) faster than the workgroup kernels at 2^22 - 2^24 and
+ * than subgroup chunks of 1024 at 2^24, slower than the workgroup kernels
+ * below 2^22, where a workgroup's setup and its subgroups' chains of rounds
+ * cost more than the workgroup kernels' barriers. */
+#define CN__BINS_SG_ROWS_MIN_N (1ull << 22)
+#define CN__BINS_SG_ROWS_ROUNDS 4u
 #define CN__BINS_SG_MIN_N (1ull << 24)
 #define CN__BINS_SG_SUB 1024u
 
@@ -200,16 +207,42 @@ static bool cn__bins_sg(const cn_context *ctx, uint64_t n, const cn_bins_grid *g
   s.nb = 32;
   while (s.nb < nbins) s.nb *= 2;
   /* 8 chunks a workgroup (a bin's entries of one workgroup: 32 bytes), fewer
-   * where the subgroups' arrays (3 words a bin) do not fit shared memory */
+   * where the subgroups' arrays (2 words a bin) do not fit shared memory */
   for (s.chunks = 8;; s.chunks /= 2) {
     s.wg = s.chunks * c->max_subgroup_size;
     s.max_sg = s.wg / c->min_subgroup_size;
-    if (s.wg <= c->max_workgroup_invocations && (uint64_t)s.max_sg * s.nb * 3 * 4 <= c->max_shared_memory) break;
+    if (s.wg <= c->max_workgroup_invocations && (uint64_t)s.max_sg * s.nb * 2 * 4 <= c->max_shared_memory) break;
     if (s.chunks == 1) return false;
   }
   if (s.wg % c->subgroup_size) return false;
-  /* a chunk size from the tuning turns the path on at any size */
+  /* a chunk size from the tuning turns subgroup chunks on at any size, a
+   * round count workgroup rows (unless a chunk size is set) */
   bool tuned = cn__pow2_u32(tsub) && tsub >= 32 && tsub <= 4096 && tsub % c->max_subgroup_size == 0;
+  uint32_t tr = ctx->tuning.bins_sg_rounds;
+  bool rows_tuned = tr >= 1 && tr <= 4;
+  if (!tuned && tr != CN_SMALL_OFF && (rows_tuned || n >= CN__BINS_SG_ROWS_MIN_N)) {
+    uint64_t r = rows_tuned ? tr : CN__BINS_SG_ROWS_ROUNDS;
+    bool fits = true;
+    if (c->max_loop_iterations) {
+      /* an invocation: the setup and the offsets' pass over the subgroups
+       * (nbins / size + (nbins / wg) x (subgroups + 1)), then per round one
+       * count pass and (fill) two passes of at most nbins pair steps, its
+       * own pairs and the mask clear */
+      uint64_t sg = c->min_subgroup_size;
+      uint64_t trips = 2 * CN_DIV_UP(nbins, sg) + CN_DIV_UP(nbins, s.wg) * (s.max_sg + 2) + 32 +
+                       r * (3 * (nbins + 1) + CN_DIV_UP(nbins, sg) + 32);
+      fits = trips <= c->max_loop_iterations;
+    }
+    s.rows = 1;
+    s.sub = (uint32_t)r * s.wg;
+    s.groups = s.nchunks = CN_DIV_UP(n, s.sub);
+    s.matrix = nbins * s.nchunks + 1;
+    if (fits && s.matrix < (1ull << 32)) {
+      *out = s;
+      return true;
+    }
+    s.rows = 0;
+  }
   if (!tuned && n < CN__BINS_SG_MIN_N) return false;
   s.sub = tuned ? tsub : CN__BINS_SG_SUB;
   if (c->max_loop_iterations) {
@@ -219,7 +252,7 @@ static bool cn__bins_sg(const cn_context *ctx, uint64_t n, const cn_bins_grid *g
     uint64_t sg = c->min_subgroup_size;
     for (;;) {
       uint64_t rounds = CN_DIV_UP(s.sub, sg);
-      uint64_t trips = 2 * CN_DIV_UP(nbins, sg) + 16 + rounds * (2 * (nbins + 1) + CN_DIV_UP(nbins, sg) + 8);
+      uint64_t trips = 2 * CN_DIV_UP(nbins, sg) + 16 + rounds * (2 * (nbins + 1) + CN_DIV_UP(nbins, sg) + 24);
       if (trips <= c->max_loop_iterations) break;
       if (s.sub / 2 < 32 || (s.sub / 2) % c->max_subgroup_size) return false;
       s.sub /= 2;
@@ -322,9 +355,9 @@ cn_result cn__bins_record_beside(cn_context *ctx, VkCommandBuffer cmd, const cn_
   cn__bins_sg_shape sg;
   uint64_t groups;
   if (cn__bins_sg(ctx, a->n, &a->grid, &sg)) { /* same matrix layout, chunks of sg.sub elements */
-    uint32_t spec[4] = {sg.wg, sg.max_sg, sg.nb, sg.chunks};
-    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_SG_COUNT, spec, 4, &count));
-    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_SG_FILL, spec, 4, &fill));
+    uint32_t spec[5] = {sg.wg, sg.max_sg, sg.nb, sg.chunks, sg.rows};
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_SG_COUNT, spec, 5, &count));
+    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_SG_FILL, spec, 5, &fill));
     s.nchunks = sg.nchunks;
     s.matrix = sg.matrix;
     s.rounds = sg.sub;

@@ -477,8 +477,14 @@ TEST(bins_sg_path) {
   const float vp[4] = {0, 0, 1024, 1000}; /* 16 x 16 bins of 64 */
   cn_bins_grid g;
   CHECK_OK(cn_bins_grid_make(vp, 64, &g));
-  /* the default takes it from 2^24 elements (a shape query: no GPU work) */
+  /* the default takes it from 2^22 elements (workgroup rows; a shape query:
+   * no GPU work); without workgroup rows, from 2^24 (subgroup chunks) */
   set_sub(0);
+  CHECK(!cn__bins_sg_grid(ctx, (1u << 22) - 1, &g));
+  CHECK(cn__bins_sg_grid(ctx, 1u << 22, &g) == sg_ok);
+  CHECK(cn__bins_sg_grid(ctx, 1u << 24, &g) == sg_ok);
+  cn_context_set_tuning(ctx, &(cn_tuning){.bins_sg_rounds = CN_SMALL_OFF, .bins_small_max = CN_SMALL_OFF,
+                                          .bins_rows_max = CN_SMALL_OFF});
   CHECK(!cn__bins_sg_grid(ctx, (1u << 24) - 1, &g));
   CHECK(cn__bins_sg_grid(ctx, 1u << 24, &g) == sg_ok);
   const uint32_t subs[] = {32, 64, 128};
@@ -539,5 +545,77 @@ TEST(bins_sg_path) {
   free(out);
 }
 
+/* Binning by subgroups in workgroup chunks (cn_tuning.bins_sg_rounds: 1..4
+ * rounds of the workgroup's size per chunk, one count-matrix row per
+ * workgroup): stream sizes around the chunk edges of every subgroup and
+ * workgroup size, the grids above (one bin, a row of 300, 512 bins; 1025
+ * bins take the workgroup kernels), grid-covering boxes (the most pairs a
+ * round can have), empty boxes, boxes outside the viewport and nested
+ * groups, each against the CPU reference. */
+static void set_sg_rounds(uint32_t r) {
+  cn_context *ctx = test_context();
+  if (ctx)
+    cn_context_set_tuning(ctx, &(cn_tuning){.bins_sg_rounds = r, .bins_small_max = CN_SMALL_OFF,
+                                            .bins_rows_max = CN_SMALL_OFF});
+}
+
+TEST(bins_sg_rows_path) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  bool sg_ok = cn_context_caps(ctx)->max_subgroup_size <= 32;
+  const float vp[4] = {0, 0, 1024, 1000}; /* 16 x 16 bins of 64 */
+  cn_bins_grid g;
+  CHECK_OK(cn_bins_grid_make(vp, 64, &g));
+  for (uint32_t r = 1; r <= 4; r++) {
+    set_sg_rounds(r);
+    const uint64_t sizes[] = {1, 31, 63, 64, 65, 255, 256, 257, 4 * 64 * r - 1, 4 * 256 * r + 1, 3000, 9000 + r};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+      uint64_t n = sizes[k];
+      cn_box *b = malloc(n * sizeof *b);
+      for (uint64_t i = 0; i < n; i++)
+        b[i] = sg_box(vp, test_rand_below(40) ? 3 + (int)test_rand_below(8) : (int)test_rand_below(3));
+      CHECK(cn__bins_sg_grid(ctx, n, &g) == sg_ok);
+      check_bins(b, n, vp, 64, "workgroup rows");
+      free(b);
+    }
+  }
+  const float vps[4][4] = {{0, 0, 50, 50}, {-3.5f, 2, 300 * 4 - 3.5f, 5}, {0, 0, 8 * 32, 64 * 32}, {0, 0, 41 * 16, 25 * 16}};
+  const uint32_t bs[4] = {64, 4, 32, 16};
+  for (int k = 0; k < 4; k++) {
+    set_sg_rounds(1 + (uint32_t)k % 4);
+    uint64_t n = 2500;
+    cn_box *b = malloc(n * sizeof *b);
+    for (uint64_t i = 0; i < n; i++)
+      b[i] = sg_box(vps[k], test_rand_below(30) ? 3 + (int)test_rand_below(8) : (int)test_rand_below(4));
+    cn_bins_grid gk;
+    CHECK_OK(cn_bins_grid_make(vps[k], bs[k], &gk));
+    if (k == 3) CHECK(!cn__bins_sg_grid(ctx, n, &gk));
+    else CHECK(cn__bins_sg_grid(ctx, n, &gk) == sg_ok);
+    check_bins(b, n, vps[k], bs[k], "workgroup rows, grids");
+    free(b);
+  }
+  for (uint32_t r = 1; r <= 4; r += 3) {
+    set_sg_rounds(r);
+    uint64_t n = 700 * r + 3;
+    cn_box *b = malloc(n * sizeof *b);
+    for (uint64_t i = 0; i < n; i++) b[i] = i % 5 == 4 ? sg_box(vp, 4) : sg_box(vp, 0);
+    check_bins(b, n, vp, 64, "workgroup rows, grid-covering boxes");
+    free(b);
+  }
+  const float vn[4] = {0, 0, 1024, 1024};
+  uint64_t n;
+  cn_box *out = nested_groups(700, 13, vn, &n);
+  set_sg_rounds(4); /* the default's rounds (from 2^22 elements) */
+  CHECK(cn__bins_sg_grid(ctx, n, &g) == sg_ok);
+  check_bins(out, n, vn, 64, "workgroup rows, nested groups");
+  set_sg_rounds(0);
+  CHECK(!cn__bins_sg_grid(ctx, n, &g));
+  set_sg_rounds(CN_SMALL_OFF);
+  CHECK(!cn__bins_sg_grid(ctx, n, &g));
+  check_bins(out, n, vn, 64, "workgroup rows off");
+  cn_context_set_tuning(ctx, NULL);
+  free(out);
+}
+
 TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_limits), T(bins_nested_groups), T(bins_loop_limit_known), T(bins_small_path), T(bins_rows_path),
-          T(bins_shape_sweep), T(bins_sg_path))
+          T(bins_shape_sweep), T(bins_sg_path), T(bins_sg_rows_path))

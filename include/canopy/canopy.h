@@ -110,7 +110,7 @@ typedef struct cn_context cn_context;
  * them itself (the CLI does, see its --help). */
 struct cn_parens_tuning; /* cn_parens.h */
 struct cn_scan_tuning;   /* cn_scan.h */
-#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bins_sub, bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max, pathbox_fold_max, flatten_scan_one_block_max, flatten_write_scan_max: never that path */
+#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bins_sub, bins_sg_rounds, bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max, pathbox_fold_max, flatten_scan_one_block_max, flatten_write_scan_max: never that path */
 typedef struct cn_tuning {
   /* bbox stage: workgroup size and elements per invocation of the compaction
    * and draws kernels, workgroup size of bbox_clip_local (powers of two,
@@ -119,12 +119,18 @@ typedef struct cn_tuning {
   /* bins stage: rounds of 256 elements per chunk of the count matrix (1..64). */
   uint32_t bins_rounds;
   /* binning by subgroups (grids of at most 1024 bins, subgroups of at most
-   * 32; cn_bins.h): elements per subgroup chunk of the count matrix (a power
-   * of two, 32..4096, a multiple of the subgroup size): that path at any
-   * stream size. 0: the default (streams of 2^24 elements or more, chunks
-   * of 1024, from the H200 measurements in docs/PERF.md); CN_SMALL_OFF:
-   * never (the workgroup count and fill kernels). */
+   * 32; cn_bins.h), in subgroup chunks: elements per subgroup chunk of the
+   * count matrix (a power of two, 32..4096, a multiple of the subgroup
+   * size): that form at any stream size. 0: the default (workgroup rows
+   * below; subgroup chunks of 1024 from 2^24 elements only where those are
+   * off); CN_SMALL_OFF: neither form (the workgroup count and fill kernels). */
   uint32_t bins_sub;
+  /* binning by subgroups in workgroup rows: rounds of the workgroup's size
+   * per chunk, one count-matrix row per workgroup (1..4): that form at any
+   * stream size, unless bins_sub is set. 0: the default (4 rounds from 2^22
+   * elements, the workgroup kernels below, from the H200 measurements in
+   * docs/PERF.md); CN_SMALL_OFF: never. */
+  uint32_t bins_sg_rounds;
   /* scene stage: streams of at most bbox_small_max elements run the bbox
    * stage in one workgroup and one dispatch (bbox_small, instead of about
    * ten), those of at most bins_small_max elements binning (bins_small,

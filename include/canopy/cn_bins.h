@@ -28,18 +28,27 @@
  * caller sees bin_offsets[nbins] > capacity and re-runs with more
  * (cn_bins_run does). Test knob: CANOPY_BINS_ROUNDS=r (1..64) sets rounds.
  *
- * Streams of 2^24 elements or more on grids of at most 1024 bins, on devices
- * whose subgroups have at most 32 invocations, take bins_sg_count and
- * bins_sg_fill in place of bins_count and bins_fill (the same count matrix
- * layout, scan and wrap check): one chunk of 1024 elements per subgroup
- * (cn_tuning.bins_sub sets another size and turns the path on at any stream
- * size; CN_SMALL_OFF turns it off), every bin of the grid in that subgroup's
- * shared arrays, the round's pairs spread over its lanes by a subgroup scan
- * and a binary search over shuffles, stream-order ranks from a 32-bit lane
- * mask per bin: no workgroup barriers. Faster than the workgroup kernels at
- * 2^24 on the H200, slower at 2^20 and 2^22 (its count matrix needs 8 times
- * the rows for the same parallelism): docs/PERF.md. The timer marks the same
- * spans. Test knob: CANOPY_BINS_SUB=n|off.
+ * Streams of 2^22 elements or more on grids of at most 1024 bins, on devices
+ * whose subgroups have at most 32 invocations, bin by subgroups
+ * (bins_sg_count and bins_sg_fill, in place of bins_count and bins_fill; the
+ * same count matrix layout, scan and wrap check): every bin of the grid in a
+ * subgroup's shared arrays, rounds of one element per lane, an element of at
+ * most 4 bins listed by its own lane and the others' pairs spread over the
+ * lanes by a subgroup scan and a binary search over shuffles, stream-order
+ * ranks from a 32-bit lane mask per bin. By default in workgroup rows: a
+ * chunk of 4 rounds of the workgroup's size per workgroup, one consecutive
+ * part per subgroup, one count-matrix row per workgroup (the fill recounts
+ * each subgroup's part and runs each bin's offset through the subgroups;
+ * two barriers in all). cn_tuning.bins_sg_rounds (1..4) sets the rounds and
+ * turns this form on at any size (CN_SMALL_OFF: off); cn_tuning.bins_sub
+ * takes the other form at any size, subgroup chunks of that many elements
+ * and a matrix row per subgroup (no workgroup barrier; with workgroup rows
+ * off, the default from 2^24 elements in chunks of 1024; CN_SMALL_OFF: the
+ * workgroup kernels always). On the H200 workgroup rows are 1% faster than
+ * the workgroup kernels at 2^22, 14% at 2^23, 8.5% at 2^24 (and 3% faster
+ * than subgroup chunks there), and slower below 2^22: docs/PERF.md. The
+ * timer marks the same spans. Test knobs: CANOPY_BINS_SG_ROUNDS=r|off,
+ * CANOPY_BINS_SUB=n|off.
  *
  * Small streams (n <= cn_tuning.bins_small_max, 512 by default, with n x
  * nbins < 2^32 - 1) run in one workgroup and one dispatch instead
