@@ -32,8 +32,11 @@ void main() {
     pc.status.v[1] = 0u;          // END nodes
     pc.status.v[2] = 0xFFFFFFFFu; // first END without a matching BEGIN of its kind
     pc.status.v[3] = 0xFFFFFFFFu; // first unknown tag
-    pc.ticket.v[0] = 0u;          // bbox_pyramid's finished workgroups
+    pc.ticket.v[0] = 0u;          // bbox_pyramid's finished runs of 256 workgroups
   }
+  // bbox_pyramid's finished workgroups, one counter per run of 256 (fewer
+  // than the blocks here: a block holds at least 32 elements)
+  if (t == 0u && b < ((pc.group_bound + 255u) / 256u + 255u) / 256u) pc.ticket.v[1u + b] = 0u;
   uint words = (pc.group_bound + 3u) / 4u;
   for (uint k = 0u; k < ITEMS; k++) {
     uint w = b * (block / 4u) + k * WG_SIZE + t;

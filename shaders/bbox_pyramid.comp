@@ -3,9 +3,12 @@
 // (stages/bbox.c; key boxes, bbox_keys.glsl): level j+1 entry x = level j
 // entries 2x ∪ 2x+1, each level right after the previous one in the buffer.
 // One dispatch: workgroup g reduces level-0 entries [256 g, 256 g + 256)
-// through 8 levels; the last workgroup to finish (a ticket counter) then
-// builds all the levels above, 256 entries at a time, in the same way (so the
-// layout is the one a dispatch per 8 levels would make).
+// through 8 levels; the last of each run of 256 workgroups to finish (a ticket
+// counter per run, ticket[1 + run]) reduces the run's 256 level-8 entries
+// through 8 more levels; the last of those runs to finish (ticket[0]) builds
+// all the levels above, 256 entries at a time, in the same way (so the layout
+// is the one a dispatch per 8 levels would make, and no workgroup reduces
+// more than a few blocks one after another).
 // Memory ordering: stores, then a device-scope acquire-release control
 // barrier, then the ticket (relaxed atomic); the last one's barrier after the
 // ticket makes every workgroup's stores visible to it (as parens_lookback).
@@ -51,27 +54,40 @@ uint reduce_block(uint g, uint off, uint count) {
   return count;
 }
 
-void main() {
-  uint t = gl_LocalInvocationID.x;
-  uint groups = (pc.count + 255u) / 256u;
-  reduce_block(cn_group_id(), 0u, pc.count);
+// The level 8 levels above the level at (off, count) (or the last, 1 entry).
+void up8(inout uint off, inout uint count) {
+  for (uint k = 0u; k < 8u && count > 1u; k++) {
+    off += count;
+    count = (count + 1u) / 2u;
+  }
+}
+
+// Whether this workgroup is the last of `members` to take a ticket at word w
+// (after its stores; if so, every member's stores are visible to it).
+bool last_of(uint w, uint members) {
   fence_barrier(); // release: this workgroup's levels before its ticket
-  if (t == 0u) sh_last = atomicAdd(pc.ticket.v[0], 1u) == groups - 1u ? 1u : 0u;
-  fence_barrier(); // acquire (for the last): every workgroup's levels
-  if (sh_last == 0u) return;
-  // the levels above, as further dispatches of this kernel would build them
+  if (gl_LocalInvocationID.x == 0u) sh_last = atomicAdd(pc.ticket.v[w], 1u) == members - 1u ? 1u : 0u;
+  fence_barrier(); // acquire (for the last): the members' levels
+  return sh_last != 0u;
+}
+
+void main() {
+  uint g = cn_group_id();
+  uint groups = (pc.count + 255u) / 256u, runs = (groups + 255u) / 256u;
+  reduce_block(g, 0u, pc.count);
+  // levels 9 - 16: the last workgroup of each run of 256
+  if (!last_of(1u + g / 256u, min(256u, groups - (g / 256u) * 256u))) return;
   uint off = 0u, count = pc.count;
+  up8(off, count);
+  if (count > 1u) reduce_block(g / 256u, off, count);
+  // the levels above: the last run
+  if (!last_of(0u, runs)) return;
+  up8(off, count);
   for (;;) {
-    uint next_off = off, next_count = count;
-    for (uint k = 0u; k < 8u && next_count > 1u; k++) {
-      next_off += next_count;
-      next_count = (next_count + 1u) / 2u;
-    }
-    off = next_off;
-    count = next_count;
     if (count <= 1u) break;
     uint g_count = (count + 255u) / 256u;
-    for (uint g = 0u; g < g_count; g++) reduce_block(g, off, count);
+    for (uint b = 0u; b < g_count; b++) reduce_block(b, off, count);
     fence_barrier(); // this workgroup's own stores before it reads them as the next source
+    up8(off, count);
   }
 }

@@ -65,7 +65,7 @@ CN_PUSH_BEGIN(cn_bbox_compact_push)
   CN_PTR(U32Buf) status;
   CN_PTR(U32Buf) slice;     /* bbox_count zeroes it (group_bound words) for bbox_clip_local */
   CN_PTR(KeyBuf) gap;       /* bbox_count sets it (group_bound x 4 ints) to the empty key for bbox_draws */
-  CN_PTR(U32Buf) ticket;    /* bbox_count zeroes it for bbox_pyramid */
+  CN_PTR(U32Buf) ticket;    /* bbox_count zeroes it for bbox_pyramid (1 + runs of 256 of its workgroups) */
   CN_U32 n;
   CN_U32 nblocks;
   CN_U32 group_bound;
@@ -123,12 +123,13 @@ CN_STATIC_ASSERT_SIZE(cn_bbox_draws_push, 96);
 
 /* bbox_pyramid: the union tree (ordered-int keys: min, min, max, max) above
  * level 0 (count entries at offset 0, in ivec4s); level j+1 follows level j.
- * Each workgroup builds 8 levels over its 256 entries; the last to finish
- * (ticket) builds the rest. */
+ * Each workgroup builds 8 levels over its 256 entries, the last of each run
+ * of 256 workgroups to finish (ticket[1 + run]) 8 more over the run's, and
+ * the last run to finish (ticket[0]) the rest. */
 #if !defined(VULKAN) || defined(CN_USE_BBOX_PYRAMID_PUSH)
 CN_PUSH_BEGIN(cn_bbox_pyramid_push)
   CN_PTR(KeyBuf) pyramid;
-  CN_PTR(U32Buf) ticket;    /* zeroed beforehand */
+  CN_PTR(U32Buf) ticket;    /* 1 + runs words, zeroed beforehand */
   CN_U32 count;             /* level-0 entries, > 1 */
   CN_U32 pad0;
 CN_PUSH_END(cn_bbox_pyramid_push)

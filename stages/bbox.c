@@ -112,7 +112,7 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   CN__PLACE(link, gb * 4);
   CN__PLACE(slice, gb * 4);
   CN__PLACE(pyramid, l.pyramid_boxes * 16);
-  CN__PLACE(ticket, 4);
+  CN__PLACE(ticket, 4 * (1 + CN_DIV_UP(CN_DIV_UP(gb, 256), 256))); /* bbox_pyramid: all runs, then each run of 256 */
 #undef CN__PLACE
   l.total = at;
   return l;

@@ -28,8 +28,9 @@
  *      group (parens[c]); result = box ∩ that group's clip stack box; and
  *      gap[c] ∪= result (ordered-int keys, subgroup-reduced atomics): the union
  *      of the draws between group nodes c - 1 and c;
- *   5. blends: bbox_pyramid builds a union pyramid over gap[] in one dispatch,
- *      bbox_groups answers each group's union (gap[BEGIN + 1 .. END], a range
+ *   5. blends: bbox_pyramid builds a union pyramid over gap[] in one dispatch
+ *      (8 levels per workgroup, 8 more by the last of each run of 256
+ *      workgroups to finish, the rest by the last run), bbox_groups answers each group's union (gap[BEGIN + 1 .. END], a range
  *      query, paper 6.2) at its END and writes it to the BEGIN and the END.
  *
  * Small streams (n <= cn_tuning.bbox_small_max, 4096 by default and at
