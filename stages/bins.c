@@ -38,8 +38,10 @@ typedef struct cn__bins_shape {
 } cn__bins_shape;
 
 static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_bins_grid *g, cn__bins_shape *s) {
-  s->slice = ctx->caps.max_shared_memory >= 24u * 1024u ? 512u : 256u;
   s->nbins = (uint64_t)g->nbx * g->nby;
+  /* 512 bins a slice where shared memory holds them, 256 where the grid
+   * has no more (less shared memory per workgroup for the same work) */
+  s->slice = ctx->caps.max_shared_memory >= 24u * 1024u && s->nbins > 256 ? 512u : 256u;
   /* Rounds of 256 elements per chunk: as few as keep the count matrix
    * (nbins x chunks) within max(n / 2, 2^19) entries, at most 16. A round
    * costs a workgroup latency, a matrix entry scan bandwidth, which up to
