@@ -26,6 +26,8 @@ uint group_byte(uint k) { return (pc.gbytes.v[k >> 2] >> ((k & 3u) * 8u)) & 0xFF
 #define PYRAMID_AT(x) pc.pyramid.v[x]
 #include "bbox_pyramid_query.glsl"
 
+shared uint sh_closes;
+
 void main() {
   uint k = cn_group_id() * 256u + gl_LocalInvocationID.x;
   uint m = pc.offsets.v[0];
@@ -33,8 +35,14 @@ void main() {
   if (k == 0u) pc.status.v[0] = m;
   bool close = false;
   if (k < limit) close = (group_byte(k) & CN_GROUP_CLOSE) != 0u;
+  // the END count: one atomic per workgroup (a single word that every
+  // workgroup adds to)
+  if (gl_LocalInvocationID.x == 0u) sh_closes = 0u;
+  barrier();
   uint closes = subgroupAdd(close ? 1u : 0u);
-  if (subgroupElect() && closes != 0u) atomicAdd(pc.status.v[1], closes);
+  if (subgroupElect() && closes != 0u) atomicAdd(sh_closes, closes);
+  barrier();
+  if (gl_LocalInvocationID.x == 0u && sh_closes != 0u) atomicAdd(pc.status.v[1], sh_closes);
   if (!close) return;
   uint byte = group_byte(k);
   uint c = pc.idx.v[k];
