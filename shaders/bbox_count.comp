@@ -34,8 +34,9 @@ void main() {
     pc.status.v[3] = 0xFFFFFFFFu; // first unknown tag
     pc.ticket.v[0] = 0u;          // bbox_pyramid's finished runs of 256 workgroups
   }
-  // bbox_pyramid's finished workgroups, one counter per run of 256 (fewer
-  // than the blocks here: a block holds at least 32 elements)
+  // bbox_pyramid's finished workgroups, one counter per run of 256 of them
+  // (a run covers 65536 group nodes, a block here far fewer elements: there
+  // are fewer runs than blocks)
   if (t == 0u && b < ((pc.group_bound + 255u) / 256u + 255u) / 256u) pc.ticket.v[1u + b] = 0u;
   uint words = (pc.group_bound + 3u) / 4u;
   for (uint k = 0u; k < ITEMS; k++) {
