@@ -235,15 +235,15 @@ static bool cn__bins_sg(const cn_context *ctx, uint64_t n, const cn_bins_grid *g
                        r * (3 * (nbins + 1) + CN_DIV_UP(nbins, sg) + 32);
       fits = trips <= c->max_loop_iterations;
     }
-    s.rows = 1;
-    s.sub = (uint32_t)r * s.wg;
-    s.groups = s.nchunks = CN_DIV_UP(n, s.sub);
-    s.matrix = nbins * s.nchunks + 1;
-    if (fits && s.matrix < (1ull << 32)) {
+    uint64_t chunks = CN_DIV_UP(n, r * s.wg);
+    if (fits && nbins * chunks + 1 < (1ull << 32)) {
+      s.rows = 1;
+      s.sub = (uint32_t)r * s.wg;
+      s.groups = s.nchunks = chunks;
+      s.matrix = nbins * chunks + 1;
       *out = s;
       return true;
     }
-    s.rows = 0;
   }
   if (!tuned && n < CN__BINS_SG_MIN_N) return false;
   s.sub = tuned ? tsub : CN__BINS_SG_SUB;
