@@ -18,54 +18,47 @@ layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyBuf { int
 #define CN_USE_BBOX_COMPACT_PUSH
 #include "cn_scene_stage_shared.h"
 
-shared uint sh_sg[2u * WG_SIZE];
+shared uint sh_sg[ITEMS * WG_SIZE];
 
 // Rows of WG_SIZE consecutive elements, one per invocation (row lane =
-// subgroup id * subgroup size + lane: workgroups of whole subgroups); a
-// ballot count within the subgroup and the subgroups' totals give each
-// BEGIN/END its slot in stream order.
+// subgroup id * subgroup size + lane: workgroups of whole subgroups). Every
+// row's tag is loaded first, so that all of them are in flight at once, and
+// every row's ballot count goes to shared memory before the one barrier; a
+// ballot count within the subgroup and the subgroups' totals then give each
+// BEGIN/END its slot in stream order. (Tags are loaded at a clamped index and
+// then selected: a conditional load is a branch, and every ballot must run in
+// uniform control flow.)
 void main() {
   uint b = cn_group_id();
   if (b >= pc.nblocks) return;
   uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
   uint bs = b * WG_SIZE * ITEMS;
   uint c_row = pc.counts.v[b];
-  // Software-pipelined rows: row k + 1's tag load, ballot and count come
-  // before row k's stores and atomics, so that every ballot follows a
-  // barrier with no branch between (Vulkan does not promise that a subgroup
-  // reconverges after a branch, or at a loop's back edge). The tag is loaded
-  // at a clamped index and then selected (a conditional load is a branch).
-  uint i = bs + lane;
-  uint tag = pc.tags.v[min(i, pc.n - 1u)];
-  tag = i < pc.n ? tag : 0u;
-  uvec4 ballot = subgroupBallot(tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND);
-  if (subgroupElect()) sh_sg[gl_SubgroupID] = subgroupBallotBitCount(ballot);
+  uint tags[ITEMS], below[ITEMS];
+  for (uint k = 0u; k < ITEMS; k++) tags[k] = pc.tags.v[min(bs + k * WG_SIZE + lane, pc.n - 1u)];
+  for (uint k = 0u; k < ITEMS; k++) {
+    uint tag = bs + k * WG_SIZE + lane < pc.n ? tags[k] : 0u;
+    uvec4 ballot = subgroupBallot(tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND);
+    if (subgroupElect()) sh_sg[k * gl_NumSubgroups + gl_SubgroupID] = subgroupBallotBitCount(ballot);
+    tags[k] = tag;
+    below[k] = subgroupBallotExclusiveBitCount(ballot);
+  }
   barrier();
   for (uint k = 0u; k < ITEMS; k++) {
-    uint buf = (k & 1u) * WG_SIZE; // row k's counts; row k + 1 writes the other half
     uint before = 0u, row_total = 0u;
     for (uint j = 0u; j < gl_NumSubgroups; j++) {
-      uint v = sh_sg[buf + j];
+      uint v = sh_sg[k * gl_NumSubgroups + j];
       before += j < gl_SubgroupID ? v : 0u;
       row_total += v;
     }
-    uint pos = c_row + before + subgroupBallotExclusiveBitCount(ballot);
+    uint pos = c_row + before + below[k], tk = tags[k];
     c_row += row_total;
-    uint ik = i, tk = tag;
-    if (k + 1u < ITEMS) { // uniform
-      i += WG_SIZE;
-      tag = pc.tags.v[min(i, pc.n - 1u)];
-      tag = i < pc.n ? tag : 0u;
-      ballot = subgroupBallot(tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND);
-      if (subgroupElect()) sh_sg[(WG_SIZE - buf) + gl_SubgroupID] = subgroupBallotBitCount(ballot);
-    }
     bool group = tk >= CN_TAG_BEGIN_CLIP && tk <= CN_TAG_END_BLEND;
     if (group && pos < pc.group_bound) {
-      pc.idx.v[pos] = ik;
+      pc.idx.v[pos] = bs + k * WG_SIZE + lane;
       uint byte = ((tk == CN_TAG_END_CLIP || tk == CN_TAG_END_BLEND) ? CN_GROUP_CLOSE : 0u) |
                   ((tk == CN_TAG_BEGIN_BLEND || tk == CN_TAG_END_BLEND) ? CN_GROUP_BLEND : 0u);
       atomicOr(pc.gbytes.v[pos >> 2], byte << ((pos & 3u) * 8u));
     }
-    if (k + 1u < ITEMS) barrier(); // row k + 1's counts are in; row k's readers of its half are done
   }
 }

@@ -53,13 +53,14 @@ void main() {
   }
   barrier();
   if (b >= pc.nblocks) return;
+  // every row's tag in flight at once (rows: coalesced), each loaded at a
+  // clamped index and then counted only where it is in the stream
+  uint tags[ITEMS];
+  for (uint k = 0u; k < ITEMS; k++) tags[k] = pc.tags.v[min(b * block + k * WG_SIZE + t, pc.n - 1u)];
   uint c = 0u;
   for (uint k = 0u; k < ITEMS; k++) {
-    uint i = b * block + k * WG_SIZE + t; // rows: coalesced
-    if (i < pc.n) {
-      uint tag = pc.tags.v[i];
-      c += (tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND) ? 1u : 0u;
-    }
+    uint tag = tags[k];
+    c += (b * block + k * WG_SIZE + t < pc.n && tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND) ? 1u : 0u;
   }
   c = subgroupAdd(c);
   if (subgroupElect() && c != 0u) atomicAdd(sh_count, c);
