@@ -8,7 +8,8 @@
 //    BEGIN), or -1 at the root;
 //  - a draw's result box: its box ∩ acc[that BEGIN] (the clip stack box) or
 //    the viewport at the root; canonical empty when empty; unknown tags get
-//    the empty box and are reported (BEGIN/END results come from bbox_groups);
+//    the empty box and are reported; BEGIN/END get the empty box here, and
+//    their results from bbox_groups;
 //  - the blend stage's leaves: gap[c] = the union of the non-empty results of
 //    the draws between group nodes c - 1 and c (inside some group), kept as
 //    ordered-int keys (x0 y0 min, x1 y1 max: exact float min/max in any order)
@@ -87,7 +88,10 @@ void main() {
     } else if (i < pc.n && !group) {
       atomicMin(pc.status.v[3], i);
     }
-    if (i < pc.n && !group) pc.result.v[i] = r;
+    // every element's slot, a BEGIN/END's too (the empty box, which
+    // bbox_groups overwrites): rows of whole 32-byte sectors, which the
+    // memory system need not fetch before writing
+    if (i < pc.n) pc.result.v[i] = r;
 
     // gap[c] ∪= r, one set of atomics per distinct c among the lanes that
     // run together. Correct for any set of active lanes, whatever row each
