@@ -27,7 +27,8 @@
  *      after the draw (a block offset + a ballot count) names its innermost
  *      group (parens[c]); result = box ∩ that group's clip stack box; and
  *      gap[c] ∪= result (ordered-int keys, subgroup-reduced atomics): the union
- *      of the draws between group nodes c - 1 and c;
+ *      of the draws between group nodes c - 1 and c; a BEGIN/END's slot gets
+ *      the empty box here (rows of whole 32-byte sectors), its box in step 5;
  *   5. blends: bbox_pyramid builds a union pyramid over gap[] in one dispatch
  *      (8 levels per workgroup, 8 more by the last of each run of 256
  *      workgroups to finish, the rest by the last run), bbox_groups answers each group's union (gap[BEGIN + 1 .. END], a range
