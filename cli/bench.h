@@ -16,6 +16,7 @@ typedef struct bench_opts {
   const char *command; /* the command line, for the report */
   const char *scenes;  /* the real-scenes directory (--scenes, else the default; see cli.h) */
   uint32_t aa;         /* render: the renderer's anti-aliasing (--aa, CN_AA_*) */
+  bool passes;         /* scene: also each pass of the box stages (--passes, cn_tuning.timer_passes) */
 } bench_opts;
 
 /* The report: printed to stdout and, with --out, to a file. */

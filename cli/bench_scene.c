@@ -121,12 +121,24 @@ static double median(double *v, int n) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Per-stage medians (ns) and the median of whole runs. */
-static cn_result time_stages(cn_context *ctx, const bench_opts *o, scene_job *j, double *stage_ns, double *total_ns) {
+/* The passes inside stages (cn_tuning.timer_passes): labels and medians (ns)
+ * in recording order. */
+enum { MAX_PASSES = 16 };
+typedef struct pass_times {
+  int count;
+  const char *label[MAX_PASSES];
+  double ns[MAX_PASSES];
+} pass_times;
+
+/* Per-stage medians (ns), the median of whole runs and, where the stages
+ * mark their passes, each pass's median. A stage's time is the sum of the
+ * spans since the previous stage's mark (its passes' and its own). */
+static cn_result time_stages(cn_context *ctx, const bench_opts *o, scene_job *j, double *stage_ns, double *total_ns,
+                             pass_times *passes) {
   int reps = o->warmup + o->runs;
   if (reps > MAX_REPS) reps = MAX_REPS;
   cn_timer *t = NULL;
-  CLI_TRY(cn_timer_create(ctx, (uint32_t)(reps * (NSTAGES + 1) + 1), &t));
+  CLI_TRY(cn_timer_create(ctx, (uint32_t)(reps * (NSTAGES + MAX_PASSES + 1) + 1), &t));
   VkCommandBuffer cmd;
   cn_result r = cn_cmd_begin(ctx, &cmd);
   if (r == CN_OK) {
@@ -148,30 +160,45 @@ static cn_result time_stages(cn_context *ctx, const bench_opts *o, scene_job *j,
     cn_result s = cn_cmd_submit(ctx, cmd);
     if (r == CN_OK) r = s;
   }
-  enum { CAP = MAX_REPS * (NSTAGES + 1) + 1 };
+  enum { CAP = MAX_REPS * (NSTAGES + MAX_PASSES + 1) + 1 };
   static double ns[CAP];
   static const char *labels[CAP];
   uint32_t nspans = 0;
   if (r == CN_OK) r = cn_timer_read(ctx, t, &nspans, labels, ns, CAP);
   cn_timer_destroy(ctx, t);
   if (r != CN_OK) return r;
-  static double per[NSTAGES][MAX_REPS], tot[MAX_REPS];
-  int cnt[NSTAGES] = {0}, run = -1;
+  static double per[NSTAGES][MAX_REPS], tot[MAX_REPS], pper[MAX_PASSES][MAX_REPS];
+  int cnt[NSTAGES] = {0}, pcnt[MAX_PASSES] = {0}, run = -1;
+  double pending = 0; /* the spans of passes since the last stage's mark */
   for (int k = 0; k < NSTAGES; k++) stage_ns[k] = 0;
+  passes->count = 0;
   for (uint32_t i = 0; i < nspans; i++) {
     if (strcmp(labels[i], "gap") == 0) {
       run++;
+      pending = 0;
       if (run >= o->warmup) tot[run - o->warmup] = 0;
       continue;
     }
     if (run < o->warmup) continue;
-    for (int k = 0; k < NSTAGES; k++)
-      if (strcmp(labels[i], stage_labels[k]) == 0) per[k][cnt[k]++] = ns[i];
+    int stage = -1;
+    for (int k = 0; k < NSTAGES && stage < 0; k++)
+      if (strcmp(labels[i], stage_labels[k]) == 0) stage = k;
+    if (stage >= 0) {
+      per[stage][cnt[stage]++] = pending + ns[i];
+      pending = 0;
+    } else if (strcmp(labels[i], "end") != 0) {
+      int p = 0;
+      while (p < passes->count && strcmp(passes->label[p], labels[i]) != 0) p++;
+      if (p == passes->count && p < MAX_PASSES) passes->label[passes->count++] = labels[i];
+      if (p < passes->count) pper[p][pcnt[p]++] = ns[i];
+      pending += ns[i];
+    }
     tot[run - o->warmup] += ns[i];
   }
   int timed = run + 1 - o->warmup;
   if (timed < 1) return cn_error_set(CN_ERROR_STATE, "bench scene: no timed runs");
   for (int k = 0; k < NSTAGES; k++) stage_ns[k] = cnt[k] ? median(per[k], cnt[k]) : 0;
+  for (int p = 0; p < passes->count; p++) passes->ns[p] = median(pper[p], pcnt[p]);
   *total_ns = median(tot, timed);
   return CN_OK;
 }
@@ -327,11 +354,17 @@ static void print_row(bench_report *rep, const char *name, const scene_job *j, c
 static int run_job(cn_context *ctx, const bench_opts *o, bench_report *rep, const char *name, scene_job *j,
                    const uint32_t *tags, const cn_box *boxes) {
   double st[NSTAGES], total = 0, copy_ns = 0, cpu_s = 0;
+  pass_times passes = {0};
   cn_result r = job_setup(ctx, j, tags, boxes);
   if (r == CN_OK) r = job_check(ctx, j, tags, boxes, &cpu_s);
-  if (r == CN_OK) r = time_stages(ctx, o, j, st, &total);
+  if (r == CN_OK) r = time_stages(ctx, o, j, st, &total, &passes);
   if (r == CN_OK && j->n) r = bench_gpu_median(ctx, o, record_copy, j, &copy_ns);
   if (r == CN_OK) print_row(rep, name, j, st, total, copy_ns, cpu_s);
+  if (r == CN_OK && passes.count) { /* --passes: each pass inside the stages, in order */
+    bench_printf(rep, "%-24s", "  passes (us)");
+    for (int p = 0; p < passes.count; p++) bench_printf(rep, "  %s %.1f", passes.label[p], passes.ns[p] / 1e3);
+    bench_printf(rep, "\n");
+  }
   job_free(ctx, j);
   if (r != CN_OK) {
     fprintf(stderr, "canopy bench scene: %s: %s: %s\n", name, cn_result_name(r), cn_last_error());
@@ -360,6 +393,15 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                     "bbox stages (36n bytes: tags, boxes in, results out) over the copy's bytes/s;\n"
                     "cpu_ms = cn_bbox_cpu + cn_bins_cpu on this host (one run); vs_cpu = cpu / total.\n"
                     "Every row was checked against the CPU reference first.\n\n");
+  /* --passes: the stages mark each pass (restored at the end) */
+  const cn_tuning saved = *cn_context_tuning(ctx);
+  if (o->passes) {
+    cn_tuning t = saved;
+    t.timer_passes = true;
+    cn_context_set_tuning(ctx, &t);
+    bench_printf(rep, "--passes: after each row, the passes inside the box stages (a timestamp after each; its\n"
+                      "stage's column is the sum of its passes' spans and its own, timestamps included).\n\n");
+  }
   if (bench_floor(ctx, o, &floor_ns) != CN_OK) floor_ns = 0;
   bench_printf(rep, "dispatch floor (an empty dispatch and a barrier, median): %.2f us; each row is followed by\n"
                     "its stages in multiples of it (x floor).\n\n", floor_ns * 1e-3);
@@ -377,6 +419,7 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     if (!tags || !boxes) {
       free(tags), free(boxes);
       fprintf(stderr, "canopy bench scene: out of host memory at 2^%d\n", e);
+      cn_context_set_tuning(ctx, &saved);
       return CLI_FAIL;
     }
     scene_job j = {.n = n, .viewport = {0, 0, 4096, 4096}};
@@ -419,5 +462,6 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     }
   }
   cn_scene_builder_destroy(b);
+  cn_context_set_tuning(ctx, &saved);
   return rc;
 }

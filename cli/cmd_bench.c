@@ -157,11 +157,13 @@ static void print_help(FILE *f) {
   const char *scenes = cli_default_scenes_dir(dir, sizeof dir);
   fprintf(f,
           "usage: canopy bench <target> [--quick] [-o FILE] [--runs N] [--warmup N]\n"
-          "                    [--min-log2 A] [--max-log2 B] [--scenes DIR] [--aa area|ss16]\n\n"
+          "                    [--min-log2 A] [--max-log2 B] [--scenes DIR] [--aa area|ss16] [--passes]\n\n"
           "GPU benchmarks: GPU timestamps, median of --runs (default 10) after --warmup (default 3)\n"
           "runs; a table on stdout, also written to FILE with --out (-o; written whole at the end).\n"
           "--quick: a small run. Progress on stderr, a line per item when not a terminal.\n"
           "--aa MODE: render's anti-aliasing, area (default) or ss16 (4x4 samples, Skia's rounding).\n"
+          "--passes: scene also times each pass of the box stages apart (a timestamp after each: the\n"
+          "stages' columns then include those timestamps' cost).\n"
           "--scenes DIR: the real scenes (folders of SVGs) of render, scene and flatten; default\n"
           "%s%s.\n\ntargets:\n",
           scenes ? "" : "(not found; looked in) ", dir);
@@ -188,6 +190,7 @@ int cli_bench(int argc, char **argv) {
       {.name = "max-log2", .kind = CLI_OPT_INT, .dst = &o.max_log2, .lo = 1, .hi = 40},
       {.name = "scenes", .kind = CLI_OPT_STRING, .dst = &o.scenes, .metavar = "a directory"},
       {.name = "aa", .kind = CLI_OPT_STRING, .dst = &aa, .metavar = "area or ss16"},
+      {.name = "passes", .kind = CLI_OPT_FLAG, .dst = &o.passes},
       {0}};
   int nops = 0;
   CLI_PARSE("bench", argc, argv, opts, print_help, &nops);

@@ -139,6 +139,11 @@ static void cn__mark(cn_context *ctx, VkCommandBuffer cmd, cn_timer *t, const ch
   if (t) cn_timer_mark(ctx, t, cmd, label);
 }
 
+/* A pass inside a stage, after its barrier: marked with cn_tuning.timer_passes. */
+static void cn__pass(cn_context *ctx, VkCommandBuffer cmd, cn_timer *t, const char *label) {
+  if (t && ctx->tuning.timer_passes) cn_timer_mark(ctx, t, cmd, label);
+}
+
 typedef struct cn__bbox_rec {
   cn__bbox_shape s;
   cn__bbox_layout l;
@@ -201,12 +206,14 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
                              .group_bound = (uint32_t)gb};
   cn_dispatch(ctx, cmd, rc->count, &cp, sizeof cp, CN_MAX(l.nblocks, 1));
   cn_cmd_barrier(ctx, cmd);
+  cn__pass(ctx, cmd, a->timer, "bbox_count");
   CN_TRY(cn_scan_record(ctx, cmd,
                         &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = S + l.counts, .dst = S + l.counts,
                                         .scratch = a->scan_state ? a->scan_state : S + l.scan,
                                         .state_bytes = a->scan_state ? a->scan_state_bytes : 0,
                                         .n = l.nblocks + 1, .exclusive = true}));
   cn_cmd_barrier(ctx, cmd);
+  cn__pass(ctx, cmd, a->timer, "bbox counts' scan");
   cn_dispatch(ctx, cmd, rc->compact, &cp, sizeof cp, l.nblocks);
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox compact");
@@ -241,6 +248,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   cn_dispatch(ctx, cmd, rc->clip_local, &kp, sizeof kp, parts);
   if (parts > 1) {
     cn_cmd_barrier(ctx, cmd);
+    cn__pass(ctx, cmd, a->timer, "bbox_clip_local");
     cn_dispatch(ctx, cmd, rc->clip_resolve, &kp, sizeof kp, CN_DIV_UP(gb, 256));
   }
   cn_cmd_barrier(ctx, cmd);
@@ -272,6 +280,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
     cn_bbox_pyramid_push pp = {.pyramid = S + l.pyramid, .ticket = S + l.ticket, .count = (uint32_t)gb};
     cn_dispatch(ctx, cmd, rc->pyramid, &pp, sizeof pp, CN_DIV_UP(gb, 256));
     cn_cmd_barrier(ctx, cmd);
+    cn__pass(ctx, cmd, a->timer, "bbox_pyramid");
   }
   cn_bbox_groups_push gp = {.gbytes = S + l.gbytes,
                             .idx = S + l.idx,
@@ -459,7 +468,8 @@ cn_result cn_bbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_arg
   if (rc.gb)
     CN_TRY(cn_parens_record(ctx, cmd,
                             &(cn_parens_args){.variant = a->parens, .in = S + rc.l.gbytes, .out = S + rc.l.parens,
-                                              .scratch = S + rc.l.parens_scratch, .n = rc.gb}));
+                                              .scratch = S + rc.l.parens_scratch, .n = rc.gb,
+                                              .timer = ctx->tuning.timer_passes ? a->timer : NULL}));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox parens");
   return cn__bbox_back(ctx, cmd, a, &rc);

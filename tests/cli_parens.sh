@@ -88,6 +88,12 @@ contains bench-bad-shape "$dir/err" "wg 48"
 contains bench-scan-rows "$dir/scan.txt" "^2^14 *one-pass"
 contains bench-scan-two "$dir/scan.txt" "^2^13 *two-pass"
 contains bench-scan-checked "$dir/scan.txt" "checked against the CPU scan"
+# The scene benchmark's passes inside the box stages (the multi-pass stages at 2^14).
+mkdir -p "$dir/no-scenes"
+"$canopy" bench scene --quick --min-log2 14 --max-log2 14 --runs 3 --warmup 1 --passes --scenes "$dir/no-scenes" \
+  --out "$dir/scene.txt" >"$dir/out" 2>"$dir/err"; expect bench-scene-passes 0 $?
+contains bench-scene-passes-row "$dir/scene.txt" "^  passes (us)  *bbox_count [0-9.]*  bbox counts' scan [0-9.]*  parens "
+contains bench-scene-passes-clip "$dir/scene.txt" "  bbox_clip_local [0-9.]*  bbox_pyramid [0-9.]*$"
 "$canopy" bench 2>"$dir/err"; expect bench-no-target 2 $?
 "$canopy" bench frob 2>"$dir/err"; expect bench-bad-target 2 $?
 "$canopy" bench parens --runs x 2>"$dir/err"; expect bench-bad-runs 2 $?

@@ -234,6 +234,13 @@ typedef struct cn_tuning {
    * must outlive the context. */
   const struct cn_parens_tuning *parens;
   const struct cn_scan_tuning *scan;
+  /* With a timer (cn_bbox_args, cn_scene_stage_args ...): a mark after every
+   * pass of the multi-pass bbox stage (compaction's count and scan, each
+   * parentheses-matching pass, the clips' local pass, the union pyramid), not
+   * only after each stage. The stage's own mark still ends it, so a stage's
+   * time is the sum of its spans. Each mark is one more timestamp (about 1.4
+   * µs on the H200); results do not change. */
+  bool timer_passes;
 } cn_tuning;
 
 typedef struct cn_context_desc {

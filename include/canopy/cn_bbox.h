@@ -100,7 +100,9 @@ typedef struct cn_bbox_args {
   uint64_t group_bound;     /* >= number of BEGIN/END elements (n if unknown; exact is fastest) */
   float viewport[4];        /* x0 y0 x1 y1; -inf -inf inf inf for unbounded */
   cn_timer *timer;          /* optional: marks "bbox compact", "bbox parens", "bbox clip", "bbox draws", "bbox blend";
-                               small streams one span, "bbox small" */
+                               small streams one span, "bbox small"; with cn_tuning.timer_passes also
+                               each pass inside them ("bbox_count", "bbox counts' scan", "parens <pass>",
+                               "bbox_clip_local", "bbox_pyramid") */
   cn_parens_variant parens; /* the matching variant of the multi-pass kernels (CN_PARENS_AUTO = 0 by
                                default; bbox_small matches on its own) */
   /* Optional: a persistent scan look-back state (cn_scan.h) for the stage's
