@@ -40,7 +40,8 @@ static void print_help(FILE *f) {
           "stage's one-dispatch kernels up to n elements; pathbox: segments and elements; binsrows:\n"
           "binning by bin rows; pathboxfused: path boxes in two dispatches; pathboxfold: element boxes\n"
           "in the one-workgroup bbox kernel), CANOPY_SCENE_SMALL_WG=bbox,binsrows (their workgroup sizes),\n"
-          "CANOPY_PATHBOX_SEGMENTS=apart (the folded path boxes' segments in a dispatch of their own)\n"
+          "CANOPY_PATHBOX_SEGMENTS=apart (the folded path boxes' segments in a dispatch of their own),\n"
+          "CANOPY_BBOX_COMPACT_SCAN=n|off (the compaction without a scan pass up to n elements)\n"
           "try other kernel shapes (benchmarks; results do not change); compiled GPU pipelines are kept in\n"
           "$XDG_CACHE_HOME/canopy/pipelines.bin (else ~/.cache/canopy/pipelines.bin) to start\n"
           "faster: CANOPY_PIPELINE_CACHE=FILE puts it elsewhere, CANOPY_PIPELINE_CACHE=0 turns it off.\n"
@@ -130,6 +131,10 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   const char *fl_fu = getenv("CANOPY_FLATTEN_SETUP_FUSE");
   if (fl_fu && *fl_fu)
     cli_tuning.flatten_setup_fuse_max = strncmp(fl_fu, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(fl_fu, NULL, 10);
+  /* CANOPY_BBOX_COMPACT_SCAN=n or off (cn_tuning.bbox_compact_scan_max) */
+  const char *cs = getenv("CANOPY_BBOX_COMPACT_SCAN");
+  if (cs && *cs)
+    cli_tuning.bbox_compact_scan_max = strncmp(cs, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(cs, NULL, 10);
   /* CANOPY_FLATTEN_OVERLAP=off (cn_tuning.flatten_no_overlap) */
   const char *fl_ov = getenv("CANOPY_FLATTEN_OVERLAP");
   if (fl_ov && strncmp(fl_ov, "off", 3) == 0) cli_tuning.flatten_no_overlap = true;

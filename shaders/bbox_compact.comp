@@ -5,6 +5,10 @@
 // idx[pos] = i and group byte pos (CN_GROUP_CLOSE | CN_GROUP_BLEND bits), the
 // input of parentheses matching. Slots >= group_bound are not written
 // (the host learns the true count from offsets[nblocks] and reports it).
+// The offsets come from a scan pass before (in place over the counts), or,
+// with SUM_COUNTS (streams of few blocks), from the workgroup itself: it
+// adds up the counts of the blocks before its own and writes offsets[block]
+// (the last block also offsets[nblocks], the total) for the later passes.
 #include "common.glsl"
 #include "cn_scene_layout.h"
 
@@ -15,10 +19,13 @@ layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer TagBuf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyBuf { int v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Counts4 { uvec4 v[]; };
 #define CN_USE_BBOX_COMPACT_PUSH
 #include "cn_scene_stage_shared.h"
+layout(constant_id = CN_SPEC_BBOX_SUM_COUNTS) const uint SUM_COUNTS = 0;
 
 shared uint sh_sg[ITEMS * WG_SIZE];
+shared uint sh_pre[WG_SIZE]; // SUM_COUNTS: per subgroup, its share of the counts before the block
 
 // Rows of WG_SIZE consecutive elements, one per invocation (row lane =
 // subgroup id * subgroup size + lane: workgroups of whole subgroups). Every
@@ -33,9 +40,28 @@ void main() {
   if (b >= pc.nblocks) return;
   uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
   uint bs = b * WG_SIZE * ITEMS;
-  uint c_row = pc.counts.v[b];
   uint tags[ITEMS], below[ITEMS];
   for (uint k = 0u; k < ITEMS; k++) tags[k] = pc.tags.v[min(bs + k * WG_SIZE + lane, pc.n - 1u)];
+  // SUM_COUNTS: the counts before the block, four at a time (16-byte loads:
+  // the counts start 16-byte aligned and their space is padded past
+  // nblocks + 1 to a multiple of 16 bytes), every WG_SIZE-th group of four
+  // per invocation, in the same number of trips for all (b is the
+  // workgroup's); then a subgroup sum before the barrier
+  uint c_row = 0u;
+  const bool sum = SUM_COUNTS != 0u;
+  if (sum) {
+    uint pre = 0u, quads = (b + 3u) / 4u;
+    for (uint q0 = 0u; q0 < quads; q0 += WG_SIZE) {
+      uint q = q0 + lane;
+      uvec4 v = Counts4(pc.counts).v[min(q, quads - 1u)];
+      uvec4 j = uvec4(4u * q) + uvec4(0u, 1u, 2u, 3u);
+      pre += (j.x < b ? v.x : 0u) + (j.y < b ? v.y : 0u) + (j.z < b ? v.z : 0u) + (j.w < b ? v.w : 0u);
+    }
+    pre = subgroupAdd(pre);
+    if (subgroupElect()) sh_pre[gl_SubgroupID] = pre;
+  } else {
+    c_row = pc.counts.v[b];
+  }
   for (uint k = 0u; k < ITEMS; k++) {
     uint tag = bs + k * WG_SIZE + lane < pc.n ? tags[k] : 0u;
     uvec4 ballot = subgroupBallot(tag >= CN_TAG_BEGIN_CLIP && tag <= CN_TAG_END_BLEND);
@@ -44,6 +70,13 @@ void main() {
     below[k] = subgroupBallotExclusiveBitCount(ballot);
   }
   barrier();
+  if (sum) {
+    for (uint j = 0u; j < gl_NumSubgroups; j++) c_row += sh_pre[j];
+    if (lane == 0u) {
+      pc.offsets.v[b] = c_row;
+      if (b == pc.nblocks - 1u) pc.offsets.v[pc.nblocks] = c_row + pc.counts.v[b];
+    }
+  }
   for (uint k = 0u; k < ITEMS; k++) {
     uint before = 0u, row_total = 0u;
     for (uint j = 0u; j < gl_NumSubgroups; j++) {

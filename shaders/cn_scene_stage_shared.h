@@ -18,6 +18,7 @@
 #define CN_SPEC_BBOX_TREE_CAP 2 /* bbox_small: group nodes it can hold */
 #define CN_SPEC_PATHBOX_PATHS 2 /* pathbox_small: paths whose key boxes it holds */
 #define CN_SPEC_BBOX_FROM_PATHS 3 /* bbox_small: 1 to start from the elements and path keys */
+#define CN_SPEC_BBOX_SUM_COUNTS 2 /* bbox_compact: 1 to add up the counts before its block (no scan pass) */
 
 /* The compacted group array stores one byte per BEGIN/END (the input of
  * parentheses matching): bit 0 = close (END), bit 1 = blend (else clip). */
@@ -54,8 +55,10 @@ CN_STATIC_ASSERT_SIZE(cn_pathbox_push, 88);
 
 /* ------------------------------------------------------- bbox: compaction --
  * bbox_count: counts[b] = BEGIN/END tags in block b (b < nblocks); counts[nblocks] = 0.
- * bbox_compact: with offsets = exclusive scan of counts, writes idx[] and the
- * group bytes of every BEGIN/END (at most group_bound of them). */
+ * bbox_compact: with offsets = exclusive scan of counts (a scan pass between
+ * them, in place; or, with the specialization CN_SPEC_BBOX_SUM_COUNTS, each
+ * workgroup adds up the counts before its block and writes offsets[]), writes idx[] and the group bytes of
+ * every BEGIN/END (at most group_bound of them). */
 #if !defined(VULKAN) || defined(CN_USE_BBOX_COMPACT_PUSH)
 CN_PUSH_BEGIN(cn_bbox_compact_push)
   CN_PTR(TagBuf) tags;
@@ -66,12 +69,13 @@ CN_PUSH_BEGIN(cn_bbox_compact_push)
   CN_PTR(U32Buf) slice;     /* bbox_count zeroes it (group_bound words) for bbox_clip_local */
   CN_PTR(KeyBuf) gap;       /* bbox_count sets it (group_bound x 4 ints) to the empty key for bbox_draws */
   CN_PTR(U32Buf) ticket;    /* bbox_count zeroes it for bbox_pyramid (1 + runs of 256 of its workgroups) */
+  CN_PTR(U32Buf) offsets;   /* bbox_compact adding up the counts: out, their exclusive scan (nblocks + 1) */
   CN_U32 n;
   CN_U32 nblocks;
   CN_U32 group_bound;
   CN_U32 pad0;
 CN_PUSH_END(cn_bbox_compact_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 80);
+CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 88);
 #endif
 
 /* ----------------------------------------------------------- bbox: clips --

@@ -28,6 +28,12 @@
 #define CN__BBOX_SMALL_TREE 4096u
 #define CN__BBOX_SMALL_ITEMS 8u
 #define CN__BBOX_SMALL_CELLS 4096u
+/* Streams of at most this many elements (cn_tuning.bbox_compact_scan_max)
+ * have bbox_compact add up the counts before its block instead of a scan
+ * pass. H200 (docs/PERF.md), stage totals: 2^14 - 2^20 1.3 - 2.9 us faster,
+ * 2^21 2.4 slower, 2^22 8 slower (a workgroup reads up to 16 of the 4096 or
+ * 8192 counts an invocation). */
+#define CN__BBOX_COMPACT_SCAN_MAX (1u << 20)
 
 typedef struct cn__bbox_shape {
   uint32_t wg, items, block; /* bbox_count / bbox_compact / bbox_draws */
@@ -75,7 +81,7 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx, uint64_t n) {
 /* Scratch layout: byte offsets, each 256-aligned. */
 typedef struct cn__bbox_layout {
   uint64_t nblocks, pyramid_boxes;
-  uint64_t counts, scan, idx, gbytes, parens, parens_scratch, acc, link, slice, pyramid, ticket, total;
+  uint64_t counts, offs, scan, idx, gbytes, parens, parens_scratch, acc, link, slice, pyramid, ticket, total;
 } cn__bbox_layout;
 
 static uint64_t cn__align(uint64_t x) { return (x + 255u) & ~(uint64_t)255u; }
@@ -100,6 +106,7 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
     at += cn__align(bytes);     \
   } while (0)
   CN__PLACE(counts, (l.nblocks + 1) * 4);
+  CN__PLACE(offs, (l.nblocks + 1) * 4); /* bbox_compact's sums (sum_counts); else the counts' scan in place */
   CN__PLACE(scan, cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = l.nblocks + 1}));
   CN__PLACE(idx, gb * 4);
   CN__PLACE(gbytes, CN_DIV_UP(gb, 4) * 4);
@@ -148,6 +155,8 @@ typedef struct cn__bbox_rec {
   cn__bbox_shape s;
   cn__bbox_layout l;
   uint64_t n, gb;
+  uint64_t offsets; /* scratch offset of the blocks' exclusive scan: l.offs or l.counts */
+  bool sum_counts;  /* bbox_compact adds up the counts itself (no scan pass) */
   cn_box vp;
   VkPipeline count, compact, clip_local, clip_resolve, draws, pyramid, groups;
 } cn__bbox_rec;
@@ -170,6 +179,10 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
   rc->n = a->n;
   rc->gb = CN_MIN(a->group_bound, a->n);
   rc->l = cn__bbox_layout_of(ctx, &rc->s, rc->n, rc->gb);
+  uint32_t sum_max = ctx->tuning.bbox_compact_scan_max;
+  if (!sum_max) sum_max = CN__BBOX_COMPACT_SCAN_MAX;
+  rc->sum_counts = sum_max != CN_SMALL_OFF && rc->n && rc->n <= sum_max;
+  rc->offsets = rc->sum_counts ? rc->l.offs : rc->l.counts;
   rc->vp = cn_box_clean((cn_box){a->viewport[0], a->viewport[1], a->viewport[2], a->viewport[3]});
   return CN_OK;
 }
@@ -178,7 +191,8 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
 static cn_result cn__bbox_pipelines(cn_context *ctx, cn__bbox_rec *rc) {
   uint32_t spec[2] = {rc->s.wg, rc->s.items};
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COUNT, spec, 2, &rc->count));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COMPACT, spec, 2, &rc->compact));
+  uint32_t compact_spec[3] = {rc->s.wg, rc->s.items, rc->sum_counts};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COMPACT, compact_spec, 3, &rc->compact));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_LOCAL, &rc->s.clip_wg, 1, &rc->clip_local));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_RESOLVE, NULL, 0, &rc->clip_resolve));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_DRAWS, spec, 2, &rc->draws));
@@ -201,19 +215,22 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
                              .slice = S + l.slice,
                              .gap = S + l.pyramid,
                              .ticket = S + l.ticket,
+                             .offsets = S + l.offs,
                              .n = (uint32_t)n,
                              .nblocks = (uint32_t)l.nblocks,
                              .group_bound = (uint32_t)gb};
   cn_dispatch(ctx, cmd, rc->count, &cp, sizeof cp, CN_MAX(l.nblocks, 1));
   cn_cmd_barrier(ctx, cmd);
   cn__pass(ctx, cmd, a->timer, "bbox_count");
-  CN_TRY(cn_scan_record(ctx, cmd,
-                        &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = S + l.counts, .dst = S + l.counts,
-                                        .scratch = a->scan_state ? a->scan_state : S + l.scan,
-                                        .state_bytes = a->scan_state ? a->scan_state_bytes : 0,
-                                        .n = l.nblocks + 1, .exclusive = true}));
-  cn_cmd_barrier(ctx, cmd);
-  cn__pass(ctx, cmd, a->timer, "bbox counts' scan");
+  if (!rc->sum_counts) {
+    CN_TRY(cn_scan_record(ctx, cmd,
+                          &(cn_scan_args){.op = CN_SCAN_U32_ADD, .src = S + l.counts, .dst = S + l.counts,
+                                          .scratch = a->scan_state ? a->scan_state : S + l.scan,
+                                          .state_bytes = a->scan_state ? a->scan_state_bytes : 0,
+                                          .n = l.nblocks + 1, .exclusive = true}));
+    cn_cmd_barrier(ctx, cmd);
+    cn__pass(ctx, cmd, a->timer, "bbox counts' scan");
+  }
   cn_dispatch(ctx, cmd, rc->compact, &cp, sizeof cp, l.nblocks);
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox compact");
@@ -234,7 +251,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                           .idx = S + l.idx,
                           .gbytes = S + l.gbytes,
                           .parens = S + l.parens,
-                          .offsets = S + l.counts,
+                          .offsets = S + rc->offsets,
                           .acc_dst = S + l.acc,
                           .link_dst = S + l.link,
                           .slice = S + l.slice,
@@ -257,7 +274,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   /* 4. draws */
   cn_bbox_draws_push dp = {.tags = a->tags,
                            .boxes = a->boxes,
-                           .offsets = S + l.counts,
+                           .offsets = S + rc->offsets,
                            .parens = S + l.parens,
                            .acc = S + l.acc,
                            .result = a->result,
@@ -287,7 +304,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                             .parens = S + l.parens,
                             .pyramid = S + l.pyramid,
                             .result = a->result,
-                            .offsets = S + l.counts + 4 * l.nblocks, /* the group node count */
+                            .offsets = S + rc->offsets + 4 * l.nblocks, /* the group node count */
                             .status = a->status,
                             .group_bound = (uint32_t)gb};
   cn_dispatch(ctx, cmd, rc->groups, &gp, sizeof gp, CN_MAX(CN_DIV_UP(gb, 256), 1));

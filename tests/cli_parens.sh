@@ -92,8 +92,12 @@ contains bench-scan-checked "$dir/scan.txt" "checked against the CPU scan"
 mkdir -p "$dir/no-scenes"
 "$canopy" bench scene --quick --min-log2 14 --max-log2 14 --runs 3 --warmup 1 --passes --scenes "$dir/no-scenes" \
   --out "$dir/scene.txt" >"$dir/out" 2>"$dir/err"; expect bench-scene-passes 0 $?
-contains bench-scene-passes-row "$dir/scene.txt" "^  passes (us)  *bbox_count [0-9.]*  bbox counts' scan [0-9.]*  parens "
+contains bench-scene-passes-row "$dir/scene.txt" "^  passes (us)  *bbox_count [0-9.]*  parens "
 contains bench-scene-passes-clip "$dir/scene.txt" "  bbox_clip_local [0-9.]*  bbox_pyramid [0-9.]*$"
+# The same with the compaction's scan pass (CANOPY_BBOX_COMPACT_SCAN=off: cn_tuning.bbox_compact_scan_max).
+CANOPY_BBOX_COMPACT_SCAN=off "$canopy" bench scene --quick --min-log2 14 --max-log2 14 --runs 3 --warmup 1 --passes \
+  --scenes "$dir/no-scenes" --out "$dir/scene.txt" >"$dir/out" 2>"$dir/err"; expect bench-scene-scan 0 $?
+contains bench-scene-scan-row "$dir/scene.txt" "^  passes (us)  *bbox_count [0-9.]*  bbox counts' scan [0-9.]*  parens "
 "$canopy" bench 2>"$dir/err"; expect bench-no-target 2 $?
 "$canopy" bench frob 2>"$dir/err"; expect bench-bad-target 2 $?
 "$canopy" bench parens --runs x 2>"$dir/err"; expect bench-bad-runs 2 $?

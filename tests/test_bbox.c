@@ -187,11 +187,15 @@ static stream gen_nested(uint64_t levels, bool clips_only);
 
 /* Other shapes of the kernels (cn_tuning.bbox_*: wg, items, clip_wg) than
  * the default (256 invocations of 2 items where the device allows), which
- * every other test runs: 1, 4 and 8 items included. */
+ * every other test runs: 1, 4 and 8 items included. The first shape takes
+ * the compaction's scan pass (bbox_compact_scan_max off), the others have
+ * bbox_compact add up the counts before its block itself (the default at
+ * these sizes), over up to 313 blocks (ten trips of its loop). */
 TEST(bbox_shapes) {
   const char *shapes[] = {"128,4,1024", "64,8,64", "256,1,128", "32,2,32"};
   const uint32_t off = CN_SMALL_OFF; /* the multi-pass kernels also at small n */
-  const cn_tuning tunings[] = {{.bbox_wg = 128, .bbox_items = 4, .bbox_clip_wg = 1024, .bbox_small_max = off},
+  const cn_tuning tunings[] = {{.bbox_wg = 128, .bbox_items = 4, .bbox_clip_wg = 1024, .bbox_small_max = off,
+                                .bbox_compact_scan_max = off},
                                {.bbox_wg = 64, .bbox_items = 8, .bbox_clip_wg = 64, .bbox_small_max = off},
                                {.bbox_wg = 256, .bbox_items = 1, .bbox_clip_wg = 128, .bbox_small_max = off},
                                {.bbox_wg = 32, .bbox_items = 2, .bbox_clip_wg = 32, .bbox_small_max = off}};
@@ -620,7 +624,7 @@ TEST(bbox_bins_scan_state) {
   if (!ctx) return;
   cn_scan_tuning st = {.wg = cn_context_caps(ctx)->max_subgroup_size, .items = 4};
   cn_tuning tu = {.scan = &st, .bbox_small_max = CN_SMALL_OFF, .bins_small_max = CN_SMALL_OFF,
-                  .bins_rows_max = CN_SMALL_OFF};
+                  .bins_rows_max = CN_SMALL_OFF, .bbox_compact_scan_max = CN_SMALL_OFF};
   cn_context_set_tuning(ctx, &tu);
   const float vp[4] = {0, 0, 640, 480};
   cn_bins_grid g;

@@ -110,7 +110,7 @@ typedef struct cn_context cn_context;
  * them itself (the CLI does, see its --help). */
 struct cn_parens_tuning; /* cn_parens.h */
 struct cn_scan_tuning;   /* cn_scan.h */
-#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bins_sub, bins_sg_rounds, bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max, pathbox_fold_max, flatten_scan_one_block_max, flatten_write_scan_max: never that path */
+#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bins_sub, bins_sg_rounds, bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max, pathbox_fold_max, flatten_scan_one_block_max, flatten_write_scan_max, bbox_compact_scan_max: never that path */
 typedef struct cn_tuning {
   /* bbox stage: workgroup size and elements per invocation of the compaction
    * and draws kernels, workgroup size of bbox_clip_local (powers of two,
@@ -230,6 +230,13 @@ typedef struct cn_tuning {
    * and after the stage. 0: the default (2047, from the H200 measurements in
    * docs/PERF.md); CN_SMALL_OFF: never. */
   uint32_t flatten_setup_fuse_max;
+  /* bbox stage, multi-pass kernels: streams of at most this many elements
+   * have bbox_compact add up the BEGIN/END counts of the blocks before its
+   * own (each workgroup reads up to all of bbox_count's counts) instead of a
+   * scan pass between bbox_count and it: one dispatch and barrier fewer, the
+   * same results. 0: the default (2^20, from the H200 measurements in
+   * docs/PERF.md); CN_SMALL_OFF: never. */
+  uint32_t bbox_compact_scan_max;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;

@@ -15,6 +15,9 @@
  *      resets the scratch the later kernels accumulate into), cn_scan_record
  *      scans the counts, bbox_compact writes the compacted group array
  *      (element index + a byte: bit 0 close, bit 1 blend) from ballot counts;
+ *      streams of at most cn_tuning.bbox_compact_scan_max elements (2^20 by
+ *      default) have no scan pass: each bbox_compact workgroup adds up the
+ *      counts of the blocks before its own;
  *   2. parentheses matching of the compacted bytes (cn_parens_record, issue 3):
  *      for an END its BEGIN, for a BEGIN its enclosing BEGIN;
  *   3. clips: pointer jumping inside partitions of group nodes in shared memory
@@ -101,7 +104,8 @@ typedef struct cn_bbox_args {
   float viewport[4];        /* x0 y0 x1 y1; -inf -inf inf inf for unbounded */
   cn_timer *timer;          /* optional: marks "bbox compact", "bbox parens", "bbox clip", "bbox draws", "bbox blend";
                                small streams one span, "bbox small"; with cn_tuning.timer_passes also
-                               each pass inside them ("bbox_count", "bbox counts' scan", "parens <pass>",
+                               each pass inside them ("bbox_count", "bbox counts' scan" where the
+                               compaction scans, "parens <pass>",
                                "bbox_clip_local", "bbox_pyramid") */
   cn_parens_variant parens; /* the matching variant of the multi-pass kernels (CN_PARENS_AUTO = 0 by
                                default; bbox_small matches on its own) */
