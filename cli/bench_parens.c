@@ -9,7 +9,8 @@
  * Every GPU result is checked against the CPU reference (a prefix of the input
  * has the prefix's output).
  *
- * Environment (this benchmark only; the library takes cn_parens_tuning):
+ * Environment (read by cli_parens_tuning_env: this benchmark's tuning, and
+ * every command's context tuning, cn_tuning.parens; the library reads none):
  *   CANOPY_PARENS_<SIMPLE|EFFICIENT|LOOKBACK|LOWMARK|SINGLE>=wg,k[,window]  a shape
  *   CANOPY_PARENS_LOWMARK_STAGE=0|1, CANOPY_PARENS_LOWMARK_REWALK=0|1, CANOPY_PARENS_LOWMARK_TABLES=0|1
  *   CANOPY_PARENS_LOWMARK_REDUCE_PARTS=1..64, CANOPY_PARENS_LOWMARK_WINDOW_CACHE=0|1,
@@ -45,7 +46,7 @@ static bool bench_variant_on(cn_parens_variant v) {
 
 /* The tuning from the environment (see the header comment); false with a
  * message when a variable is malformed. */
-static bool bench_tuning_env(cn_parens_tuning *t) {
+bool cli_parens_tuning_env(cn_parens_tuning *t) {
   static const struct {
     cn_parens_variant v;
     const char *name;
@@ -312,7 +313,7 @@ static cn_result time_passes(cn_context *ctx, parens_job *job, const char **labe
 int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   const cn_device_caps *caps = cn_context_caps(ctx);
   cn_parens_tuning tuning;
-  if (!bench_tuning_env(&tuning)) return CLI_USAGE;
+  if (!cli_parens_tuning_env(&tuning)) return CLI_USAGE;
   int lo = o->min_log2 ? o->min_log2 : 10;
   int hi = o->max_log2 ? o->max_log2 : (o->quick ? 16 : 28);
   if (hi > 30) hi = 30;

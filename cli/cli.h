@@ -118,6 +118,9 @@ int cli_context(const char *cmd, cn_context **out);
 /* The same, also capturing each kernel's driver statistics where offered
  * (cn_context_desc.kernel_statistics): `bench`, `info --kernels`. */
 int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out);
+/* The CANOPY_PARENS_* tuning (bench_parens.c's header lists the variables);
+ * false with a message when one is malformed. */
+bool cli_parens_tuning_env(cn_parens_tuning *t);
 /* Prints the loader's warnings and one line per kind of skipped content (svg_report.c). */
 void cli_report_skipped(const char *cmd, const char *file, const cn_svg_stats *st);
 

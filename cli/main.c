@@ -135,6 +135,10 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   const char *cs = getenv("CANOPY_BBOX_COMPACT_SCAN");
   if (cs && *cs)
     cli_tuning.bbox_compact_scan_max = strncmp(cs, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(cs, NULL, 10);
+  /* CANOPY_PARENS_* (cn_tuning.parens: the matching's shapes and forms, as in bench parens) */
+  static cn_parens_tuning parens_tuning;
+  if (cli_parens_tuning_env(&parens_tuning) && memcmp(&parens_tuning, &(cn_parens_tuning){0}, sizeof parens_tuning))
+    cli_tuning.parens = &parens_tuning;
   /* CANOPY_FLATTEN_OVERLAP=off (cn_tuning.flatten_no_overlap) */
   const char *fl_ov = getenv("CANOPY_FLATTEN_OVERLAP");
   if (fl_ov && strncmp(fl_ov, "off", 3) == 0) cli_tuning.flatten_no_overlap = true;

@@ -32,6 +32,13 @@
 #define CN_SPEC_PARENS_ONEPASS_SPIN 4 /* lowmark one-pass: flag loads per workgroup before it computes a predecessor itself */
 
 /* Partition states in flags (lookback; lowmark's one-pass form). */
+/* parens_match: the partitions before its own whose bicyclic values it walks
+ * back over before it searches the partition tree (parens_stack.glsl); the
+ * search then starts at partition q - NEAR, and from partition 1 it reads
+ * level 0 alone: with n1 <= CN_PARENS_NEAR + 2 partitions the tree above
+ * level 0 is never read, and simple and efficient do not build it. */
+#define CN_PARENS_NEAR 32u
+
 #define CN_PARENS_FLAG_NONE 0u
 #define CN_PARENS_FLAG_AGGREGATE 1u
 #define CN_PARENS_FLAG_WINDOW 2u

@@ -9,7 +9,7 @@ uvec2 node(uint j, uint m) { return pc.tree.v[parens_tree_off(pc.n1p, j) + m]; }
 
 // Bicyclic values of the NEAR partitions before this one, nearest first:
 // most stack entries a partition needs lie in their slices.
-const uint NEAR = 32u;
+const uint NEAR = CN_PARENS_NEAR;
 shared uvec2 sh_near[NEAR];
 
 // The partition holding depth d of the stack before partition p, continuing a

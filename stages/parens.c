@@ -31,6 +31,8 @@ enum {
   PARENS_SINGLE_DEFAULT_FORM = CN_PARENS_SINGLE_LOWMARK, /* single: form without tuning */
   PARENS_AUTO_TREE_SINGLE_MAX = 1 << 12, /* auto: the tree form of single up to here (no low-mark form) */
   PARENS_AUTO_LOWMARK_MIN = 1 << 18,     /* auto: simple below, lowmark from here */
+  PARENS_SIMPLE_WIDE_WG = 256,           /* simple: partitions of 256 x 4 where at most CN_PARENS_NEAR + 2 */
+  PARENS_SIMPLE_WIDE_K = 4,              /*   of them cover n (no tree above level 0), else the default shape */
 };
 
 typedef struct cn__parens_shape {
@@ -137,6 +139,14 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
     return s;
   }
   cn__parens_shape s = cn__parens_default_shapes[v];
+  /* simple on at most 34 partitions of 256 x 4 (34 816 elements): no tree
+   * pass, since parens_match walks back over all of them. On the H200 the
+   * scene stage's matching of 26 214 group nodes took 15.6 us against
+   * 18.5 with 64 x 1 (410 partitions, a tree), 17.8 with 128 x 4 (52);
+   * at 105 106 (103 partitions, a tree either way) 64 x 1 stays faster,
+   * 22.6 against 24.3 (docs/PERF.md). */
+  if (v == CN_PARENS_SIMPLE && n && n <= (uint64_t)(CN_PARENS_NEAR + 2) * PARENS_SIMPLE_WIDE_WG * PARENS_SIMPLE_WIDE_K)
+    s = (cn__parens_shape){.wg = PARENS_SIMPLE_WIDE_WG, .k = PARENS_SIMPLE_WIDE_K};
   if (v == CN_PARENS_LOWMARK && n >= PARENS_LOWMARK_WG64_MIN)
     s.wg = CN_MIN(s.wg, CN_MAX(n >= PARENS_LOWMARK_WG32_MIN ? 32u : 64u, ctx->caps.max_subgroup_size));
   uint32_t wg = cn_floor_pow2(CN_MIN(s.wg, ctx->caps.max_workgroup_invocations));
@@ -356,6 +366,11 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   if (timer) cn_timer_mark(ctx, timer, cmd, "parens reduce");
   uint32_t levels = 0;
   while ((1ull << levels) < l->n1p) levels++;
+  /* parens_match walks back over CN_PARENS_NEAR partitions before it searches
+   * the tree, whose search from partition 1 reads level 0 alone: with at most
+   * NEAR + 2 partitions it never reads the levels above (lowmark's window
+   * pass does) */
+  if (!lm && l->n1 <= CN_PARENS_NEAR + 2) levels = 0;
   uint32_t per_pass = cn__parens_tree_levels(tu);
   for (uint32_t j0 = 0; j0 < levels; j0 += per_pass) {
     pc.level = j0;

@@ -296,7 +296,8 @@ TEST(parens_level_boundaries) {
 TEST(parens_many_tree_passes) {
   cn_context *ctx = test_context();
   if (!ctx) return;
-  tuning = (cn_parens_tuning){.tree_levels = 2};
+  /* simple's 64 x 1 named: its default takes 256 x 4 up to 34 partitions (no tree) */
+  tuning = (cn_parens_tuning){.tree_levels = 2, .shape[CN_PARENS_SIMPLE] = {64, 1, 0}};
   const cn_parens_variant tree_variants[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOWMARK};
   for (int vi = 0; vi < 3; vi++) {
     cn_parens_variant v = tree_variants[vi];
@@ -306,6 +307,31 @@ TEST(parens_many_tree_passes) {
       check(v, parts * p + 1, PAT_RANDOM);
       check(v, parts * p + 1, PAT_STAIRS);
     }
+  }
+  tuning = (cn_parens_tuning){0};
+}
+
+/* simple and efficient build no tree where parens_match's walk back over
+ * CN_PARENS_NEAR partitions and a search from partition 1 (level 0 alone)
+ * reach every one before it (at most NEAR + 2 partitions), and simple takes
+ * partitions of 256 x 4 there by default: both sides of each bound, on deep
+ * and shallow inputs (a bound one partition higher fails here). */
+TEST(parens_no_tree_bound) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  enum { CN_PARENS_NEAR = 32 }; /* as in shaders/cn_parens_shared.h */
+  const int pats[] = {PAT_SAWTOOTH, PAT_STAIRS, PAT_RANDOM, PAT_NESTED};
+  const uint64_t wide = (CN_PARENS_NEAR + 2) * 256 * 4; /* the default's bound */
+  const uint64_t dflt[] = {wide - 1, wide, wide + 1};
+  for (size_t i = 0; i < sizeof dflt / sizeof dflt[0]; i++)
+    for (size_t j = 0; j < sizeof pats / sizeof pats[0]; j++) check(CN_PARENS_SIMPLE, dflt[i], pats[j]);
+  const cn_parens_variant vs[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT};
+  tuning = (cn_parens_tuning){.shape[CN_PARENS_SIMPLE] = {64, 1, 0}};
+  for (int vi = 0; vi < 2; vi++) {
+    uint64_t p = partition_size(ctx, vs[vi]), near = (CN_PARENS_NEAR + 2) * p;
+    const uint64_t sizes[] = {near - 1, near, near + 1, near + p + 1};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+      for (size_t j = 0; j < sizeof pats / sizeof pats[0]; j++) check(vs[vi], sizes[i], pats[j]);
   }
   tuning = (cn_parens_tuning){0};
 }
@@ -632,7 +658,7 @@ TEST(parens_auto_fits_one_allocation) {
 }
 
 TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_single_sizes), T(parens_small_boundaries),
-          T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_deep_stacks), T(parens_lookback_redo),
+          T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_no_tree_bound), T(parens_deep_stacks), T(parens_lookback_redo),
           T(parens_auto_unaligned), T(parens_lowmark_shapes), T(parens_lowmark_reduce_parts),
           T(parens_lowmark_slice_and_window_forms), T(parens_lowmark_shape_by_size), T(parens_lowmark_onepass), T(parens_random_sizes),
           T(parens_large), T(parens_auto_fits_one_allocation))
