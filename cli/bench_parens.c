@@ -21,6 +21,8 @@
  *   CANOPY_BENCH_PARENS_TRAFFIC=only  print lowmark's traffic model at the largest size, time nothing
  *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
  *   CANOPY_PARENS_SINGLE_FORM=tree|lowmark, CANOPY_PARENS_SINGLE_LINKS=0|1
+ *   CANOPY_PARENS_TREE_APART=0|1 (1: the partition tree in dispatches of its own, though this
+ *   benchmark passes tickets)
  *   CANOPY_BENCH_PARENS_VARIANTS=name[,name...]  time only those variants */
 #include "bench.h"
 
@@ -82,6 +84,7 @@ bool cli_parens_tuning_env(cn_parens_tuning *t) {
   if ((e = getenv("CANOPY_PARENS_SINGLE_FORM")) && *e)
     t->single_form = strcmp(e, "lowmark") == 0 ? CN_PARENS_SINGLE_LOWMARK : CN_PARENS_SINGLE_TREE;
   if ((e = getenv("CANOPY_PARENS_SINGLE_LINKS")) && *e) t->single_psv_links = strcmp(e, "1") == 0;
+  if ((e = getenv("CANOPY_PARENS_TREE_APART")) && *e) t->tree_apart = strcmp(e, "1") == 0;
   return true;
 }
 
@@ -355,7 +358,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
 
   uint8_t *in = malloc(nmax);
   int32_t *want = malloc(nmax * 4), *got = malloc(nmax * 4), *cpu_out = malloc(nmax * 4);
-  cn_buffer bin = {0}, bout = {0}, bscratch = {0};
+  cn_buffer bin = {0}, bout = {0}, bscratch = {0}, btickets = {0};
   int rc = CLI_OK;
   cn_result r = (in && want && got && cpu_out) ? CN_OK : CN_ERROR_OUT_OF_MEMORY;
   /* lowmark's partition at the largest size (its default shape depends on n) */
@@ -378,6 +381,14 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, 4 * nmax, &bout);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, scratch_bytes + 5 * nmax / 2 + 32, &bscratch);
   if (r == CN_OK) r = cn_buffer_upload(ctx, &bin, 0, in, nmax);
+  /* the matching's tickets (cn_parens_args.tickets), zeroed once: each
+   * matching leaves them zero */
+  uint64_t tbytes = cn_parens_ticket_bytes(nmax);
+  uint8_t *zeros = r == CN_OK ? calloc(1, tbytes) : NULL;
+  if (r == CN_OK && !zeros) r = CN_ERROR_OUT_OF_MEMORY;
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, tbytes, &btickets);
+  if (r == CN_OK) r = cn_buffer_upload(ctx, &btickets, 0, zeros, tbytes);
+  free(zeros);
   if (r != CN_OK) rc = cli_fail("bench", "setting up", r);
 
   /* The CPU reference first, so the GPU measurements run back to back. */
@@ -388,7 +399,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
    * of the largest size, then one untimed round of the smallest size's row)
    * so that the first row is not measured while its clocks come up. */
   for (int i = 0; i < 5 && rc == CLI_OK; i++) {
-    parens_job warm = {.a = {.out = bout.address, .scratch = bscratch.address}};
+    parens_job warm = {.a = {.out = bout.address, .scratch = bscratch.address, .tickets = btickets.address}};
     warm.copy_bytes = ((5 * nmax / 2) + 15) & ~(uint64_t)15;
     double ns;
     r = bench_gpu_median(ctx, o, record_copy, &warm, &ns);
@@ -396,7 +407,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   }
   for (int v = 0; v < NV && rc == CLI_OK; v++) {
     parens_job warm = {.a = {.variant = bench_variants[v], .in = bin.address, .out = bout.address,
-                             .scratch = bscratch.address, .n = 1ull << lo, .tuning = &tuning}};
+                             .scratch = bscratch.address, .tickets = btickets.address, .n = 1ull << lo, .tuning = &tuning}};
     warm.copy_bytes = ((5 * warm.a.n / 2) + 15) & ~(uint64_t)15;
     double ns;
     if (bench_variants[v] == CN_PARENS_SINGLE && warm.a.n > single_max) continue;
@@ -414,7 +425,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   for (int lg = lo; lg <= hi && rc == CLI_OK; lg++) {
     cli_progress("bench parens", lg - lo + 1, hi - lo + 1, "n = 2^%d", lg);
     uint64_t n = 1ull << lg;
-    parens_job job = {.a = {.in = bin.address, .out = bout.address, .scratch = bscratch.address, .n = n,
+    parens_job job = {.a = {.in = bin.address, .out = bout.address, .scratch = bscratch.address, .tickets = btickets.address, .n = n,
                             .tuning = &tuning}};
     job.copy_bytes = ((5 * n / 2) + 15) & ~(uint64_t)15;
     double copy_ns, cpu_s = cpu_s_at[lg];
@@ -510,7 +521,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       for (int v = 0; v < NV && rc == CLI_OK; v++) {
         if (!bench_variant_on(bench_variants[v]) || bench_variants[v] == CN_PARENS_SINGLE) continue;
         parens_job job = {.a = {.variant = bench_variants[v], .in = bin.address, .out = bout.address,
-                                .scratch = bscratch.address, .n = n, .tuning = &tuning}};
+                                .scratch = bscratch.address, .tickets = btickets.address, .n = n, .tuning = &tuning}};
         double ns;
         r = bench_gpu_median(ctx, o, record_parens, &job, &ns);
         if (r == CN_OK) r = cn_buffer_download(ctx, &bout, 0, got, n * 4);
@@ -559,7 +570,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
       for (int v = 0; v < NV && rc == CLI_OK && r == CN_OK; v++) {
         cn_parens_variant pv = bench_variants[v];
         if (!bench_variant_on(pv) || pv == CN_PARENS_SINGLE || pv == CN_PARENS_LOOKBACK) continue;
-        parens_job job = {.a = {.variant = pv, .in = bin.address, .out = bout.address, .scratch = bscratch.address,
+        parens_job job = {.a = {.variant = pv, .in = bin.address, .out = bout.address, .scratch = bscratch.address, .tickets = btickets.address,
                                 .n = n, .tuning = &tuning}};
         double ns;
         r = bench_gpu_median(ctx, o, record_parens, &job, &ns);
@@ -601,7 +612,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     if (!bench_variant_on(bench_variants[v]) || bench_variants[v] == CN_PARENS_AUTO) continue;
     if (bench_variants[v] == CN_PARENS_SINGLE && (1ull << plg) > single_max) continue;
     parens_job job = {.a = {.variant = bench_variants[v], .in = bin.address, .out = bout.address,
-                            .scratch = bscratch.address, .n = 1ull << plg, .tuning = &tuning}};
+                            .scratch = bscratch.address, .tickets = btickets.address, .n = 1ull << plg, .tuning = &tuning}};
     const char *labels[MAX_LABELS];
     double ns[MAX_LABELS];
     uint32_t nl = 0;
@@ -629,6 +640,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                   cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_LOWMARK, .n = n, .tuning = &tuning}),
                   copy_gbs);
   }
+  cn_buffer_destroy(ctx, &btickets);
   cn_buffer_destroy(ctx, &bscratch);
   cn_buffer_destroy(ctx, &bout);
   cn_buffer_destroy(ctx, &bin);

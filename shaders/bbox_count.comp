@@ -2,7 +2,7 @@
 // bbox_count: first pass of the compaction of BEGIN/END elements (stages/bbox.c).
 // Block b of WG_SIZE * ITEMS elements: counts[b] = its BEGIN/END tags. Block 0
 // also writes counts[nblocks] = 0 and initialises the status words; every block
-// zeroes its share of the group-byte words (bbox_compact ORs bytes into them)
+// zeroes its share of the tickets, of the group-byte words (bbox_compact ORs bytes into them)
 // and of the slice marks (bbox_clip_local sets them), and sets its share of
 // the gap keys (bbox_draws folds draws into them) to the empty key.
 #include "common.glsl"
@@ -34,10 +34,11 @@ void main() {
     pc.status.v[3] = 0xFFFFFFFFu; // first unknown tag
     pc.ticket.v[0] = 0u;          // bbox_pyramid's finished runs of 256 workgroups
   }
-  // bbox_pyramid's finished workgroups, one counter per run of 256 of them
-  // (a run covers 65536 group nodes, a block here far fewer elements: there
-  // are fewer runs than blocks)
-  if (t == 0u && b < ((pc.group_bound + 255u) / 256u + 255u) / 256u) pc.ticket.v[1u + b] = 0u;
+  // the tickets after word 0: bbox_pyramid's finished workgroups, one counter
+  // per run of 256 of them, then the parentheses matching's (its reduce pass
+  // builds the partition tree); fewer than the invocations of the dispatch
+  uint x = b * WG_SIZE + t;
+  if (x + 1u < pc.ticket_words) pc.ticket.v[1u + x] = 0u;
   uint words = (pc.group_bound + 3u) / 4u;
   for (uint k = 0u; k < ITEMS; k++) {
     uint w = b * (block / 4u) + k * WG_SIZE + t;

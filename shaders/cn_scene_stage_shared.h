@@ -68,12 +68,13 @@ CN_PUSH_BEGIN(cn_bbox_compact_push)
   CN_PTR(U32Buf) status;
   CN_PTR(U32Buf) slice;     /* bbox_count zeroes it (group_bound words) for bbox_clip_local */
   CN_PTR(KeyBuf) gap;       /* bbox_count sets it (group_bound x 4 ints) to the empty key for bbox_draws */
-  CN_PTR(U32Buf) ticket;    /* bbox_count zeroes it for bbox_pyramid (1 + runs of 256 of its workgroups) */
+  CN_PTR(U32Buf) ticket;    /* bbox_count zeroes ticket_words of it: bbox_pyramid's (1 + runs of 256 of its
+                               workgroups), then the parentheses matching's (cn_parens_args.tickets) */
   CN_PTR(U32Buf) offsets;   /* bbox_compact adding up the counts: out, their exclusive scan (nblocks + 1) */
   CN_U32 n;
   CN_U32 nblocks;
   CN_U32 group_bound;
-  CN_U32 pad0;
+  CN_U32 ticket_words;      /* bbox_count: at most 1 + nblocks x its workgroup size */
 CN_PUSH_END(cn_bbox_compact_push)
 CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 88);
 #endif

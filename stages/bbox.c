@@ -82,6 +82,7 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx, uint64_t n) {
 typedef struct cn__bbox_layout {
   uint64_t nblocks, pyramid_boxes;
   uint64_t counts, offs, scan, idx, gbytes, parens, parens_scratch, acc, link, slice, pyramid, ticket, total;
+  uint64_t parens_tickets; /* offset of the matching's tickets in ticket */
 } cn__bbox_layout;
 
 static uint64_t cn__align(uint64_t x) { return (x + 255u) & ~(uint64_t)255u; }
@@ -119,7 +120,9 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   CN__PLACE(link, gb * 4);
   CN__PLACE(slice, gb * 4);
   CN__PLACE(pyramid, l.pyramid_boxes * 16);
-  CN__PLACE(ticket, 4 * (1 + CN_DIV_UP(CN_DIV_UP(gb, 256), 256))); /* bbox_pyramid: all runs, then each run of 256 */
+  /* bbox_pyramid: all runs, then each run of 256; then the matching's (cn_parens_args.tickets) */
+  l.parens_tickets = 4 * (1 + CN_DIV_UP(CN_DIV_UP(gb, 256), 256));
+  CN__PLACE(ticket, l.parens_tickets + cn_parens_ticket_bytes(gb));
 #undef CN__PLACE
   l.total = at;
   return l;
@@ -218,7 +221,8 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
                              .offsets = S + l.offs,
                              .n = (uint32_t)n,
                              .nblocks = (uint32_t)l.nblocks,
-                             .group_bound = (uint32_t)gb};
+                             .group_bound = (uint32_t)gb,
+                             .ticket_words = (uint32_t)(l.parens_tickets / 4 + (gb ? cn_parens_ticket_bytes(gb) / 4 : 0))};
   cn_dispatch(ctx, cmd, rc->count, &cp, sizeof cp, CN_MAX(l.nblocks, 1));
   cn_cmd_barrier(ctx, cmd);
   cn__pass(ctx, cmd, a->timer, "bbox_count");
@@ -486,7 +490,8 @@ cn_result cn_bbox_record(cn_context *ctx, VkCommandBuffer cmd, const cn_bbox_arg
     CN_TRY(cn_parens_record(ctx, cmd,
                             &(cn_parens_args){.variant = a->parens, .in = S + rc.l.gbytes, .out = S + rc.l.parens,
                                               .scratch = S + rc.l.parens_scratch, .n = rc.gb,
-                                              .timer = ctx->tuning.timer_passes ? a->timer : NULL}));
+                                              .timer = ctx->tuning.timer_passes ? a->timer : NULL,
+                                              .tickets = S + rc.l.ticket + rc.l.parens_tickets}));
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox parens");
   return cn__bbox_back(ctx, cmd, a, &rc);

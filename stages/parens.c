@@ -33,6 +33,8 @@ enum {
   PARENS_AUTO_LOWMARK_MIN = 1 << 18,     /* auto: simple below, lowmark from here */
   PARENS_SIMPLE_WIDE_WG = 256,           /* simple: partitions of 256 x 4 where at most CN_PARENS_NEAR + 2 */
   PARENS_SIMPLE_WIDE_K = 4,              /*   of them cover n (no tree above level 0), else the default shape */
+  PARENS_TREE_FOLD_MAX = 1024,           /* with tickets: the reduce pass builds the tree up to this many partitions */
+  PARENS_TREE_FOLD_LM_MAX = 256,         /*   (lowmark's: up to this many, one run of them) */
 };
 
 typedef struct cn__parens_shape {
@@ -332,6 +334,19 @@ uint64_t cn_parens_scratch_bytes(cn_context *ctx, const cn_parens_args *a) {
   return bytes;
 }
 
+/* Ticket words of the tree built by the reduce pass over n1 partitions
+ * (parens_tree_tail.glsl): a word per run of 256 nodes, level after level. */
+static uint64_t cn__parens_ticket_words(uint64_t n1) {
+  uint64_t w = 0;
+  while (n1 > 1) {
+    n1 = CN_DIV_UP(n1, 256);
+    w += n1;
+  }
+  return w;
+}
+
+uint64_t cn_parens_ticket_bytes(uint64_t n) { return 4 * CN_MAX(1, cn__parens_ticket_words(CN_DIV_UP(n, 32))); }
+
 /* With a timer: a barrier, then the mark for the pass that just ended. */
 static void cn__parens_pass(cn_context *ctx, VkCommandBuffer cmd, cn_timer *timer, const char *label) {
   if (!timer) return;
@@ -341,7 +356,7 @@ static void cn__parens_pass(cn_context *ctx, VkCommandBuffer cmd, cn_timer *time
 
 static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v,
                                              cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc,
-                                             const cn_parens_tuning *tu, cn_timer *timer) {
+                                             const cn_parens_tuning *tu, VkDeviceAddress tickets, cn_timer *timer) {
   uint32_t form = cn__lm_form(tu); /* lowmark's matching form (LM_*; the index rows only in single's form) */
   bool lm = v == CN_PARENS_LOWMARK;
   uint32_t spec[4] = {s.wg, s.k, s.window, v == CN_PARENS_LOWMARK ? form : 0};
@@ -356,14 +371,6 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
   uint32_t window_spec[4] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, 1, batch};
   VkPipeline reduce, tree, window = VK_NULL_HANDLE, match;
-  CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_REDUCE : CN_KERNEL_PARENS_REDUCE, lm ? reduce_spec : spec,
-                         lm ? 4 : 3, &reduce));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
-  if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 4, &window));
-  CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, lm ? 4 : 3, &match));
-  cn_dispatch(ctx, cmd, reduce, &pc, sizeof pc, lm ? CN_DIV_UP(l->n1, (uint64_t)rparts) : l->n1);
-  cn_cmd_barrier(ctx, cmd);
-  if (timer) cn_timer_mark(ctx, timer, cmd, "parens reduce");
   uint32_t levels = 0;
   while ((1ull << levels) < l->n1p) levels++;
   /* parens_match walks back over CN_PARENS_NEAR partitions before it searches
@@ -371,6 +378,29 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
    * NEAR + 2 partitions it never reads the levels above (lowmark's window
    * pass does) */
   if (!lm && l->n1 <= CN_PARENS_NEAR + 2) levels = 0;
+  /* with tickets the reduce pass builds the tree too (parens_tree_tail.glsl),
+   * over few partitions: each workgroup's ticket costs it two device-scope
+   * fences, and the last ones' levels follow each other. H200 (docs/PERF.md):
+   * lowmark 0.7 - 1.4 us faster over 4 to 256 partitions (2^13 - 2^19),
+   * level over 512, 2 us slower over 821 (the scene stage at 2^24); simple
+   * 1.2 - 1.5 us faster over 820 (the scene stage at 2^19) and 1024, level
+   * over 1643 and 2048; over 131 072 (lowmark at 2^26) 603 -> 739 us */
+  cn_parens_push rpc = pc;
+  uint64_t fold_max = lm ? PARENS_TREE_FOLD_LM_MAX : PARENS_TREE_FOLD_MAX;
+  if (tickets && levels && l->n1 <= fold_max && !tu->tree_apart && (!lm || rparts == 1)) {
+    rpc.flags = tickets;
+    rpc.levels = levels;
+    levels = 0;
+  }
+  int rk = lm ? (rpc.levels ? CN_KERNEL_PARENS_LM_REDUCE_TREE : CN_KERNEL_PARENS_LM_REDUCE)
+              : (rpc.levels ? CN_KERNEL_PARENS_REDUCE_TREE : CN_KERNEL_PARENS_REDUCE);
+  CN_TRY(cn_pipeline_get(ctx, rk, lm ? reduce_spec : spec, lm ? 4 : 3, &reduce));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
+  if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 4, &window));
+  CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, lm ? 4 : 3, &match));
+  cn_dispatch(ctx, cmd, reduce, &rpc, sizeof rpc, lm ? CN_DIV_UP(l->n1, (uint64_t)rparts) : l->n1);
+  cn_cmd_barrier(ctx, cmd);
+  if (timer) cn_timer_mark(ctx, timer, cmd, "parens reduce");
   uint32_t per_pass = cn__parens_tree_levels(tu);
   for (uint32_t j0 = 0; j0 < levels; j0 += per_pass) {
     pc.level = j0;
@@ -502,7 +532,9 @@ cn_result cn_parens_record(cn_context *ctx, VkCommandBuffer cmd, const cn_parens
     uint32_t spec[5] = {s.wg, s.k, 1, cn__lm_form(tu) & ~(uint32_t)LM_ONEPASS, spin};
     return cn__parens_record_flagged(ctx, cmd, CN_KERNEL_PARENS_LM_ONEPASS, spec, 5, &l, pc, a->timer, "parens onepass");
   }
-  return cn__parens_record_multipass(ctx, cmd, v, s, &l, pc, tu, a->timer);
+  if (a->tickets % 4)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "parentheses matching: tickets must be 4-byte aligned");
+  return cn__parens_record_multipass(ctx, cmd, v, s, &l, pc, tu, a->tickets, a->timer);
 }
 
 cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning *tuning, const uint8_t *in,
@@ -519,10 +551,11 @@ cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning
   if (n == 0) return CN_OK;
   if (!in || !out) return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_parens: NULL array");
   cn_parens_args a = {.variant = v, .n = n, .tuning = tuning};
-  cn_buffer bin = {0}, bout = {0}, bscratch = {0};
+  cn_buffer bin = {0}, bout = {0}, bscratch = {0}, btickets = {0};
   cn_result r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn__align16(n), &bin);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, 4 * n, &bout);
   if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_parens_scratch_bytes(ctx, &a), &bscratch);
+  if (r == CN_OK) r = cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_parens_ticket_bytes(n), &btickets);
   if (r == CN_OK) r = cn_buffer_upload(ctx, &bin, 0, in, n);
   VkCommandBuffer cmd = VK_NULL_HANDLE;
   if (r == CN_OK) r = cn_cmd_begin(ctx, &cmd);
@@ -530,12 +563,16 @@ cn_result cn_parens(cn_context *ctx, cn_parens_variant v, const cn_parens_tuning
     a.in = bin.address;
     a.out = bout.address;
     a.scratch = bscratch.address;
+    a.tickets = btickets.address; /* zeroed here: the tree is built by the reduce pass */
+    cn_cmd_fill(ctx, cmd, &btickets, 0, btickets.size, 0);
+    cn_cmd_barrier(ctx, cmd);
     r = cn_parens_record(ctx, cmd, &a);
     cn_cmd_barrier(ctx, cmd);
     cn_result s = cn_cmd_submit(ctx, cmd);
     if (r == CN_OK) r = s;
   }
   if (r == CN_OK) r = cn_buffer_download(ctx, &bout, 0, out, 4 * n);
+  cn_buffer_destroy(ctx, &btickets);
   cn_buffer_destroy(ctx, &bscratch);
   cn_buffer_destroy(ctx, &bout);
   cn_buffer_destroy(ctx, &bin);

@@ -296,8 +296,9 @@ TEST(parens_level_boundaries) {
 TEST(parens_many_tree_passes) {
   cn_context *ctx = test_context();
   if (!ctx) return;
-  /* simple's 64 x 1 named: its default takes 256 x 4 up to 34 partitions (no tree) */
-  tuning = (cn_parens_tuning){.tree_levels = 2, .shape[CN_PARENS_SIMPLE] = {64, 1, 0}};
+  /* simple's 64 x 1 named: its default takes 256 x 4 up to 34 partitions (no
+   * tree); the tree in its own dispatches (cn_parens fills tickets) */
+  tuning = (cn_parens_tuning){.tree_levels = 2, .shape[CN_PARENS_SIMPLE] = {64, 1, 0}, .tree_apart = true};
   const cn_parens_variant tree_variants[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOWMARK};
   for (int vi = 0; vi < 3; vi++) {
     cn_parens_variant v = tree_variants[vi];
@@ -631,6 +632,70 @@ TEST(parens_large) {
   for (size_t vi = 0; vi + 1 < NVARIANTS; vi++) check(variants[vi], n, pats[vi]);
 }
 
+/* The partition tree built by the reduce pass (cn_parens_args.tickets; up
+ * to 1024 partitions, lowmark's 256): simple in partitions of 32 over 1023 of
+ * them (two levels of runs of 256: 8 tree levels, then 2) and over 257 (a run
+ * of 256 and a run of 1, then 1 level), lowmark in partitions of 512 over 128, each
+ * matched twice in one command buffer with the same tickets, zeroed once
+ * (the scratch filled with garbage in between): both results the CPU's, and
+ * the tickets zero again at the end. */
+TEST(parens_tree_tickets) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const struct {
+    cn_parens_variant v;
+    uint64_t n;
+  } cases[] = {{CN_PARENS_SIMPLE, 1023 * 32 - 5}, {CN_PARENS_SIMPLE, 257 * 32}, {CN_PARENS_LOWMARK, 128 * 512 - 3}};
+  const cn_parens_tuning tu = {.shape[CN_PARENS_SIMPLE] = {32, 1, 0}, .shape[CN_PARENS_LOWMARK] = {32, 16, 0}};
+  for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+    uint64_t n = cases[ci].n, tbytes = cn_parens_ticket_bytes(n);
+    uint8_t *in = malloc(n);
+    int32_t *want = malloc(n * 4), *got = malloc(n * 4);
+    uint32_t *t = malloc(tbytes);
+    fill(in, n, ci == 1 ? PAT_STAIRS : PAT_SAWTOOTH, 32);
+    cn_parens_cpu(in, want, n);
+    cn_parens_args a = {.variant = cases[ci].v, .n = n, .tuning = &tu};
+    cn_buffer bin = {0}, bout = {0}, bscratch = {0}, bt = {0};
+    CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, (n + 15) & ~15ull, &bin));
+    CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, 4 * n, &bout));
+    CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, cn_parens_scratch_bytes(ctx, &a), &bscratch));
+    CHECK_OK(cn_buffer_create(ctx, CN_MEMORY_DEVICE, tbytes, &bt));
+    CHECK_OK(cn_buffer_upload(ctx, &bin, 0, in, n));
+    VkCommandBuffer cmd;
+    CHECK_OK(cn_cmd_begin(ctx, &cmd));
+    cn_cmd_fill(ctx, cmd, &bt, 0, bt.size, 0);
+    cn_cmd_fill(ctx, cmd, &bout, 0, bout.size, 0xFFFFFFF9u);
+    cn_cmd_barrier(ctx, cmd);
+    a.in = bin.address, a.out = bout.address, a.scratch = bscratch.address, a.tickets = bt.address;
+    for (int k = 0; k < 2; k++) { /* the second runs on what the first left */
+      CHECK_OK(cn_parens_record(ctx, cmd, &a));
+      cn_cmd_barrier(ctx, cmd);
+      if (k == 0) {
+        cn_cmd_fill(ctx, cmd, &bout, 0, bout.size, 0xFFFFFFF9u);
+        cn_cmd_fill(ctx, cmd, &bscratch, 0, bscratch.size, 0xFFFFFFFFu); /* no tree left from the first */
+        cn_cmd_barrier(ctx, cmd);
+      }
+    }
+    CHECK_OK(cn_cmd_submit(ctx, cmd));
+    CHECK_OK(cn_buffer_download(ctx, &bout, 0, got, 4 * n));
+    uint64_t wrong = 0;
+    for (uint64_t i = 0; i < n; i++) wrong += got[i] != want[i];
+    if (wrong)
+      fprintf(stderr, "  %s n=%llu: %llu wrong\n", cn_parens_variant_name(a.variant), (unsigned long long)n,
+              (unsigned long long)wrong);
+    CHECK_EQ_U64(wrong, 0);
+    CHECK_OK(cn_buffer_download(ctx, &bt, 0, t, tbytes));
+    uint64_t nonzero = 0;
+    for (uint64_t i = 0; i < tbytes / 4; i++) nonzero += t[i] != 0;
+    CHECK_EQ_U64(nonzero, 0);
+    cn_buffer_destroy(ctx, &bt);
+    cn_buffer_destroy(ctx, &bscratch);
+    cn_buffer_destroy(ctx, &bout);
+    cn_buffer_destroy(ctx, &bin);
+    free(in), free(want), free(got), free(t);
+  }
+}
+
 static uint64_t scratch_of(cn_context *ctx, cn_parens_variant v, uint64_t n) {
   return cn_parens_scratch_bytes(ctx, &(cn_parens_args){.variant = v, .n = n});
 }
@@ -658,7 +723,7 @@ TEST(parens_auto_fits_one_allocation) {
 }
 
 TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_single_sizes), T(parens_small_boundaries),
-          T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_no_tree_bound), T(parens_deep_stacks), T(parens_lookback_redo),
+          T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_no_tree_bound), T(parens_tree_tickets), T(parens_deep_stacks), T(parens_lookback_redo),
           T(parens_auto_unaligned), T(parens_lowmark_shapes), T(parens_lowmark_reduce_parts),
           T(parens_lowmark_slice_and_window_forms), T(parens_lowmark_shape_by_size), T(parens_lowmark_onepass), T(parens_random_sizes),
           T(parens_large), T(parens_auto_fits_one_allocation))

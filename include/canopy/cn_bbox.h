@@ -18,8 +18,10 @@
  *      streams of at most cn_tuning.bbox_compact_scan_max elements (2^20 by
  *      default) have no scan pass: each bbox_compact workgroup adds up the
  *      counts of the blocks before its own;
- *   2. parentheses matching of the compacted bytes (cn_parens_record, issue 3):
- *      for an END its BEGIN, for a BEGIN its enclosing BEGIN;
+ *   2. parentheses matching of the compacted bytes (cn_parens_record):
+ *      for an END its BEGIN, for a BEGIN its enclosing BEGIN (with tickets
+ *      that bbox_count zeroes: over few partitions the matching's reduce pass
+ *      builds its partition tree, cn_parens_args.tickets);
  *   3. clips: pointer jumping inside partitions of group nodes in shared memory
  *      (bbox_clip_local); a link that leaves a partition always lands on a
  *      "slice" BEGIN (one closed in a later partition, marked there), and one

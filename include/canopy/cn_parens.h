@@ -26,12 +26,15 @@
  *
  * Variants:
  *   SIMPLE     the paper's algorithm with one element per invocation (k = 1,
- *              P = 64): pass 1 per partition: its bicyclic value (a, b) (a
+ *              P = 64; up to 34 816 elements 256 x 4, P = 1024, so that the
+ *              walk below reaches every partition and no tree is built): pass 1 per partition: its bicyclic value (a, b) (a
  *              unmatched ')', b unmatched '(') and its stack slice (the b
  *              unmatched '(' indices, by a reverse bicyclic scan over the
  *              workgroup and a compaction); pass 2 a binary tree of bicyclic
  *              values over partitions (as many levels as n needs, 8 per
- *              dispatch, so no w^2 limit); pass 3 per partition: the stack
+ *              dispatch, so no w^2 limit; none over at most 34 partitions; with
+ *              tickets over at most 1024 built by pass 1's last workgroups,
+ *              cn_parens_args.tickets); pass 3 per partition: the stack
  *              before it, down to the depth the partition pops into, each entry
  *              found by walking back over the 32 nearest partitions' values and
  *              then searching the tree, ending in one partition's slice; then
@@ -70,7 +73,8 @@
  *                 slice: an unmatched '(' sits at slot g(k) - low, so each
  *                 survivor writes itself, no compaction;
  *              2. the bicyclic tree over partitions (as the other multi-pass
- *                 variants, 8 levels per dispatch, any n);
+ *                 variants, 8 levels per dispatch, any n; with tickets over
+ *                 at most 256 partitions built by pass 1's last workgroup);
  *              3. per partition (parens_lm_window): the stack before it down
  *                 to the depth it pops into, by tree searches continued down
  *                 the slices, 16 invocations per partition, written to a
@@ -246,6 +250,9 @@ typedef struct cn_parens_tuning {
    * of min tables (log2(workgroup) levels, a barrier each), index rows kept
    * where they fit. */
   bool single_psv_links;
+  /* With tickets (cn_parens_args.tickets): build the partition tree in
+   * parens_tree dispatches of its own all the same. */
+  bool tree_apart;
 } cn_parens_tuning;
 
 enum { CN_PARENS_SINGLE_TREE = 1, CN_PARENS_SINGLE_LOWMARK = 2 };
@@ -261,6 +268,17 @@ typedef struct cn_parens_args {
    * tree, window, match, clear, lookback, single), so one recording times
    * its passes. Each mark adds a barrier before it. */
   cn_timer *timer;
+  /* Optional: cn_parens_ticket_bytes() bytes, 4-byte aligned, that are zero
+   * when the matching starts (they are zero again when it ends, so one
+   * zeroing serves every later matching that nothing else interleaves with).
+   * simple and efficient over at most 1024 partitions and lowmark over at
+   * most 256 (one partition per reduce workgroup, the default) then build the partition tree
+   * above level 0 at the end of their reduce pass: the last workgroup of each
+   * run of 256 partitions to finish builds 8 levels, the last of those runs
+   * the rest (instead of a tree dispatch and barrier per 8 levels; over more
+   * partitions the tickets' fences cost more than those). 0: the tree
+   * dispatches. */
+  VkDeviceAddress tickets;
 } cn_parens_args;
 
 /* "auto", "simple", "efficient", "lookback", "lowmark", "single"; "?" for a bad value. */
@@ -286,6 +304,11 @@ CN_API uint64_t cn_parens_partition_size(cn_context *ctx, const cn_parens_args *
 /* Bytes of scratch cn_parens_record() needs for a->variant, a->n and a->tuning
  * (0 for n == 0, a bad variant or shape). */
 CN_API uint64_t cn_parens_scratch_bytes(cn_context *ctx, const cn_parens_args *a);
+
+/* Bytes of cn_parens_args.tickets for up to n elements, any variant and shape:
+ * a word per run of 256 partitions of the smallest shape (32 elements), per
+ * level of runs. */
+CN_API uint64_t cn_parens_ticket_bytes(uint64_t n);
 
 /* Records the matching of a->n elements into cmd; no trailing barrier: add
  * cn_cmd_barrier() before reading out. n == 0 records nothing. Fails with

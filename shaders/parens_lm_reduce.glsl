@@ -1,0 +1,96 @@
+// parens_lm_reduce.glsl: the kernel parens_lm_reduce (and parens_lm_reduce_tree,
+// which defines PARENS_TREE_FOLD first). Pass 1 of the LOWMARK variant (see parens_lm.glsl and
+// include/canopy/cn_parens.h). Per partition q: its bicyclic value (a, b) = (-low,
+// sum - low), low being the minimum of g relative to the partition's start, as
+// level 0 of the partition tree; and its stack slice, the b unmatched '(' with
+// slice position = g(k) - low (bottom first): an unmatched '(' of chunk t is
+// one of its own unmatched '(' that lies below every later chunk's low mark.
+// No compaction, no local-memory stack: each survivor knows its slot. The
+// chunk's sum and low mark come four elements at a time (lm_summary); only a
+// chunk with survivors walks its elements for its bitmask. The chunks'
+// survivors fill consecutive slots, so the slice is assembled in shared
+// memory and leaves in 16-byte stores of consecutive invocations (deep input
+// keeps most '(' unmatched: the slice is then as long as the partition).
+// A short slice (shorter than STAGE_FROM entries; its length is known to the
+// whole workgroup after the scans) is written straight from the invocations
+// that hold its entries, without the shared copy and its barrier: on random
+// input slices are a few dozen entries long.
+// parens_lm_reduce_tree: with tickets (pc.levels > 0, one partition per
+// workgroup) the last workgroups to finish build the tree above level 0 as
+// well (parens_tree_tail.glsl).
+#define PARENS_NO_PARTITION
+#include "parens.glsl"
+#include "parens_lm.glsl"
+#include "parens_tree_tail.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 16) PARENS_COHERENT buffer ParensI32x4 { ivec4 v[]; };
+
+// Partitions per workgroup, one after the other: the input of the next is
+// loaded before the current one's scans and barriers, so that a workgroup
+// keeps a load in flight while it works (the dispatch has ceil(n1 / RP)
+// workgroups).
+layout(constant_id = CN_SPEC_PARENS_MATCH) const uint RP = 1;
+
+// Slices of at least this many entries are staged through shared memory
+// (1: every slice; the id that the other variants use for their look-back
+// window).
+const uint STAGE_FROM = WINDOW;
+
+shared int sh_slice[P]; // the partition's slice, bottom first
+
+void main() {
+  uint t = lm_chunk_id(), lt = gl_LocalInvocationID.x;
+  uint q0 = cn_group_id() * RP;
+  LmWords next = lm_fetch(q0 * P, t);
+  for (uint i = 0u; i < RP; i++) {
+    uint q = q0 + i;
+    if (q >= pc.n1) break; // uniform in the workgroup
+    uint part = q * P;
+    LmWords cur = next;
+    if (i + 1u < RP && q + 1u < pc.n1) next = lm_fetch(part + P, t);
+    LmChunk c = lm_unpack(cur, part, t);
+    lm_summary(c);
+    int sum;
+    // g(chunk start) - g(partition start); after the previous partition's
+    // stores, or a partial partition's loads and walks, with a barrier first
+    int start = lm_excl_add(c.sum, sum, i > 0u || part + P > pc.n);
+    int low_t = start + c.low;
+    int low;
+    int after = lm_suffix_min(low_t, low);
+    // The k-th lowest unmatched '(' of the chunk sits at g = low_t + k; it
+    // survives the partition while that is below every later position.
+    int b = c.sum - c.low; // unmatched '(' of the chunk
+    int surv = after == LM_INF ? b : clamp(after - low_t, 0, b);
+    if (surv > 0) lm_walk(c);
+    uint m = c.mask;
+    uint slot = uint(low_t - low);
+    uint b_all = uint(sum - low); // the slice's length
+    if (lt == 0u) parens_tree_store0(q, uvec2(uint(-low), b_all));
+    if (b_all < STAGE_FROM) { // uniform in the workgroup
+      for (int k = 0; k < surv; k++) {
+        uint bit = uint(findLSB(m));
+        m ^= 1u << bit;
+        pc.slices.v[q * P + slot + uint(k)] = int(part + t * LK + bit);
+      }
+      continue;
+    }
+    // sh_slice's readers of the previous partition are past the barriers of
+    // lm_excl_add and lm_suffix_min
+    for (int k = 0; k < surv; k++) {
+      uint bit = uint(findLSB(m));
+      m ^= 1u << bit;
+      sh_slice[slot + uint(k)] = int(part + t * LK + bit);
+    }
+    barrier();
+    ParensI32x4 dst = ParensI32x4(pc.slices);
+    for (uint e4 = lt; 4u * e4 < b_all; e4 += WG) {
+      uint e = 4u * e4;
+      if (e + 4u <= b_all) {
+        dst.v[(q * P + e) / 4u] = ivec4(sh_slice[e], sh_slice[e + 1u], sh_slice[e + 2u], sh_slice[e + 3u]);
+      } else {
+        for (uint j = e; j < b_all; j++) pc.slices.v[q * P + j] = sh_slice[j];
+      }
+    }
+  }
+  if (RP == 1u && pc.levels != 0u && q0 < pc.n1) parens_tree_tail(q0);
+}
