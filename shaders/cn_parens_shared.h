@@ -31,7 +31,6 @@
 #define CN_SPEC_PARENS_MATCH 3  /* lowmark match: its form (parens_lm_match.glsl); lowmark reduce: partitions per workgroup; lowmark window: entries in flight per invocation */
 #define CN_SPEC_PARENS_ONEPASS_SPIN 4 /* lowmark one-pass: flag loads per workgroup before it computes a predecessor itself */
 
-/* Partition states in flags (lookback; lowmark's one-pass form). */
 /* parens_match: the partitions before its own whose bicyclic values it walks
  * back over before it searches the partition tree (parens_stack.glsl); the
  * search then starts at partition q - NEAR, and from partition 1 it reads
@@ -39,6 +38,7 @@
  * level 0 is never read, and simple and efficient do not build it. */
 #define CN_PARENS_NEAR 32u
 
+/* Partition states in flags (lookback; lowmark's one-pass form). */
 #define CN_PARENS_FLAG_NONE 0u
 #define CN_PARENS_FLAG_AGGREGATE 1u
 #define CN_PARENS_FLAG_WINDOW 2u

@@ -143,7 +143,7 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
   cn__parens_shape s = cn__parens_default_shapes[v];
   /* simple on at most 34 partitions of 256 x 4 (34 816 elements): no tree
    * pass, since parens_match walks back over all of them. On the H200 the
-   * scene stage's matching of 26 214 group nodes took 15.6 us against
+   * scene stage's matching of about 26 000 group nodes took 15.6 us against
    * 18.5 with 64 x 1 (410 partitions, a tree), 17.8 with 128 x 4 (52);
    * at 105 106 (103 partitions, a tree either way) 64 x 1 stays faster,
    * 22.6 against 24.3 (docs/PERF.md). */
