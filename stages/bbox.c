@@ -83,6 +83,7 @@ typedef struct cn__bbox_layout {
   uint64_t nblocks, pyramid_boxes;
   uint64_t counts, offs, scan, idx, gbytes, parens, parens_scratch, acc, link, slice, pyramid, ticket, total;
   uint64_t parens_tickets; /* offset of the matching's tickets in ticket */
+  uint64_t ticket_words;   /* words of ticket (bbox_count zeroes them all) */
 } cn__bbox_layout;
 
 static uint64_t cn__align(uint64_t x) { return (x + 255u) & ~(uint64_t)255u; }
@@ -122,7 +123,8 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   CN__PLACE(pyramid, l.pyramid_boxes * 16);
   /* bbox_pyramid: all runs, then each run of 256; then the matching's (cn_parens_args.tickets) */
   l.parens_tickets = 4 * (1 + CN_DIV_UP(CN_DIV_UP(gb, 256), 256));
-  CN__PLACE(ticket, l.parens_tickets + cn_parens_ticket_bytes(gb));
+  l.ticket_words = (l.parens_tickets + cn_parens_ticket_bytes(gb)) / 4;
+  CN__PLACE(ticket, 4 * l.ticket_words);
 #undef CN__PLACE
   l.total = at;
   return l;
@@ -222,7 +224,7 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
                              .n = (uint32_t)n,
                              .nblocks = (uint32_t)l.nblocks,
                              .group_bound = (uint32_t)gb,
-                             .ticket_words = (uint32_t)(l.parens_tickets / 4 + (gb ? cn_parens_ticket_bytes(gb) / 4 : 0))};
+                             .ticket_words = (uint32_t)l.ticket_words};
   cn_dispatch(ctx, cmd, rc->count, &cp, sizeof cp, CN_MAX(l.nblocks, 1));
   cn_cmd_barrier(ctx, cmd);
   cn__pass(ctx, cmd, a->timer, "bbox_count");

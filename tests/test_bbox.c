@@ -190,7 +190,8 @@ static stream gen_nested(uint64_t levels, bool clips_only);
  * every other test runs: 1, 4 and 8 items included. The first shape takes
  * the compaction's scan pass (bbox_compact_scan_max off), the others have
  * bbox_compact add up the counts before its block itself (the default at
- * these sizes), over up to 313 blocks (ten trips of its loop). */
+ * these sizes), over up to 313 blocks (several trips of its loop: 79
+ * groups of four counts over 32 invocations). */
 TEST(bbox_shapes) {
   const char *shapes[] = {"128,4,1024", "64,8,64", "256,1,128", "32,2,32"};
   const uint32_t off = CN_SMALL_OFF; /* the multi-pass kernels also at small n */
