@@ -80,6 +80,7 @@ bool cli_parens_tuning_env(cn_parens_tuning *t) {
   if ((e = getenv("CANOPY_PARENS_LOWMARK_SLICE_STAGE")) && *e)
     t->lowmark_slice_stage_from = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_LOWMARK_WINDOW_BATCH")) && *e) t->lowmark_window_batch = (uint32_t)strtoul(e, NULL, 10);
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_WINDOW_LANES")) && *e) t->lowmark_window_lanes = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_LOWMARK_ONEPASS")) && *e) t->lowmark_onepass = strcmp(e, "1") == 0;
   if ((e = getenv("CANOPY_PARENS_SINGLE_FORM")) && *e)
     t->single_form = strcmp(e, "lowmark") == 0 ? CN_PARENS_SINGLE_LOWMARK : CN_PARENS_SINGLE_TREE;

@@ -26,7 +26,7 @@
 #include "cn_config.h"
 
 /* Specialization constant (constant_id) beyond CN_SPEC_WG_SIZE/CN_SPEC_ITEMS. */
-#define CN_SPEC_PARENS_WINDOW 2 /* lookback: stack entries published per partition; lowmark reduce: slice length staged from */
+#define CN_SPEC_PARENS_WINDOW 2 /* lookback: stack entries published per partition; lowmark reduce: slice length staged from; lowmark window: invocations per partition */
 #define CN_SPEC_PARENS_SPIN 3   /* lookback: flag loads per partition before it redoes a predecessor */
 #define CN_SPEC_PARENS_MATCH 3  /* lowmark match: its form (parens_lm_match.glsl); lowmark reduce: partitions per workgroup; lowmark window: entries in flight per invocation */
 #define CN_SPEC_PARENS_ONEPASS_SPIN 4 /* lowmark one-pass: flag loads per workgroup before it computes a predecessor itself */

@@ -8,20 +8,23 @@
 // apart, the chains of many partitions overlap (small workgroups, no shared
 // memory to speak of), and the matching pass reads a finished window instead
 // of holding its workgroup through the chain. Few invocations per partition
-// (16: a random input needs a few dozen entries) let many partitions' chains
-// be in flight at once. Lane t fills depths t, t + 16, ...: one search for its
-// first depth, then down r's slice 16 entries at a time (the lanes together
+// (a random input needs a few dozen entries) let many partitions' chains be
+// in flight at once. Lane t fills depths t, t + L, ... (L = WIN_LANES): one
+// search for its first depth, then down r's slice L entries at a time (the lanes together
 // read and write consecutive entries), and a search continued below r when
 // the slice runs out. Where the slice and the window both hold BATCH more
 // rows, a lane loads BATCH entries before it stores any: a deep window (up to
-// a partition of entries, one partition per 16 lanes) is a copy, and a copy
+// a partition of entries, one partition per L lanes) is a copy, and a copy
 // with one load in flight per lane waits on each load's latency.
 #extension GL_EXT_control_flow_attributes : require
 #define PARENS_NO_PARTITION
 #include "parens.glsl"
 #include "parens_stack.glsl"
 
-const uint WIN_LANES = 16u; // invocations per partition; WG is a multiple
+// Invocations per partition, a power of two up to WG: the third
+// specialization constant (parens.glsl's WINDOW, the look-back window of the
+// other variants' kernels).
+const uint WIN_LANES = WINDOW;
 // Entries each lane loads before it stores them (1: one at a time), 1 .. 16.
 layout(constant_id = CN_SPEC_PARENS_MATCH) const uint BATCH = 8;
 

@@ -17,7 +17,8 @@ enum {
   PARENS_SPIN_BUDGET = 16384, /* look-back: flag loads per partition (see cn_parens.h) */
   PARENS_LOWMARK_K = 16,      /* lowmark: one uvec4 of input bytes per invocation (16 or 32, parens_lm.glsl) */
   PARENS_WINDOW_WG = 64,      /* lowmark: parens_lm_window workgroup */
-  PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES) */
+  PARENS_WINDOW_LANES = 16,   /* lowmark: its invocations per partition (WIN_LANES), at most the workgroup, */
+  PARENS_WINDOW_LANES_WIDE = 32, /*   and per partition of 1024 elements or more */
   PARENS_LOWMARK_REDUCE_PARTS = 1, /* lowmark: partitions per reduce workgroup (tuning.lowmark_reduce_parts) */
   PARENS_LOWMARK_REDUCE_PARTS_MAX = 64,
   PARENS_LOWMARK_SLICE_STAGE_FROM = 256, /* lowmark: reduce stages slices of this many entries or more */
@@ -31,8 +32,6 @@ enum {
   PARENS_SINGLE_DEFAULT_FORM = CN_PARENS_SINGLE_LOWMARK, /* single: form without tuning */
   PARENS_AUTO_TREE_SINGLE_MAX = 1 << 12, /* auto: the tree form of single up to here (no low-mark form) */
   PARENS_AUTO_LOWMARK_MIN = 1 << 18,     /* auto: simple below, lowmark from here */
-  PARENS_SIMPLE_WIDE_WG = 256,           /* simple: partitions of 256 x 4 where at most CN_PARENS_NEAR + 2 */
-  PARENS_SIMPLE_WIDE_K = 4,              /*   of them cover n (no tree above level 0), else the default shape */
   PARENS_TREE_FOLD_MAX = 1024,           /* with tickets: the reduce pass builds the tree up to this many partitions */
   PARENS_TREE_FOLD_LM_MAX = 256,         /*   (lowmark's: up to this many, one run of them) */
 };
@@ -124,6 +123,17 @@ static const cn__parens_shape cn__parens_default_shapes[CN_PARENS_VARIANT_COUNT]
     [CN_PARENS_SINGLE] = {.wg = 1024, .k = PARENS_SINGLE_K},
 };
 
+/* simple's shape by size without tuning: up to max_n elements, wg x k. */
+static const struct {
+  uint64_t max_n;
+  uint32_t wg, k;
+} cn__simple_shapes[] = {
+    {(CN_PARENS_NEAR + 2) * 512, 256, 2}, /* at most NEAR + 2 partitions: no tree */
+    {1u << 16, 256, 1},
+    {1u << 17, 256, 2},
+    {1u << 19, 512, 2},
+};
+
 /* The shape of variant v (not AUTO) for n elements: the tuning's when it
  * sets one (*ok false when the device cannot run it), else the default shape,
  * halved until its shared memory fits. lowmark's default workgroup halves to
@@ -141,14 +151,19 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
     return s;
   }
   cn__parens_shape s = cn__parens_default_shapes[v];
-  /* simple on at most 34 partitions of 256 x 4 (34 816 elements): no tree
-   * pass, since parens_match walks back over all of them. On the H200 the
-   * scene stage's matching of about 26 000 group nodes took 15.6 us against
-   * 18.5 with 64 x 1 (410 partitions, a tree), 17.8 with 128 x 4 (52);
-   * at 105 106 (103 partitions, a tree either way) 64 x 1 stays faster,
-   * 22.6 against 24.3 (docs/PERF.md). */
-  if (v == CN_PARENS_SIMPLE && n && n <= (uint64_t)(CN_PARENS_NEAR + 2) * PARENS_SIMPLE_WIDE_WG * PARENS_SIMPLE_WIDE_K)
-    s = (cn__parens_shape){.wg = PARENS_SIMPLE_WIDE_WG, .k = PARENS_SIMPLE_WIDE_K};
+  /* simple up to 2^19 elements: partitions of 256 or 512 invocations, at
+   * most 256 of them (a tree the reduce pass builds, with tickets), or at
+   * most CN_PARENS_NEAR + 2 (no tree: parens_match walks back over all of
+   * them). On the H200 (docs/PERF.md), fair coin, against 64 x 1: 2^14
+   * 12.3 against 15.3 us, 2^15 13.2 against 15.9, 2^16 16.8 against 18.7,
+   * 2^17 19.1 against 22.4; the scene stage's group nodes: 13 294 13.1
+   * against 15.7 (then 256 x 4), 52 000 16.5 against 18.7, 105 106 19.0
+   * against 22.5, 209 222 21.1 against 27.7. */
+  if (v == CN_PARENS_SIMPLE && n && n <= cn__simple_shapes[CN_ARRAY_LEN(cn__simple_shapes) - 1].max_n) {
+    size_t i = 0;
+    while (n > cn__simple_shapes[i].max_n) i++;
+    s = (cn__parens_shape){.wg = cn__simple_shapes[i].wg, .k = cn__simple_shapes[i].k};
+  }
   if (v == CN_PARENS_LOWMARK && n >= PARENS_LOWMARK_WG64_MIN)
     s.wg = CN_MIN(s.wg, CN_MAX(n >= PARENS_LOWMARK_WG32_MIN ? 32u : 64u, ctx->caps.max_subgroup_size));
   uint32_t wg = cn_floor_pow2(CN_MIN(s.wg, ctx->caps.max_workgroup_invocations));
@@ -369,7 +384,13 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   uint32_t reduce_spec[4] = {s.wg, s.k, lm ? stage_from : s.window, rparts};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
-  uint32_t window_spec[4] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, 1, batch};
+  /* 32 invocations per partition of at least 1024 elements: on the H200
+   * lowmark 4-7% faster at 2^18 - 2^23, and 16 for 512 (2^26 0.7% faster;
+   * docs/PERF.md) */
+  uint32_t lanes = tu->lowmark_window_lanes;
+  if (!lanes || lanes > PARENS_WINDOW_WG || (lanes & (lanes - 1)))
+    lanes = s.wg * s.k >= 1024 ? PARENS_WINDOW_LANES_WIDE : PARENS_WINDOW_LANES;
+  uint32_t window_spec[4] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, lanes, batch};
   VkPipeline reduce, tree, window = VK_NULL_HANDLE, match;
   uint32_t levels = 0;
   while ((1ull << levels) < l->n1p) levels++;
@@ -410,7 +431,7 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
     if (timer) cn_timer_mark(ctx, timer, cmd, "parens tree");
   }
   if (lm) {
-    cn_dispatch(ctx, cmd, window, &pc, sizeof pc, CN_DIV_UP(l->n1, PARENS_WINDOW_WG / PARENS_WINDOW_LANES));
+    cn_dispatch(ctx, cmd, window, &pc, sizeof pc, CN_DIV_UP(l->n1, PARENS_WINDOW_WG / lanes));
     cn_cmd_barrier(ctx, cmd);
     if (timer) cn_timer_mark(ctx, timer, cmd, "parens window");
   }

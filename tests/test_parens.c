@@ -296,8 +296,9 @@ TEST(parens_level_boundaries) {
 TEST(parens_many_tree_passes) {
   cn_context *ctx = test_context();
   if (!ctx) return;
-  /* simple's 64 x 1 named: its default takes 256 x 4 up to 34 partitions (no
-   * tree); the tree in its own dispatches (cn_parens fills tickets) */
+  /* simple's 64 x 1 named: its default takes partitions of 256 or 512
+   * invocations up to 2^19 elements; the tree in its own dispatches
+   * (cn_parens fills tickets) */
   tuning = (cn_parens_tuning){.tree_levels = 2, .shape[CN_PARENS_SIMPLE] = {64, 1, 0}, .tree_apart = true};
   const cn_parens_variant tree_variants[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT, CN_PARENS_LOWMARK};
   for (int vi = 0; vi < 3; vi++) {
@@ -314,18 +315,31 @@ TEST(parens_many_tree_passes) {
 
 /* simple and efficient build no tree where parens_match's walk back over
  * CN_PARENS_NEAR partitions and a search from partition 1 (level 0 alone)
- * reach every one before it (at most NEAR + 2 partitions), and simple takes
- * partitions of 256 x 4 there by default: both sides of each bound, on deep
- * and shallow inputs (a bound one partition higher fails here). */
+ * reach every one before it (at most NEAR + 2 partitions); simple's default
+ * shape by size (stages/parens.c): 256 x 2 on at most NEAR + 2 partitions,
+ * 256 x 1 up to 2^16 elements, 256 x 2 up to 2^17, 512 x 2 up to 2^19, 64 x 1
+ * above. Both sides of each bound, on deep and shallow inputs (a no-tree
+ * bound one partition higher fails here). */
 TEST(parens_no_tree_bound) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   enum { CN_PARENS_NEAR = 32 }; /* as in shaders/cn_parens_shared.h */
   const int pats[] = {PAT_SAWTOOTH, PAT_STAIRS, PAT_RANDOM, PAT_NESTED};
-  const uint64_t wide = (CN_PARENS_NEAR + 2) * 256 * 4; /* the default's bound */
-  const uint64_t dflt[] = {wide - 1, wide, wide + 1};
-  for (size_t i = 0; i < sizeof dflt / sizeof dflt[0]; i++)
-    for (size_t j = 0; j < sizeof pats / sizeof pats[0]; j++) check(CN_PARENS_SIMPLE, dflt[i], pats[j]);
+  const uint64_t wide = (CN_PARENS_NEAR + 2) * 256 * 2; /* the no-tree default's bound */
+  static const struct {
+    uint64_t n, p;
+  } edges[] = {{wide - 1, 512},  {wide, 512},         {wide + 1, 256},       {1u << 16, 256},
+               {(1u << 16) + 1, 512}, {1u << 17, 512}, {(1u << 17) + 1, 1024}, {1u << 19, 1024},
+               {(1u << 19) + 1, 64}};
+  tuning = (cn_parens_tuning){0};
+  /* 512 x 2 where the device runs workgroups of 512 (else halved) */
+  bool wg512 = cn_context_caps(ctx)->max_workgroup_invocations >= 512;
+  for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+    uint64_t p = cn_parens_partition_size(ctx, &(cn_parens_args){.variant = CN_PARENS_SIMPLE, .n = edges[i].n});
+    if (edges[i].p != 1024 || wg512) CHECK_EQ_U64(p, edges[i].p);
+    for (size_t j = 0; j < sizeof pats / sizeof pats[0]; j++)
+      if (edges[i].n <= wide + 1 || j < 2) check(CN_PARENS_SIMPLE, edges[i].n, pats[j]);
+  }
   const cn_parens_variant vs[] = {CN_PARENS_SIMPLE, CN_PARENS_EFFICIENT};
   tuning = (cn_parens_tuning){.shape[CN_PARENS_SIMPLE] = {64, 1, 0}};
   for (int vi = 0; vi < 2; vi++) {
@@ -504,29 +518,35 @@ static void fill_levels(uint8_t *in, uint64_t n, uint64_t part, const uint64_t *
 
 /* lowmark's reduce kernel writing short slices straight and staging long ones
  * (lowmark_slice_stage_from) and its window kernel copying batches of entries
- * (lowmark_window_batch): slices and pops just below, at and above each
+ * (lowmark_window_batch) with 1 to 64 invocations per partition
+ * (lowmark_window_lanes): slices and pops just below, at and above each
  * threshold and the batch's span, every pattern, 16 and 32 elements per
  * invocation, thresholds 1 (all staged) to past the partition (none). */
 TEST(parens_lowmark_slice_and_window_forms) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   static const struct {
-    uint32_t wg, k, stage_from, batch;
-  } runs[] = {{32, 16, 1, 1},  {32, 16, 17, 2},    {64, 16, 64, 3},  {32, 32, 256, 8},
-              {128, 16, 0, 0}, {64, 32, 5000, 16}, {32, 16, 2, 40}, {64, 16, 100, 5}};
+    uint32_t wg, k, stage_from, batch, lanes;
+  } runs[] = {{32, 16, 1, 1, 4},    {32, 16, 17, 2, 1},   {64, 16, 64, 3, 8},  {32, 32, 256, 8, 32},
+              {128, 16, 0, 0, 0},   {64, 32, 5000, 16, 2}, {32, 16, 2, 40, 64}, {64, 16, 100, 5, 16},
+              {32, 16, 0, 0, 8}};
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-    tuning = (cn_parens_tuning){.lowmark_slice_stage_from = runs[i].stage_from, .lowmark_window_batch = runs[i].batch};
+    tuning = (cn_parens_tuning){.lowmark_slice_stage_from = runs[i].stage_from,
+                                .lowmark_window_batch = runs[i].batch,
+                                .lowmark_window_lanes = runs[i].lanes};
     tuning.shape[CN_PARENS_LOWMARK] = (cn_parens_shape){.wg = runs[i].wg, .k = runs[i].k};
     uint64_t p = partition_size(ctx, CN_PARENS_LOWMARK);
     CHECK_EQ_U64(p, (uint64_t)runs[i].wg * runs[i].k);
     uint64_t sizes[] = {p - 1, p + 1, 9 * p + 17, 40 * p + 3};
     for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++)
       for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_LOWMARK, sizes[j], pat);
-    /* 256 and 8: the defaults (stages/parens.c); span: rows past a batch's first */
+    /* 256, 8 and 32 or 16 lanes (partitions from 1024 elements or smaller):
+     * the defaults (stages/parens.c); span: rows past a batch's first */
     uint64_t stage = runs[i].stage_from ? runs[i].stage_from : 256;
     uint64_t batch = runs[i].batch ? (runs[i].batch > 16 ? 16 : runs[i].batch) : 8;
-    uint64_t span = (batch - 1) * 16;
-    uint64_t at[] = {0, stage, span, span + 16, batch * 16, p / 2, p};
+    uint64_t lanes = runs[i].lanes ? runs[i].lanes : p >= 1024 ? 32 : 16;
+    uint64_t span = (batch - 1) * lanes;
+    uint64_t at[] = {0, stage, span, span + lanes, batch * lanes, p / 2, p};
     uint64_t n = 64 * p + 5;
     uint8_t *in = malloc(n);
     for (int rep = 0; rep < 3; rep++) {

@@ -26,8 +26,10 @@
  *
  * Variants:
  *   SIMPLE     the paper's algorithm with one element per invocation (k = 1,
- *              P = 64; up to 34 816 elements 256 x 4, P = 1024, so that the
- *              walk below reaches every partition and no tree is built): pass 1 per partition: its bicyclic value (a, b) (a
+ *              P = 64; up to 2^19 elements partitions of 256 or 512
+ *              invocations of 1 or 2 elements, at most 256 of them, or at
+ *              most 34, so that the walk below reaches every partition and
+ *              no tree is built): pass 1 per partition: its bicyclic value (a, b) (a
  *              unmatched ')', b unmatched '(') and its stack slice (the b
  *              unmatched '(' indices, by a reverse bicyclic scan over the
  *              workgroup and a compaction); pass 2 a binary tree of bicyclic
@@ -77,7 +79,8 @@
  *                 at most 256 partitions built by pass 1's last workgroup);
  *              3. per partition (parens_lm_window): the stack before it down
  *                 to the depth it pops into, by tree searches continued down
- *                 the slices, 16 invocations per partition, written to a
+ *                 the slices, 32 invocations per partition of 1024
+ *                 elements or more, 16 per smaller one, written to a
  *                 window in scratch; apart from the matching so that many
  *                 partitions' chains of dependent reads overlap;
  *              4. per partition (parens_lm_match): each invocation walks
@@ -106,7 +109,8 @@
  *                 ahead; lowmark_slice_stage_from sets the slice length from
  *                 which the reduce kernel stages slices through shared
  *                 memory; lowmark_window_batch the window entries each
- *                 invocation of the window kernel has in flight;
+ *                 invocation of the window kernel has in flight, and
+ *                 lowmark_window_lanes its invocations per partition;
  *                 lowmark_onepass runs the variant in one dispatch, each
  *                 partition publishing its value and slice and then
  *                 looking back over the earlier partitions' for its window
@@ -234,6 +238,9 @@ typedef struct cn_parens_tuning {
    * stores them, where the slice and the window both hold that many rows
    * (0: the default, see stages/parens.c; 1: one at a time; at most 16). */
   uint32_t lowmark_window_batch;
+  /* lowmark's window kernel: invocations per partition, 1 to 64, a power of
+   * two (0: the default, see stages/parens.c). */
+  uint32_t lowmark_window_lanes;
   /* lowmark in one dispatch: each partition publishes its value and slice
    * as soon as it has them and finds its window by looking back over the
    * earlier partitions' (no reduce, tree or window pass; the input read
