@@ -17,6 +17,7 @@
  *   CANOPY_PARENS_LOWMARK_LIFT=0|1 (0: one shuffle per lane in place of the lifting, the default)
  *   CANOPY_PARENS_LOWMARK_SLICE_STAGE=N (reduce: slices of N entries or more staged; 1: all),
  *   CANOPY_PARENS_LOWMARK_WINDOW_BATCH=1..16 (window: entries in flight per invocation)
+ *   CANOPY_PARENS_LOWMARK_WINDOW_LANES=1..64 (window: invocations per partition, a power of two)
  *   CANOPY_PARENS_LOWMARK_ONEPASS=0|1 (lowmark in one dispatch, windows by look-back)
  *   CANOPY_BENCH_PARENS_TRAFFIC=only  print lowmark's traffic model at the largest size, time nothing
  *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
