@@ -32,7 +32,13 @@ layout(buffer_reference, std430, buffer_reference_align = 4) PARENS_COHERENT buf
 layout(constant_id = CN_SPEC_WG_SIZE) const uint WG = 256;
 layout(constant_id = CN_SPEC_ITEMS) const uint K = 16; // 1, 2 or a multiple of 4, at most 32
 layout(constant_id = CN_SPEC_PARENS_WINDOW) const uint WINDOW = 512;
+#ifdef PARENS_LM_MULTI
+// The workgroup's invocations: LOCAL / WG partitions, one per subgroup (parens_lm.glsl).
+layout(constant_id = CN_SPEC_PARENS_LOCAL) const uint LOCAL = 32;
+layout(local_size_x_id = CN_SPEC_PARENS_LOCAL) in;
+#else
 layout(local_size_x_id = CN_SPEC_WG_SIZE) in;
+#endif
 
 const uint P = WG * K;
 

@@ -14,6 +14,12 @@
 // subgroup-major (t = subgroup id * subgroup size + lane) so that subgroup
 // scans follow element order on any device; subgroups must be full (the
 // workgroup size is a power of two >= the subgroup size).
+// With PARENS_LM_MULTI (parens_lm_match.comp) a workgroup of LOCAL invocations
+// holds LOCAL / WG partitions, one per subgroup (the host runs it only where
+// every subgroup has WG invocations): each partition's shared arrays are its
+// own slice (lm_slot()), and it synchronises with subgroup barriers alone, so
+// the partitions of a workgroup never wait on each other, and an SM holds
+// more of them than its limit of workgroups would allow one per workgroup.
 // Include after parens.glsl (with PARENS_NO_PARTITION).
 #ifndef PARENS_LM_GLSL
 #define PARENS_LM_GLSL
@@ -30,8 +36,31 @@ const int LM_INF = 0x7fffffff;
 
 shared int sh_sg[WG]; // one value per subgroup (scans across subgroups)
 
-// Chunk index of this invocation (subgroup-major, see above).
-uint lm_chunk_id() { return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; }
+#ifdef PARENS_LM_MULTI
+const uint LM_PPW = LOCAL / WG; // partitions per workgroup
+#else
+const uint LM_PPW = 1u;
+#endif
+
+// Chunk index of this invocation in its partition (subgroup-major, see above).
+uint lm_chunk_id() {
+  return LM_PPW > 1u ? gl_SubgroupInvocationID : gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+}
+
+// The partition's place in its workgroup (0 .. LM_PPW - 1).
+uint lm_slot() { return LM_PPW > 1u ? gl_SubgroupID : 0u; }
+
+// A barrier over the partition's invocations, its shared memory included:
+// the workgroup's, or its subgroup's when the workgroup holds several
+// partitions.
+void lm_barrier() {
+  if (LM_PPW > 1u) {
+    subgroupMemoryBarrierShared();
+    subgroupBarrier();
+  } else {
+    barrier();
+  }
+}
 
 // One chunk: close bits and its walk relative to its start.
 struct LmChunk {
@@ -150,6 +179,11 @@ void lm_summary(inout LmChunk c) {
 // the subgroup operations follow no branch (Vulkan does not promise that a
 // subgroup reconverges after one).
 int lm_excl_add(int x, out int total, bool sync) {
+  if (LM_PPW > 1u) { // the partition is one subgroup
+    if (sync) subgroupBarrier();
+    total = subgroupAdd(x);
+    return subgroupExclusiveAdd(x);
+  }
   if (sync) barrier();
   int incl = subgroupInclusiveAdd(x);
   int sg = subgroupAdd(x);
@@ -172,6 +206,10 @@ int lm_suffix_min(int x, out int total) {
   uint last = gl_SubgroupSize - 1u, l = gl_SubgroupInvocationID;
   int rev = subgroupShuffle(x, last - l);             // lanes reversed
   int after = subgroupShuffle(subgroupExclusiveMin(rev), last - l);
+  if (LM_PPW > 1u) { // the partition is one subgroup
+    total = subgroupMin(x);
+    return after;
+  }
   int sg = subgroupMin(x);
   if (subgroupElect()) sh_sg[gl_SubgroupID] = sg;
   barrier();

@@ -78,9 +78,12 @@ const uint LM_SG_LOG = 7u;
 const uint ROW = LK + 1u; // sh_ans row per chunk: depths 0 .. K (odd stride: no bank conflicts)
 const uint MIN_LEVELS = PSV_TABLES != 0u ? LM_LOG : 1u;
 
-shared int sh_min[MIN_LEVELS * WG]; // level j, chunk x: min of low marks over chunks (x - 2^j, x]; level 0 = low marks
-shared int sh_link[WG];         // chunk x's low mark (bits 15 up, signed) and 1 + the last chunk before x with a lower one (bits 0-14; 0: none)
-shared uint sh_mask[POS_ROWS != 0u ? 1u : WG];       // chunk x's unmatched '(' (bit j: element j of the chunk)
+// Per partition of the workgroup (LM_PPW of them with PARENS_LM_MULTI, each
+// its slice of WG entries at lm_slot() * WG; the other arrays only in forms
+// the host runs with one partition per workgroup):
+shared int sh_min[MIN_LEVELS * WG * LM_PPW]; // level j, chunk x: min of low marks over chunks (x - 2^j, x]; level 0 = low marks
+shared int sh_link[WG * LM_PPW]; // chunk x's low mark (bits 15 up, signed) and 1 + the last chunk before x with a lower one (bits 0-14; 0: none)
+shared uint sh_mask[POS_ROWS != 0u ? 1u : WG * LM_PPW]; // chunk x's unmatched '(' (bit j: element j of the chunk)
 shared int sh_pos[POS_ROWS != 0u ? WG * (LK + 1u) : 1u]; // POS_ROWS: chunk x's unmatched '(' (indices), lowest first
 shared int sh_win[WIN_CACHE != 0u ? WG : 1u]; // WIN_CACHE: window entries 0 .. WG - 1
 // Answers in registers (REG_ANS): each answer patches the chunk's outputs
@@ -123,9 +126,11 @@ void main() {
 #elif defined(PARENS_LM_ONEPASS)
   uint q = lm_onepass_id(), t = lm_chunk_id();
 #else
-  uint q = cn_group_id(), t = lm_chunk_id();
+  uint q = cn_group_id() * LM_PPW + lm_slot(), t = lm_chunk_id();
+  if (LM_PPW > 1u && q >= pc.n1) return; // the last workgroup's spare subgroups (no workgroup barrier follows)
 #endif
   uint part = q * P;
+  uint sb = lm_slot() * WG; // the partition's slice of the per-chunk shared arrays
   LmChunk c = lm_load_bits(part, t); // past n: zero bits, i.e. '(' after every real element
   uint base = part + t * LK;
 #if !defined(PARENS_LM_SINGLE) && !defined(PARENS_LM_ONEPASS)
@@ -159,8 +164,8 @@ void main() {
   if (POS_ROWS != 0u)
     for (uint m = mask, k = 0u; m != 0u; m &= m - 1u, k++) sh_pos[row + k] = int(base) + findLSB(m);
   else
-    sh_mask[t] = mask;
-  sh_min[t] = low_t;
+    sh_mask[sb + t] = mask;
+  sh_min[sb + t] = low_t;
 #if !defined(PARENS_LM_SINGLE) && !defined(PARENS_LM_ONEPASS)
   if (WIN_CACHE != 0u) sh_win[gl_LocalInvocationID.x] = win_word; // read after the barriers below
 #endif
@@ -183,7 +188,7 @@ void main() {
     // earlier subgroup whose minimum is below it.
     uint lane = gl_SubgroupInvocationID, sg = gl_SubgroupSize;
     int sg_low = subgroupMin(low_t);
-    if (subgroupElect()) sh_sg[gl_SubgroupID] = sg_low;
+    if (LM_PPW == 1u && subgroupElect()) sh_sg[gl_SubgroupID] = sg_low;
     int x = -1;
     if (PSV_LIFT != 0u && sg <= (1u << LM_SG_LOG)) {
       // Binary lifting in registers: mt[j] = the minimum over lanes
@@ -210,8 +215,8 @@ void main() {
         if (x < 0 && lane >= k && lk < low_t) x = int(t - k);
       }
     }
-    barrier();
-    if (x < 0) {
+    lm_barrier();
+    if (x < 0 && LM_PPW == 1u) { // with several partitions a workgroup's, each is one subgroup
       int s = int(gl_SubgroupID) - 1;
       while (s >= 0 && sh_sg[s] >= low_t) s--;
       if (s >= 0) {
@@ -219,26 +224,26 @@ void main() {
         while (sh_min[x] >= low_t) x--; // ends inside subgroup s: its minimum is below low_t
       }
     }
-    sh_link[t] = lm_link(low_t, x);
+    sh_link[sb + t] = lm_link(low_t, x);
   }
-  barrier();
+  lm_barrier();
 #ifdef PARENS_LM_ONEPASS
   lm_onepass_window(q, value); // sh_win1: the stack before the partition
 #endif
 
   // A hop along the links is one shared load: the next chunk's entry holds
   // its low mark and its own link.
-  int u = int(t) - 1, e = u >= 0 ? sh_link[u] : 0, lu = e >> 15; // a chunk, its entry and low mark
+  int u = int(t) - 1, e = u >= 0 ? sh_link[sb + uint(u)] : 0, lu = e >> 15; // a chunk, its entry and low mark
   for (int d = 0; d < nq; d++) {
     int v = start - d;
     while (u >= 0 && lu >= v) {
       u = (e & 0x7FFF) - 1;
-      e = u >= 0 ? sh_link[u] : 0;
+      e = u >= 0 ? sh_link[sb + uint(u)] : 0;
       lu = e >> 15;
     }
     int a;
     if (u >= 0 && POS_ROWS != 0u) a = sh_pos[uint(u) * ROW + uint(v - 1 - lu)];
-    else if (u >= 0) a = int(part + uint(u) * LK + lm_select_low(sh_mask[u], uint(v - 1 - lu)));
+    else if (u >= 0) a = int(part + uint(u) * LK + lm_select_low(sh_mask[sb + uint(u)], uint(v - 1 - lu)));
 #if defined(PARENS_LM_SINGLE)
     else a = -1;
 #elif defined(PARENS_LM_ONEPASS)

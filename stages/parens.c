@@ -24,6 +24,8 @@ enum {
   PARENS_LOWMARK_SLICE_STAGE_FROM = 256, /* lowmark: reduce stages slices of this many entries or more */
   PARENS_LOWMARK_WINDOW_BATCH = 8,       /* lowmark: window entries a lane loads before it stores them */
   PARENS_LOWMARK_WINDOW_BATCH_MAX = 16,
+  PARENS_LOWMARK_MATCH_PARTS = 2,        /* lowmark: partitions per matching workgroup, one per subgroup (where */
+                                         /*   a partition is one subgroup: 32 x 16 on the H200, from 2^24) */
   PARENS_LOWMARK_WG64_MIN = 1 << 22,     /* lowmark: 64 x 16 partitions from this n, 128 x 16 below */
   PARENS_LOWMARK_WG32_MIN = 1 << 24,     /* lowmark: 32 x 16 partitions from this n */
   PARENS_SINGLE_K = 16,       /* single: elements per invocation at its largest n (fewer below) */
@@ -106,9 +108,16 @@ static uint64_t cn__parens_shared_bytes(cn_parens_variant v, uint32_t wg, uint32
   return common + near + 4 * (v == CN_PARENS_LOOKBACK ? p + window : p) + 64;
 }
 
+/* Whether every subgroup of the device has wg invocations (a fixed subgroup size). */
+static bool cn__parens_one_subgroup(const cn_context *ctx, uint32_t wg) {
+  return ctx->caps.min_subgroup_size == wg && ctx->caps.max_subgroup_size == wg;
+}
+
 static bool cn__parens_shape_fits(const cn_context *ctx, cn_parens_variant v, cn__parens_shape s, uint32_t lm_form) {
   if (v == CN_PARENS_LOWMARK && ((s.k != 16 && s.k != 32) || s.wg < ctx->caps.max_subgroup_size)) return false;
-  return s.wg >= 32 && s.wg <= ctx->caps.max_workgroup_invocations && (s.wg & (s.wg - 1)) == 0 && s.k >= 1 &&
+  /* lowmark also in partitions of one subgroup under 32 invocations */
+  bool small_ok = v == CN_PARENS_LOWMARK && cn__parens_one_subgroup(ctx, s.wg);
+  return (s.wg >= 32 || small_ok) && s.wg <= ctx->caps.max_workgroup_invocations && (s.wg & (s.wg - 1)) == 0 && s.k >= 1 &&
          s.k <= 32 && (s.k <= 2 || s.k % 4 == 0) && s.window >= 1 && s.window <= s.wg * s.k &&
          cn__parens_shared_bytes(v, s.wg, s.k, s.window, lm_form) <= ctx->caps.max_shared_memory;
 }
@@ -369,6 +378,25 @@ static void cn__parens_pass(cn_context *ctx, VkCommandBuffer cmd, cn_timer *time
   cn_timer_mark(ctx, timer, cmd, label);
 }
 
+/* lowmark's matching workgroup: partitions per workgroup (PARENS_LM_MULTI in
+ * parens_lm_match.comp), one per subgroup, where every subgroup has the
+ * shape's invocations and the form is the default one; else 1. On the H200
+ * (32 x 16 from 2^24 elements, at most 32 workgroups an SM) 2 took lowmark
+ * at 2^26 from 412.0-412.2 to 406.7-407.2 us and at 2^25 from 220.3-220.9
+ * to 217.5-217.7; 4 the same (docs/PERF.md). */
+static uint32_t cn__parens_match_parts(const cn_context *ctx, cn__parens_shape s, uint32_t form,
+                                       const cn_parens_tuning *tu) {
+  uint32_t want = tu->lowmark_match_parts ? tu->lowmark_match_parts : PARENS_LOWMARK_MATCH_PARTS;
+  if (want <= 1 || !cn__parens_one_subgroup(ctx, s.wg) ||
+      (form & (LM_STAGE | LM_REWALK | LM_PSV_TABLES | LM_POS_ROWS | LM_WIN_CACHE)))
+    return 1;
+  uint64_t shared = cn__parens_shared_bytes(CN_PARENS_LOWMARK, s.wg, s.k, s.window, form);
+  while (want > 1 && ((uint64_t)want * s.wg > ctx->caps.max_workgroup_invocations ||
+                      (uint64_t)want * shared > ctx->caps.max_shared_memory))
+    want /= 2;
+  return CN_MAX(want, 1u);
+}
+
 static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cmd, cn_parens_variant v,
                                              cn__parens_shape s, const cn__parens_layout *l, cn_parens_push pc,
                                              const cn_parens_tuning *tu, VkDeviceAddress tickets, cn_timer *timer) {
@@ -391,6 +419,8 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   if (!lanes || lanes > PARENS_WINDOW_WG || (lanes & (lanes - 1)))
     lanes = s.wg * s.k >= 1024 ? PARENS_WINDOW_LANES_WIDE : PARENS_WINDOW_LANES;
   uint32_t window_spec[4] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, lanes, batch};
+  uint32_t mparts = lm ? cn__parens_match_parts(ctx, s, form, tu) : 1;
+  uint32_t match_spec[5] = {s.wg, s.k, s.window, form, s.wg * mparts};
   VkPipeline reduce, tree, window = VK_NULL_HANDLE, match;
   uint32_t levels = 0;
   while ((1ull << levels) < l->n1p) levels++;
@@ -418,7 +448,8 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   CN_TRY(cn_pipeline_get(ctx, rk, lm ? reduce_spec : spec, lm ? 4 : 3, &reduce));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
   if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 4, &window));
-  CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, spec, lm ? 4 : 3, &match));
+  CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, lm ? match_spec : spec,
+                         lm ? 5 : 3, &match));
   cn_dispatch(ctx, cmd, reduce, &rpc, sizeof rpc, lm ? CN_DIV_UP(l->n1, (uint64_t)rparts) : l->n1);
   cn_cmd_barrier(ctx, cmd);
   if (timer) cn_timer_mark(ctx, timer, cmd, "parens reduce");
@@ -435,7 +466,7 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
     cn_cmd_barrier(ctx, cmd);
     if (timer) cn_timer_mark(ctx, timer, cmd, "parens window");
   }
-  cn_dispatch(ctx, cmd, match, &pc, sizeof pc, l->n1);
+  cn_dispatch(ctx, cmd, match, &pc, sizeof pc, CN_DIV_UP(l->n1, (uint64_t)mparts));
   cn__parens_pass(ctx, cmd, timer, "parens match");
   return CN_OK;
 }

@@ -558,6 +558,42 @@ TEST(parens_lowmark_slice_and_window_forms) {
   tuning = (cn_parens_tuning){0};
 }
 
+/* lowmark's matching workgroups of several partitions, one per subgroup
+ * (lowmark_match_parts), on partitions of one subgroup of 16 and 32
+ * elements per invocation: partition counts on both sides of a multiple of
+ * the parts (the last workgroup's spare subgroups), every pattern, and the
+ * levels input at the window thresholds. Where the device's subgroup size
+ * is not fixed the form is not taken, and the matching is checked all the
+ * same. */
+TEST(parens_lowmark_match_parts) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  uint32_t sg = cn_context_caps(ctx)->max_subgroup_size;
+  static const struct {
+    uint32_t k, parts;
+  } runs[] = {{16, 2}, {16, 4}, {32, 3}, {16, 8}};
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    tuning = (cn_parens_tuning){.lowmark_match_parts = runs[i].parts};
+    tuning.shape[CN_PARENS_LOWMARK] = (cn_parens_shape){.wg = sg, .k = runs[i].k};
+    uint64_t p = partition_size(ctx, CN_PARENS_LOWMARK);
+    if (!p) continue; /* a subgroup under 32 invocations that is not fixed: no such shape */
+    CHECK_EQ_U64(p, (uint64_t)sg * runs[i].k);
+    uint64_t r = runs[i].parts;
+    uint64_t sizes[] = {1, p - 1, p + 1, r * p, r * p + 1, (r + 1) * p - 3, 2 * r * p + 17, 37 * p + 5, 300 * p + 1};
+    for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++)
+      for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_LOWMARK, sizes[j], pat);
+    uint64_t at[] = {0, 1, 16, 32, p / 2, p};
+    uint64_t n = 64 * p + 5;
+    uint8_t *in = malloc(n);
+    for (int rep = 0; rep < 3; rep++) {
+      fill_levels(in, n, p, at, sizeof at / sizeof at[0]);
+      check_input(CN_PARENS_LOWMARK, in, n, "levels");
+    }
+    free(in);
+  }
+  tuning = (cn_parens_tuning){0};
+}
+
 /* lowmark's default shape by size: 128 x 16 below 2^22 elements, 64 x 16 from
  * there, 32 x 16 from 2^24 (no tuning); at and around the first switch,
  * random, deep and adversarial inputs, past the second one random input
@@ -745,5 +781,5 @@ TEST(parens_auto_fits_one_allocation) {
 TEST_MAIN(T(parens_cpu_reference), T(parens_variant_names), T(parens_bad_arguments), T(parens_single_sizes), T(parens_small_boundaries),
           T(parens_level_boundaries), T(parens_many_tree_passes), T(parens_no_tree_bound), T(parens_tree_tickets), T(parens_deep_stacks), T(parens_lookback_redo),
           T(parens_auto_unaligned), T(parens_lowmark_shapes), T(parens_lowmark_reduce_parts),
-          T(parens_lowmark_slice_and_window_forms), T(parens_lowmark_shape_by_size), T(parens_lowmark_onepass), T(parens_random_sizes),
+          T(parens_lowmark_slice_and_window_forms), T(parens_lowmark_match_parts), T(parens_lowmark_shape_by_size), T(parens_lowmark_onepass), T(parens_random_sizes),
           T(parens_large), T(parens_auto_fits_one_allocation))

@@ -95,7 +95,10 @@
  *                 binary lifting over shuffled minima, across subgroups from
  *                 their minima); with no such chunk the
  *                 partition's window holds it. Then the recorded depths are
- *                 patched and the outputs leave as 16-byte stores. Tuning:
+ *                 patched and the outputs leave as 16-byte stores. Where a
+ *                 partition is one subgroup (a fixed subgroup size equal to
+ *                 the shape's workgroup), a workgroup holds two partitions,
+ *                 one per subgroup, with subgroup barriers only. Tuning:
  *                 lowmark_stage stages them through shared memory for
  *                 contiguous stores; lowmark_rewalk walks the chunk a second
  *                 time after the queries instead of holding its outputs in
@@ -111,6 +114,8 @@
  *                 memory; lowmark_window_batch the window entries each
  *                 invocation of the window kernel has in flight, and
  *                 lowmark_window_lanes its invocations per partition;
+ *                 lowmark_match_parts the partitions of a matching
+ *                 workgroup, one per subgroup;
  *                 lowmark_onepass runs the variant in one dispatch, each
  *                 partition publishing its value and slice and then
  *                 looking back over the earlier partitions' for its window
@@ -241,6 +246,13 @@ typedef struct cn_parens_tuning {
   /* lowmark's window kernel: invocations per partition, 1 to 64, a power of
    * two (0: the default, see stages/parens.c). */
   uint32_t lowmark_window_lanes;
+  /* lowmark's matching kernel: partitions per workgroup, one per subgroup
+   * (0: the default, see stages/parens.c; 1: one partition a workgroup).
+   * Taken where every subgroup has the partition's invocations (the
+   * device's subgroup size is fixed and equal to the shape's workgroup) and
+   * the matching form is the default one (answers in registers, no staging,
+   * second walk, min tables, index rows or window cache); else 1. */
+  uint32_t lowmark_match_parts;
   /* lowmark in one dispatch: each partition publishes its value and slice
    * as soon as it has them and finds its window by looking back over the
    * earlier partitions' (no reduce, tree or window pass; the input read
