@@ -155,6 +155,43 @@ int lm_nibble_drop(uint x) {
   return int(bitfieldExtract(tab, int(4u * (x & 7u)), 4));
 }
 
+// The lowest s (0..4, at most the count) of the '(' left unmatched inside a
+// group of four elements whose close bits are x, as a 4-bit mask: nibble
+// s - 1 of a 16-bit entry per x, two entries a word (x >= 10 leaves none).
+uint lm_nibble_lowest(uint x, int s) {
+  uint w = x >> 1;
+  uint word = w == 0u ? 0xee62f731u : w == 1u ? 0xccc4ccc4u : w == 2u ? 0x88889991u
+            : w == 3u ? 0x88888888u : w == 4u ? 0x22223331u : 0u;
+  uint e = word >> (16u * (x & 1u));
+  return s <= 0 ? 0u : bitfieldExtract(e, 4 * (s - 1), 4);
+}
+
+// The unmatched '(' of a whole chunk (close bits `closes`) at levels below
+// `bound` (relative to the chunk's start, g before the element), as a
+// bitmask: four elements at a time and no walk. A group's own unmatched '('
+// sit at consecutive levels from its low mark up, lowest first; those below
+// the low marks of every later group and below bound are unmatched in the
+// chunk and kept: the lowest s of the group's.
+uint lm_survivor_mask(uint closes, int bound) {
+  const uint NG = LK / 4u;
+  int lv[NG], cnt[NG];
+  int acc = 0;
+  [[unroll]] for (uint h = 0u; h < NG; h++) {
+    uint x = bitfieldExtract(closes, int(4u * h), 4);
+    int drop = lm_nibble_drop(x), sum = 4 - 2 * int(bitCount(x));
+    lv[h] = acc - drop;  // the group's low mark
+    cnt[h] = sum + drop; // its unmatched '(' (sum - low)
+    acc += sum;
+  }
+  uint m = 0u;
+  [[unroll]] for (int h = int(NG) - 1; h >= 0; h--) {
+    int s = clamp(bound - lv[h], 0, cnt[h]);
+    m |= lm_nibble_lowest(bitfieldExtract(closes, 4 * h, 4), s) << uint(4 * h);
+    bound = min(bound, lv[h]);
+  }
+  return m;
+}
+
 // Sum and low mark of the chunk (not its mask): four elements at a time for a
 // whole chunk, else by lm_walk.
 void lm_summary(inout LmChunk c) {

@@ -6,8 +6,8 @@
 // slice position = g(k) - low (bottom first): an unmatched '(' of chunk t is
 // one of its own unmatched '(' that lies below every later chunk's low mark.
 // No compaction, no local-memory stack: each survivor knows its slot. The
-// chunk's sum and low mark come four elements at a time (lm_summary); only a
-// chunk with survivors walks its elements for its bitmask. The chunks'
+// chunk's sum and low mark come four elements at a time (lm_summary), and so
+// does its bitmask of survivors (lm_survivor_mask: no walk). The chunks'
 // survivors fill consecutive slots, so the slice is assembled in shared
 // memory and leaves in 16-byte stores of consecutive invocations (deep input
 // keeps most '(' unmatched: the slice is then as long as the partition).
@@ -61,8 +61,9 @@ void main() {
     // survives the partition while that is below every later position.
     int b = c.sum - c.low; // unmatched '(' of the chunk
     int surv = after == LM_INF ? b : clamp(after - low_t, 0, b);
-    if (surv > 0) lm_walk(c);
-    uint m = c.mask;
+    // The survivors: below every later chunk's low mark, four elements at a
+    // time for a whole chunk (a partial one was walked by lm_summary)
+    uint m = c.count == LK ? lm_survivor_mask(c.closes, after == LM_INF ? int(P) + 1 : after - start) : c.mask;
     uint slot = uint(low_t - low);
     uint b_all = uint(sum - low); // the slice's length
     if (lt == 0u) parens_tree_store0(q, uvec2(uint(-low), b_all));
