@@ -18,19 +18,21 @@
 //          every pair ORs its element's bit into a 256-bit bitmap of its bin;
 //          its slot in the bin's list is
 //          offset[bin][chunk] + cnt[bin] + popcount(bits of earlier elements)
-//          (then it clears its bit and adds 1 to cnt[bin])
+//          (then each bin adds its bitmap's count to cnt[bin] and clears it)
 // so every list is in stream order with no sorting and no overflow (the fill
 // slots come from the scanned counts). Empty boxes are listed nowhere.
 // Needs workgroups of whole subgroups (256 is a multiple of every subgroup
 // size the host accepts): slot = subgroup id * subgroup size + lane.
 //
 // Loop trips are bounded per invocation: every pair lies in the slice, so a
-// round gives an invocation at most SLICE pairs per pass over them, and the
-// binary search and the bitmap rank are unrolled (no loop). Some drivers stop
+// round gives an invocation at most SLICE pairs per pass over them (one in the
+// count, two in the fill, then SLICE / 256 bins), and the binary search and
+// the bitmap rank are unrolled (no loop). Some drivers stop
 // loops after a fixed number of iterations per invocation (llvmpipe: 65 535
 // in total over all loops, cn_device_caps.max_loop_iterations); the host
 // picks rounds so that rounds * (3 * SLICE + subgroups + 2) stays below it.
 #include "common.glsl"
+#extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x = 256) in;
 
@@ -178,28 +180,51 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
 #endif
 #ifdef BINS_FILL_PASS
     if (fill) {
+      // the first pair's slot and bin are kept for the second pass (most
+      // rounds give an invocation one pair)
+      uint s1 = 0u, b1 = 0u;
       for (uint p = t; p < total; p += WG) {
         uint s = pair_slot(p);
         uint b = pair_bin(p, s, a_start, row0);
+        if (p == t) {
+          s1 = s;
+          b1 = b;
+        }
         uint e = sh_rect[s].x >> 24;
         atomicOr(sh_bits[b * 8u + (e >> 5)], 1u << (e & 31u));
       }
       barrier();
       for (uint p = t; p < total; p += WG) {
-        uint s = pair_slot(p);
-        uint b = pair_bin(p, s, a_start, row0);
+        uint s = s1, b = b1;
+        if (p != t) {
+          s = pair_slot(p);
+          b = pair_bin(p, s, a_start, row0);
+        }
         uint e = sh_rect[s].x >> 24, word = e >> 5;
         uint below = bitCount(sh_bits[b * 8u + word] & ((1u << (e & 31u)) - 1u)) + bits_below(b, word);
         uint pos = sh_cnt[b] + below;
         if (pos < pc.capacity) pc.elems.v[pos] = (ch * rounds + r) * WG + e;
       }
-      barrier();
-      for (uint p = t; p < total; p += WG) {
-        uint s = pair_slot(p);
-        uint b = pair_bin(p, s, a_start, row0);
-        uint e = sh_rect[s].x >> 24;
-        atomicAnd(sh_bits[b * 8u + (e >> 5)], ~(1u << (e & 31u)));
-        atomicAdd(sh_cnt[b], 1u);
+      // per bin of the slice: its count moves past the round's elements and
+      // its bitmap clears (8 independent loads, no search per pair; words in
+      // an order rotated by the bin, fewer bank conflicts). After the last
+      // round nothing reads them, but in bins_small the next slice's fill.
+#ifdef BINS_SMALL
+      bool more = true;
+#else
+      bool more = r + 1u < rounds;
+#endif
+      if (more) {
+        barrier();
+        for (uint x = t; x < sl; x += WG) {
+          uint c = 0u;
+          [[unroll]] for (uint w = 0u; w < 8u; w++) {
+            uint i = x * 8u + ((w + x) & 7u);
+            c += bitCount(sh_bits[i]);
+            sh_bits[i] = 0u;
+          }
+          sh_cnt[x] += c;
+        }
       }
     }
 #endif
