@@ -163,11 +163,12 @@ static cn__parens_shape cn__parens_shape_of(const cn_context *ctx, cn_parens_var
   /* simple up to 2^19 elements: partitions of 256 or 512 invocations, at
    * most 256 of them (a tree the reduce pass builds, with tickets), or at
    * most CN_PARENS_NEAR + 2 (no tree: parens_match walks back over all of
-   * them). On the H200 (docs/PERF.md), fair coin, against 64 x 1: 2^14
-   * 12.3 against 15.3 us, 2^15 13.2 against 15.9, 2^16 16.8 against 18.7,
-   * 2^17 19.1 against 22.4; the scene stage's group nodes: 13 294 13.1
-   * against 15.7 (then 256 x 4), 52 000 16.5 against 18.7, 105 106 19.0
-   * against 22.5, 209 222 21.1 against 27.7. */
+   * them). On the H200 (docs/PERF.md), against the former shapes (256 x 4
+   * up to 34 816 elements, 64 x 1 above), fair coin: 2^14 12.3 against
+   * 15.3 us, 2^15 13.2 against 15.9, 2^16 16.8 against 18.7, 2^17 19.1
+   * against 22.4; the scene stage's group nodes: 13 294 13.1 against 15.7,
+   * 52 746 16.5 against 18.7, 105 106 19.0 against 22.5, 209 222 21.1
+   * against 27.7. */
   if (v == CN_PARENS_SIMPLE && n && n <= cn__simple_shapes[CN_ARRAY_LEN(cn__simple_shapes) - 1].max_n) {
     size_t i = 0;
     while (n > cn__simple_shapes[i].max_n) i++;
