@@ -516,6 +516,17 @@ static void fill_levels(uint8_t *in, uint64_t n, uint64_t part, const uint64_t *
   }
 }
 
+/* lowmark on three draws of fill_levels' input over 64 partitions of p. */
+static void check_lowmark_levels(uint64_t p, const uint64_t *at, size_t nat) {
+  uint64_t n = 64 * p + 5;
+  uint8_t *in = malloc(n);
+  for (int rep = 0; rep < 3; rep++) {
+    fill_levels(in, n, p, at, nat);
+    check_input(CN_PARENS_LOWMARK, in, n, "levels");
+  }
+  free(in);
+}
+
 /* lowmark's reduce kernel writing short slices straight and staging long ones
  * (lowmark_slice_stage_from) and its window kernel copying batches of entries
  * (lowmark_window_batch) with 1 to 64 invocations per partition
@@ -547,13 +558,7 @@ TEST(parens_lowmark_slice_and_window_forms) {
     uint64_t lanes = runs[i].lanes ? runs[i].lanes : p >= 1024 ? 32 : 16;
     uint64_t span = (batch - 1) * lanes;
     uint64_t at[] = {0, stage, span, span + lanes, batch * lanes, p / 2, p};
-    uint64_t n = 64 * p + 5;
-    uint8_t *in = malloc(n);
-    for (int rep = 0; rep < 3; rep++) {
-      fill_levels(in, n, p, at, sizeof at / sizeof at[0]);
-      check_input(CN_PARENS_LOWMARK, in, n, "levels");
-    }
-    free(in);
+    check_lowmark_levels(p, at, sizeof at / sizeof at[0]);
   }
   tuning = (cn_parens_tuning){0};
 }
@@ -583,13 +588,7 @@ TEST(parens_lowmark_match_parts) {
     for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++)
       for (int pat = 0; pat < PAT_COUNT; pat++) check(CN_PARENS_LOWMARK, sizes[j], pat);
     uint64_t at[] = {0, 1, 16, 32, p / 2, p};
-    uint64_t n = 64 * p + 5;
-    uint8_t *in = malloc(n);
-    for (int rep = 0; rep < 3; rep++) {
-      fill_levels(in, n, p, at, sizeof at / sizeof at[0]);
-      check_input(CN_PARENS_LOWMARK, in, n, "levels");
-    }
-    free(in);
+    check_lowmark_levels(p, at, sizeof at / sizeof at[0]);
   }
   tuning = (cn_parens_tuning){0};
 }
