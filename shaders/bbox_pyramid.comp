@@ -34,21 +34,37 @@ void fence_barrier() {
 
 // Reduces entries [256 g, 256 g + 256) of the level at off (count entries)
 // through up to 8 levels; returns the entry count of the last level built.
+// Entry slot = subgroup id * size + lane (so a subgroup holds consecutive
+// entries): the first log2(size) levels by shuffles inside each subgroup
+// (level j's entry is on the lanes whose slot is a multiple of 2^j, and the
+// first of them stores it), the rest through shared memory.
 uint reduce_block(uint g, uint off, uint count) {
   uint t = gl_LocalInvocationID.x;
-  uint src = g * 256u + t;
-  barrier();
-  sh[t] = src < count ? pc.pyramid.v[off + src] : KEY_BOX_EMPTY;
-  for (uint w = 128u; w >= 1u && count > 1u; w >>= 1) {
+  uint size = gl_SubgroupSize, lane = gl_SubgroupInvocationID;
+  uint slot = gl_SubgroupID * size + lane, src = g * 256u + slot;
+  ivec4 v = src < count ? pc.pyramid.v[off + src] : KEY_BOX_EMPTY;
+  uint j = 0u;
+  for (uint m = 1u; m < size && count > 1u; m <<= 1) { // uniform: count is
+    v = key_union(v, subgroupShuffleXor(v, m));
+    off += count;
+    count = (count + 1u) / 2u;
+    j++;
+    uint x = src >> j;
+    if ((slot & ((m << 1) - 1u)) == 0u && x < count) pc.pyramid.v[off + x] = v;
+  }
+  barrier(); // the previous block's readers of sh are done
+  if (lane == 0u) sh[gl_SubgroupID] = v;
+  for (uint w = 128u >> j; j < 8u && count > 1u; w >>= 1) {
     barrier();
-    ivec4 v = t < w ? key_union(sh[2u * t], sh[2u * t + 1u]) : KEY_BOX_EMPTY;
+    ivec4 u = t < w ? key_union(sh[2u * t], sh[2u * t + 1u]) : KEY_BOX_EMPTY;
     barrier();
     off += count;
     count = (count + 1u) / 2u;
+    j++;
     if (t < w) {
-      sh[t] = v;
+      sh[t] = u;
       uint x = g * w + t;
-      if (x < count) pc.pyramid.v[off + x] = v;
+      if (x < count) pc.pyramid.v[off + x] = u;
     }
   }
   return count;
