@@ -4,10 +4,10 @@
 //
 // Every open group node k starts with its own clip box (a BEGIN_BLEND: none)
 // intersected with the viewport, and a link to its parent (the parentheses
-// matching output for an open is its enclosing open). log2(WG_SIZE) rounds in
-// shared memory
+// matching output for an open is its enclosing open). log2(WG_SIZE) rounds of
 //     val[k] = val[k] ∩ val[link[k]];  link[k] = link[link[k]]
-// while the link stays inside the partition, leave every node with the
+// while the link stays inside the partition (first by shuffles while it stays
+// inside the subgroup, then in shared memory), leave every node with the
 // intersection of its chain of ancestors within the partition and a link that
 // leaves it (or -1 at the root). A link that leaves the partition always
 // points at a "slice" open: one closed in a later partition (it is still open
@@ -32,9 +32,11 @@ shared vec4 sh_val[WG_SIZE];
 shared int sh_link[WG_SIZE];
 
 void main() {
-  uint t = gl_LocalInvocationID.x;
+  // node slot = subgroup id * size + lane: a subgroup holds consecutive nodes
+  uint size = gl_SubgroupSize, lane = gl_SubgroupInvocationID;
+  uint slot = gl_SubgroupID * size + lane;
   uint p0 = cn_group_id() * WG_SIZE;
-  uint k = p0 + t;
+  uint k = p0 + slot;
   uint limit = min(pc.offsets.v[pc.nblocks], pc.group_bound);
   vec4 vp = vec4(pc.vp_x0, pc.vp_y0, pc.vp_x1, pc.vp_y1);
   vec4 val = vp;
@@ -49,9 +51,24 @@ void main() {
       if (open >= 0 && uint(open) < p0) pc.slice.v[open] = 1u;
     }
   }
-  sh_val[t] = val;
-  sh_link[t] = link;
-  for (uint step = 1u; step < WG_SIZE; step <<= 1) {
+  // links inside the subgroup first, by shuffles (log2(size) rounds, no
+  // barrier): after them every link leaves the subgroup (or is -1)
+  int sg0 = int(p0 + gl_SubgroupID * size);
+  for (uint step = 1u; step < size; step <<= 1) {
+    bool inside = link >= sg0 && link < int(k);
+    uint src = inside ? uint(link - sg0) : lane;
+    vec4 tv = subgroupShuffle(val, src);
+    int tl = subgroupShuffle(link, src);
+    if (inside) {
+      val = box_intersect(val, tv);
+      link = tl;
+    }
+  }
+  // then across the partition's subgroups in shared memory: a chain visits
+  // each subgroup at most once, log2(WG_SIZE / size) rounds
+  sh_val[slot] = val;
+  sh_link[slot] = link;
+  for (uint step = size; step < WG_SIZE; step <<= 1) {
     barrier();
     vec4 nv = val;
     int nl = link;
@@ -63,8 +80,8 @@ void main() {
     barrier();
     val = nv;
     link = nl;
-    sh_val[t] = val;
-    sh_link[t] = link;
+    sh_val[slot] = val;
+    sh_link[slot] = link;
   }
   if (k < pc.group_bound) {
     pc.acc_dst.v[k] = val;
