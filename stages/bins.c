@@ -189,12 +189,14 @@ typedef struct cn__bins_sg_shape {
  * workgroup's size per workgroup, one count-matrix row per workgroup, r =
  * cn_tuning.bins_sg_rounds) and subgroup chunks (a chunk of `sub` elements
  * per subgroup, a row per subgroup, sub = cn_tuning.bins_sub). By default
- * workgroup rows of 4 rounds from 2^22 elements on: on the H200 (bench
- * scene, docs/PERF.md) faster than the workgroup kernels at 2^22 - 2^24 and
- * than subgroup chunks of 1024 at 2^24, slower than the workgroup kernels
- * below 2^22, where a workgroup's setup and its subgroups' chains of rounds
- * cost more than the workgroup kernels' barriers. */
-#define CN__BINS_SG_ROWS_MIN_N (1ull << 22)
+ * workgroup rows of 4 rounds from 2^23 elements on: on the H200 (bench
+ * scene on 256 bins, docs/PERF.md) faster than the workgroup kernels at 2^23
+ * (537.5 against 544-572 us for the stage, 3 to 8 rounds) and level at 2^24
+ * (975 against 975-1038), faster than subgroup chunks of 1024 at 2^24;
+ * slower than the workgroup kernels below 2^23 (2^22: 382 against 346-350
+ * with 3 or 4 rounds), where a workgroup's setup and its subgroups' chains
+ * of rounds cost more than the workgroup kernels' barriers. */
+#define CN__BINS_SG_ROWS_MIN_N (1ull << 23)
 #define CN__BINS_SG_ROWS_ROUNDS 4u
 #define CN__BINS_SG_MIN_N (1ull << 24)
 #define CN__BINS_SG_SUB 1024u

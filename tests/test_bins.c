@@ -477,11 +477,11 @@ TEST(bins_sg_path) {
   const float vp[4] = {0, 0, 1024, 1000}; /* 16 x 16 bins of 64 */
   cn_bins_grid g;
   CHECK_OK(cn_bins_grid_make(vp, 64, &g));
-  /* the default takes it from 2^22 elements (workgroup rows; a shape query:
+  /* the default takes it from 2^23 elements (workgroup rows; a shape query:
    * no GPU work); without workgroup rows, from 2^24 (subgroup chunks) */
   set_sub(0);
-  CHECK(!cn__bins_sg_grid(ctx, (1u << 22) - 1, &g));
-  CHECK(cn__bins_sg_grid(ctx, 1u << 22, &g) == sg_ok);
+  CHECK(!cn__bins_sg_grid(ctx, (1u << 23) - 1, &g));
+  CHECK(cn__bins_sg_grid(ctx, 1u << 23, &g) == sg_ok);
   CHECK(cn__bins_sg_grid(ctx, 1u << 24, &g) == sg_ok);
   cn_context_set_tuning(ctx, &(cn_tuning){.bins_sg_rounds = CN_SMALL_OFF, .bins_small_max = CN_SMALL_OFF,
                                           .bins_rows_max = CN_SMALL_OFF});
@@ -605,7 +605,7 @@ TEST(bins_sg_rows_path) {
   const float vn[4] = {0, 0, 1024, 1024};
   uint64_t n;
   cn_box *out = nested_groups(700, 13, vn, &n);
-  set_sg_rounds(4); /* the default's rounds (from 2^22 elements) */
+  set_sg_rounds(4); /* the default's rounds (from 2^23 elements) */
   CHECK(cn__bins_sg_grid(ctx, n, &g) == sg_ok);
   check_bins(out, n, vn, 64, "workgroup rows, nested groups");
   set_sg_rounds(0);

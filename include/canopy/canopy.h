@@ -127,7 +127,7 @@ typedef struct cn_tuning {
   uint32_t bins_sub;
   /* binning by subgroups in workgroup rows: rounds of the workgroup's size
    * per chunk, one count-matrix row per workgroup (1..4): that form at any
-   * stream size, unless bins_sub is set. 0: the default (4 rounds from 2^22
+   * stream size, unless bins_sub is set. 0: the default (4 rounds from 2^23
    * elements, the workgroup kernels below, from the H200 measurements in
    * docs/PERF.md); CN_SMALL_OFF: never. */
   uint32_t bins_sg_rounds;

@@ -28,7 +28,7 @@
  * caller sees bin_offsets[nbins] > capacity and re-runs with more
  * (cn_bins_run does). Test knob: CANOPY_BINS_ROUNDS=r (1..64) sets rounds.
  *
- * Streams of 2^22 elements or more on grids of at most 1024 bins, on devices
+ * Streams of 2^23 elements or more on grids of at most 1024 bins, on devices
  * whose subgroups have at most 32 invocations, bin by subgroups
  * (bins_sg_count and bins_sg_fill, in place of bins_count and bins_fill; the
  * same count matrix layout, scan and wrap check): every bin of the grid in a
@@ -44,9 +44,10 @@
  * takes the other form at any size, subgroup chunks of that many elements
  * and a matrix row per subgroup (no workgroup barrier; with workgroup rows
  * off, the default from 2^24 elements in chunks of 1024; CN_SMALL_OFF: the
- * workgroup kernels always). On the H200 workgroup rows are 1% faster than
- * the workgroup kernels at 2^22, 14% at 2^23, 8.5% at 2^24 (and 3% faster
- * than subgroup chunks there), and slower below 2^22: docs/PERF.md. The
+ * workgroup kernels always). On the H200 the stage with workgroup rows is
+ * 1-6% faster than with the workgroup kernels at 2^23, level at 2^24 (and 4%
+ * faster than with subgroup chunks there), and 9% slower at 2^22:
+ * docs/PERF.md. The
  * timer marks the same spans. Test knobs: CANOPY_BINS_SG_ROUNDS=r|off,
  * CANOPY_BINS_SUB=n|off.
  *
