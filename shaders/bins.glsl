@@ -48,6 +48,14 @@ const uint WG = 256u;
 #if defined(BINS_SMALL) || !defined(BINS_FILL)
 #define BINS_COUNT_PASS
 #endif
+#if !defined(BINS_SMALL) && !defined(BINS_FILL)
+// The count kernel: an element of at most OWN pairs in the slice counts them
+// itself before the round's first barrier; a round scans and spreads pairs
+// only when some element has more (sh_flag, one word per round, three in turn).
+#define BINS_OWN_PAIRS
+const uint OWN = 4u;
+shared uint sh_flag[3];
+#endif
 #if defined(BINS_SMALL) || defined(BINS_FILL)
 #define BINS_FILL_PASS
 shared uint sh_bits[SLICE * 8u];
@@ -76,18 +84,15 @@ uint pair_slot(uint p) {
 // sh_rect[slot] = (lx | e << 24, w = hx - lx + 1, nA, (yB - row0) | nB << 16):
 // lx < 2^22 (at most 2^22 bins), e < 256, rows of a slice < 2^16.
 
-// Bin of pair p (slot s) relative to the slice start (always inside it).
-uint pair_bin(uint p, uint s, uint a, uint row0) {
-  uint start = s == 0u ? 0u : sh_end[s - 1u];
-  uvec4 r = sh_rect[s];
-  uint k = p - start, lx = r.x & 0xFFFFFFu, w = r.y, nA = r.z;
+// Bin of pair k of an element (lx, w, nA, yB - row0, nB) relative to the
+// slice start (always inside it).
+uint rect_bin(uint k, uint lx, uint w, uint nA, uint yB, uint nB, uint a, uint row0) {
   uint y, col;
   if (k < nA) {
     y = row0;
     col = max(lx, a) + k;
   } else {
     k -= nA;
-    uint yB = r.w & 0xFFFFu, nB = r.w >> 16;
     if (k < nB * w) {
       y = row0 + yB + k / w;
       col = lx + k % w;
@@ -97,6 +102,13 @@ uint pair_bin(uint p, uint s, uint a, uint row0) {
     }
   }
   return (y - row0) * pc.nbx + col - a;
+}
+
+// Bin of pair p (slot s) relative to the slice start.
+uint pair_bin(uint p, uint s, uint a, uint row0) {
+  uint start = s == 0u ? 0u : sh_end[s - 1u];
+  uvec4 r = sh_rect[s];
+  return rect_bin(p - start, r.x & 0xFFFFFFu, r.y, r.z, r.w & 0xFFFFu, r.w >> 16, a, row0);
 }
 
 // Set bits of the first `word` words of bin b's bitmap (unrolled).
@@ -153,6 +165,20 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
       }
       count = nA + nB * w + nC;
     }
+#ifdef BINS_OWN_PAIRS
+    if (count <= OWN) {
+      for (uint k = 0u; k < count; k++) // at most OWN trips
+        atomicAdd(sh_cnt[rect_bin(k, lx, w, nA, min(yB - row0, 0xFFFFu), nB, a_start, row0)], 1u);
+      count = 0u; // nothing to spread
+    } else {
+      sh_flag[r % 3u] = 1u;
+    }
+    // the flag of the next round: its last readers (round r - 2) are past
+    // round r - 1's barrier, its writers wait for this round's
+    if (t == 0u) sh_flag[(r + 1u) % 3u] = 0u;
+    barrier();
+    if (sh_flag[r % 3u] == 0u) continue; // uniform: no element of this round has more than OWN pairs
+#endif
     // pair numbering: exclusive scan in slot order. The barrier first: the
     // previous round is done with sh_sg, sh_end, sh_rect, and the subgroup
     // scan follows no branch (the branches above, and the previous round's
@@ -262,6 +288,8 @@ void main() {
 #ifdef BINS_FILL
   bins_rounds(ch, pc.rounds, s0, sl, true);
 #else
+  if (t == 0u) sh_flag[0] = 0u;
+  barrier(); // sh_cnt and the first round's flag: the own pairs' atomics come before the round's barriers
   bins_rounds(ch, pc.rounds, s0, sl, false);
   barrier();
   for (uint x = t; x < sl; x += WG) pc.matrix.v[(s0 + x) * pc.nchunks + ch] = sh_cnt[x];
