@@ -48,11 +48,11 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
    * 2^19 entries is not what the scan waits on. H200 (docs/PERF.md), bench
    * scene with 256 bins: 2^21 elements, 3 rounds 200.7-200.9 us for the
    * stage against 2 rounds' 206.8-207.1 and 4 rounds' 217; 2^20, 2 rounds
-   * 135 against 1 round's 142-144 and 3 rounds' 139-141 (one run); earlier
-   * runs: 2^19, 1 round 144-146 against 2 rounds' 151; 2^18, 1 round 120-121
-   * against 4 rounds' 138-139. bench render's 100 000 paths on 510 bins: 1 round
-   * (2 x 10^5 entries) against 4, count 0.026 -> 0.016 ms, fill 0.108 ->
-   * 0.080 (beside flatten's write pass), scan 0.011 both. */
+   * 133-135 against 1 round's 142-144 and 3 rounds' 138-141; in earlier
+   * builds 2^19, 1 round 144-146 against 2 rounds' 151, and 2^18, 1 round
+   * 120-121 against 4 rounds' 138-139. bench render's 100 000 paths on 510
+   * bins: 1 round (2 x 10^5 entries) against 4, count 0.026 -> 0.016 ms, fill
+   * 0.108 -> 0.080 (beside flatten's write pass), scan 0.011 both. */
   uint64_t budget = CN_MAX(n / 8 * 3, 1u << 19), chunks_max = CN_MAX(budget / CN_MAX(s->nbins, 1), 1);
   uint64_t r = CN_DIV_UP(CN_DIV_UP(n, CN__BINS_WG), chunks_max);
   s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, r));
