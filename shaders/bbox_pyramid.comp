@@ -44,7 +44,7 @@ uint reduce_block(uint g, uint off, uint count) {
   uint slot = gl_SubgroupID * size + lane, src = g * 256u + slot;
   ivec4 v = src < count ? pc.pyramid.v[off + src] : KEY_BOX_EMPTY;
   uint j = 0u;
-  for (uint m = 1u; m < size && count > 1u; m <<= 1) { // uniform: count is
+  for (uint m = 1u; m < size && count > 1u; m <<= 1) { // uniform: size and count are the workgroup's
     v = key_union(v, subgroupShuffleXor(v, m));
     off += count;
     count = (count + 1u) / 2u;
