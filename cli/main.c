@@ -42,6 +42,7 @@ static void print_help(FILE *f) {
           "in the one-workgroup bbox kernel), CANOPY_SCENE_SMALL_WG=bbox,binsrows (their workgroup sizes),\n"
           "CANOPY_PATHBOX_SEGMENTS=apart (the folded path boxes' segments in a dispatch of their own),\n"
           "CANOPY_BBOX_COMPACT_SCAN=n|off (the compaction without a scan pass up to n elements),\n"
+          "CANOPY_BINS_OWN_FILL=n|off (binning's fill kernel with own pairs from n elements),\n"
           "CANOPY_PARENS_* (parentheses matching's shapes and forms: `canopy bench parens`)\n"
           "try other kernel shapes (benchmarks; results do not change); compiled GPU pipelines are kept in\n"
           "$XDG_CACHE_HOME/canopy/pipelines.bin (else ~/.cache/canopy/pipelines.bin) to start\n"
@@ -136,6 +137,10 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   const char *cs = getenv("CANOPY_BBOX_COMPACT_SCAN");
   if (cs && *cs)
     cli_tuning.bbox_compact_scan_max = strncmp(cs, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(cs, NULL, 10);
+  /* CANOPY_BINS_OWN_FILL=n or off (cn_tuning.bins_own_fill_from) */
+  const char *of = getenv("CANOPY_BINS_OWN_FILL");
+  if (of && *of)
+    cli_tuning.bins_own_fill_from = strncmp(of, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(of, NULL, 10);
   /* CANOPY_PARENS_* (cn_tuning.parens: the matching's shapes and forms, as in bench parens) */
   static cn_parens_tuning parens_tuning;
   if (cli_parens_tuning_env(&parens_tuning) && memcmp(&parens_tuning, &(cn_parens_tuning){0}, sizeof parens_tuning))

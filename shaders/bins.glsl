@@ -1,6 +1,7 @@
 // bins.glsl: the count and fill passes of binning (stages/bins.c), one kernel
-// each (bins_count.comp, bins_fill.comp define BINS_FILL or not); bins_small
-// (BINS_SMALL) runs both, slice after slice, in one workgroup.
+// each (bins_count.comp, bins_fill.comp define BINS_FILL or not;
+// bins_fill_own.comp also BINS_OWN_FILL); bins_small (BINS_SMALL) runs both,
+// slice after slice, in one workgroup.
 //
 // Workgroup = (chunk of ROUNDS * 256 consecutive elements, slice of SLICE
 // consecutive bins (row-major) held in shared memory): workgroup id = slice *
@@ -59,6 +60,14 @@ shared uint sh_flag[3];
 #if defined(BINS_SMALL) || defined(BINS_FILL)
 #define BINS_FILL_PASS
 shared uint sh_bits[SLICE * 8u];
+#endif
+#ifdef BINS_OWN_FILL
+// The fill kernel with own pairs (bins_fill_own.comp): an element of at most
+// OWN pairs in the slice sets its own bits before the round's first barrier
+// and writes its own entries after it; a round numbers and spreads pairs only
+// when some element has more (sh_flag as in the count kernel).
+const uint OWN = 4u;
+shared uint sh_flag[3];
 #endif
 shared uint sh_cnt[SLICE];
 shared uint sh_end[WG];    // per slot: inclusive end of its pairs (non-decreasing)
@@ -126,6 +135,37 @@ uint bits_below(uint b, uint word) {
 }
 #endif
 
+#ifdef BINS_FILL_PASS
+// After a round's entries: per bin of the slice, its count moves past the
+// round's elements and its bitmap clears (8 independent loads, no search per
+// pair; words in an order rotated by the bin, fewer bank conflicts).
+void bins_fill_next(uint sl) {
+  for (uint x = gl_LocalInvocationID.x; x < sl; x += WG) {
+    uint c = 0u;
+    [[unroll]] for (uint w = 0u; w < 8u; w++) {
+      uint i = x * 8u + ((w + x) & 7u);
+      c += bitCount(sh_bits[i]);
+      sh_bits[i] = 0u;
+    }
+    sh_cnt[x] += c;
+  }
+}
+#endif
+
+#ifdef BINS_OWN_FILL
+// The entries of invocation t's own element (its `own` pairs, bit t of each
+// of its bins' bitmaps set and visible): element index i.
+void bins_own_entries(uint own, uint i, uint lx, uint w, uint nA, uint yB, uint nB, uint a, uint row0) {
+  uint t = gl_LocalInvocationID.x, word = t >> 5;
+  for (uint k = 0u; k < own; k++) { // at most OWN trips
+    uint b = rect_bin(k, lx, w, nA, yB, nB, a, row0);
+    uint below = bitCount(sh_bits[b * 8u + word] & ((1u << (t & 31u)) - 1u)) + bits_below(b, word);
+    uint pos = sh_cnt[b] + below;
+    if (pos < pc.capacity) pc.elems.v[pos] = i;
+  }
+}
+#endif
+
 // The rounds of chunk ch over the slice [s0, s0 + sl): the count pass adds
 // the chunk's pairs to sh_cnt; the fill pass (sh_cnt = the chunk's offset in
 // each bin, sh_bits clear) writes the chunk's list entries.
@@ -179,11 +219,38 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
     barrier();
     if (sh_flag[r % 3u] == 0u) continue; // uniform: no element of this round has more than OWN pairs
 #endif
+#ifdef BINS_OWN_FILL
+    // An own element's bits; the previous round's per-bin update is behind
+    // the barrier that ended it.
+    uint own = 0u, yBr = min(yB - row0, 0xFFFFu);
+    if (count <= OWN) {
+      for (uint k = 0u; k < count; k++) // at most OWN trips
+        atomicOr(sh_bits[rect_bin(k, lx, w, nA, yBr, nB, a_start, row0) * 8u + (t >> 5)], 1u << (t & 31u));
+      own = count;
+      count = 0u; // nothing to spread
+    } else {
+      sh_flag[r % 3u] = 1u;
+    }
+    if (t == 0u) sh_flag[(r + 1u) % 3u] = 0u; // as in the count kernel
+    // also the barrier the scan below needs: the previous round is done with
+    // sh_sg, sh_end, sh_rect, and the branches above end here
+    barrier();
+    if (sh_flag[r % 3u] == 0u) { // uniform: every element of the round has at most OWN pairs
+      bins_own_entries(own, i, lx, w, nA, yBr, nB, a_start, row0);
+      if (r + 1u < rounds) {
+        barrier();
+        bins_fill_next(sl);
+        barrier(); // the next round's own bits come after the update
+      }
+      continue;
+    }
+#else
     // pair numbering: exclusive scan in slot order. The barrier first: the
     // previous round is done with sh_sg, sh_end, sh_rect, and the subgroup
     // scan follows no branch (the branches above, and the previous round's
     // pair loops, end at it).
     barrier();
+#endif
     uint incl = subgroupInclusiveAdd(count);
     uint sgsum = subgroupAdd(count);
     if (subgroupElect()) sh_sg[gl_SubgroupID] = sgsum;
@@ -231,10 +298,11 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
         uint pos = sh_cnt[b] + below;
         if (pos < pc.capacity) pc.elems.v[pos] = (ch * rounds + r) * WG + e;
       }
-      // per bin of the slice: its count moves past the round's elements and
-      // its bitmap clears (8 independent loads, no search per pair; words in
-      // an order rotated by the bin, fewer bank conflicts). After the last
-      // round nothing reads them, but in bins_small the next slice's fill.
+#ifdef BINS_OWN_FILL
+      bins_own_entries(own, i, lx, w, nA, yBr, nB, a_start, row0);
+#endif
+      // the per-bin update: after the last round nothing reads the counts
+      // and bitmaps, but in bins_small the next slice's fill
 #ifdef BINS_SMALL
       bool more = true;
 #else
@@ -242,15 +310,10 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
 #endif
       if (more) {
         barrier();
-        for (uint x = t; x < sl; x += WG) {
-          uint c = 0u;
-          [[unroll]] for (uint w = 0u; w < 8u; w++) {
-            uint i = x * 8u + ((w + x) & 7u);
-            c += bitCount(sh_bits[i]);
-            sh_bits[i] = 0u;
-          }
-          sh_cnt[x] += c;
-        }
+        bins_fill_next(sl);
+#ifdef BINS_OWN_FILL
+        barrier();
+#endif
       }
     }
 #endif
@@ -286,6 +349,10 @@ void main() {
 #endif
   }
 #ifdef BINS_FILL
+#ifdef BINS_OWN_FILL
+  if (t == 0u) sh_flag[0] = 0u;
+  barrier(); // sh_cnt, sh_bits and the first round's flag come before the own bits
+#endif
   bins_rounds(ch, pc.rounds, s0, sl, true);
 #else
   if (t == 0u) sh_flag[0] = 0u;

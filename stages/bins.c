@@ -1,5 +1,6 @@
 /* bins.c: host side of binning (see cn_bins.h), its CPU reference and its
- * convenience call. Kernels: shaders/bins.glsl (bins_count, bins_fill), bins_gather. */
+ * convenience call. Kernels: shaders/bins.glsl (bins_count, bins_fill, bins_fill_own, bins_small),
+ * bins_rows, bins_sg.glsl (bins_sg_count, bins_sg_fill), bins_gather, bins_check. */
 #include "cn_bins.h"
 
 #include "cn_box.h"
@@ -370,7 +371,10 @@ cn_result cn__bins_record_beside(cn_context *ctx, VkCommandBuffer cmd, const cn_
   } else {
     uint32_t spec[3] = {CN__BINS_WG, 1, s.slice};
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_COUNT, spec, 3, &count));
-    CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_FILL, spec, 3, &fill));
+    /* the fill with own pairs from cn_tuning.bins_own_fill_from elements (off by default) */
+    uint32_t own = ctx->tuning.bins_own_fill_from;
+    bool own_fill = own && own != CN_SMALL_OFF && a->n >= own;
+    CN_TRY(cn_pipeline_get(ctx, own_fill ? CN_KERNEL_BINS_FILL_OWN : CN_KERNEL_BINS_FILL, spec, 3, &fill));
     groups = s.nchunks * CN_DIV_UP(s.nbins, s.slice);
   }
   VkDeviceAddress matrix = a->scratch, scan = a->scratch + ((s.matrix * 4 + 255) & ~255ull);

@@ -126,6 +126,70 @@ TEST(bins_rounds_and_big_elements) {
   free(b);
 }
 
+/* The fill kernel with own pairs (cn_tuning.bins_own_fill_from): elements of
+ * at most 4 pairs in a slice set their bits and write their entries
+ * themselves; a round with a larger element also numbers and spreads that
+ * one's pairs. Rounds of only small elements (no spreading), of both, of 1, 3
+ * and 16 rounds a chunk, boxes of exactly 4 and 5 bins, several slices of 512
+ * bins whose rows a box crosses, empty boxes, and lists past the first
+ * capacity (cn_bins_run runs again with the exact count). */
+static void set_own_fill(uint32_t from, uint32_t rounds) {
+  cn_context *ctx = test_context();
+  if (ctx)
+    cn_context_set_tuning(ctx, &(cn_tuning){.bins_own_fill_from = from, .bins_rounds = rounds,
+                                            .bins_small_max = CN_SMALL_OFF, .bins_rows_max = CN_SMALL_OFF,
+                                            .bins_sub = CN_SMALL_OFF});
+}
+
+static cn_box own_fill_box(const float vp[4], int kind) {
+  float x = (float)test_rand_below((uint64_t)vp[2] - 200), y = (float)test_rand_below((uint64_t)vp[3] - 200);
+  float w = 1 + (float)test_rand_below(60), h = 1 + (float)test_rand_below(60);
+  switch (kind) {
+  case 0: return (cn_box){x, y, x + w, y + h};          /* 1 to 4 bins */
+  case 1: return (cn_box){x, y, x + 64 * 3 + 1, y + 10}; /* 4 or 5 bins */
+  case 2: return (cn_box){x, y, x + 65, y + 65};        /* 4 to 9 bins */
+  case 3: return (cn_box){0, 0, 0, 0};                  /* empty */
+  default: return rand_box_in(vp, 1500);                /* large */
+  }
+}
+
+TEST(bins_own_fill) {
+  const float vp[4] = {0, 0, 4096, 2048}; /* 64 x 32 bins of 64 px: 4 slices of 512, 8 rows each */
+  uint64_t n = 20000;
+  cn_box *b = malloc(n * sizeof *b);
+  struct { const char *name; int kinds; uint32_t rounds; } runs[] = {
+      {"own fill, small elements, 1 round", 2, 1},  {"own fill, small elements, 3 rounds", 2, 3},
+      {"own fill, 4 to 9 bins, 3 rounds", 4, 3},    {"own fill, mixed, 1 round", 5, 1},
+      {"own fill, mixed, 3 rounds", 5, 3},          {"own fill, mixed, 16 rounds", 5, 16},
+  };
+  for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+    for (uint64_t i = 0; i < n; i++) {
+      int kind = (int)test_rand_below((uint64_t)runs[k].kinds);
+      if (kind == 4 && test_rand_below(40)) kind = 0; /* a few large elements: most rounds have one */
+      b[i] = own_fill_box(vp, kind);
+    }
+    set_own_fill(1, runs[k].rounds);
+    check_bins(b, n, vp, 64, runs[k].name);
+  }
+  /* only from the threshold: below it the plain kernel, the same lists */
+  set_own_fill(30000, 3);
+  check_bins(b, n, vp, 64, "own fill below its threshold");
+  /* lists past the first capacity (4 n): every element over 8 to 40 bins */
+  for (uint64_t i = 0; i < 4000; i++) {
+    float x = (float)(i % 60) * 64;
+    b[i] = (cn_box){x, 0, x + 100, 300 + (float)(i % 5) * 64};
+  }
+  set_own_fill(1, 2);
+  check_bins(b, 4000, vp, 64, "own fill past the capacity");
+  /* grid-covering boxes: every round spreads (llvmpipe's loop-trip limit) */
+  for (uint64_t i = 0; i < 1024; i++) b[i] = (cn_box){0, 0, 2048, 2048};
+  const float vp2[4] = {0, 0, 2048, 2048};
+  set_own_fill(1, 4);
+  check_bins(b, 1024, vp2, 64, "own fill, 1024 grid-covering boxes");
+  cn_context_set_tuning(test_context(), NULL);
+  free(b);
+}
+
 TEST(bins_limits) {
   cn_bins_grid g;
   const float huge[4] = {0, 0, 3e7f, 10};
@@ -617,5 +681,5 @@ TEST(bins_sg_rows_path) {
   free(out);
 }
 
-TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_limits), T(bins_nested_groups), T(bins_loop_limit_known), T(bins_small_path), T(bins_rows_path),
+TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_own_fill), T(bins_limits), T(bins_nested_groups), T(bins_loop_limit_known), T(bins_small_path), T(bins_rows_path),
           T(bins_shape_sweep), T(bins_sg_path), T(bins_sg_rows_path))

@@ -110,7 +110,7 @@ typedef struct cn_context cn_context;
  * them itself (the CLI does, see its --help). */
 struct cn_parens_tuning; /* cn_parens.h */
 struct cn_scan_tuning;   /* cn_scan.h */
-#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bins_sub, bins_sg_rounds, bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max, pathbox_fold_max, flatten_scan_one_block_max, flatten_write_scan_max, bbox_compact_scan_max: never that path */
+#define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bins_sub, bins_sg_rounds, bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max, pathbox_fold_max, flatten_scan_one_block_max, flatten_write_scan_max, bbox_compact_scan_max, bins_own_fill_from: never that path */
 typedef struct cn_tuning {
   /* bbox stage: workgroup size and elements per invocation of the compaction
    * and draws kernels, workgroup size of bbox_clip_local (powers of two,
@@ -237,6 +237,15 @@ typedef struct cn_tuning {
    * same results. 0: the default (2^20, from the H200 measurements in
    * docs/PERF.md); CN_SMALL_OFF: never. */
   uint32_t bbox_compact_scan_max;
+  /* binning, the workgroup fill kernel: streams of at least this many
+   * elements run it with own pairs (bins_fill_own, cn_bins.h: an element of
+   * at most 4 pairs in a bin slice sets its bits and writes its entries
+   * itself, and a round numbers and spreads pairs only when some element has
+   * more; three workgroup barriers a round instead of five). The same
+   * results. 0 (the default) or CN_SMALL_OFF: never (the kernel is not yet
+   * measured on a GPU; docs/PERF.md has the measurements of the same form
+   * built into the plain fill kernel). */
+  uint32_t bins_own_fill_from;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;
