@@ -130,7 +130,7 @@ TEST(bins_rounds_and_big_elements) {
  * at most 4 pairs in a slice set their bits and write their entries
  * themselves; a round with a larger element also numbers and spreads that
  * one's pairs. Rounds of only small elements (no spreading), of both, of 1, 3
- * and 16 rounds a chunk, boxes of exactly 4 and 5 bins, several slices of 512
+ * and 16 rounds a chunk, boxes of 4 and of 5 bins, several slices of 512
  * bins whose rows a box crosses, empty boxes, and lists past the first
  * capacity (cn_bins_run runs again with the exact count). */
 static void set_own_fill(uint32_t from, uint32_t rounds) {
@@ -146,7 +146,7 @@ static cn_box own_fill_box(const float vp[4], int kind) {
   float w = 1 + (float)test_rand_below(60), h = 1 + (float)test_rand_below(60);
   switch (kind) {
   case 0: return (cn_box){x, y, x + w, y + h};          /* 1 to 4 bins */
-  case 1: return (cn_box){x, y, x + 64 * 3 + 1, y + 10}; /* 4 or 5 bins */
+  case 1: return (cn_box){x, y, x + 64 * 3 + 1, y + 10}; /* 4 or 5 bins a row, 1 or 2 rows */
   case 2: return (cn_box){x, y, x + 65, y + 65};        /* 4 to 9 bins */
   case 3: return (cn_box){0, 0, 0, 0};                  /* empty */
   default: return rand_box_in(vp, 1500);                /* large */
@@ -174,7 +174,7 @@ TEST(bins_own_fill) {
   /* only from the threshold: below it the plain kernel, the same lists */
   set_own_fill(30000, 3);
   check_bins(b, n, vp, 64, "own fill below its threshold");
-  /* lists past the first capacity (4 n): every element over 8 to 40 bins */
+  /* lists past the first capacity (4 n): every element over 10 to 18 bins */
   for (uint64_t i = 0; i < 4000; i++) {
     float x = (float)(i % 60) * 64;
     b[i] = (cn_box){x, 0, x + 100, 300 + (float)(i % 5) * 64};
