@@ -42,7 +42,7 @@ static void print_help(FILE *f) {
           "in the one-workgroup bbox kernel), CANOPY_SCENE_SMALL_WG=bbox,binsrows (their workgroup sizes),\n"
           "CANOPY_PATHBOX_SEGMENTS=apart (the folded path boxes' segments in a dispatch of their own),\n"
           "CANOPY_BBOX_COMPACT_SCAN=n|off (the compaction without a scan pass up to n elements),\n"
-          "CANOPY_BINS_OWN_FILL=n|off (binning's fill kernel with own pairs from n elements),\n"
+          "CANOPY_BINS_OWN_FILL=n|off (binning's fill kernel with own pairs from n elements, default 2^21),\n"
           "CANOPY_PARENS_* (parentheses matching's shapes and forms: `canopy bench parens`)\n"
           "try other kernel shapes (benchmarks; results do not change); compiled GPU pipelines are kept in\n"
           "$XDG_CACHE_HOME/canopy/pipelines.bin (else ~/.cache/canopy/pipelines.bin) to start\n"

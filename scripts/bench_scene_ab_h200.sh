@@ -3,7 +3,7 @@
 # `device` call (../shared/docs/GPU.md says how to bring the Vulkan loader
 # along). Run from the repository root on the device; results land in $OUT.
 #   VARIANTS  forms to compare, separated by ';', each NAME or NAME:VAR=VALUE[,VAR=VALUE...]
-#             of one binary: default "head;ownfill:CANOPY_BINS_OWN_FILL=1"
+#             of one binary: default "head;plainfill:CANOPY_BINS_OWN_FILL=off"
 #   BINS      NAME=BINARY pairs, separated by spaces: the binary of each form
 #             (default: every form runs .gpu/canopy)
 #   SIZES     log2 of the synthetic stream sizes (default "14 16 20 21 22")
@@ -14,7 +14,7 @@
 # binscan binfill total_us bbox/cp (µs). Every row is checked against the CPU
 # reference by the benchmark before it prints.
 set -u
-VARIANTS=${VARIANTS:-"head;ownfill:CANOPY_BINS_OWN_FILL=1"}
+VARIANTS=${VARIANTS:-"head;plainfill:CANOPY_BINS_OWN_FILL=off"}
 SIZES=${SIZES:-"14 16 20 21 22"}
 ROUNDS=${ROUNDS:-2}
 empty=$(mktemp -d)

@@ -14,6 +14,10 @@
 
 #define CN__BINS_MAX (1u << 22)
 #define CN__BINS_WG 256u /* bins.glsl: one bit per element of a round */
+/* Streams of at least this many elements take the workgroup fill kernel with
+ * own pairs, bins_fill_own (cn_tuning.bins_own_fill_from; H200, docs/PERF.md:
+ * binfill 106 -> 93 us at 2^22, 52 -> 51 at 2^21, 0.8-1.1 us slower at 2^20). */
+#define CN__BINS_OWN_FILL_FROM (1u << 21)
 
 cn_result cn_bins_grid_make(const float vp[4], uint32_t bin_size, cn_bins_grid *out) {
   memset(out, 0, sizeof *out);
@@ -371,9 +375,9 @@ cn_result cn__bins_record_beside(cn_context *ctx, VkCommandBuffer cmd, const cn_
   } else {
     uint32_t spec[3] = {CN__BINS_WG, 1, s.slice};
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_COUNT, spec, 3, &count));
-    /* the fill with own pairs from cn_tuning.bins_own_fill_from elements (off by default) */
-    uint32_t own = ctx->tuning.bins_own_fill_from;
-    bool own_fill = own && own != CN_SMALL_OFF && a->n >= own;
+    /* the fill with own pairs from cn_tuning.bins_own_fill_from elements */
+    uint32_t own = ctx->tuning.bins_own_fill_from ? ctx->tuning.bins_own_fill_from : CN__BINS_OWN_FILL_FROM;
+    bool own_fill = own != CN_SMALL_OFF && a->n >= own;
     CN_TRY(cn_pipeline_get(ctx, own_fill ? CN_KERNEL_BINS_FILL_OWN : CN_KERNEL_BINS_FILL, spec, 3, &fill));
     groups = s.nchunks * CN_DIV_UP(s.nbins, s.slice);
   }

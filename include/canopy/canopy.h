@@ -242,9 +242,8 @@ typedef struct cn_tuning {
    * at most 4 pairs in a bin slice sets its bits and writes its entries
    * itself, and a round numbers and spreads pairs only when some element has
    * more; three workgroup barriers a round instead of five). The same
-   * results. 0 (the default) or CN_SMALL_OFF: never (the kernel is not yet
-   * measured on a GPU; docs/PERF.md has the measurements of the same form
-   * built into the plain fill kernel). */
+   * results. 0: the default (2^21, from the H200 measurements in
+   * docs/PERF.md); CN_SMALL_OFF: never. */
   uint32_t bins_own_fill_from;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */

@@ -27,12 +27,11 @@
  * nothing can overflow: entries beyond `capacity` are not written, and the
  * caller sees bin_offsets[nbins] > capacity and re-runs with more
  * (cn_bins_run does). Test knob: CANOPY_BINS_ROUNDS=r (1..64) sets rounds.
- * With cn_tuning.bins_own_fill_from set, streams of at least that many
- * elements take bins_fill_own in place of bins_fill: an element of at most 4
+ * Streams of at least cn_tuning.bins_own_fill_from elements (2^21 by
+ * default) take bins_fill_own in place of bins_fill: an element of at most 4
  * pairs in the slice sets its bits and writes its entries itself, and a round
  * numbers and spreads pairs only when some element has more (three workgroup
- * barriers a round instead of five; off by default, CLI knob
- * CANOPY_BINS_OWN_FILL=n|off).
+ * barriers a round instead of five; CLI knob CANOPY_BINS_OWN_FILL=n|off).
  *
  * Streams of 2^23 elements or more on grids of at most 1024 bins, on devices
  * whose subgroups have at most 32 invocations, bin by subgroups
