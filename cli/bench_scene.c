@@ -1,10 +1,11 @@
 /* bench_scene.c: `canopy bench scene`: the scene stage, stage by stage (GPU
  * timestamps between stages, median of runs after warm-up), on synthetic
  * element streams n = 2^min .. 2^max (default 2^10 .. 2^24; about 10% clip and
- * blend BEGIN/END, random-walk depth, 16x16 bins of 256 px) and on the real
- * scenes of tests/data/scenes-real (path boxes included), with a copy kernel
- * moving the box array in the same run and the CPU reference alongside. Every
- * GPU result is checked against the CPU reference before it is reported. */
+ * blend BEGIN/END, random-walk depth, 16x16 bins of 256 px or bins of
+ * CANOPY_BENCH_SCENE_BIN=px) and on the real scenes of tests/data/scenes-real
+ * (path boxes included), with a copy kernel moving the box array in the same
+ * run and the CPU reference alongside. Every GPU result is checked against the
+ * CPU reference before it is reported. */
 #include "bench.h"
 #include <canopy/cn_bbox.h>
 #include <canopy/cn_bins.h>
@@ -385,14 +386,28 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
   int lo = o->min_log2 ? o->min_log2 : 10, hi = o->max_log2 ? o->max_log2 : (o->quick ? 16 : 24);
   if (hi > 26) hi = 26;
   if (lo > hi) lo = hi;
+  /* CANOPY_BENCH_SCENE_BIN=px: the synthetic streams' bin size (16..4096, default 256: 16 x 16 bins) */
+  uint32_t bin = 256;
+  const char *be = getenv("CANOPY_BENCH_SCENE_BIN");
+  if (be && *be) {
+    char *end;
+    unsigned long v = strtoul(be, &end, 10);
+    if (*end || v < 16 || v > 4096) {
+      fprintf(stderr, "canopy bench scene: CANOPY_BENCH_SCENE_BIN=%s: a bin size of 16 to 4096 pixels\n", be);
+      return CLI_USAGE;
+    }
+    bin = (uint32_t)v;
+  }
+  uint32_t side = (4096 + bin - 1) / bin;
   bench_printf(rep, "scene stage: per-stage GPU time in microseconds (medians); synthetic streams: ~10%% BEGIN/END\n"
-                    "(clips and blends), random-walk depth, boxes of 2..200 px in 4096 x 4096, 16 x 16 bins of 256 px.\n"
+                    "(clips and blends), random-walk depth, boxes of 2..200 px in 4096 x 4096, %u x %u bins of %u px.\n"
                     "total_us = median of whole runs (compaction through bins, + path boxes for scenes; a scene's\n"
                     "pathbox is 0 where bbox1 folds its segments too: bbox_small_segs, cn_tuning.pathbox_fold_max);\n"
                     "copy_us = copy_u32x4 of the 16n-byte box array in the same run; bbox/cp = bytes/s of the five\n"
                     "bbox stages (36n bytes: tags, boxes in, results out) over the copy's bytes/s;\n"
                     "cpu_ms = cn_bbox_cpu + cn_bins_cpu on this host (one run); vs_cpu = cpu / total.\n"
-                    "Every row was checked against the CPU reference first.\n\n");
+                    "Every row was checked against the CPU reference first.\n\n",
+               side, side, bin);
   /* --passes: the stages mark each pass (restored at the end) */
   const cn_tuning saved = *cn_context_tuning(ctx);
   if (o->passes) {
@@ -424,7 +439,7 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     }
     scene_job j = {.n = n, .viewport = {0, 0, 4096, 4096}};
     synth(n, tags, boxes, &j.groups);
-    cn_result r = cn_bins_grid_make(j.viewport, 256, &j.grid);
+    cn_result r = cn_bins_grid_make(j.viewport, bin, &j.grid);
     char name[64];
     snprintf(name, sizeof name, "synthetic 2^%d", e);
     rc = r == CN_OK ? run_job(ctx, o, rep, name, &j, tags, boxes) : cli_fail("bench", "grid", r);
