@@ -48,17 +48,21 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
    * has no more (less shared memory per workgroup for the same work) */
   s->slice = ctx->caps.max_shared_memory >= 24u * 1024u && s->nbins > 256 ? 512u : 256u;
   /* Rounds of 256 elements per chunk: as few as keep the count matrix
-   * (nbins x chunks) within max(3n / 8, 2^19) entries, at most 16. A round
-   * costs a workgroup latency, a matrix entry scan bandwidth, which up to
-   * 2^19 entries is not what the scan waits on. H200 (docs/PERF.md), bench
-   * scene with 256 bins: 2^21 elements, 3 rounds 200.7-200.9 us for the
-   * stage against 2 rounds' 206.8-207.1 and 4 rounds' 217; 2^20, 2 rounds
-   * 133-135 against 1 round's 142-144 and 3 rounds' 138-141; in earlier
-   * builds 2^19, 1 round 144-146 against 2 rounds' 151, and 2^18, 1 round
-   * 120-121 against 4 rounds' 138-139. bench render's 100 000 paths on 510
-   * bins: 1 round (2 x 10^5 entries) against 4, count 0.026 -> 0.016 ms, fill
-   * 0.108 -> 0.080 (beside flatten's write pass), scan 0.011 both. */
-  uint64_t budget = CN_MAX(n / 8 * 3, 1u << 19), chunks_max = CN_MAX(budget / CN_MAX(s->nbins, 1), 1);
+   * (nbins x chunks) within max(3n / 8, 2^19) entries and within 3 x 2^19,
+   * at most 16. A round costs a workgroup latency, a matrix entry scan
+   * bandwidth, which up to 2^19 entries is not what the scan waits on. H200
+   * (docs/PERF.md), bench scene with 256 bins: 2^24 elements, 11 rounds
+   * (8: 868-869 us for the stage, 12: 864) against 4 rounds' 921; 2^23, 6
+   * rounds 503-504 against 4 rounds' 513-514 and 8 rounds' 509-511; 2^22, 3
+   * or 4 rounds 328-329 against 2 rounds' 342; 2^21, 3 rounds 195-196
+   * against 2 rounds' 200-201 and 4 rounds' 213-214; 2^20, 2 rounds 133-135
+   * against 1 round's 142-144 and 3 rounds' 138-141; in earlier builds 2^19,
+   * 1 round 144-146 against 2 rounds' 151, and 2^18, 1 round 120-121
+   * against 4 rounds' 138-139. bench render's 100 000 paths on 510 bins: 1
+   * round (2 x 10^5 entries) against 4, count 0.026 -> 0.016 ms, fill 0.108
+   * -> 0.080 (beside flatten's write pass), scan 0.011 both. */
+  uint64_t budget = CN_MIN(CN_MAX(n / 8 * 3, 1u << 19), 3u << 19);
+  uint64_t chunks_max = CN_MAX(budget / CN_MAX(s->nbins, 1), 1);
   uint64_t r = CN_DIV_UP(CN_DIV_UP(n, CN__BINS_WG), chunks_max);
   s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, r));
   /* The context's tuning (cn_tuning.bins_rounds, 1..64) replaces it. */
@@ -190,21 +194,15 @@ typedef struct cn__bins_sg_shape {
   uint64_t nchunks, groups, matrix;
 } cn__bins_sg_shape;
 
-/* Two forms (bins_sg.glsl): workgroup rows (a chunk of r rounds of the
- * workgroup's size per workgroup, one count-matrix row per workgroup, r =
- * cn_tuning.bins_sg_rounds) and subgroup chunks (a chunk of `sub` elements
- * per subgroup, a row per subgroup, sub = cn_tuning.bins_sub). By default
- * workgroup rows of 4 rounds from 2^23 elements on: on the H200 (bench
- * scene on 256 bins, docs/PERF.md) faster than the workgroup kernels at 2^23
- * (537.5 against 544-572 us for the stage, 3 to 8 rounds) and level at 2^24
- * (975 against 975-1038), faster than subgroup chunks of 1024 at 2^24;
- * slower than the workgroup kernels below 2^23 (2^22: 382 against 346-350
- * with 3 or 4 rounds), where a workgroup's setup and its subgroups' chains
- * of rounds cost more than the workgroup kernels' barriers. */
-#define CN__BINS_SG_ROWS_MIN_N (1ull << 23)
-#define CN__BINS_SG_ROWS_ROUNDS 4u
-#define CN__BINS_SG_MIN_N (1ull << 24)
-#define CN__BINS_SG_SUB 1024u
+/* Two forms (bins_sg.glsl), each only where the tuning asks for it:
+ * workgroup rows (a chunk of r rounds of the workgroup's size per workgroup,
+ * one count-matrix row per workgroup, r = cn_tuning.bins_sg_rounds) and
+ * subgroup chunks (a chunk of `sub` elements per subgroup, a row per
+ * subgroup, sub = cn_tuning.bins_sub). On the H200 (bench scene,
+ * docs/PERF.md) the workgroup kernels with the own-pairs fill are faster at
+ * every measured size: 2^23 elements on 256 bins 503 against 538 us for the
+ * stage with workgroup rows of 4 rounds, 2^24 864-869 against 974 (subgroup
+ * chunks of 1024 slower still). */
 
 static bool cn__bins_sg(const cn_context *ctx, uint64_t n, const cn_bins_grid *g, cn__bins_sg_shape *out) {
   const cn_device_caps *c = &ctx->caps;
@@ -230,8 +228,9 @@ static bool cn__bins_sg(const cn_context *ctx, uint64_t n, const cn_bins_grid *g
   bool tuned = cn__pow2_u32(tsub) && tsub >= 32 && tsub <= 4096 && tsub % c->max_subgroup_size == 0;
   uint32_t tr = ctx->tuning.bins_sg_rounds;
   bool rows_tuned = tr >= 1 && tr <= 4;
-  if (!tuned && tr != CN_SMALL_OFF && (rows_tuned || n >= CN__BINS_SG_ROWS_MIN_N)) {
-    uint64_t r = rows_tuned ? tr : CN__BINS_SG_ROWS_ROUNDS;
+  if (!tuned && !rows_tuned) return false;
+  if (!tuned) {
+    uint64_t r = tr;
     bool fits = true;
     if (c->max_loop_iterations) {
       /* an invocation: the setup and the offsets' pass over the subgroups
@@ -253,8 +252,8 @@ static bool cn__bins_sg(const cn_context *ctx, uint64_t n, const cn_bins_grid *g
       return true;
     }
   }
-  if (!tuned && n < CN__BINS_SG_MIN_N) return false;
-  s.sub = tuned ? tsub : CN__BINS_SG_SUB;
+  if (!tuned) return false;
+  s.sub = tsub;
   if (c->max_loop_iterations) {
     /* an invocation runs one chunk (its subgroups are at least CHUNKS): the
      * setup (nbins / size), then per round two passes of at most nbins pair

@@ -541,16 +541,15 @@ TEST(bins_sg_path) {
   const float vp[4] = {0, 0, 1024, 1000}; /* 16 x 16 bins of 64 */
   cn_bins_grid g;
   CHECK_OK(cn_bins_grid_make(vp, 64, &g));
-  /* the default takes it from 2^23 elements (workgroup rows; a shape query:
-   * no GPU work); without workgroup rows, from 2^24 (subgroup chunks) */
+  /* the default never takes it (the workgroup kernels; a shape query: no
+   * GPU work), nor does workgroup rows' off without a chunk size */
   set_sub(0);
-  CHECK(!cn__bins_sg_grid(ctx, (1u << 23) - 1, &g));
-  CHECK(cn__bins_sg_grid(ctx, 1u << 23, &g) == sg_ok);
-  CHECK(cn__bins_sg_grid(ctx, 1u << 24, &g) == sg_ok);
+  CHECK(!cn__bins_sg_grid(ctx, 1u << 23, &g));
+  CHECK(!cn__bins_sg_grid(ctx, 1u << 24, &g));
+  CHECK(!cn__bins_sg_grid(ctx, 1u << 26, &g));
   cn_context_set_tuning(ctx, &(cn_tuning){.bins_sg_rounds = CN_SMALL_OFF, .bins_small_max = CN_SMALL_OFF,
                                           .bins_rows_max = CN_SMALL_OFF});
-  CHECK(!cn__bins_sg_grid(ctx, (1u << 24) - 1, &g));
-  CHECK(cn__bins_sg_grid(ctx, 1u << 24, &g) == sg_ok);
+  CHECK(!cn__bins_sg_grid(ctx, 1u << 24, &g));
   const uint32_t subs[] = {32, 64, 128};
   for (int s = 0; s < 3; s++) {
     uint32_t sub = subs[s];
@@ -669,7 +668,7 @@ TEST(bins_sg_rows_path) {
   const float vn[4] = {0, 0, 1024, 1024};
   uint64_t n;
   cn_box *out = nested_groups(700, 13, vn, &n);
-  set_sg_rounds(4); /* the default's rounds (from 2^23 elements) */
+  set_sg_rounds(4);
   CHECK(cn__bins_sg_grid(ctx, n, &g) == sg_ok);
   check_bins(out, n, vn, 64, "workgroup rows, nested groups");
   set_sg_rounds(0);

@@ -121,15 +121,14 @@ typedef struct cn_tuning {
   /* binning by subgroups (grids of at most 1024 bins, subgroups of at most
    * 32; cn_bins.h), in subgroup chunks: elements per subgroup chunk of the
    * count matrix (a power of two, 32..4096, a multiple of the subgroup
-   * size): that form at any stream size. 0: the default (workgroup rows
-   * below; subgroup chunks of 1024 from 2^24 elements only where those are
-   * off); CN_SMALL_OFF: neither form (the workgroup count and fill kernels). */
+   * size): that form at any stream size. 0 (the default) or CN_SMALL_OFF:
+   * not this form (by default neither form: the workgroup count and fill
+   * kernels, faster on the H200 at every measured size, docs/PERF.md). */
   uint32_t bins_sub;
   /* binning by subgroups in workgroup rows: rounds of the workgroup's size
    * per chunk, one count-matrix row per workgroup (1..4): that form at any
-   * stream size, unless bins_sub is set. 0: the default (4 rounds from 2^23
-   * elements, the workgroup kernels below, from the H200 measurements in
-   * docs/PERF.md); CN_SMALL_OFF: never. */
+   * stream size, unless bins_sub is set. 0 (the default) or CN_SMALL_OFF:
+   * never. */
   uint32_t bins_sg_rounds;
   /* scene stage: streams of at most bbox_small_max elements run the bbox
    * stage in one workgroup and one dispatch (bbox_small, instead of about

@@ -33,28 +33,25 @@
  * numbers and spreads pairs only when some element has more (three workgroup
  * barriers a round instead of five; CLI knob CANOPY_BINS_OWN_FILL=n|off).
  *
- * Streams of 2^23 elements or more on grids of at most 1024 bins, on devices
+ * With the tuning below, streams on grids of at most 1024 bins, on devices
  * whose subgroups have at most 32 invocations, bin by subgroups
  * (bins_sg_count and bins_sg_fill, in place of bins_count and bins_fill; the
  * same count matrix layout, scan and wrap check): every bin of the grid in a
  * subgroup's shared arrays, rounds of one element per lane, an element of at
  * most 4 bins listed by its own lane and the others' pairs spread over the
  * lanes by a subgroup scan and a binary search over shuffles, stream-order
- * ranks from a 32-bit lane mask per bin. By default in workgroup rows: a
- * chunk of 4 rounds of the workgroup's size per workgroup, one consecutive
- * part per subgroup, one count-matrix row per workgroup (the fill recounts
- * each subgroup's part and runs each bin's offset through the subgroups;
- * two barriers in all). cn_tuning.bins_sg_rounds (1..4) sets the rounds and
- * turns this form on at any size (CN_SMALL_OFF: off); cn_tuning.bins_sub
- * takes the other form at any size, subgroup chunks of that many elements
- * and a matrix row per subgroup (no workgroup barrier; with workgroup rows
- * off, the default from 2^24 elements in chunks of 1024; CN_SMALL_OFF: the
- * workgroup kernels always). On the H200 the stage with workgroup rows is
- * 1-6% faster than with the workgroup kernels at 2^23, level at 2^24 (and 4%
- * faster than with subgroup chunks there), and 9% slower at 2^22:
- * docs/PERF.md. The
- * timer marks the same spans. Test knobs: CANOPY_BINS_SG_ROUNDS=r|off,
- * CANOPY_BINS_SUB=n|off.
+ * ranks from a 32-bit lane mask per bin. cn_tuning.bins_sg_rounds (1..4)
+ * takes workgroup rows: a chunk of that many rounds of the workgroup's size
+ * per workgroup, one consecutive part per subgroup, one count-matrix row per
+ * workgroup (the fill recounts each subgroup's part and runs each bin's
+ * offset through the subgroups; two barriers in all). cn_tuning.bins_sub
+ * takes subgroup chunks of that many elements and a matrix row per subgroup
+ * (no workgroup barrier). Neither is the default: on the H200 the stage with
+ * the workgroup kernels is faster at every measured size (2^23 elements on
+ * 256 bins: 505 against 542 us with workgroup rows of 4 rounds and 689 with
+ * subgroup chunks of 1024; 2^24: 878 against 981 and 1020; on 1024 bins
+ * about half the time of workgroup rows; docs/PERF.md). The timer marks the
+ * same spans. Test knobs: CANOPY_BINS_SG_ROUNDS=r|off, CANOPY_BINS_SUB=n|off.
  *
  * Small streams (n <= cn_tuning.bins_small_max, 512 by default, with n x
  * nbins < 2^32 - 1) run in one workgroup and one dispatch instead
