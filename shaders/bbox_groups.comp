@@ -7,6 +7,7 @@
 // closing one of the other kind, is reported in the status (first such
 // element) and gets the empty box.
 #include "common.glsl"
+#extension GL_EXT_control_flow_attributes : require
 #include "cn_scene_layout.h"
 
 layout(local_size_x = 256) in;
