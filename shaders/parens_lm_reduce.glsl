@@ -9,12 +9,14 @@
 // chunk's sum and low mark come four elements at a time (lm_summary), and so
 // does its bitmask of survivors (lm_survivor_mask: no walk). The chunks'
 // survivors fill consecutive slots, so the slice is assembled in shared
-// memory and leaves in 16-byte stores of consecutive invocations (deep input
-// keeps most '(' unmatched: the slice is then as long as the partition).
+// memory and leaves in 16-byte stores of consecutive invocations where the
+// tuning asks for it (deep input keeps most '(' unmatched: the slice is then
+// as long as the partition).
 // A short slice (shorter than STAGE_FROM entries; its length is known to the
 // whole workgroup after the scans) is written straight from the invocations
-// that hold its entries, without the shared copy and its barrier: on random
-// input slices are a few dozen entries long.
+// that hold its entries, without the shared copy and its barrier, a run four
+// entries a store where it crosses 16-byte boundaries: by default every
+// slice (STAGE_FROM above P), and the kernel has no shared copy at all.
 // parens_lm_reduce_tree: with tickets (pc.levels > 0, one partition per
 // workgroup) the last workgroups to finish build the tree above level 0 as
 // well (parens_tree_tail.glsl).
@@ -36,7 +38,10 @@ layout(constant_id = CN_SPEC_PARENS_MATCH) const uint RP = 1;
 // window).
 const uint STAGE_FROM = WINDOW;
 
-shared int sh_slice[P]; // the partition's slice, bottom first
+// the partition's slice, bottom first (no array where no slice is staged:
+// shared memory a workgroup holds costs its kernel even unused)
+const uint SH_SLICE = STAGE_FROM <= P ? P : 1u;
+shared int sh_slice[SH_SLICE];
 
 void main() {
   uint t = lm_chunk_id(), lt = gl_LocalInvocationID.x;
@@ -68,10 +73,36 @@ void main() {
     uint b_all = uint(sum - low); // the slice's length
     if (lt == 0u) parens_tree_store0(q, uvec2(uint(-low), b_all));
     if (b_all < STAGE_FROM) { // uniform in the workgroup
-      for (int k = 0; k < surv; k++) {
+      // straight from the invocation: its run of the slice, the part of it
+      // on 16-byte boundaries four entries a store
+      uint pos = q * P + slot, end = pos + uint(surv);
+      uint body = min(end, (pos + 3u) & ~3u), tail = max(body, end & ~3u);
+      for (; pos < body; pos++) {
         uint bit = uint(findLSB(m));
         m ^= 1u << bit;
-        pc.slices.v[q * P + slot + uint(k)] = int(part + t * LK + bit);
+        pc.slices.v[pos] = int(part + t * LK + bit);
+      }
+      ParensI32x4 dst = ParensI32x4(pc.slices);
+      for (; pos < tail; pos += 4u) {
+        ivec4 v;
+        uint bit = uint(findLSB(m));
+        m ^= 1u << bit;
+        v.x = int(part + t * LK + bit);
+        bit = uint(findLSB(m));
+        m ^= 1u << bit;
+        v.y = int(part + t * LK + bit);
+        bit = uint(findLSB(m));
+        m ^= 1u << bit;
+        v.z = int(part + t * LK + bit);
+        bit = uint(findLSB(m));
+        m ^= 1u << bit;
+        v.w = int(part + t * LK + bit);
+        dst.v[pos / 4u] = v;
+      }
+      for (; pos < end; pos++) {
+        uint bit = uint(findLSB(m));
+        m ^= 1u << bit;
+        pc.slices.v[pos] = int(part + t * LK + bit);
       }
       continue;
     }

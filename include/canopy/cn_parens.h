@@ -236,8 +236,9 @@ typedef struct cn_parens_tuning {
   /* lowmark's reduce kernel: a partition's slice of at least this many
    * entries is assembled in shared memory and leaves in 16-byte stores (a
    * barrier); a shorter one is written straight from the invocations that
-   * hold its entries (0: the default, see stages/parens.c; 1: every slice
-   * staged). */
+   * hold its entries, each its run four entries a store where the run
+   * crosses 16-byte boundaries (0: the default, no slice staged, and the
+   * kernel without the shared copy; 1: every slice staged). */
   uint32_t lowmark_slice_stage_from;
   /* lowmark's window kernel: window entries each invocation loads before it
    * stores them, where the slice and the window both hold that many rows
