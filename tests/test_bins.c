@@ -541,8 +541,8 @@ TEST(bins_sg_path) {
   const float vp[4] = {0, 0, 1024, 1000}; /* 16 x 16 bins of 64 */
   cn_bins_grid g;
   CHECK_OK(cn_bins_grid_make(vp, 64, &g));
-  /* the default never takes it (the workgroup kernels; a shape query: no
-   * GPU work), nor does workgroup rows' off without a chunk size */
+  /* neither subgroup form by default (the workgroup kernels; a shape query:
+   * no GPU work), nor with workgroup rows off and no chunk size */
   set_sub(0);
   CHECK(!cn__bins_sg_grid(ctx, 1u << 23, &g));
   CHECK(!cn__bins_sg_grid(ctx, 1u << 24, &g));
