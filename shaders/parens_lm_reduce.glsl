@@ -43,6 +43,14 @@ const uint STAGE_FROM = WINDOW;
 const uint SH_SLICE = STAGE_FROM <= P ? P : 1u;
 shared int sh_slice[SH_SLICE];
 
+// The element index of the lowest survivor left in m (whose bit it clears),
+// first being the element of the chunk's bit 0.
+int next_survivor(inout uint m, uint first) {
+  uint bit = uint(findLSB(m));
+  m ^= 1u << bit;
+  return int(first + bit);
+}
+
 void main() {
   uint t = lm_chunk_id(), lt = gl_LocalInvocationID.x;
   uint q0 = cn_group_id() * RP;
@@ -75,44 +83,24 @@ void main() {
     if (b_all < STAGE_FROM) { // uniform in the workgroup
       // straight from the invocation: its run of the slice, the part of it
       // on 16-byte boundaries four entries a store
-      uint pos = q * P + slot, end = pos + uint(surv);
+      uint pos = q * P + slot, end = pos + uint(surv), first = part + t * LK;
       uint body = min(end, (pos + 3u) & ~3u), tail = max(body, end & ~3u);
-      for (; pos < body; pos++) {
-        uint bit = uint(findLSB(m));
-        m ^= 1u << bit;
-        pc.slices.v[pos] = int(part + t * LK + bit);
-      }
+      for (; pos < body; pos++) pc.slices.v[pos] = next_survivor(m, first);
       ParensI32x4 dst = ParensI32x4(pc.slices);
       for (; pos < tail; pos += 4u) {
         ivec4 v;
-        uint bit = uint(findLSB(m));
-        m ^= 1u << bit;
-        v.x = int(part + t * LK + bit);
-        bit = uint(findLSB(m));
-        m ^= 1u << bit;
-        v.y = int(part + t * LK + bit);
-        bit = uint(findLSB(m));
-        m ^= 1u << bit;
-        v.z = int(part + t * LK + bit);
-        bit = uint(findLSB(m));
-        m ^= 1u << bit;
-        v.w = int(part + t * LK + bit);
+        v.x = next_survivor(m, first);
+        v.y = next_survivor(m, first);
+        v.z = next_survivor(m, first);
+        v.w = next_survivor(m, first);
         dst.v[pos / 4u] = v;
       }
-      for (; pos < end; pos++) {
-        uint bit = uint(findLSB(m));
-        m ^= 1u << bit;
-        pc.slices.v[pos] = int(part + t * LK + bit);
-      }
+      for (; pos < end; pos++) pc.slices.v[pos] = next_survivor(m, first);
       continue;
     }
     // sh_slice's readers of the previous partition are past the barriers of
     // lm_excl_add and lm_suffix_min
-    for (int k = 0; k < surv; k++) {
-      uint bit = uint(findLSB(m));
-      m ^= 1u << bit;
-      sh_slice[slot + uint(k)] = int(part + t * LK + bit);
-    }
+    for (int k = 0; k < surv; k++) sh_slice[slot + uint(k)] = next_survivor(m, part + t * LK);
     barrier();
     ParensI32x4 dst = ParensI32x4(pc.slices);
     for (uint e4 = lt; 4u * e4 < b_all; e4 += WG) {
