@@ -3,7 +3,7 @@
 # measurements on the H200 (docs/PERF.md): `canopy bench flatten` (synthetic
 # scenes of 1k/10k/100k curved paths, fills only / 30% strokes / zoom 4, and
 # tests/data/scenes-real fitted to 3840x2160; per-pass GPU medians, lines,
-# CPU reference time). Run in the lead's checkout root with `.gpu` and `.gl`
+# CPU reference time). Run in the checkout root with `.gpu` and `.gl`
 # carried (docs/GPU.md): B names the Release binary (default
 # .gpu/flatten/canopy); the report lands in $OUT/flatten.txt.
 B=${B:-.gpu/flatten/canopy}

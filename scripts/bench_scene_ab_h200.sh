@@ -5,7 +5,7 @@
 #   VARIANTS  forms to compare, separated by ';', each NAME or NAME:VAR=VALUE[,VAR=VALUE...]
 #             of one binary: default "head;plainfill:CANOPY_BINS_OWN_FILL=off"
 #   BINS      NAME=BINARY pairs, separated by spaces: the binary of each form
-#             (default: every form runs .gpu/canopy)
+#             (default: every form runs build/canopy, a Release build carried along)
 #   SIZES     log2 of the synthetic stream sizes (default "14 16 20 21 22")
 #   ROUNDS    rounds over the sizes and forms (default 2), the forms alternating
 #   TESTS     test binaries to run first (default none), each output in $OUT/tests.txt
@@ -24,7 +24,7 @@ binary_of() { # NAME
   for b in ${BINS:-}; do
     [ "${b%%=*}" = "$1" ] && { echo "${b#*=}"; return; }
   done
-  echo .gpu/canopy
+  echo build/canopy
 }
 
 row() { # NAME E

@@ -50,22 +50,18 @@ const uint WG = 256u;
 #define BINS_COUNT_PASS
 #endif
 #if !defined(BINS_SMALL) && !defined(BINS_FILL)
-// The count kernel: an element of at most OWN pairs in the slice counts them
-// itself before the round's first barrier; a round scans and spreads pairs
-// only when some element has more (sh_flag, one word per round, three in turn).
 #define BINS_OWN_PAIRS
-const uint OWN = 4u;
-shared uint sh_flag[3];
 #endif
 #if defined(BINS_SMALL) || defined(BINS_FILL)
 #define BINS_FILL_PASS
 shared uint sh_bits[SLICE * 8u];
 #endif
-#ifdef BINS_OWN_FILL
-// The fill kernel with own pairs (bins_fill_own.comp): an element of at most
-// OWN pairs in the slice sets its own bits before the round's first barrier
-// and writes its own entries after it; a round numbers and spreads pairs only
-// when some element has more (sh_flag as in the count kernel).
+#if defined(BINS_OWN_PAIRS) || defined(BINS_OWN_FILL)
+// The count kernel and the fill kernel with own pairs (bins_fill_own.comp):
+// an element of at most OWN pairs in the slice counts them, or sets its own
+// bits, before the round's first barrier (the fill writes its entries after
+// it); a round scans and spreads pairs only when some element has more
+// (sh_flag, one word per round, three in turn).
 const uint OWN = 4u;
 shared uint sh_flag[3];
 #endif
@@ -205,10 +201,11 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
       }
       count = nA + nB * w + nC;
     }
+    uint yBr = min(yB - row0, 0xFFFFu); // B's first row relative to row0 (see sh_rect)
 #ifdef BINS_OWN_PAIRS
     if (count <= OWN) {
       for (uint k = 0u; k < count; k++) // at most OWN trips
-        atomicAdd(sh_cnt[rect_bin(k, lx, w, nA, min(yB - row0, 0xFFFFu), nB, a_start, row0)], 1u);
+        atomicAdd(sh_cnt[rect_bin(k, lx, w, nA, yBr, nB, a_start, row0)], 1u);
       count = 0u; // nothing to spread
     } else {
       sh_flag[r % 3u] = 1u;
@@ -222,7 +219,7 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
 #ifdef BINS_OWN_FILL
     // An own element's bits; the previous round's per-bin update is behind
     // the barrier that ended it.
-    uint own = 0u, yBr = min(yB - row0, 0xFFFFu);
+    uint own = 0u;
     if (count <= OWN) {
       for (uint k = 0u; k < count; k++) // at most OWN trips
         atomicOr(sh_bits[rect_bin(k, lx, w, nA, yBr, nB, a_start, row0) * 8u + (t >> 5)], 1u << (t & 31u));
@@ -262,7 +259,7 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
       total += v;
     }
     sh_end[slot] = base + incl;
-    sh_rect[slot] = uvec4(lx | (t << 24), w, nA, min(yB - row0, 0xFFFFu) | (nB << 16));
+    sh_rect[slot] = uvec4(lx | (t << 24), w, nA, yBr | (nB << 16));
     barrier();
 #ifdef BINS_COUNT_PASS
     if (!fill) {
