@@ -54,7 +54,13 @@ const uint WG = 256u;
 #endif
 #if defined(BINS_SMALL) || defined(BINS_FILL)
 #define BINS_FILL_PASS
+// The round's bitmaps: word w of bin b at bits_at(b, w) = w * SLICE + b, so
+// that the per-bin passes over the slice (an invocation per bin) read and
+// clear them without bank conflicts, and so do a subgroup's own pairs, which
+// all touch the same word index (laid out bin-major, 8 words a bin, such
+// accesses met in 4 of the 32 banks).
 shared uint sh_bits[SLICE * 8u];
+uint bits_at(uint b, uint w) { return w * SLICE + b; }
 #endif
 #if defined(BINS_OWN_PAIRS) || defined(BINS_OWN_FILL)
 // The count kernel and the fill kernel with own pairs (bins_fill_own.comp):
@@ -120,13 +126,13 @@ uint pair_bin(uint p, uint s, uint a, uint row0) {
 #ifdef BINS_FILL_PASS
 uint bits_below(uint b, uint word) {
   uint n = 0u;
-  n += word > 0u ? bitCount(sh_bits[b * 8u + 0u]) : 0u;
-  n += word > 1u ? bitCount(sh_bits[b * 8u + 1u]) : 0u;
-  n += word > 2u ? bitCount(sh_bits[b * 8u + 2u]) : 0u;
-  n += word > 3u ? bitCount(sh_bits[b * 8u + 3u]) : 0u;
-  n += word > 4u ? bitCount(sh_bits[b * 8u + 4u]) : 0u;
-  n += word > 5u ? bitCount(sh_bits[b * 8u + 5u]) : 0u;
-  n += word > 6u ? bitCount(sh_bits[b * 8u + 6u]) : 0u;
+  n += word > 0u ? bitCount(sh_bits[bits_at(b, 0u)]) : 0u;
+  n += word > 1u ? bitCount(sh_bits[bits_at(b, 1u)]) : 0u;
+  n += word > 2u ? bitCount(sh_bits[bits_at(b, 2u)]) : 0u;
+  n += word > 3u ? bitCount(sh_bits[bits_at(b, 3u)]) : 0u;
+  n += word > 4u ? bitCount(sh_bits[bits_at(b, 4u)]) : 0u;
+  n += word > 5u ? bitCount(sh_bits[bits_at(b, 5u)]) : 0u;
+  n += word > 6u ? bitCount(sh_bits[bits_at(b, 6u)]) : 0u;
   return n;
 }
 #endif
@@ -134,14 +140,13 @@ uint bits_below(uint b, uint word) {
 #ifdef BINS_FILL_PASS
 // After a round's entries: per bin of the slice, its count moves past the
 // round's elements and its bitmap clears (8 independent loads, no search per
-// pair; words in an order rotated by the bin, fewer bank conflicts).
+// pair; consecutive invocations read consecutive words: no bank conflicts).
 void bins_fill_next(uint sl) {
   for (uint x = gl_LocalInvocationID.x; x < sl; x += WG) {
     uint c = 0u;
     [[unroll]] for (uint w = 0u; w < 8u; w++) {
-      uint i = x * 8u + ((w + x) & 7u);
-      c += bitCount(sh_bits[i]);
-      sh_bits[i] = 0u;
+      c += bitCount(sh_bits[bits_at(x, w)]);
+      sh_bits[bits_at(x, w)] = 0u;
     }
     sh_cnt[x] += c;
   }
@@ -155,7 +160,7 @@ void bins_own_entries(uint own, uint i, uint lx, uint w, uint nA, uint yB, uint 
   uint t = gl_LocalInvocationID.x, word = t >> 5;
   for (uint k = 0u; k < own; k++) { // at most OWN trips
     uint b = rect_bin(k, lx, w, nA, yB, nB, a, row0);
-    uint below = bitCount(sh_bits[b * 8u + word] & ((1u << (t & 31u)) - 1u)) + bits_below(b, word);
+    uint below = bitCount(sh_bits[bits_at(b, word)] & ((1u << (t & 31u)) - 1u)) + bits_below(b, word);
     uint pos = sh_cnt[b] + below;
     if (pos < pc.capacity) pc.elems.v[pos] = i;
   }
@@ -222,7 +227,7 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
     uint own = 0u;
     if (count <= OWN) {
       for (uint k = 0u; k < count; k++) // at most OWN trips
-        atomicOr(sh_bits[rect_bin(k, lx, w, nA, yBr, nB, a_start, row0) * 8u + (t >> 5)], 1u << (t & 31u));
+        atomicOr(sh_bits[bits_at(rect_bin(k, lx, w, nA, yBr, nB, a_start, row0), t >> 5)], 1u << (t & 31u));
       own = count;
       count = 0u; // nothing to spread
     } else {
@@ -281,7 +286,7 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
           b1 = b;
         }
         uint e = sh_rect[s].x >> 24;
-        atomicOr(sh_bits[b * 8u + (e >> 5)], 1u << (e & 31u));
+        atomicOr(sh_bits[bits_at(b, e >> 5)], 1u << (e & 31u));
       }
       barrier();
       for (uint p = t; p < total; p += WG) {
@@ -291,7 +296,7 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
           b = pair_bin(p, s, a_start, row0);
         }
         uint e = sh_rect[s].x >> 24, word = e >> 5;
-        uint below = bitCount(sh_bits[b * 8u + word] & ((1u << (e & 31u)) - 1u)) + bits_below(b, word);
+        uint below = bitCount(sh_bits[bits_at(b, word)] & ((1u << (e & 31u)) - 1u)) + bits_below(b, word);
         uint pos = sh_cnt[b] + below;
         if (pos < pc.capacity) pc.elems.v[pos] = (ch * rounds + r) * WG + e;
       }
@@ -340,7 +345,7 @@ void main() {
 #ifdef BINS_FILL
     sh_cnt[x] = x < sl ? pc.matrix.v[(s0 + x) * pc.nchunks + ch] : 0u;
     if (ch == 0u && x < sl) pc.bin_offsets.v[s0 + x] = sh_cnt[x]; // bin starts (chunk 0's offsets)
-    for (uint w = 0u; w < 8u; w++) sh_bits[x * 8u + w] = 0u;
+    for (uint w = 0u; w < 8u; w++) sh_bits[bits_at(x, w)] = 0u;
 #else
     sh_cnt[x] = 0u;
 #endif
