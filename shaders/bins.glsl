@@ -19,7 +19,9 @@
 //          every pair ORs its element's bit into a 256-bit bitmap of its bin;
 //          its slot in the bin's list is
 //          offset[bin][chunk] + cnt[bin] + popcount(bits of earlier elements)
-//          (then each bin adds its bitmap's count to cnt[bin] and clears it)
+//          (then each bin adds its bitmap's count to cnt[bin] and clears it;
+//          in bins_fill_own, after a round of own pairs only, each pair adds
+//          1 to its bin's count and clears its own bit instead)
 // so every list is in stream order with no sorting and no overflow (the fill
 // slots come from the scanned counts). Empty boxes are listed nowhere.
 // Needs workgroups of whole subgroups (256 is a multiple of every subgroup
@@ -222,27 +224,39 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
     if (sh_flag[r % 3u] == 0u) continue; // uniform: no element of this round has more than OWN pairs
 #endif
 #ifdef BINS_OWN_FILL
-    // An own element's bits; the previous round's per-bin update is behind
-    // the barrier that ended it.
+    // An own element's bits (bit t: only this invocation sets or clears it,
+    // in any round); the flag: bit 0 some own pairs, bit 1 some element with
+    // more. The previous round's updates come before, in this invocation's
+    // order or behind the barrier that ended a spread round.
     uint own = 0u;
     if (count <= OWN) {
       for (uint k = 0u; k < count; k++) // at most OWN trips
         atomicOr(sh_bits[bits_at(rect_bin(k, lx, w, nA, yBr, nB, a_start, row0), t >> 5)], 1u << (t & 31u));
       own = count;
       count = 0u; // nothing to spread
+      if (own != 0u) atomicOr(sh_flag[r % 3u], 1u);
     } else {
-      sh_flag[r % 3u] = 1u;
+      atomicOr(sh_flag[r % 3u], 2u);
     }
     if (t == 0u) sh_flag[(r + 1u) % 3u] = 0u; // as in the count kernel
     // also the barrier the scan below needs: the previous round is done with
     // sh_sg, sh_end, sh_rect, and the branches above end here
     barrier();
-    if (sh_flag[r % 3u] == 0u) { // uniform: every element of the round has at most OWN pairs
+    uint kinds = sh_flag[r % 3u]; // uniform
+    if (kinds == 0u) continue;    // no pairs in this round: one barrier
+    if (kinds == 1u) {            // every element of the round has at most OWN pairs
       bins_own_entries(own, i, lx, w, nA, yBr, nB, a_start, row0);
       if (r + 1u < rounds) {
-        barrier();
-        bins_fill_next(sl);
-        barrier(); // the next round's own bits come after the update
+        barrier(); // every rank of the round is taken
+        // each own pair moves its bin's count and clears its own bit: the
+        // next round's ranks (behind its first barrier) see both, and its
+        // bits are set by their owners (atomics: bits of other owners in
+        // the same word may be set or cleared meanwhile)
+        for (uint k = 0u; k < own; k++) { // at most OWN trips
+          uint b = rect_bin(k, lx, w, nA, yBr, nB, a_start, row0);
+          atomicAdd(sh_cnt[b], 1u);
+          atomicAnd(sh_bits[bits_at(b, t >> 5)], ~(1u << (t & 31u)));
+        }
       }
       continue;
     }

@@ -129,8 +129,8 @@ TEST(bins_rounds_and_big_elements) {
 /* The fill kernel with own pairs (cn_tuning.bins_own_fill_from): elements of
  * at most 4 pairs in a slice set their bits and write their entries
  * themselves; a round with a larger element also numbers and spreads that
- * one's pairs. Rounds of only small elements (no spreading), of both, of 1, 3
- * and 16 rounds a chunk, boxes of 4 and of 5 bins, several slices of 512
+ * one's pairs. Rounds of only small elements (no spreading), of both, of
+ * none (sparse streams), of 1, 3 and 16 rounds a chunk, boxes of 4 and of 5 bins, several slices of 512
  * bins whose rows a box crosses, empty boxes, and lists past the first
  * capacity (cn_bins_run runs again with the exact count). */
 static void set_own_fill(uint32_t from, uint32_t rounds) {
@@ -161,11 +161,16 @@ TEST(bins_own_fill) {
       {"own fill, small elements, 1 round", 2, 1},  {"own fill, small elements, 3 rounds", 2, 3},
       {"own fill, 4 to 9 bins, 3 rounds", 4, 3},    {"own fill, mixed, 1 round", 5, 1},
       {"own fill, mixed, 3 rounds", 5, 3},          {"own fill, mixed, 16 rounds", 5, 16},
+      {"own fill, sparse, 16 rounds", 0, 16},       {"own fill, sparse, 3 rounds", 0, 3},
   };
   for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
     for (uint64_t i = 0; i < n; i++) {
-      int kind = (int)test_rand_below((uint64_t)runs[k].kinds);
+      int kind = (int)test_rand_below((uint64_t)CN_MAX(runs[k].kinds, 1));
       if (kind == 4 && test_rand_below(40)) kind = 0; /* a few large elements: most rounds have one */
+      /* sparse (kinds 0): one element in 200 listed, an eighth of those
+       * large, so that rounds without pairs, with own pairs only and with
+       * spread pairs follow each other in every order */
+      if (!runs[k].kinds) kind = test_rand_below(200) ? 3 : test_rand_below(8) ? 0 : 4;
       b[i] = own_fill_box(vp, kind);
     }
     set_own_fill(1, runs[k].rounds);

@@ -30,8 +30,10 @@
  * Streams of at least cn_tuning.bins_own_fill_from elements (2^21 by
  * default) take bins_fill_own in place of bins_fill: an element of at most 4
  * pairs in the slice sets its bits and writes its entries itself, and a round
- * numbers and spreads pairs only when some element has more (three workgroup
- * barriers a round instead of five; CLI knob CANOPY_BINS_OWN_FILL=n|off).
+ * numbers and spreads pairs only when some element has more; a round without
+ * such an element moves its bins' counts and clears its bits pair by pair
+ * (two workgroup barriers, one for a round without pairs, instead of five and
+ * a pass over the slice's bins; CLI knob CANOPY_BINS_OWN_FILL=n|off).
  *
  * With the tuning below, streams on grids of at most 1024 bins, on devices
  * whose subgroups have at most 32 invocations, bin by subgroups
