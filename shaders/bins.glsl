@@ -69,9 +69,10 @@ uint bits_at(uint b, uint w) { return w * SLICE + b; }
 // an element of at most OWN pairs in the slice counts them, or sets its own
 // bits, before the round's first barrier (the fill writes its entries after
 // it); a round scans and spreads pairs only when some element has more
-// (sh_flag, one word per round, three in turn).
+// (sh_flag; sh_own: some element has own pairs; a word per round, three in
+// turn, set by plain stores of 1).
 const uint OWN = 4u;
-shared uint sh_flag[3];
+shared uint sh_flag[3], sh_own[3];
 #endif
 shared uint sh_cnt[SLICE];
 shared uint sh_end[WG];    // per slot: inclusive end of its pairs (non-decreasing)
@@ -169,22 +170,39 @@ void bins_own_entries(uint own, uint i, uint lx, uint w, uint nA, uint yB, uint 
 }
 #endif
 
+// The first round at or after r that the fill runs: every round, or with
+// `live` (masked: the count kernel's record, at most 32 rounds) the next one
+// with pairs in the slice (rounds: none).
+uint bins_next_round(uint r, bool masked, uint live, uint rounds) {
+  if (!masked) return r;
+  uint rest = r < 32u ? live & ~((1u << r) - 1u) : 0u;
+  return rest == 0u ? rounds : uint(findLSB(rest));
+}
+
 // The rounds of chunk ch over the slice [s0, s0 + sl): the count pass adds
-// the chunk's pairs to sh_cnt; the fill pass (sh_cnt = the chunk's offset in
-// each bin, sh_bits clear) writes the chunk's list entries.
-void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
+// the chunk's pairs to sh_cnt and returns which of its first 32 rounds have
+// pairs in the slice (bit r; the count kernel); the fill pass (sh_cnt = the
+// chunk's offset in each bin, sh_bits clear) writes the chunk's list
+// entries, in only the rounds of `live` where masked (a round without pairs
+// then costs neither a box load nor a barrier).
+uint bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill, bool masked, uint live) {
   uint t = gl_LocalInvocationID.x;
   uint row0 = s0 / pc.nbx, row1 = (s0 + sl - 1u) / pc.nbx;
   uint a_start = s0 % pc.nbx, c_end = (s0 + sl - 1u) % pc.nbx; // the slice's first and last column
   uint slot = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-  uint i_next = ch * rounds * WG + t;
-  vec4 bx_next = i_next < pc.n ? pc.boxes.v[i_next] : BOX_EMPTY;
-  for (uint r = 0u; r < rounds; r++) {
+  uint seen = 0u;
+  uint r = bins_next_round(0u, masked, live, rounds), rn;
+  uint i_next = (ch * rounds + r) * WG + t;
+  vec4 bx_next = r < rounds && i_next < pc.n ? pc.boxes.v[i_next] : BOX_EMPTY;
+  // kr: the rounds run before this one (the flags' turns: each round that
+  // runs has a barrier after its flags are set)
+  for (uint kr = 0u; r < rounds; r = rn, kr++) {
     // this round's box; the next round's load is in flight during this round
     uint i = i_next;
     vec4 bx = bx_next;
-    i_next += WG;
-    if (r + 1u < rounds && i_next < pc.n) bx_next = pc.boxes.v[i_next];
+    rn = bins_next_round(r + 1u, masked, live, rounds);
+    i_next = (ch * rounds + rn) * WG + t;
+    if (rn < rounds && i_next < pc.n) bx_next = pc.boxes.v[i_next];
     uint lx = 0u, hx = 0u, ly = 0u, hy = 0u;
     bool have = false;
     if (i < pc.n) {
@@ -213,40 +231,41 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
     if (count <= OWN) {
       for (uint k = 0u; k < count; k++) // at most OWN trips
         atomicAdd(sh_cnt[rect_bin(k, lx, w, nA, yBr, nB, a_start, row0)], 1u);
+      if (count != 0u) sh_own[kr % 3u] = 1u;
       count = 0u; // nothing to spread
     } else {
-      sh_flag[r % 3u] = 1u;
+      sh_flag[kr % 3u] = 1u;
     }
-    // the flag of the next round: its last readers (round r - 2) are past
-    // round r - 1's barrier, its writers wait for this round's
-    if (t == 0u) sh_flag[(r + 1u) % 3u] = 0u;
+    // the flags of the next round: their last readers (round kr - 2) are
+    // past round kr - 1's barrier, their writers wait for this round's
+    if (t == 0u) sh_flag[(kr + 1u) % 3u] = sh_own[(kr + 1u) % 3u] = 0u;
     barrier();
-    if (sh_flag[r % 3u] == 0u) continue; // uniform: no element of this round has more than OWN pairs
+    if (r < 32u && (sh_own[kr % 3u] | sh_flag[kr % 3u]) != 0u) seen |= 1u << r;
+    if (sh_flag[kr % 3u] == 0u) continue; // uniform: no element of this round has more than OWN pairs
 #endif
 #ifdef BINS_OWN_FILL
     // An own element's bits (bit t: only this invocation sets or clears it,
-    // in any round); the flag: bit 0 some own pairs, bit 1 some element with
-    // more. The previous round's updates come before, in this invocation's
-    // order or behind the barrier that ended a spread round.
+    // in any round); the flags as in the count kernel. The previous round's
+    // updates come before, in this invocation's order or behind the barrier
+    // that ended a spread round.
     uint own = 0u;
     if (count <= OWN) {
       for (uint k = 0u; k < count; k++) // at most OWN trips
         atomicOr(sh_bits[bits_at(rect_bin(k, lx, w, nA, yBr, nB, a_start, row0), t >> 5)], 1u << (t & 31u));
       own = count;
       count = 0u; // nothing to spread
-      if (own != 0u) atomicOr(sh_flag[r % 3u], 1u);
+      if (own != 0u) sh_own[kr % 3u] = 1u;
     } else {
-      atomicOr(sh_flag[r % 3u], 2u);
+      sh_flag[kr % 3u] = 1u;
     }
-    if (t == 0u) sh_flag[(r + 1u) % 3u] = 0u; // as in the count kernel
+    if (t == 0u) sh_flag[(kr + 1u) % 3u] = sh_own[(kr + 1u) % 3u] = 0u; // as in the count kernel
     // also the barrier the scan below needs: the previous round is done with
     // sh_sg, sh_end, sh_rect, and the branches above end here
     barrier();
-    uint kinds = sh_flag[r % 3u]; // uniform
-    if (kinds == 0u) continue;    // no pairs in this round: one barrier
-    if (kinds == 1u) {            // every element of the round has at most OWN pairs
+    if (sh_flag[kr % 3u] == 0u) { // uniform: every element of the round has at most OWN pairs
+      if (sh_own[kr % 3u] == 0u) continue; // no pairs in this round (without a mask): one barrier
       bins_own_entries(own, i, lx, w, nA, yBr, nB, a_start, row0);
-      if (r + 1u < rounds) {
+      if (rn < rounds) {
         barrier(); // every rank of the round is taken
         // each own pair moves its bin's count and clears its own bit: the
         // next round's ranks (behind its first barrier) see both, and its
@@ -322,7 +341,7 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
 #ifdef BINS_SMALL
       bool more = true;
 #else
-      bool more = r + 1u < rounds;
+      bool more = rn < rounds;
 #endif
       if (more) {
         barrier();
@@ -334,6 +353,7 @@ void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill) {
     }
 #endif
   }
+  return seen;
 }
 
 #ifndef BINS_SMALL
@@ -364,18 +384,23 @@ void main() {
     sh_cnt[x] = 0u;
 #endif
   }
+  // pc.live: per workgroup (chunk and slice), the rounds with pairs in the
+  // slice, which the count kernel records and the fill kernel runs alone
+  // (0: no record, every round runs; the host sets it for at most 32 rounds)
+  bool masked = uint64_t(pc.live) != 0ul;
 #ifdef BINS_FILL
 #ifdef BINS_OWN_FILL
-  if (t == 0u) sh_flag[0] = 0u;
-  barrier(); // sh_cnt, sh_bits and the first round's flag come before the own bits
+  if (t == 0u) sh_flag[0] = sh_own[0] = 0u;
+  barrier(); // sh_cnt, sh_bits and the first round's flags come before the own bits
 #endif
-  bins_rounds(ch, pc.rounds, s0, sl, true);
+  bins_rounds(ch, pc.rounds, s0, sl, true, masked, masked ? pc.live.v[cn_group_id()] : 0u);
 #else
-  if (t == 0u) sh_flag[0] = 0u;
-  barrier(); // sh_cnt and the first round's flag: the own pairs' atomics come before the round's barriers
-  bins_rounds(ch, pc.rounds, s0, sl, false);
+  if (t == 0u) sh_flag[0] = sh_own[0] = 0u;
+  barrier(); // sh_cnt and the first round's flags: the own pairs' atomics come before the round's barriers
+  uint seen = bins_rounds(ch, pc.rounds, s0, sl, false, false, 0u);
   barrier();
   for (uint x = t; x < sl; x += WG) pc.matrix.v[(s0 + x) * pc.nchunks + ch] = sh_cnt[x];
+  if (masked && t == 0u) pc.live.v[cn_group_id()] = seen;
 #endif
 }
 #endif

@@ -21,7 +21,7 @@ void main() {
     uint sl = min(SLICE, nbins - s0);
     barrier(); // the previous slice is done with sh_cnt
     for (uint x = t; x < SLICE; x += WG) sh_cnt[x] = 0u;
-    bins_rounds(0u, rounds, s0, sl, false);
+    bins_rounds(0u, rounds, s0, sl, false, false, 0u);
     barrier();
     // exclusive scan of the slice's counts: invocation t owns bins t * per ..
     uint mine = 0u;
@@ -43,7 +43,7 @@ void main() {
       at += c;
     }
     done += all;
-    bins_rounds(0u, rounds, s0, sl, true);
+    bins_rounds(0u, rounds, s0, sl, true, false, 0u);
   }
   if (t == 0u) pc.bin_offsets.v[nbins] = done;
 }

@@ -241,8 +241,9 @@ CN_PUSH_BEGIN(cn_bins_push)
   CN_U32 rounds;
   CN_U32 capacity;
   CN_U32 pad0;
+  CN_PTR(U32Buf) live;      /* count: out, fill: in (0: none); a word per workgroup */
 CN_PUSH_END(cn_bins_push)
-CN_STATIC_ASSERT_SIZE(cn_bins_push, 72);
+CN_STATIC_ASSERT_SIZE(cn_bins_push, 80);
 #endif
 
 #endif

@@ -294,11 +294,26 @@ static uint64_t cn__bins_matrix(cn_context *ctx, uint64_t n, const cn_bins_grid 
   return cn__bins_sg(ctx, n, g, &sg) ? CN_MAX(sg.matrix, s.matrix) : s.matrix;
 }
 
+/* The workgroup kernels' record of the rounds with pairs (bins.glsl,
+ * pc.live): a word per workgroup (chunk and slice), where a chunk has at
+ * most 32 rounds; else none (0). */
+static uint64_t cn__bins_live_words(const cn__bins_shape *s) {
+  return s->rounds <= 32 ? s->nchunks * CN_DIV_UP(s->nbins, s->slice) : 0;
+}
+
+/* Scratch: the count matrix, the scan's scratch, then the live words. */
+static uint64_t cn__bins_live_at(cn_context *ctx, uint64_t entries) {
+  uint64_t m = (entries * 4 + 255) & ~255ull;
+  uint64_t scan = cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = entries});
+  return (m + scan + 255) & ~255ull;
+}
+
 static uint64_t cn__bins_scratch(cn_context *ctx, uint64_t n, const cn_bins_grid *g) {
   uint64_t entries = cn__bins_matrix(ctx, n, g);
   if (!entries) return 0;
-  uint64_t m = (entries * 4 + 255) & ~255ull;
-  return m + cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = entries});
+  cn__bins_shape s = {0};
+  uint64_t live = cn__bins_shape_of(ctx, n, g, &s) == CN_OK ? cn__bins_live_words(&s) : 0;
+  return cn__bins_live_at(ctx, entries) + live * 4;
 }
 
 uint64_t cn_bins_scan_state_bytes(cn_context *ctx, const cn_bins_args *a) {
@@ -363,7 +378,8 @@ cn_result cn__bins_record_beside(cn_context *ctx, VkCommandBuffer cmd, const cn_
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_GATHER, NULL, 0, &gather));
   cn__bins_sg_shape sg;
   uint64_t groups;
-  if (cn__bins_sg(ctx, a->n, &a->grid, &sg)) { /* same matrix layout, chunks of sg.sub elements */
+  bool by_sg = cn__bins_sg(ctx, a->n, &a->grid, &sg);
+  if (by_sg) { /* same matrix layout, chunks of sg.sub elements */
     uint32_t spec[5] = {sg.wg, sg.max_sg, sg.nb, sg.chunks, sg.rows};
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_SG_COUNT, spec, 5, &count));
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_SG_FILL, spec, 5, &fill));
@@ -382,6 +398,10 @@ cn_result cn__bins_record_beside(cn_context *ctx, VkCommandBuffer cmd, const cn_
   }
   VkDeviceAddress matrix = a->scratch, scan = a->scratch + ((s.matrix * 4 + 255) & ~255ull);
   pc.matrix = matrix;
+  /* the workgroup kernels: the fill runs only the rounds the count found
+   * pairs in (scratch sized for the larger matrix of either form) */
+  if (!by_sg && cn__bins_live_words(&s))
+    pc.live = a->scratch + cn__bins_live_at(ctx, cn__bins_matrix(ctx, a->n, &a->grid));
   pc.nchunks = (uint32_t)s.nchunks;
   pc.rounds = s.rounds;
   if (beside) CN_TRY(beside(user, cmd, false));

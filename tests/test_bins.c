@@ -130,7 +130,8 @@ TEST(bins_rounds_and_big_elements) {
  * at most 4 pairs in a slice set their bits and write their entries
  * themselves; a round with a larger element also numbers and spreads that
  * one's pairs. Rounds of only small elements (no spreading), of both, of
- * none (sparse streams), of 1, 3 and 16 rounds a chunk, boxes of 4 and of 5 bins, several slices of 512
+ * none (sparse streams: the fill runs only the rounds the count kernel found
+ * pairs in, up to 32 rounds a chunk), of 1, 3, 16, 33 and 36 rounds a chunk, boxes of 4 and of 5 bins, several slices of 512
  * bins whose rows a box crosses, empty boxes, and lists past the first
  * capacity (cn_bins_run runs again with the exact count). */
 static void set_own_fill(uint32_t from, uint32_t rounds) {
@@ -176,6 +177,16 @@ TEST(bins_own_fill) {
     set_own_fill(1, runs[k].rounds);
     check_bins(b, n, vp, 64, runs[k].name);
   }
+  /* sparse streams with the plain fill kernel, and past 32 rounds a chunk,
+   * where the count kernel keeps no record of the rounds with pairs (every
+   * round runs) */
+  for (uint64_t i = 0; i < n; i++) b[i] = own_fill_box(vp, test_rand_below(200) ? 3 : test_rand_below(8) ? 0 : 4);
+  set_own_fill(CN_SMALL_OFF, 16);
+  check_bins(b, n, vp, 64, "plain fill, sparse, 16 rounds");
+  set_own_fill(1, 33);
+  check_bins(b, n, vp, 64, "own fill, sparse, 33 rounds");
+  set_own_fill(CN_SMALL_OFF, 36);
+  check_bins(b, n, vp, 64, "plain fill, sparse, 36 rounds");
   /* only from the threshold: below it the plain kernel, the same lists */
   set_own_fill(30000, 3);
   check_bins(b, n, vp, 64, "own fill below its threshold");
