@@ -33,7 +33,10 @@
  * numbers and spreads pairs only when some element has more; a round without
  * such an element moves its bins' counts and clears its bits pair by pair
  * (two workgroup barriers, one for a round without pairs, instead of five and
- * a pass over the slice's bins; CLI knob CANOPY_BINS_OWN_FILL=n|off).
+ * a pass over the slice's bins; CLI knob CANOPY_BINS_OWN_FILL=n|off). Where a
+ * chunk has at most 32 rounds, bins_count records per workgroup which rounds
+ * have pairs in its slice (a word in scratch) and either fill kernel runs
+ * only those: a round that lists nothing costs the fill no load or barrier.
  *
  * With the tuning below, streams on grids of at most 1024 bins, on devices
  * whose subgroups have at most 32 invocations, bin by subgroups
