@@ -375,6 +375,16 @@ void main() {
 #endif
   if (s0 >= nbins) return;
   uint sl = min(SLICE, nbins - s0);
+  // pc.live: per workgroup (chunk and slice), the rounds with pairs in the
+  // slice, which the count kernel records and the fill kernel runs alone
+  // (0: no record, every round runs; the host sets it for at most 32 rounds)
+  bool masked = uint64_t(pc.live) != 0ul;
+#ifdef BINS_FILL
+  uint live = masked ? pc.live.v[cn_group_id()] : 0u;
+  // a chunk without pairs in the slice has nothing to fill; chunk 0 still
+  // writes the slice's bin starts (uniform)
+  if (masked && live == 0u && ch != 0u) return;
+#endif
   for (uint x = t; x < SLICE; x += WG) {
 #ifdef BINS_FILL
     sh_cnt[x] = x < sl ? pc.matrix.v[(s0 + x) * pc.nchunks + ch] : 0u;
@@ -384,16 +394,12 @@ void main() {
     sh_cnt[x] = 0u;
 #endif
   }
-  // pc.live: per workgroup (chunk and slice), the rounds with pairs in the
-  // slice, which the count kernel records and the fill kernel runs alone
-  // (0: no record, every round runs; the host sets it for at most 32 rounds)
-  bool masked = uint64_t(pc.live) != 0ul;
 #ifdef BINS_FILL
 #ifdef BINS_OWN_FILL
   if (t == 0u) sh_flag[0] = sh_own[0] = 0u;
   barrier(); // sh_cnt, sh_bits and the first round's flags come before the own bits
 #endif
-  bins_rounds(ch, pc.rounds, s0, sl, true, masked, masked ? pc.live.v[cn_group_id()] : 0u);
+  bins_rounds(ch, pc.rounds, s0, sl, true, masked, live);
 #else
   if (t == 0u) sh_flag[0] = sh_own[0] = 0u;
   barrier(); // sh_cnt and the first round's flags: the own pairs' atomics come before the round's barriers

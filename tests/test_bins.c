@@ -187,6 +187,16 @@ TEST(bins_own_fill) {
   check_bins(b, n, vp, 64, "own fill, sparse, 33 rounds");
   set_own_fill(CN_SMALL_OFF, 36);
   check_bins(b, n, vp, 64, "plain fill, sparse, 36 rounds");
+  /* chunks without pairs, chunk 0 among them (it still writes the bin
+   * starts): elements listed in two runs only */
+  for (uint64_t i = 0; i < n; i++)
+    b[i] = own_fill_box(vp, (i >= 5000 && i < 5300) || (i >= 15000 && i < 15010) ? (int)test_rand_below(5) : 3);
+  for (uint32_t from = 1; from; from = from == 1 ? CN_SMALL_OFF : 0) {
+    set_own_fill(from, 1);
+    check_bins(b, n, vp, 64, "empty chunks, 1 round");
+    set_own_fill(from, 4);
+    check_bins(b, n, vp, 64, "empty chunks, 4 rounds");
+  }
   /* only from the threshold: below it the plain kernel, the same lists */
   set_own_fill(30000, 3);
   check_bins(b, n, vp, 64, "own fill below its threshold");
