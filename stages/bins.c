@@ -48,20 +48,21 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
    * has no more (less shared memory per workgroup for the same work) */
   s->slice = ctx->caps.max_shared_memory >= 24u * 1024u && s->nbins > 256 ? 512u : 256u;
   /* Rounds of 256 elements per chunk: as few as keep the count matrix
-   * (nbins x chunks) within max(3n / 8, 2^19) entries and within 3 x 2^19,
+   * (nbins x chunks) within max(3n / 8, 2^19) entries and within 2^21,
    * at most 16. A round costs a workgroup latency, a matrix entry scan
    * bandwidth, which up to 2^19 entries is not what the scan waits on. H200
-   * (docs/PERF.md), bench scene with 256 bins: 2^24 elements, 11 rounds
-   * (8: 868-869 us for the stage, 12: 864) against 4 rounds' 921; 2^23, 6
-   * rounds 503-504 against 4 rounds' 513-514 and 8 rounds' 509-511; 2^22, 3
-   * or 4 rounds 328-329 against 2 rounds' 342; 2^21, 3 rounds 195-196
-   * against 2 rounds' 200-201 and 4 rounds' 213-214; 2^20, 2 rounds 133-135
-   * against 1 round's 142-144 and 3 rounds' 138-141; in earlier builds 2^19,
+   * (docs/PERF.md), bench scene with 256 bins, since the fill runs only the
+   * rounds with pairs: 2^24 elements, 8 rounds 722-726 us for the stage
+   * (6: 724-726) against 11 rounds' 731-733 and 4 rounds' 741-743; 2^23, 4
+   * rounds 445-448 against 6 rounds' 451-454 and 8 rounds' 455-456; 2^22,
+   * 3 rounds 283 against 2 rounds' 297 and 4 rounds' 291; 2^21, 3 rounds
+   * 182 against 2 rounds' 185 and 4 rounds' 198; 2^20, 2 rounds 126 against
+   * 3 rounds' 131 and 4 rounds' 137; in earlier builds 2^19,
    * 1 round 144-146 against 2 rounds' 151, and 2^18, 1 round 120-121
    * against 4 rounds' 138-139. bench render's 100 000 paths on 510 bins: 1
    * round (2 x 10^5 entries) against 4, count 0.026 -> 0.016 ms, fill 0.108
    * -> 0.080 (beside flatten's write pass), scan 0.011 both. */
-  uint64_t budget = CN_MIN(CN_MAX(n / 8 * 3, 1u << 19), 3u << 19);
+  uint64_t budget = CN_MIN(CN_MAX(n / 8 * 3, 1u << 19), 1u << 21);
   uint64_t chunks_max = CN_MAX(budget / CN_MAX(s->nbins, 1), 1);
   uint64_t r = CN_DIV_UP(CN_DIV_UP(n, CN__BINS_WG), chunks_max);
   s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, r));

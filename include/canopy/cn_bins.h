@@ -85,7 +85,8 @@
  * Limits: n < 2^32 - 2^16; nbx * B and nby * B below 2^24 pixels; at most
  * 2^22 bins; the count matrix has nbins x chunks entries (chunks of 256 x
  * rounds elements, rounds the fewest (at most 16) that keep it within
- * max(3n / 8, 2^19) entries; nbins x n / 4096 when 16 are not enough) and
+ * max(3n / 8, 2^19) entries and within 2^21; nbins x n / 4096 when 16 are
+ * not enough) and
  * must stay below 2^32 entries.
  * Larger grids fail with CN_ERROR_LIMIT. The kernels number invocations by
  * subgroup: 256 must be a multiple of the subgroup size (else CN_ERROR_LIMIT).
