@@ -131,9 +131,10 @@ TEST(bins_rounds_and_big_elements) {
  * themselves; a round with a larger element also numbers and spreads that
  * one's pairs. Rounds of only small elements (no spreading), of both, of
  * none (sparse streams: the fill runs only the rounds the count kernel found
- * pairs in, up to 32 rounds a chunk), of 1, 3, 16, 33 and 36 rounds a chunk, boxes of 4 and of 5 bins, several slices of 512
- * bins whose rows a box crosses, empty boxes, and lists past the first
- * capacity (cn_bins_run runs again with the exact count). */
+ * pairs in, up to 32 rounds a chunk), of 1, 3, 16, 33 and 36 rounds a chunk,
+ * boxes of 4 and of 5 bins, several slices of 512 bins whose rows a box
+ * crosses, empty boxes, and lists past the first capacity (cn_bins_run runs
+ * again with the exact count). */
 static void set_own_fill(uint32_t from, uint32_t rounds) {
   cn_context *ctx = test_context();
   if (ctx)
@@ -154,6 +155,11 @@ static cn_box own_fill_box(const float vp[4], int kind) {
   }
 }
 
+/* A sparse stream's box kind: one element in 200 listed, an eighth of those
+ * large, so that rounds without pairs, with own pairs only and with spread
+ * pairs follow each other in every order. */
+static int sparse_kind(void) { return test_rand_below(200) ? 3 : test_rand_below(8) ? 0 : 4; }
+
 TEST(bins_own_fill) {
   const float vp[4] = {0, 0, 4096, 2048}; /* 64 x 32 bins of 64 px: 4 slices of 512, 8 rows each */
   uint64_t n = 20000;
@@ -168,10 +174,7 @@ TEST(bins_own_fill) {
     for (uint64_t i = 0; i < n; i++) {
       int kind = (int)test_rand_below((uint64_t)CN_MAX(runs[k].kinds, 1));
       if (kind == 4 && test_rand_below(40)) kind = 0; /* a few large elements: most rounds have one */
-      /* sparse (kinds 0): one element in 200 listed, an eighth of those
-       * large, so that rounds without pairs, with own pairs only and with
-       * spread pairs follow each other in every order */
-      if (!runs[k].kinds) kind = test_rand_below(200) ? 3 : test_rand_below(8) ? 0 : 4;
+      if (!runs[k].kinds) kind = sparse_kind(); /* sparse (kinds 0) */
       b[i] = own_fill_box(vp, kind);
     }
     set_own_fill(1, runs[k].rounds);
@@ -180,7 +183,7 @@ TEST(bins_own_fill) {
   /* sparse streams with the plain fill kernel, and past 32 rounds a chunk,
    * where the count kernel keeps no record of the rounds with pairs (every
    * round runs) */
-  for (uint64_t i = 0; i < n; i++) b[i] = own_fill_box(vp, test_rand_below(200) ? 3 : test_rand_below(8) ? 0 : 4);
+  for (uint64_t i = 0; i < n; i++) b[i] = own_fill_box(vp, sparse_kind());
   set_own_fill(CN_SMALL_OFF, 16);
   check_bins(b, n, vp, 64, "plain fill, sparse, 16 rounds");
   set_own_fill(1, 33);

@@ -240,7 +240,8 @@ typedef struct cn_tuning {
    * elements run it with own pairs (bins_fill_own, cn_bins.h: an element of
    * at most 4 pairs in a bin slice sets its bits and writes its entries
    * itself, and a round numbers and spreads pairs only when some element has
-   * more; three workgroup barriers a round instead of five). The same
+   * more; a round of small elements only takes two workgroup barriers,
+   * one without pairs, instead of five and a pass over the slice). The same
    * results. 0: the default (2^21, from the H200 measurements in
    * docs/PERF.md); CN_SMALL_OFF: never. */
   uint32_t bins_own_fill_from;
