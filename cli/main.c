@@ -43,6 +43,7 @@ static void print_help(FILE *f) {
           "CANOPY_PATHBOX_SEGMENTS=apart (the folded path boxes' segments in a dispatch of their own),\n"
           "CANOPY_BBOX_COMPACT_SCAN=n|off (the compaction without a scan pass up to n elements),\n"
           "CANOPY_BINS_OWN_FILL=n|off (binning's fill kernel with own pairs from n elements, default 2^21),\n"
+          "CANOPY_BINS_FILL_SLICE=b (bins per workgroup of binning's fill kernels, 32..512),\n"
           "CANOPY_PARENS_* (parentheses matching's shapes and forms: `canopy bench parens`)\n"
           "try other kernel shapes (benchmarks; results do not change); compiled GPU pipelines are kept in\n"
           "$XDG_CACHE_HOME/canopy/pipelines.bin (else ~/.cache/canopy/pipelines.bin) to start\n"
@@ -141,6 +142,9 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   const char *of = getenv("CANOPY_BINS_OWN_FILL");
   if (of && *of)
     cli_tuning.bins_own_fill_from = strncmp(of, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(of, NULL, 10);
+  /* CANOPY_BINS_FILL_SLICE=b (cn_tuning.bins_fill_slice) */
+  const char *fs = getenv("CANOPY_BINS_FILL_SLICE");
+  if (fs && *fs) cli_tuning.bins_fill_slice = (uint32_t)strtoul(fs, NULL, 10);
   /* CANOPY_PARENS_* (cn_tuning.parens: the matching's shapes and forms, as in bench parens) */
   static cn_parens_tuning parens_tuning;
   if (cli_parens_tuning_env(&parens_tuning) && memcmp(&parens_tuning, &(cn_parens_tuning){0}, sizeof parens_tuning))

@@ -5,9 +5,11 @@
 //
 // Workgroup = (chunk of ROUNDS * 256 consecutive elements, slice of SLICE
 // consecutive bins (row-major) held in shared memory): workgroup id = slice *
-// nchunks + chunk. Each round takes 256 elements, one per invocation; an
-// element's (element, bin) pairs are the bins of its bin rectangle inside the
-// slice: part of the slice's first row, whole rows, part of its last row. The
+// nchunks + chunk; the fill kernels may take smaller slices than the count
+// (pc.count_slice), so that a chunk's pairs spread over more workgroups. Each
+// round takes 256 elements, one per invocation; an element's (element, bin)
+// pairs are the bins of its bin rectangle inside the slice: part of the
+// slice's first row, whole rows, part of its last row. The
 // pairs of the round are numbered by a workgroup scan of the per-element pair
 // counts and spread evenly over the invocations (pair p: its element by a
 // binary search of the scan), so an element that covers the whole grid costs
@@ -375,12 +377,14 @@ void main() {
 #endif
   if (s0 >= nbins) return;
   uint sl = min(SLICE, nbins - s0);
-  // pc.live: per workgroup (chunk and slice), the rounds with pairs in the
-  // slice, which the count kernel records and the fill kernel runs alone
-  // (0: no record, every round runs; the host sets it for at most 32 rounds)
+  // pc.live: per count workgroup (chunk and slice), the rounds with pairs in
+  // the slice, which the count kernel records and the fill kernel runs alone
+  // (0: no record, every round runs; the host sets it for at most 32 rounds).
+  // A fill slice lies inside one count slice (both powers of two, the fill's
+  // no larger): its rounds with pairs are among that slice's.
   bool masked = uint64_t(pc.live) != 0ul;
 #ifdef BINS_FILL
-  uint live = masked ? pc.live.v[cn_group_id()] : 0u;
+  uint live = masked ? pc.live.v[(s0 / pc.count_slice) * pc.nchunks + ch] : 0u;
   // a chunk without pairs in the slice has nothing to fill; chunk 0 still
   // writes the slice's bin starts (uniform)
   if (masked && live == 0u && ch != 0u) return;

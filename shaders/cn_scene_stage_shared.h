@@ -240,8 +240,8 @@ CN_PUSH_BEGIN(cn_bins_push)
   CN_U32 nchunks;
   CN_U32 rounds;
   CN_U32 capacity;
-  CN_U32 pad0;
-  CN_PTR(U32Buf) live;      /* count: out, fill: in (0: none); a word per workgroup */
+  CN_U32 count_slice;       /* fill: the count kernel's slice (its workgroups' live words) */
+  CN_PTR(U32Buf) live;      /* count: out, fill: in (0: none); a word per count workgroup */
 CN_PUSH_END(cn_bins_push)
 CN_STATIC_ASSERT_SIZE(cn_bins_push, 80);
 #endif

@@ -18,6 +18,13 @@
  * own pairs, bins_fill_own (cn_tuning.bins_own_fill_from; H200, docs/PERF.md:
  * binfill 106 -> 93 us at 2^22, 52 -> 51 at 2^21, 0.8-1.1 us slower at 2^20). */
 #define CN__BINS_OWN_FILL_FROM (1u << 21)
+/* Bins per fill workgroup (cn_tuning.bins_fill_slice). A chunk's pairs
+ * spread over the workgroups of its slices; a fill workgroup costs a round's
+ * latency per round with pairs. H200, docs/PERF.md, bench scene with 256 bins,
+ * binfill in us for slices of 256 / 128 / 64 / 32: 2^16 13.2 / 9.5 / 8.3 /
+ * 8.0, 2^20 19.9 / 15.3 / 15.0 / 19.2, 2^22 45 / 44 / 51 / 66, 2^24 91 / 81 /
+ * 85 / 104. */
+#define CN__BINS_FILL_SLICE 128u
 
 cn_result cn_bins_grid_make(const float vp[4], uint32_t bin_size, cn_bins_grid *out) {
   memset(out, 0, sizeof *out);
@@ -89,6 +96,17 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
     return cn_fail(CN_ERROR_LIMIT, "bins: %llu bins x %llu chunks of elements is too large a count matrix",
                    (unsigned long long)s->nbins, (unsigned long long)s->nchunks);
   return CN_OK;
+}
+
+/* The fill kernels' slice (cn_tuning.bins_fill_slice): a power of two from 32
+ * up to the count's slice, in which it lies whole (the fill reads the count
+ * workgroup's record of rounds with pairs). */
+static uint32_t cn__bins_fill_slice(const cn_context *ctx, const cn__bins_shape *s) {
+  uint32_t v = ctx->tuning.bins_fill_slice ? ctx->tuning.bins_fill_slice : CN__BINS_FILL_SLICE;
+  if (v < 32) v = 32;
+  uint32_t fs = 32;
+  while (fs * 2 <= v && fs * 2 <= s->slice) fs *= 2;
+  return CN_MIN(fs, s->slice);
 }
 
 /* bins_small: the whole binning in one workgroup and one dispatch, for
@@ -378,7 +396,7 @@ cn_result cn__bins_record_beside(cn_context *ctx, VkCommandBuffer cmd, const cn_
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_CHECK, NULL, 0, &check));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_GATHER, NULL, 0, &gather));
   cn__bins_sg_shape sg;
-  uint64_t groups;
+  uint64_t groups, count_groups;
   bool by_sg = cn__bins_sg(ctx, a->n, &a->grid, &sg);
   if (by_sg) { /* same matrix layout, chunks of sg.sub elements */
     uint32_t spec[5] = {sg.wg, sg.max_sg, sg.nb, sg.chunks, sg.rows};
@@ -387,15 +405,19 @@ cn_result cn__bins_record_beside(cn_context *ctx, VkCommandBuffer cmd, const cn_
     s.nchunks = sg.nchunks;
     s.matrix = sg.matrix;
     s.rounds = sg.sub;
-    groups = sg.groups;
+    groups = count_groups = sg.groups;
   } else {
     uint32_t spec[3] = {CN__BINS_WG, 1, s.slice};
     CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BINS_COUNT, spec, 3, &count));
     /* the fill with own pairs from cn_tuning.bins_own_fill_from elements */
     uint32_t own = ctx->tuning.bins_own_fill_from ? ctx->tuning.bins_own_fill_from : CN__BINS_OWN_FILL_FROM;
     bool own_fill = own != CN_SMALL_OFF && a->n >= own;
-    CN_TRY(cn_pipeline_get(ctx, own_fill ? CN_KERNEL_BINS_FILL_OWN : CN_KERNEL_BINS_FILL, spec, 3, &fill));
-    groups = s.nchunks * CN_DIV_UP(s.nbins, s.slice);
+    uint32_t fs = cn__bins_fill_slice(ctx, &s);
+    uint32_t fspec[3] = {CN__BINS_WG, 1, fs};
+    CN_TRY(cn_pipeline_get(ctx, own_fill ? CN_KERNEL_BINS_FILL_OWN : CN_KERNEL_BINS_FILL, fspec, 3, &fill));
+    count_groups = s.nchunks * CN_DIV_UP(s.nbins, s.slice);
+    groups = s.nchunks * CN_DIV_UP(s.nbins, fs);
+    pc.count_slice = s.slice;
   }
   VkDeviceAddress matrix = a->scratch, scan = a->scratch + ((s.matrix * 4 + 255) & ~255ull);
   pc.matrix = matrix;
@@ -406,7 +428,7 @@ cn_result cn__bins_record_beside(cn_context *ctx, VkCommandBuffer cmd, const cn_
   pc.nchunks = (uint32_t)s.nchunks;
   pc.rounds = s.rounds;
   if (beside) CN_TRY(beside(user, cmd, false));
-  cn_dispatch(ctx, cmd, count, &pc, sizeof pc, CN_MAX(groups, 1));
+  cn_dispatch(ctx, cmd, count, &pc, sizeof pc, CN_MAX(count_groups, 1));
   cn_cmd_barrier(ctx, cmd);
   if (a->timer) cn_timer_mark(ctx, a->timer, cmd, "bins count");
   if (beside) CN_TRY(beside(user, cmd, false));

@@ -256,6 +256,44 @@ TEST(bins_limits) {
   free(full);
 }
 
+/* Fill slices smaller than the count's (cn_tuning.bins_fill_slice): each
+ * fill workgroup takes part of a count workgroup's bins and runs that
+ * workgroup's rounds with pairs (recorded up to 32 rounds a chunk, every round
+ * past that). Grids of 64 x 32 bins (count slices of 512 bins, 8 rows each)
+ * and of 50 x 30 (slices across rows, the last one partial), both fill
+ * kernels, mixed and sparse streams. */
+TEST(bins_fill_slices) {
+  const float vp[4] = {0, 0, 4096, 2048}, vp2[4] = {0, 0, 3200, 1920};
+  uint64_t n = 12000;
+  cn_box *b = malloc(n * sizeof *b);
+  cn_context *ctx = test_context();
+  const uint32_t slices[] = {32, 64, 128, 256};
+  for (int sparse = 0; sparse < 2 && ctx; sparse++) {
+    for (int g = 0; g < 2; g++) {
+      const float *v = g ? vp2 : vp;
+      for (uint64_t i = 0; i < n; i++) {
+        int kind = sparse ? sparse_kind() : (int)test_rand_below(5);
+        if (kind == 4 && test_rand_below(20)) kind = 0;
+        b[i] = own_fill_box(v, kind);
+      }
+      for (int k = 0; k < 4; k++) {
+        uint32_t rounds = k == 3 ? 36 : k == 2 ? 16 : k ? 3 : 1;
+        uint32_t from = (k + g + sparse) % 2 ? 1 : CN_SMALL_OFF;
+        cn_context_set_tuning(ctx, &(cn_tuning){.bins_own_fill_from = from, .bins_rounds = rounds,
+                                                .bins_fill_slice = slices[(k + 2 * g + sparse) % 4],
+                                                .bins_small_max = CN_SMALL_OFF, .bins_rows_max = CN_SMALL_OFF,
+                                                .bins_sub = CN_SMALL_OFF});
+        char name[96];
+        snprintf(name, sizeof name, "fill slice %u, %s, %u rounds, %s fill, grid %d", slices[(k + 2 * g + sparse) % 4],
+                 sparse ? "sparse" : "mixed", rounds, from == 1 ? "own" : "plain", g);
+        check_bins(b, n, v, 64, name);
+      }
+    }
+  }
+  if (ctx) cn_context_set_tuning(ctx, NULL);
+  free(b);
+}
+
 /* Other chunk shapes of the multi-pass workgroup kernels through the
  * context's tuning (0: the defaults, the one-dispatch paths for small streams
  * and the subgroup kernels included). */
@@ -709,5 +747,5 @@ TEST(bins_sg_rows_path) {
   free(out);
 }
 
-TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_own_fill), T(bins_limits), T(bins_nested_groups), T(bins_loop_limit_known), T(bins_small_path), T(bins_rows_path),
+TEST_MAIN(T(bins_hand), T(bins_random), T(bins_thousands), T(bins_rounds_and_big_elements), T(bins_own_fill), T(bins_fill_slices), T(bins_limits), T(bins_nested_groups), T(bins_loop_limit_known), T(bins_small_path), T(bins_rows_path),
           T(bins_shape_sweep), T(bins_sg_path), T(bins_sg_rows_path))

@@ -245,6 +245,12 @@ typedef struct cn_tuning {
    * results. 0: the default (2^21, from the H200 measurements in
    * docs/PERF.md); CN_SMALL_OFF: never. */
   uint32_t bins_own_fill_from;
+  /* binning, the workgroup fill kernels: bins per fill workgroup (a power of
+   * two, 32 .. the count kernel's slice of 256 or 512 bins; larger values
+   * take the count's). A smaller slice spreads a chunk's pairs over more
+   * workgroups (each runs the chunk's rounds with pairs in its count slice).
+   * The same results. 0: the default (cn_bins.h). */
+  uint32_t bins_fill_slice;
   /* parentheses matching and scans (their headers); the structs pointed to
    * must outlive the context. */
   const struct cn_parens_tuning *parens;
