@@ -9,13 +9,16 @@
 // (pc.count_slice), so that a chunk's pairs spread over more workgroups. Each
 // round takes 256 elements, one per invocation; an element's (element, bin)
 // pairs are the bins of its bin rectangle inside the slice: part of the
-// slice's first row, whole rows, part of its last row. The
-// pairs of the round are numbered by a workgroup scan of the per-element pair
-// counts and spread evenly over the invocations (pair p: its element by a
-// binary search of the scan), so an element that covers the whole grid costs
-// no more than many small ones (the work is pairs / 256 per invocation, not the
-// largest element).
+// slice's first row, whole rows, part of its last row. In the fill (and
+// bins_small), the pairs of the round are numbered by a workgroup scan of the
+// per-element pair counts and spread evenly over the invocations (pair p: its
+// element by a binary search of the scan), so an element that covers the
+// whole grid costs no more than many small ones (the work is pairs / 256 per
+// invocation, not the largest element).
 //   count: cnt[bin] += 1 per pair                  -> matrix[bin * nchunks + chunk]
+//          (the count kernel: an element of more than 4 pairs by difference
+//          marks for its runs of bins, summed once at the end; no barrier
+//          between rounds: see bins_count_chunk)
 //   fill:  chunk 0 also writes bin_offsets (its offsets are the bin starts;
 //          bins_gather does it only when there are no elements);
 //          every pair ORs its element's bit into a 256-bit bitmap of its bin;
@@ -30,9 +33,10 @@
 // size the host accepts): slot = subgroup id * subgroup size + lane.
 //
 // Loop trips are bounded per invocation: every pair lies in the slice, so a
-// round gives an invocation at most SLICE pairs per pass over them (one in the
-// count, two in the fill, then SLICE / 256 bins), and the binary search and
-// the bitmap rank are unrolled (no loop). Some drivers stop
+// round gives an invocation at most SLICE pairs per pass over them (one in
+// bins_small's count, two in the fill, then SLICE / 256 bins; the count
+// kernel at most 4 a round), and the binary search and the bitmap rank are
+// unrolled (no loop). Some drivers stop
 // loops after a fixed number of iterations per invocation (llvmpipe: 65 535
 // in total over all loops, cn_device_caps.max_loop_iterations); the host
 // picks rounds so that rounds * (3 * SLICE + subgroups + 2) stays below it.
@@ -50,11 +54,11 @@ layout(constant_id = CN_SPEC_BINS_SLICE) const uint SLICE = 256;
 
 const uint WG = 256u;
 
-#if defined(BINS_SMALL) || !defined(BINS_FILL)
+#ifdef BINS_SMALL
 #define BINS_COUNT_PASS
 #endif
 #if !defined(BINS_SMALL) && !defined(BINS_FILL)
-#define BINS_OWN_PAIRS
+#define BINS_COUNT_KERNEL
 #endif
 #if defined(BINS_SMALL) || defined(BINS_FILL)
 #define BINS_FILL_PASS
@@ -66,20 +70,21 @@ const uint WG = 256u;
 shared uint sh_bits[SLICE * 8u];
 uint bits_at(uint b, uint w) { return w * SLICE + b; }
 #endif
-#if defined(BINS_OWN_PAIRS) || defined(BINS_OWN_FILL)
-// The count kernel and the fill kernel with own pairs (bins_fill_own.comp):
-// an element of at most OWN pairs in the slice counts them, or sets its own
-// bits, before the round's first barrier (the fill writes its entries after
-// it); a round scans and spreads pairs only when some element has more
+// An element of at most OWN pairs in the slice: the count kernel adds them
+// one by one; the fill kernel with own pairs (bins_fill_own.comp) sets its
+// own bits before the round's first barrier and writes its entries after it,
+// and a round scans and spreads pairs only when some element has more
 // (sh_flag; sh_own: some element has own pairs; a word per round, three in
 // turn, set by plain stores of 1).
 const uint OWN = 4u;
+#ifdef BINS_OWN_FILL
 shared uint sh_flag[3], sh_own[3];
 #endif
 shared uint sh_cnt[SLICE];
+shared uint sh_sg[WG];     // per subgroup: its pair total (the count kernel: its sum)
+#ifndef BINS_COUNT_KERNEL
 shared uint sh_end[WG];    // per slot: inclusive end of its pairs (non-decreasing)
 shared uvec4 sh_rect[WG];  // per slot: see pair_bin
-shared uint sh_sg[WG];     // per subgroup: its pair total
 
 // The slot of pair p: the first slot whose end is above p (sh_end is
 // non-decreasing and p < sh_end[WG - 1]). Unrolled: 8 halvings of 256 slots.
@@ -90,6 +95,7 @@ uint pair_slot(uint p) {
   PAIR_SLOT_STEP(8u) PAIR_SLOT_STEP(4u) PAIR_SLOT_STEP(2u) PAIR_SLOT_STEP(1u)
   return lo;
 }
+#endif
 
 // An element's pairs in the slice [s0, s0 + sl), whose bins run from column
 // a of row row0 to column c of row row1, in this order:
@@ -120,12 +126,14 @@ uint rect_bin(uint k, uint lx, uint w, uint nA, uint yB, uint nB, uint a, uint r
   return (y - row0) * pc.nbx + col - a;
 }
 
+#ifndef BINS_COUNT_KERNEL
 // Bin of pair p (slot s) relative to the slice start.
 uint pair_bin(uint p, uint s, uint a, uint row0) {
   uint start = s == 0u ? 0u : sh_end[s - 1u];
   uvec4 r = sh_rect[s];
   return rect_bin(p - start, r.x & 0xFFFFFFu, r.y, r.z, r.w & 0xFFFFu, r.w >> 16, a, row0);
 }
+#endif
 
 // Set bits of the first `word` words of bin b's bitmap (unrolled).
 #ifdef BINS_FILL_PASS
@@ -172,6 +180,38 @@ void bins_own_entries(uint own, uint i, uint lx, uint w, uint nA, uint yB, uint 
 }
 #endif
 
+// An element's box bx (have: it is in the stream) as pairs in the slice
+// whose rows are row0 .. row1, first column a, last column c (see rect_bin):
+// its columns lx .. hx (w of them), nA pairs in row0, nB rows from yB,
+// nC pairs in row1; returns the pair count (0 for an empty box or one
+// outside the slice's rows).
+uint bins_rect(vec4 bx, bool have, uint row0, uint row1, uint a, uint c, out uint lx, out uint w, out uint nA,
+               out uint yB, out uint nB, out uint nC) {
+  uint hx = 0u, ly = 0u, hy = 0u;
+  lx = 0u;
+  have = have && !box_is_empty(bx) && bin_range(bx.x, bx.z, pc.vp_x0, pc.bin_size, pc.nbx, lx, hx) &&
+         bin_range(bx.y, bx.w, pc.vp_y0, pc.bin_size, pc.nby, ly, hy);
+  w = hx - lx + 1u;
+  nA = 0u;
+  nB = 0u;
+  nC = 0u;
+  yB = row0 + 1u;
+  if (!have || ly > row1 || hy < row0) return 0u;
+  if (ly <= row0) { // A
+    uint endA = row1 > row0 ? hx : min(hx, c);
+    uint colA = max(lx, a);
+    nA = endA >= colA ? endA - colA + 1u : 0u;
+  }
+  yB = max(ly, row0 + 1u);
+  uint yB1 = min(hy, row1 - 1u); // row1 - 1 >= row0 whenever row1 > row0
+  nB = row1 > row0 + 1u && yB1 >= yB ? yB1 - yB + 1u : 0u;
+  if (row1 > row0 && hy >= row1) { // C (ly <= row1 holds)
+    uint endC = min(hx, c);
+    nC = endC >= lx ? endC - lx + 1u : 0u;
+  }
+  return nA + nB * w + nC;
+}
+
 // The first round at or after r that the fill runs: every round, or with
 // `live` (masked: the count kernel's record, at most 32 rounds) the next one
 // with pairs in the slice (rounds: none).
@@ -181,18 +221,126 @@ uint bins_next_round(uint r, bool masked, uint live, uint rounds) {
   return rest == 0u ? rounds : uint(findLSB(rest));
 }
 
-// The rounds of chunk ch over the slice [s0, s0 + sl): the count pass adds
-// the chunk's pairs to sh_cnt and returns which of its first 32 rounds have
-// pairs in the slice (bit r; the count kernel); the fill pass (sh_cnt = the
-// chunk's offset in each bin, sh_bits clear) writes the chunk's list
-// entries, in only the rounds of `live` where masked (a round without pairs
-// then costs neither a box load nor a barrier).
-uint bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill, bool masked, uint live) {
+#ifdef BINS_COUNT_KERNEL
+// The count kernel: sh_cnt[b] += the chunk's pairs in bin b of the slice
+// [s0, s0 + sl); returns (in every invocation) which of its first 32 rounds
+// have pairs in the slice. No round waits for another: the boxes are
+// loaded BATCH rounds at a time and there is no barrier between rounds. An
+// element of at most OWN pairs adds them one by one; a larger one marks its
+// runs of bins in difference arrays over the slice's bins (index b - s0 =
+// (row - row0) * nbx + column - a):
+//   sh_d1: its A and C runs: +1 at a run's first bin, -1 past its last;
+//   sh_ds: its B rows, which are whole rows of the slice, so the same runs
+//          one row (nbx bins) apart: +1 at the first B row's first bin and
+//          -1 past its last, and the opposite nB rows further on;
+// at the end (only where the slice had such an element) a prefix sum of
+// sh_ds with stride nbx turns the B marks into one run per row, and a
+// prefix sum of sh_d1 + sh_ds gives the counts. Marks at or past sl are
+// left out (they end runs at the slice's end). Sums wrap modulo 2^32, which
+// leaves every count (< 2^32) exact.
+shared uint sh_d1[SLICE], sh_ds[SLICE];
+shared uint sh_big, sh_live;
+const uint BATCH = 4u;
+
+void bins_mark(uint at, uint v, uint sl, bool strided) {
+  if (at < sl) {
+    if (strided) atomicAdd(sh_ds[at], v);
+    else atomicAdd(sh_d1[at], v);
+  }
+}
+
+uint bins_count_chunk(uint ch, uint rounds, uint s0, uint sl) {
+  uint t = gl_LocalInvocationID.x;
+  uint row0 = s0 / pc.nbx, row1 = (s0 + sl - 1u) / pc.nbx;
+  uint a = s0 % pc.nbx, c = (s0 + sl - 1u) % pc.nbx; // the slice's first and last column
+  uint seen = 0u;
+  bool big = false;
+  for (uint r0 = 0u; r0 < rounds; r0 += BATCH) {
+    vec4 bx[BATCH];
+    [[unroll]] for (uint q = 0u; q < BATCH; q++) {
+      uint i = (ch * rounds + r0 + q) * WG + t;
+      bx[q] = r0 + q < rounds && i < pc.n ? pc.boxes.v[i] : BOX_EMPTY;
+    }
+    [[unroll]] for (uint q = 0u; q < BATCH; q++) {
+      uint lx, w, nA, yB, nB, nC;
+      uint count = bins_rect(bx[q], r0 + q < rounds, row0, row1, a, c, lx, w, nA, yB, nB, nC);
+      if (count == 0u) continue;
+      if (r0 + q < 32u) seen |= 1u << (r0 + q);
+      uint yBr = yB - row0;
+      if (count <= OWN) {
+        for (uint k = 0u; k < count; k++) // at most OWN trips
+          atomicAdd(sh_cnt[rect_bin(k, lx, w, nA, yBr, nB, a, row0)], 1u);
+        continue;
+      }
+      big = true;
+      if (nA != 0u) { // row0 from max(lx, a)
+        uint f = max(lx, a) - a;
+        bins_mark(f, 1u, sl, false);
+        bins_mark(f + nA, 0xFFFFFFFFu, sl, false);
+      }
+      if (nB != 0u) {
+        uint f = yBr * pc.nbx + lx - a;
+        bins_mark(f, 1u, sl, true);
+        bins_mark(f + w, 0xFFFFFFFFu, sl, true);
+        bins_mark(f + nB * pc.nbx, 0xFFFFFFFFu, sl, true);
+        bins_mark(f + nB * pc.nbx + w, 1u, sl, true);
+      }
+      if (nC != 0u) { // row1 from lx
+        uint f = (row1 - row0) * pc.nbx + lx - a;
+        bins_mark(f, 1u, sl, false);
+        bins_mark(f + nC, 0xFFFFFFFFu, sl, false);
+      }
+    }
+  }
+  if (big) sh_big = 1u;
+  uint any = subgroupOr(seen);
+  if (subgroupElect() && any != 0u) atomicOr(sh_live, any);
+  barrier();
+  if (sh_big != 0u) { // uniform
+    // B rows: a prefix sum with stride nbx (steps of nbx, 2 nbx, 4 nbx ...)
+    for (uint st = pc.nbx; st < sl; st *= 2u) {
+      uint v[SLICE / WG];
+      [[unroll]] for (uint e = 0u; e < SLICE / WG; e++) {
+        uint x = e * WG + t;
+        v[e] = x < sl && x >= st ? sh_ds[x - st] : 0u;
+      }
+      barrier();
+      [[unroll]] for (uint e = 0u; e < SLICE / WG; e++) sh_ds[e * WG + t] += v[e];
+      barrier();
+    }
+    // the counts: a prefix sum of both, SLICE / WG consecutive bins per
+    // invocation in slot order
+    uint slot = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+    uint d[SLICE / WG], sum = 0u;
+    [[unroll]] for (uint e = 0u; e < SLICE / WG; e++) {
+      uint x = slot * (SLICE / WG) + e;
+      d[e] = sh_d1[x] + sh_ds[x];
+      sum += d[e];
+    }
+    uint incl = subgroupInclusiveAdd(sum), total = subgroupAdd(sum);
+    if (subgroupElect()) sh_sg[gl_SubgroupID] = total;
+    barrier();
+    uint run = incl - sum;
+    for (uint j = 0u; j < gl_NumSubgroups; j++) run += j < gl_SubgroupID ? sh_sg[j] : 0u;
+    [[unroll]] for (uint e = 0u; e < SLICE / WG; e++) {
+      run += d[e];
+      sh_cnt[slot * (SLICE / WG) + e] += run;
+    }
+  }
+  return sh_live;
+}
+#else
+// The rounds of chunk ch over the slice [s0, s0 + sl) (bins_small's count
+// and fill passes, the fill kernels): the count pass adds the chunk's pairs
+// to sh_cnt; the fill pass (sh_cnt = the chunk's offset in each bin, sh_bits
+// clear) writes the chunk's list entries, in only the rounds of `live` where
+// masked (a round without pairs then costs neither a box load nor a
+// barrier).
+void bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill, bool masked, uint live) {
   uint t = gl_LocalInvocationID.x;
   uint row0 = s0 / pc.nbx, row1 = (s0 + sl - 1u) / pc.nbx;
   uint a_start = s0 % pc.nbx, c_end = (s0 + sl - 1u) % pc.nbx; // the slice's first and last column
   uint slot = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-  uint seen = 0u;
   uint r = bins_next_round(0u, masked, live, rounds), rn;
   uint i_next = (ch * rounds + r) * WG + t;
   vec4 bx_next = r < rounds && i_next < pc.n ? pc.boxes.v[i_next] : BOX_EMPTY;
@@ -205,49 +353,12 @@ uint bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill, bool masked,
     rn = bins_next_round(r + 1u, masked, live, rounds);
     i_next = (ch * rounds + rn) * WG + t;
     if (rn < rounds && i_next < pc.n) bx_next = pc.boxes.v[i_next];
-    uint lx = 0u, hx = 0u, ly = 0u, hy = 0u;
-    bool have = false;
-    if (i < pc.n) {
-      have = !box_is_empty(bx) && bin_range(bx.x, bx.z, pc.vp_x0, pc.bin_size, pc.nbx, lx, hx) &&
-             bin_range(bx.y, bx.w, pc.vp_y0, pc.bin_size, pc.nby, ly, hy);
-    }
-    uint w = hx - lx + 1u, nA = 0u, nB = 0u, yB = row0 + 1u, count = 0u;
-    if (have && ly <= row1 && hy >= row0) {
-      if (ly <= row0) { // A
-        uint endA = row1 > row0 ? hx : min(hx, c_end);
-        uint colA = max(lx, a_start);
-        nA = endA >= colA ? endA - colA + 1u : 0u;
-      }
-      yB = max(ly, row0 + 1u);
-      uint yB1 = min(hy, row1 - 1u); // row1 - 1 >= row0 whenever row1 > row0
-      nB = row1 > row0 + 1u && yB1 >= yB ? yB1 - yB + 1u : 0u;
-      uint nC = 0u;
-      if (row1 > row0 && hy >= row1) { // C (ly <= row1 holds)
-        uint endC = min(hx, c_end);
-        nC = endC >= lx ? endC - lx + 1u : 0u;
-      }
-      count = nA + nB * w + nC;
-    }
+    uint lx, w, nA, yB, nB, nC;
+    uint count = bins_rect(bx, i < pc.n, row0, row1, a_start, c_end, lx, w, nA, yB, nB, nC);
     uint yBr = min(yB - row0, 0xFFFFu); // B's first row relative to row0 (see sh_rect)
-#ifdef BINS_OWN_PAIRS
-    if (count <= OWN) {
-      for (uint k = 0u; k < count; k++) // at most OWN trips
-        atomicAdd(sh_cnt[rect_bin(k, lx, w, nA, yBr, nB, a_start, row0)], 1u);
-      if (count != 0u) sh_own[kr % 3u] = 1u;
-      count = 0u; // nothing to spread
-    } else {
-      sh_flag[kr % 3u] = 1u;
-    }
-    // the flags of the next round: their last readers (round kr - 2) are
-    // past round kr - 1's barrier, their writers wait for this round's
-    if (t == 0u) sh_flag[(kr + 1u) % 3u] = sh_own[(kr + 1u) % 3u] = 0u;
-    barrier();
-    if (r < 32u && (sh_own[kr % 3u] | sh_flag[kr % 3u]) != 0u) seen |= 1u << r;
-    if (sh_flag[kr % 3u] == 0u) continue; // uniform: no element of this round has more than OWN pairs
-#endif
 #ifdef BINS_OWN_FILL
     // An own element's bits (bit t: only this invocation sets or clears it,
-    // in any round); the flags as in the count kernel. The previous round's
+    // in any round). The previous round's
     // updates come before, in this invocation's order or behind the barrier
     // that ended a spread round.
     uint own = 0u;
@@ -260,7 +371,9 @@ uint bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill, bool masked,
     } else {
       sh_flag[kr % 3u] = 1u;
     }
-    if (t == 0u) sh_flag[(kr + 1u) % 3u] = sh_own[(kr + 1u) % 3u] = 0u; // as in the count kernel
+    // the flags of the next round: their last readers (round kr - 2) are
+    // past round kr - 1's barrier, their writers wait for this round's
+    if (t == 0u) sh_flag[(kr + 1u) % 3u] = sh_own[(kr + 1u) % 3u] = 0u;
     // also the barrier the scan below needs: the previous round is done with
     // sh_sg, sh_end, sh_rect, and the branches above end here
     barrier();
@@ -355,8 +468,8 @@ uint bins_rounds(uint ch, uint rounds, uint s0, uint sl, bool fill, bool masked,
     }
 #endif
   }
-  return seen;
 }
+#endif
 
 #ifndef BINS_SMALL
 void main() {
@@ -395,7 +508,7 @@ void main() {
     if (ch == 0u && x < sl) pc.bin_offsets.v[s0 + x] = sh_cnt[x]; // bin starts (chunk 0's offsets)
     for (uint w = 0u; w < 8u; w++) sh_bits[bits_at(x, w)] = 0u;
 #else
-    sh_cnt[x] = 0u;
+    sh_cnt[x] = sh_d1[x] = sh_ds[x] = 0u;
 #endif
   }
 #ifdef BINS_FILL
@@ -405,9 +518,9 @@ void main() {
 #endif
   bins_rounds(ch, pc.rounds, s0, sl, true, masked, live);
 #else
-  if (t == 0u) sh_flag[0] = sh_own[0] = 0u;
-  barrier(); // sh_cnt and the first round's flags: the own pairs' atomics come before the round's barriers
-  uint seen = bins_rounds(ch, pc.rounds, s0, sl, false, false, 0u);
+  if (t == 0u) sh_big = sh_live = 0u;
+  barrier(); // the counts and marks are clear
+  uint seen = bins_count_chunk(ch, pc.rounds, s0, sl);
   barrier();
   for (uint x = t; x < sl; x += WG) pc.matrix.v[(s0 + x) * pc.nchunks + ch] = sh_cnt[x];
   if (masked && t == 0u) pc.live.v[cn_group_id()] = seen;

@@ -16,9 +16,11 @@
  *
  * GPU pipeline (cn_bins_record): bins_count (one workgroup per chunk of
  * rounds x 256 elements and slice of 256-512 bins; per chunk and bin: how many
- * of the chunk's elements the bin lists, by shared-memory atomics over the
- * round's (element, bin) pairs, which are spread evenly over the invocations
- * so that one element covering the grid costs no more than many small ones)
+ * of the chunk's elements the bin lists, by shared-memory atomics: an element
+ * of at most 4 bins in the slice adds its own, a larger one marks its runs of
+ * bins in difference arrays, summed once after the chunk's last round, so that
+ * one element covering the grid costs no more than many small ones and no
+ * round waits for another)
  * -> exclusive cn_scan_record over the count matrix, stored bin-major so the
  * scan lays the lists out contiguously in chunk order -> bins_fill (each
  * pair's slot = offset + running count + rank in a 256-bit bitmap of its bin:
