@@ -700,6 +700,11 @@ TEST(bbox_bins_scan_state) {
   /* the last scan's region holds its blocks' flags: the scans did use the state */
   for (uint64_t w = 2; r == CN_OK && w < state / 4; w++) used += ((const uint32_t *)sb.mapped)[w] != 0;
   CHECK(used > 0);
+  /* the region the next scan takes (word 0's parity) is clear */
+  uint64_t region = ((state - 8) / 2) & ~7ull, dirty = 0;
+  const uint32_t *words = (const uint32_t *)((const char *)sb.mapped + 8 + (word0 >> 31) * region);
+  for (uint64_t w = 0; r == CN_OK && w < region / 4; w++) dirty += words[w] != 0;
+  CHECK_EQ_U64(dirty, 0);
   for (int f = 0; f < FRAMES; f++) {
     cn_buffer *bs[] = {&tags[f], &boxes[f], &res[f], &off[f], &el[f]};
     for (int k = 0; k < 5; k++) cn_buffer_destroy(ctx, bs[k]);
