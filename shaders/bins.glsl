@@ -320,8 +320,9 @@ uint bins_count_chunk(uint ch, uint rounds, uint s0, uint sl) {
     uint incl = subgroupInclusiveAdd(sum), total = subgroupAdd(sum);
     if (subgroupElect()) sh_sg[gl_SubgroupID] = total;
     barrier();
-    uint run = incl - sum;
-    for (uint j = 0u; j < gl_NumSubgroups; j++) run += j < gl_SubgroupID ? sh_sg[j] : 0u;
+    uint before, all;
+    CN_SUBGROUP_TOTALS(sh_sg, before, all);
+    uint run = before + incl - sum;
     [[unroll]] for (uint e = 0u; e < SLICE / WG; e++) {
       run += d[e];
       sh_cnt[slot * (SLICE / WG) + e] += run;

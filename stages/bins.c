@@ -103,10 +103,9 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
  * workgroup's record of rounds with pairs). */
 static uint32_t cn__bins_fill_slice(const cn_context *ctx, const cn__bins_shape *s) {
   uint32_t v = ctx->tuning.bins_fill_slice ? ctx->tuning.bins_fill_slice : CN__BINS_FILL_SLICE;
-  if (v < 32) v = 32;
-  uint32_t fs = 32;
+  uint32_t fs = 32; /* the count's slice is at least 256 */
   while (fs * 2 <= v && fs * 2 <= s->slice) fs *= 2;
-  return CN_MIN(fs, s->slice);
+  return fs;
 }
 
 /* bins_small: the whole binning in one workgroup and one dispatch, for
