@@ -31,10 +31,12 @@ shared uint sh_pre[WG_SIZE]; // SUM_COUNTS: per subgroup, its share of the count
 // subgroup id * subgroup size + lane: workgroups of whole subgroups). Every
 // row's tag is loaded first, so that all of them are in flight at once, and
 // every row's ballot count goes to shared memory before the one barrier; a
-// ballot count within the subgroup and the subgroups' totals then give each
-// BEGIN/END its slot in stream order. (Tags are loaded at a clamped index and
-// then selected: a conditional load is a branch, and every ballot must run in
-// uniform control flow.)
+// ballot count within the subgroup and the counts of the (row, subgroup)
+// entries before its own (CN_ENTRIES_BEFORE: one subgroup sum a row, not one
+// shared load per subgroup and row) then give each BEGIN/END its slot in
+// stream order. (Tags are loaded at a clamped index and then selected: a
+// conditional load is a branch, and every ballot must run in uniform control
+// flow.)
 void main() {
   uint b = cn_group_id();
   if (b >= pc.nblocks) return;
@@ -71,21 +73,18 @@ void main() {
   }
   barrier();
   if (sum) {
-    for (uint j = 0u; j < gl_NumSubgroups; j++) c_row += sh_pre[j];
+    uint sg_before, sg_all;
+    CN_SUBGROUP_TOTALS(sh_pre, sg_before, sg_all)
+    c_row = sg_all;
     if (lane == 0u) {
       pc.offsets.v[b] = c_row;
       if (b == pc.nblocks - 1u) pc.offsets.v[pc.nblocks] = c_row + pc.counts.v[b];
     }
   }
-  for (uint k = 0u; k < ITEMS; k++) {
-    uint before = 0u, row_total = 0u;
-    for (uint j = 0u; j < gl_NumSubgroups; j++) {
-      uint v = sh_sg[k * gl_NumSubgroups + j];
-      before += j < gl_SubgroupID ? v : 0u;
-      row_total += v;
-    }
+  [[unroll]] for (uint k = 0u; k < ITEMS; k++) {
+    uint before;
+    CN_ENTRIES_BEFORE(sh_sg, ITEMS * gl_NumSubgroups, k * gl_NumSubgroups + gl_SubgroupID, before)
     uint pos = c_row + before + below[k], tk = tags[k];
-    c_row += row_total;
     bool group = tk >= CN_TAG_BEGIN_CLIP && tk <= CN_TAG_END_BLEND;
     if (group && pos < pc.group_bound) {
       pc.idx.v[pos] = bs + k * WG_SIZE + lane;

@@ -14,6 +14,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_EXT_control_flow_attributes : require
 
 #include "cn_config.h"
 
@@ -36,6 +37,24 @@ uint cn_group_id() { return gl_WorkGroupID.y * CN_GROUPS_X + gl_WorkGroupID.x; }
     }                                                                                \
     BEFORE = subgroupAdd(cn_b_);                                                     \
     TOTAL = subgroupAdd(cn_t_);                                                      \
+  }
+
+// Rows of a workgroup's subgroups: ARR[k * gl_NumSubgroups + s] holds a
+// count of row k and subgroup s (written before a barrier), NR entries in
+// all. OUT (a uint) becomes the sum of the entries before entry E in
+// row-major order, E = k * gl_NumSubgroups + gl_SubgroupID for row k (all
+// of the earlier rows, then the earlier subgroups of row k): the lanes read
+// the entries a subgroup's width at a time and add them up by subgroupAdd,
+// instead of one shared load per subgroup and row.
+#define CN_ENTRIES_BEFORE(ARR, NR, E, OUT)                                           \
+  {                                                                                  \
+    uint cn_sum_ = 0u;                                                               \
+    for (uint cn_r0_ = 0u; cn_r0_ < (NR); cn_r0_ += gl_SubgroupSize) {               \
+      uint cn_r_ = cn_r0_ + gl_SubgroupInvocationID;                                 \
+      uint cn_v_ = ARR[min(cn_r_, (NR) - 1u)];                                       \
+      cn_sum_ += cn_r_ < (E) ? cn_v_ : 0u;                                           \
+    }                                                                                \
+    OUT = subgroupAdd(cn_sum_);                                                      \
   }
 
 #endif
