@@ -42,13 +42,16 @@ void main() {
   vec4 val = vp;
   int link = -1;
   if (k < limit) {
+    // the node's byte, element and parentheses result in flight together
+    // (loaded whatever the byte says): only the clip's box waits on one
     uint byte = (pc.gbytes.v[k >> 2] >> ((k & 3u) * 8u)) & 0xFFu;
+    uint e = pc.idx.v[k];
+    int pk = pc.parens.v[k];
     if ((byte & CN_GROUP_CLOSE) == 0u) {
-      if ((byte & CN_GROUP_BLEND) == 0u) val = box_intersect(box_clean(pc.boxes.v[pc.idx.v[k]]), vp);
-      link = pc.parens.v[k];
-    } else {
-      int open = pc.parens.v[k];
-      if (open >= 0 && uint(open) < p0) pc.slice.v[open] = 1u;
+      if ((byte & CN_GROUP_BLEND) == 0u) val = box_intersect(box_clean(pc.boxes.v[e]), vp);
+      link = pk;
+    } else if (pk >= 0 && uint(pk) < p0) {
+      pc.slice.v[pk] = 1u;
     }
   }
   // links inside the subgroup first, by shuffles (log2(size) rounds, no

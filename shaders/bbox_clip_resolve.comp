@@ -72,13 +72,11 @@ void main() {
   int l = -1;
   bool slice = false;
   vec4 v = vec4(0.0);
-  if (k < limit) {
+  if (k < limit) { // the link, box and slice mark in flight together
     l = pc.link_dst.v[k];
+    v = pc.acc_dst.v[k];
+    slice = pc.slice.v[k] != 0u;
     if (l >= int(k)) l = -1; // only in an unbalanced stream: dropped, keeping accesses in range
-    if (l >= 0) {
-      v = pc.acc_dst.v[k];
-      slice = pc.slice.v[k] != 0u;
-    }
   }
   bool going = l >= 0, changed = going;
   for (uint it = 0u;; it++) {
