@@ -72,19 +72,25 @@ void main() {
     below[k] = subgroupBallotExclusiveBitCount(ballot);
   }
   barrier();
+  // every subgroup sum before the first branch that only some lanes take
+  // (the stores below): the counts before the block (SUM_COUNTS), and each
+  // row's (row, subgroup) entries before this subgroup's
   if (sum) {
     uint sg_before, sg_all;
     CN_SUBGROUP_TOTALS(sh_pre, sg_before, sg_all)
     c_row = sg_all;
-    if (lane == 0u) {
-      pc.offsets.v[b] = c_row;
-      if (b == pc.nblocks - 1u) pc.offsets.v[pc.nblocks] = c_row + pc.counts.v[b];
-    }
   }
   [[unroll]] for (uint k = 0u; k < ITEMS; k++) {
     uint before;
     CN_ENTRIES_BEFORE(sh_sg, ITEMS * gl_NumSubgroups, k * gl_NumSubgroups + gl_SubgroupID, before)
-    uint pos = c_row + before + below[k], tk = tags[k];
+    below[k] += c_row + before; // the slot of this row's element, if it is a BEGIN/END
+  }
+  if (sum && lane == 0u) {
+    pc.offsets.v[b] = c_row;
+    if (b == pc.nblocks - 1u) pc.offsets.v[pc.nblocks] = c_row + pc.counts.v[b];
+  }
+  for (uint k = 0u; k < ITEMS; k++) {
+    uint pos = below[k], tk = tags[k];
     bool group = tk >= CN_TAG_BEGIN_CLIP && tk <= CN_TAG_END_BLEND;
     if (group && pos < pc.group_bound) {
       pc.idx.v[pos] = bs + k * WG_SIZE + lane;
