@@ -45,7 +45,8 @@ uint cn_group_id() { return gl_WorkGroupID.y * CN_GROUPS_X + gl_WorkGroupID.x; }
 // row-major order, E = k * gl_NumSubgroups + gl_SubgroupID for row k (all
 // of the earlier rows, then the earlier subgroups of row k): the lanes read
 // the entries a subgroup's width at a time and add them up by subgroupAdd,
-// instead of one shared load per subgroup and row.
+// instead of one shared load per subgroup and row. A subgroup operation: no
+// branch may separate it from a barrier (shaders/README.md).
 #define CN_ENTRIES_BEFORE(ARR, NR, E, OUT)                                           \
   {                                                                                  \
     uint cn_sum_ = 0u;                                                               \
