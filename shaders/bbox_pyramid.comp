@@ -83,8 +83,10 @@ void up8(inout uint off, inout uint count) {
 bool last_of(uint w, uint members) {
   fence_barrier(); // release: this workgroup's levels before its ticket
   if (gl_LocalInvocationID.x == 0u) sh_last = atomicAdd(pc.ticket.v[w], 1u) == members - 1u ? 1u : 0u;
-  fence_barrier(); // acquire (for the last): the members' levels
-  return sh_last != 0u;
+  barrier();
+  bool last = sh_last != 0u;
+  if (last) fence_barrier(); // acquire, the last only (uniform in the workgroup): the members' levels
+  return last;
 }
 
 void main() {
