@@ -15,7 +15,7 @@
 // The last one also sets its ticket back to 0, so the tickets are zero again
 // once the pass is done.
 // The host folds the tree only over few partitions (stages/parens.c): each
-// ticket costs its workgroup two device-scope fences.
+// ticket costs its workgroup a device-scope fence (the last one two).
 // Include after parens.glsl.
 #ifndef PARENS_TREE_TAIL_GLSL
 #define PARENS_TREE_TAIL_GLSL
@@ -50,8 +50,10 @@ bool tail_last_of(uint w, uint members) {
     if (last) atomicExchange(pc.flags.v[w], 0u); // every member has taken its ticket
     sh_tail_last = last ? 1u : 0u;
   }
-  tail_fence(); // acquire (for the last): the members' nodes
-  return sh_tail_last != 0u;
+  barrier();
+  bool last = sh_tail_last != 0u;
+  if (last) tail_fence(); // acquire, the last only (uniform in the workgroup): the members' nodes
+  return last;
 }
 
 // Levels level + 1 .. level + nlev over run r of level `level` (its nodes

@@ -47,8 +47,9 @@ void main() {
   fence_barrier(); // release: this workgroup's key atomics before its ticket
   TicketBuf ticket = TicketBuf(uint64_t(pc.keys) + uint64_t(pc.path_count) * 16ul);
   if (t == 0u) sh_last = atomicAdd(ticket.v[0], 1u) == groups - 1u ? 1u : 0u;
-  fence_barrier(); // acquire (for the last): every workgroup's key atomics
+  barrier();
   if (sh_last == 0u) return;
+  fence_barrier(); // acquire, the last only (uniform in the workgroup): every workgroup's key atomics
   for (uint i0 = 0u; i0 < pc.element_count; i0 += 4u * WG) {
     cn_element e[4];
     ivec4 key[4];
