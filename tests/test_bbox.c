@@ -420,8 +420,9 @@ TEST(bbox_small_path) {
   free(b);
   stream_free(&s);
 
-  /* unbalanced streams: the small path's status finds them (cn_bbox_run
-   * names the element from the CPU pass only after the GPU reported) */
+  /* unbalanced streams: the small path's status finds them, an unknown tag
+   * the multi-pass kernels' too (cn_bbox_run names the element from the CPU
+   * pass only after the GPU reported) */
   for (int k = 0; k < 4; k++) {
     s = gen_stream(3000, 30, 50, false);
     uint64_t i = 1500;
@@ -440,6 +441,23 @@ TEST(bbox_small_path) {
     if (k == 3) CHECK_EQ_U64(st.first_bad_tag, i);
     if (k == 0) CHECK_EQ_U64(st.first_bad_close, i);
     CHECK(cn_bbox_run(ctx, s.tags, s.boxes, s.n, VP_SMALL, out) == want);
+    if (k == 3) { /* and a tag 0 later: the multi-pass kernels (bbox_compact) report the first too */
+      uint64_t j = s.n - 1;
+      while (s.tags[j] != CN_TAG_FILL && s.tags[j] != CN_TAG_STROKE) j--;
+      CHECK(j > i);
+      s.tags[j] = 0;
+      cn_box *multi = malloc(s.n * sizeof *multi);
+      cn_bbox_status sm;
+      record_small_and_multi(&s, gb, out, &st, multi, &sm);
+      CHECK_EQ_U64(st.first_bad_tag, i);
+      CHECK_EQ_U64(sm.first_bad_tag, i);
+      CHECK(cn_bbox_status_check(&sm, gb) == CN_ERROR_INVALID_ARGUMENT);
+      s.tags[i] = CN_TAG_FILL; /* only the later one left */
+      record_small_and_multi(&s, gb, out, &st, multi, &sm);
+      CHECK_EQ_U64(st.first_bad_tag, j);
+      CHECK_EQ_U64(sm.first_bad_tag, j);
+      free(multi);
+    }
     free(out);
     stream_free(&s);
   }
