@@ -157,6 +157,7 @@ int cli_info(int argc, char **argv) {
   printf("  max allocation:          %llu bytes\n", (unsigned long long)c->max_allocation_size);
   printf("  device-local memory:     %llu bytes\n", (unsigned long long)c->device_local_bytes);
   printf("  64-bit buffer atomics:   %s\n", c->buffer_int64_atomics ? "yes" : "no");
+  printf("  8-bit buffer stores:     %s\n", c->storage_buffer_8bit ? "yes" : "no");
   printf("  subgroup uniform control flow: %s\n", c->subgroup_uniform_control_flow ? "yes" : "no");
   return CLI_OK;
 }

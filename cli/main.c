@@ -42,6 +42,7 @@ static void print_help(FILE *f) {
           "in the one-workgroup bbox kernel), CANOPY_SCENE_SMALL_WG=bbox,binsrows (their workgroup sizes),\n"
           "CANOPY_PATHBOX_SEGMENTS=apart (the folded path boxes' segments in a dispatch of their own),\n"
           "CANOPY_BBOX_COMPACT_SCAN=n|off (the compaction without a scan pass up to n elements),\n"
+          "CANOPY_BBOX_GROUP_BYTE_ATOMICS=1 (the compaction's group bytes by atomic ORs, not byte stores),\n"
           "CANOPY_BINS_OWN_FILL=n|off (binning's fill kernel with own pairs from n elements, default 2^21),\n"
           "CANOPY_BINS_FILL_SLICE=b (bins per workgroup of binning's fill kernels, 32..512),\n"
           "CANOPY_PARENS_* (parentheses matching's shapes and forms: `canopy bench parens`)\n"
@@ -138,6 +139,8 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
   const char *cs = getenv("CANOPY_BBOX_COMPACT_SCAN");
   if (cs && *cs)
     cli_tuning.bbox_compact_scan_max = strncmp(cs, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(cs, NULL, 10);
+  /* CANOPY_BBOX_GROUP_BYTE_ATOMICS=1 (cn_tuning.bbox_group_byte_atomics) */
+  cli_tuning.bbox_group_byte_atomics = cli_env_flag("CANOPY_BBOX_GROUP_BYTE_ATOMICS");
   /* CANOPY_BINS_OWN_FILL=n or off (cn_tuning.bins_own_fill_from) */
   const char *of = getenv("CANOPY_BINS_OWN_FILL");
   if (of && *of)

@@ -142,6 +142,7 @@ static void cn__query_device(VkPhysicalDevice pd, cn__device_info *info) {
   vkGetPhysicalDeviceFeatures2(pd, &f2);
   c->shader_int64 = f2.features.shaderInt64;
   c->buffer_int64_atomics = f12.shaderBufferInt64Atomics;
+  c->storage_buffer_8bit = f12.storageBuffer8BitAccess;
   c->subgroup_uniform_control_flow = has_sucf && fsucf.shaderSubgroupUniformControlFlow;
   info->executable_info = has_exec && fexec.pipelineExecutableInfo;
   c->subgroup_size_control = info->has_13_features && f13.subgroupSizeControl && f13.computeFullSubgroups &&
@@ -361,6 +362,7 @@ static cn_result cn__create_device(cn_context *ctx, const cn__device_info *info,
                                           .pNext = info->has_13_features ? (void *)&f13 : exec ? (void *)&fexec : NULL};
   cn_device_features_require(&f12);
   f12.shaderBufferInt64Atomics = info->caps.buffer_int64_atomics; /* optional: the scan's look-back uses it */
+  f12.storageBuffer8BitAccess = info->caps.storage_buffer_8bit;    /* optional: the bbox compaction's byte stores */
   /* optional: every kernel then carries the SubgroupUniformControlFlowKHR
    * execution mode (cn_pipeline_get; shaders/README.md) */
   VkPhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR fsucf = {
@@ -480,10 +482,14 @@ cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out) 
     if (!info.caps.timestamp_valid_bits) info.caps.timestamp_period_ns = 0;
   }
   uint32_t opt = desc->optional_features;
-  if (opt & ~(uint32_t)(CN_DEVICE_FEATURE_BUFFER_INT64_ATOMICS | CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW))
+  if (opt & ~(uint32_t)(CN_DEVICE_FEATURE_BUFFER_INT64_ATOMICS | CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW |
+                        CN_DEVICE_FEATURE_STORAGE_BUFFER_8BIT))
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_context_adopt: unknown optional_features bits 0x%x", opt);
   if ((opt & CN_DEVICE_FEATURE_BUFFER_INT64_ATOMICS) && !info.caps.buffer_int64_atomics)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_context_adopt: %s does not support shaderBufferInt64Atomics",
+                   info.caps.name);
+  if ((opt & CN_DEVICE_FEATURE_STORAGE_BUFFER_8BIT) && !info.caps.storage_buffer_8bit)
+    return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_context_adopt: %s does not support storageBuffer8BitAccess",
                    info.caps.name);
   if ((opt & CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW) && !info.caps.subgroup_uniform_control_flow)
     return cn_fail(CN_ERROR_INVALID_ARGUMENT, "cn_context_adopt: %s does not support %s", info.caps.name,
@@ -505,6 +511,7 @@ cn_result cn_context_adopt(const cn_context_adopt_desc *desc, cn_context **out) 
   ctx->caps.subgroup_size_control = false;
   ctx->caps.buffer_int64_atomics = (opt & CN_DEVICE_FEATURE_BUFFER_INT64_ATOMICS) != 0;
   ctx->caps.subgroup_uniform_control_flow = (opt & CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW) != 0;
+  ctx->caps.storage_buffer_8bit = (opt & CN_DEVICE_FEATURE_STORAGE_BUFFER_8BIT) != 0;
   cn_result r = cn__init_common(ctx);
   if (r != CN_OK) {
     cn_context_destroy(ctx);

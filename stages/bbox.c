@@ -197,7 +197,11 @@ static cn_result cn__bbox_pipelines(cn_context *ctx, cn__bbox_rec *rc) {
   uint32_t spec[2] = {rc->s.wg, rc->s.items};
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COUNT, spec, 2, &rc->count));
   uint32_t compact_spec[3] = {rc->s.wg, rc->s.items, rc->sum_counts};
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_COMPACT, compact_spec, 3, &rc->compact));
+  /* the group bytes stored as bytes where the device has 8-bit stores (H200,
+   * docs/PERF.md: the compaction 4.5-5 us faster at 2^24 than by atomic ORs) */
+  bool bytes = ctx->caps.storage_buffer_8bit && !ctx->tuning.bbox_group_byte_atomics;
+  CN_TRY(cn_pipeline_get(ctx, bytes ? CN_KERNEL_BBOX_COMPACT_BYTES : CN_KERNEL_BBOX_COMPACT, compact_spec, 3,
+                         &rc->compact));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_LOCAL, &rc->s.clip_wg, 1, &rc->clip_local));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_RESOLVE, NULL, 0, &rc->clip_resolve));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_DRAWS, spec, 2, &rc->draws));

@@ -191,15 +191,19 @@ static stream gen_nested(uint64_t levels, bool clips_only);
  * the compaction's scan pass (bbox_compact_scan_max off), the others have
  * bbox_compact add up the counts before its block itself (the default at
  * these sizes), over up to 313 blocks (several trips of its loop: 79
- * groups of four counts over 32 invocations). */
+ * groups of four counts over 32 invocations). The second and fourth have the
+ * compaction OR the group bytes by atomics (bbox_compact) where the others
+ * store them (bbox_compact_bytes, on devices with 8-bit stores). */
 TEST(bbox_shapes) {
   const char *shapes[] = {"128,4,1024", "64,8,64", "256,1,128", "32,2,32"};
   const uint32_t off = CN_SMALL_OFF; /* the multi-pass kernels also at small n */
   const cn_tuning tunings[] = {{.bbox_wg = 128, .bbox_items = 4, .bbox_clip_wg = 1024, .bbox_small_max = off,
                                 .bbox_compact_scan_max = off},
-                               {.bbox_wg = 64, .bbox_items = 8, .bbox_clip_wg = 64, .bbox_small_max = off},
+                               {.bbox_wg = 64, .bbox_items = 8, .bbox_clip_wg = 64, .bbox_small_max = off,
+                                .bbox_group_byte_atomics = true},
                                {.bbox_wg = 256, .bbox_items = 1, .bbox_clip_wg = 128, .bbox_small_max = off},
-                               {.bbox_wg = 32, .bbox_items = 2, .bbox_clip_wg = 32, .bbox_small_max = off}};
+                               {.bbox_wg = 32, .bbox_items = 2, .bbox_clip_wg = 32, .bbox_small_max = off,
+                                .bbox_group_byte_atomics = true}};
   cn_context *ctx = test_context();
   if (!ctx) return;
   for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {

@@ -641,6 +641,23 @@ TEST(adopt_host_device) {
     free(out);
     cn_buffer_destroy(ctx, &data);
     cn_buffer_destroy(ctx, &scratch);
+    /* The bbox stage's multi-pass kernels where the host did not enable 8-bit
+     * stores: the compaction's atomic form (the layer would report the byte
+     * form's StorageBuffer8BitAccess capability). */
+    CHECK(!cn_context_caps(ctx)->storage_buffer_8bit);
+    cn_context_set_tuning(ctx, &(cn_tuning){.bbox_small_max = CN_SMALL_OFF});
+    const uint32_t m = 3000;
+    uint32_t *tags = malloc(m * 4);
+    cn_box *boxes = malloc(m * sizeof *boxes), *got = malloc(m * sizeof *got), *want = malloc(m * sizeof *want);
+    for (uint32_t i = 0; i < m; i++) {
+      tags[i] = i % 6 == 0 ? CN_TAG_BEGIN_CLIP : i % 6 == 5 ? CN_TAG_END_CLIP : i % 12 == 2 ? CN_TAG_STROKE : CN_TAG_FILL;
+      boxes[i] = (cn_box){(float)(i % 50), (float)(i % 40), 100.0f + (float)(i % 70), 90.0f + (float)(i % 30)};
+    }
+    const float vp[4] = {0, 0, 120, 110};
+    CHECK_OK(cn_bbox_run(ctx, tags, boxes, m, vp, got));
+    CHECK_OK(cn_bbox_cpu(tags, boxes, m, vp, want));
+    CHECK(memcmp(got, want, m * sizeof *got) == 0);
+    free(tags), free(boxes), free(got), free(want);
     cn_context_destroy(ctx);
     vkDestroyCommandPool(dev, pool, NULL);
     size_t cache_bytes = 0;

@@ -194,6 +194,7 @@ static bool vw__create_device(vw_host *h, char *err, size_t errcap) {
   VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   cn_device_features_require(&f12);
   f12.shaderBufferInt64Atomics = have12.shaderBufferInt64Atomics;
+  f12.storageBuffer8BitAccess = have12.storageBuffer8BitAccess;
   sucf.pNext = &f12;
   VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
                                   .pNext = has_sucf ? (void *)&sucf : (void *)&f12};
@@ -207,7 +208,8 @@ static bool vw__create_device(vw_host *h, char *err, size_t errcap) {
                             .ppEnabledExtensionNames = exts};
   VW_CHECK(vkCreateDevice(h->gpu, &dci, NULL, &h->device));
   h->optional_features = (f12.shaderBufferInt64Atomics ? CN_DEVICE_FEATURE_BUFFER_INT64_ATOMICS : 0u) |
-                         (has_sucf ? CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW : 0u);
+                         (has_sucf ? CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW : 0u) |
+                         (f12.storageBuffer8BitAccess ? CN_DEVICE_FEATURE_STORAGE_BUFFER_8BIT : 0u);
   vkGetDeviceQueue(h->device, h->family, 0, &h->queue);
 
   VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,

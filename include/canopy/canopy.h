@@ -236,6 +236,11 @@ typedef struct cn_tuning {
    * same results. 0: the default (2^20, from the H200 measurements in
    * docs/PERF.md); CN_SMALL_OFF: never. */
   uint32_t bbox_compact_scan_max;
+  /* bbox stage, multi-pass kernels: bbox_compact ORs each BEGIN/END's group
+   * byte into its word by an atomic even where the context has 8-bit buffer
+   * stores (cn_device_caps.storage_buffer_8bit), which otherwise store the
+   * byte. The same results. */
+  bool bbox_group_byte_atomics;
   /* binning, the workgroup fill kernel: streams of at least this many
    * elements run it with own pairs (bins_fill_own, cn_bins.h: an element of
    * at most 4 pairs in a bin slice sets its bits and writes its entries
@@ -329,10 +334,14 @@ typedef struct cn_context_adopt_desc {
  *   SUBGROUP_UNIFORM_CONTROL_FLOW: VK_KHR_shader_subgroup_uniform_control_flow
  *     and its shaderSubgroupUniformControlFlow feature; every kernel then
  *     carries the SubgroupUniformControlFlowKHR execution mode (subgroups
- *     that enter a branch or loop together leave it together: shaders/README.md). */
+ *     that enter a branch or loop together leave it together: shaders/README.md).
+ *   STORAGE_BUFFER_8BIT: storageBuffer8BitAccess (Vulkan 1.2 features); the
+ *     bbox compaction then stores each BEGIN/END's group byte instead of an
+ *     atomic OR into its word. */
 enum {
   CN_DEVICE_FEATURE_BUFFER_INT64_ATOMICS = 1u << 0,
   CN_DEVICE_FEATURE_SUBGROUP_UNIFORM_CONTROL_FLOW = 1u << 1,
+  CN_DEVICE_FEATURE_STORAGE_BUFFER_8BIT = 1u << 2,
 };
 
 /* Wraps a host application's Vulkan objects. canopy never destroys them; the
@@ -372,6 +381,7 @@ typedef struct cn_device_caps {
   uint64_t device_local_bytes;     /* the largest device-local heap */
   bool shader_int64;
   bool buffer_int64_atomics;       /* 64-bit atomics on buffers (shaderBufferInt64Atomics), enabled */
+  bool storage_buffer_8bit;        /* 8-bit stores to buffers (storageBuffer8BitAccess), enabled */
   /* VK_KHR_shader_subgroup_uniform_control_flow enabled: the kernels carry
    * its execution mode (a subgroup that enters a branch or loop together
    * leaves it together) */

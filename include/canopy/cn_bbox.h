@@ -14,7 +14,10 @@
  *   1. compaction: bbox_count counts BEGIN/END tags per block of elements (and
  *      resets the scratch the later kernels accumulate into), cn_scan_record
  *      scans the counts, bbox_compact writes the compacted group array
- *      (element index + a byte: bit 0 close, bit 1 blend) from ballot counts;
+ *      (element index + a byte: bit 0 close, bit 1 blend) from ballot counts,
+ *      the bytes by byte stores where the context has 8-bit buffer stores
+ *      (cn_device_caps.storage_buffer_8bit; bbox_compact_bytes), else by
+ *      atomic ORs into their words;
  *      streams of at most cn_tuning.bbox_compact_scan_max elements (2^20 by
  *      default) have no scan pass: each bbox_compact workgroup adds up the
  *      counts of the blocks before its own;
