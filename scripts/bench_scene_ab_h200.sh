@@ -3,7 +3,8 @@
 # `device` call (../shared/docs/GPU.md says how to bring the Vulkan loader
 # along). Run from the repository root on the device; results land in $OUT.
 #   VARIANTS  forms to compare, separated by ';', each NAME or NAME:VAR=VALUE[,VAR=VALUE...]
-#             of one binary: default "head;plainfill:CANOPY_BINS_OWN_FILL=off"
+#             of one binary (a value may hold commas: CANOPY_BBOX_SHAPE=256,2,1024; a new
+#             variable starts at a comma followed by NAME=): default "head;plainfill:CANOPY_BINS_OWN_FILL=off"
 #   BINS      NAME=BINARY pairs, separated by spaces: the binary of each form
 #             (default: every form runs build/canopy, a Release build carried along)
 #   SIZES     log2 of the synthetic stream sizes (default "14 16 20 21 22")
@@ -32,12 +33,16 @@ row() { # NAME E
   IFS=';' read -ra forms <<<"$VARIANTS"
   for spec in "${forms[@]}"; do
     [ "${spec%%:*}" = "$name" ] || continue
-    [ "$spec" != "${spec#*:}" ] && IFS=',' read -ra vars <<<"${spec#*:}"
+    [ "$spec" != "${spec#*:}" ] &&
+      mapfile -t vars < <(sed -E 's/,([A-Za-z_][A-Za-z0-9_]*=)/\n\1/g' <<<"${spec#*:}")
   done
   bin=$(binary_of "$name")
-  env "${vars[@]}" "$bin" bench scene --min-log2 "$e" --max-log2 "$e" --scenes "$empty" --out /dev/stdout 2>/dev/null |
+  local out
+  out=$(env "${vars[@]}" "$bin" bench scene --min-log2 "$e" --max-log2 "$e" --scenes "$empty" --out /dev/stdout 2>"$empty.err" |
     awk -v name="$name" '$1 == "synthetic" {
-      printf "%-12s %-6s %8s %8s %8s %8s %8s %8s %8s %8s %9s %7s\n", name, $2, $6, $7, $8, $9, $10, $12, $13, $14, $17, $19 }'
+      printf "%-12s %-6s %8s %8s %8s %8s %8s %8s %8s %8s %9s %7s\n", name, $2, $6, $7, $8, $9, $10, $12, $13, $14, $17, $19 }')
+  # a form that prints no row failed (a check, a pipeline): say so, with its last message
+  if [ -n "$out" ]; then echo "$out"; else printf "%-12s 2^%-4s FAILED: %s\n" "$name" "$e" "$(tail -1 "$empty.err")"; fi
 }
 
 if [ -n "${TESTS:-}" ]; then
@@ -57,4 +62,4 @@ for spec in "${forms[@]}"; do names+=("${spec%%:*}"); done
     done
   done
 } | tee "$OUT/scene_ab.txt"
-rm -rf "$empty"
+rm -rf "$empty" "$empty.err"
