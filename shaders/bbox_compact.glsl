@@ -2,11 +2,10 @@
 // bbox_compact.comp (group bytes ORed into their words by atomics) and
 // bbox_compact_bytes.comp (GROUP_BYTE_STORES: each stored as a byte, where
 // the device has 8-bit buffer stores; cn_device_caps.storage_buffer_8bit).
-// With offsets =
-// exclusive scan of bbox_count's counts, every BEGIN/END element i gets its
-// slot pos = offsets[block] + BEGIN/ENDs before it in the block, and writes
-// idx[pos] = i and group byte pos (CN_GROUP_CLOSE | CN_GROUP_BLEND bits), the
-// input of parentheses matching. Slots >= group_bound are not written
+// With offsets = exclusive scan of bbox_count's counts, every BEGIN/END
+// element i gets its slot pos = offsets[block] + BEGIN/ENDs before it in the
+// block, and writes idx[pos] = i and group byte pos (CN_GROUP_CLOSE |
+// CN_GROUP_BLEND bits), the input of parentheses matching. Slots >= group_bound are not written
 // (the host learns the true count from offsets[nblocks] and reports it).
 // The offsets come from a scan pass before (in place over the counts), or,
 // with SUM_COUNTS (streams of few blocks), from the workgroup itself: it
