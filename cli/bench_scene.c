@@ -204,6 +204,48 @@ static cn_result time_stages(cn_context *ctx, const bench_opts *o, scene_job *j,
   return CN_OK;
 }
 
+/* The median of whole runs recorded without a timestamp between the stages
+ * (each timestamp costs about a microsecond of the run, docs/PERF.md): what
+ * a frame without a timer spends. */
+static cn_result time_plain(cn_context *ctx, const bench_opts *o, scene_job *j, double *plain_ns) {
+  int reps = o->warmup + o->runs;
+  if (reps > MAX_REPS) reps = MAX_REPS;
+  cn_timer *t = NULL;
+  CLI_TRY(cn_timer_create(ctx, (uint32_t)(2 * reps + 1), &t));
+  VkCommandBuffer cmd;
+  cn_result r = cn_cmd_begin(ctx, &cmd);
+  if (r == CN_OK) {
+    cn_timer_reset(ctx, t, cmd);
+    for (int i = 0; i < reps && r == CN_OK; i++) {
+      cn_cmd_barrier(ctx, cmd);
+      cn_timer_mark(ctx, t, cmd, "gap");
+      if (j->scene) { /* as time_stages: the keys the run before left empty */
+        cn_scene_stage_args a = scene_args(j, NULL);
+        j->keys_empty = i > 0 && cn_scene_stage_keeps_keys_empty(ctx, &a);
+      }
+      r = record_stage(ctx, cmd, j, NULL);
+      cn_cmd_barrier(ctx, cmd);
+      cn_timer_mark(ctx, t, cmd, "run");
+    }
+    j->keys_empty = false;
+    cn_result s = cn_cmd_submit(ctx, cmd);
+    if (r == CN_OK) r = s;
+  }
+  enum { CAP = 2 * MAX_REPS + 1 };
+  static double ns[CAP], runs[MAX_REPS];
+  static const char *labels[CAP];
+  uint32_t nspans = 0;
+  if (r == CN_OK) r = cn_timer_read(ctx, t, &nspans, labels, ns, CAP);
+  cn_timer_destroy(ctx, t);
+  if (r != CN_OK) return r;
+  int run = 0, timed = 0;
+  for (uint32_t i = 0; i < nspans; i++)
+    if (strcmp(labels[i], "run") == 0 && run++ >= o->warmup) runs[timed++] = ns[i];
+  if (timed < 1) return cn_error_set(CN_ERROR_STATE, "bench scene: no timed runs");
+  *plain_ns = median(runs, timed);
+  return CN_OK;
+}
+
 static cn_result record_copy(cn_context *ctx, VkCommandBuffer cmd, void *user) {
   scene_job *j = user;
   return cn_copy_record(ctx, cmd, j->result.address, j->copy_dst.address, j->n * 16);
@@ -336,15 +378,16 @@ static void synth(uint64_t n, uint32_t *tags, cn_box *boxes, uint64_t *groups) {
 static double floor_ns; /* the dispatch floor of this run (bench_floor) */
 
 static void print_row(bench_report *rep, const char *name, const scene_job *j, const double *st, double total,
-                      double copy_ns, double cpu_s) {
+                      double plain, double copy_ns, double cpu_s) {
   double bbox = 0;
   for (int k = 1; k <= 6; k++) bbox += st[k];
   /* bbox moves at least tags (4n) + boxes (16n) in, results (16n) out; the copy 16n in, 16n out */
   double gbs = bbox > 0 ? 36.0 * (double)j->n / bbox : 0, copy_gbs = copy_ns > 0 ? 32.0 * (double)j->n / copy_ns : 0;
   bench_printf(rep, "%-24s %9llu %8llu", name, (unsigned long long)j->n, (unsigned long long)j->groups);
   for (int k = 0; k < NSTAGES; k++) bench_printf(rep, " %8.1f", st[k] / 1e3);
-  bench_printf(rep, " %9.1f %8.1f %7.1f%% %9.3f %8.1fx\n", total / 1e3, copy_ns / 1e3,
-               copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0, cpu_s * 1e3, total > 0 ? cpu_s * 1e9 / total : 0);
+  bench_printf(rep, " %9.1f %8.1f %7.1f%% %9.3f %8.1fx %9.1f\n", total / 1e3, copy_ns / 1e3,
+               copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0, cpu_s * 1e3, total > 0 ? cpu_s * 1e9 / total : 0,
+               plain / 1e3);
   if (floor_ns > 0) { /* the same stages in multiples of the dispatch floor */
     bench_printf(rep, "%-24s %9s %8s", "  x floor", "", "");
     for (int k = 0; k < NSTAGES; k++) bench_printf(rep, " %8.1f", st[k] / floor_ns);
@@ -354,13 +397,14 @@ static void print_row(bench_report *rep, const char *name, const scene_job *j, c
 
 static int run_job(cn_context *ctx, const bench_opts *o, bench_report *rep, const char *name, scene_job *j,
                    const uint32_t *tags, const cn_box *boxes) {
-  double st[NSTAGES], total = 0, copy_ns = 0, cpu_s = 0;
+  double st[NSTAGES], total = 0, plain = 0, copy_ns = 0, cpu_s = 0;
   pass_times passes = {0};
   cn_result r = job_setup(ctx, j, tags, boxes);
   if (r == CN_OK) r = job_check(ctx, j, tags, boxes, &cpu_s);
   if (r == CN_OK) r = time_stages(ctx, o, j, st, &total, &passes);
+  if (r == CN_OK) r = time_plain(ctx, o, j, &plain);
   if (r == CN_OK && j->n) r = bench_gpu_median(ctx, o, record_copy, j, &copy_ns);
-  if (r == CN_OK) print_row(rep, name, j, st, total, copy_ns, cpu_s);
+  if (r == CN_OK) print_row(rep, name, j, st, total, plain, copy_ns, cpu_s);
   if (r == CN_OK && passes.count) { /* --passes: each pass inside the stages, in order */
     bench_printf(rep, "%-24s", "  passes (us)");
     for (int p = 0; p < passes.count; p++) bench_printf(rep, "  %s %.1f", passes.label[p], passes.ns[p] / 1e3);
@@ -379,7 +423,7 @@ static void print_head(bench_report *rep) {
   const char *short_names[NSTAGES] = {"pathbox", "compact", "parens",  "clip",    "draws", "blend",
                                       "bbox1",   "bincount", "binscan", "binfill", "bins1",  "binsrow"};
   for (int k = 0; k < NSTAGES; k++) bench_printf(rep, " %8s", short_names[k]);
-  bench_printf(rep, " %9s %8s %8s %9s %9s\n", "total_us", "copy_us", "bbox/cp", "cpu_ms", "vs_cpu");
+  bench_printf(rep, " %9s %8s %8s %9s %9s %9s\n", "total_us", "copy_us", "bbox/cp", "cpu_ms", "vs_cpu", "plain_us");
 }
 
 int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
@@ -405,7 +449,9 @@ int bench_scene(cn_context *ctx, const bench_opts *o, bench_report *rep) {
                     "pathbox is 0 where bbox1 folds its segments too: bbox_small_segs, cn_tuning.pathbox_fold_max);\n"
                     "copy_us = copy_u32x4 of the 16n-byte box array in the same run; bbox/cp = bytes/s of the five\n"
                     "bbox stages (36n bytes: tags, boxes in, results out) over the copy's bytes/s;\n"
-                    "cpu_ms = cn_bbox_cpu + cn_bins_cpu on this host (one run); vs_cpu = cpu / total.\n"
+                    "cpu_ms = cn_bbox_cpu + cn_bins_cpu on this host (one run); vs_cpu = cpu / total;\n"
+                    "plain_us = median of whole runs recorded without the timestamps between stages (a frame\n"
+                    "without a timer; the columns before include those timestamps).\n"
                     "Every row was checked against the CPU reference first.\n\n",
                side, side, bin);
   /* --passes: the stages mark each pass (restored at the end) */

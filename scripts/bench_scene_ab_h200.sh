@@ -12,7 +12,8 @@
 #   TESTS     test binaries to run first (default none), each output in $OUT/tests.txt
 # One process per size and form, after one warm-up process. Prints per form and
 # size the synthetic row's columns: compact parens clip draws blend bincount
-# binscan binfill total_us bbox/cp (µs). Every row is checked against the CPU
+# binscan binfill total_us bbox/cp plain_us (µs; plain_us: runs without the timestamps between
+# stages, empty for binaries without that column). Every row is checked against the CPU
 # reference by the benchmark before it prints.
 set -u
 VARIANTS=${VARIANTS:-"head;plainfill:CANOPY_BINS_OWN_FILL=off"}
@@ -40,7 +41,7 @@ row() { # NAME E
   local out
   out=$(env "${vars[@]}" "$bin" bench scene --min-log2 "$e" --max-log2 "$e" --scenes "$empty" --out /dev/stdout 2>"$empty.err" |
     awk -v name="$name" '$1 == "synthetic" {
-      printf "%-12s %-6s %8s %8s %8s %8s %8s %8s %8s %8s %9s %7s\n", name, $2, $6, $7, $8, $9, $10, $12, $13, $14, $17, $19 }')
+      printf "%-12s %-6s %8s %8s %8s %8s %8s %8s %8s %8s %9s %7s %9s\n", name, $2, $6, $7, $8, $9, $10, $12, $13, $14, $17, $19, $22 }')
   # a form that prints no row failed (a check, a pipeline): say so, with its last message
   if [ -n "$out" ]; then echo "$out"; else printf "%-12s 2^%-4s FAILED: %s\n" "$name" "$e" "$(tail -1 "$empty.err")"; fi
 }
@@ -54,8 +55,8 @@ names=()
 for spec in "${forms[@]}"; do names+=("${spec%%:*}"); done
 "$(binary_of "${names[0]}")" bench scene --min-log2 14 --max-log2 14 --scenes "$empty" --out /dev/null >/dev/null 2>&1 # warm-up
 {
-  printf "%-12s %-6s %8s %8s %8s %8s %8s %8s %8s %8s %9s %7s\n" form size compact parens clip draws blend \
-    bincount binscan binfill total_us bbox/cp
+  printf "%-12s %-6s %8s %8s %8s %8s %8s %8s %8s %8s %9s %7s %9s\n" form size compact parens clip draws blend \
+    bincount binscan binfill total_us bbox/cp plain_us
   for ((r = 0; r < ROUNDS; r++)); do
     for e in $SIZES; do
       for name in "${names[@]}"; do row "$name" "$e"; done
