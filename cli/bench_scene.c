@@ -131,6 +131,33 @@ typedef struct pass_times {
   double ns[MAX_PASSES];
 } pass_times;
 
+/* Records and submits reps runs of the stage, each after a barrier and a
+ * "gap" mark, as a frame loop does: from the second run on, the keys the run
+ * before left empty are not cleared again. With stage_marks the stages mark
+ * themselves on t and one "end" mark follows the last run; without, the
+ * stages mark nothing and a "run" mark follows each run. */
+static cn_result record_runs(cn_context *ctx, scene_job *j, int reps, cn_timer *t, bool stage_marks) {
+  VkCommandBuffer cmd;
+  cn_result r = cn_cmd_begin(ctx, &cmd);
+  if (r != CN_OK) return r;
+  cn_timer_reset(ctx, t, cmd);
+  for (int i = 0; i < reps && r == CN_OK; i++) {
+    cn_cmd_barrier(ctx, cmd);
+    cn_timer_mark(ctx, t, cmd, "gap");
+    if (j->scene) {
+      cn_scene_stage_args a = scene_args(j, NULL);
+      j->keys_empty = i > 0 && cn_scene_stage_keeps_keys_empty(ctx, &a);
+    }
+    r = record_stage(ctx, cmd, j, stage_marks ? t : NULL);
+    cn_cmd_barrier(ctx, cmd);
+    if (!stage_marks) cn_timer_mark(ctx, t, cmd, "run");
+    else if (i == reps - 1) cn_timer_mark(ctx, t, cmd, "end");
+  }
+  j->keys_empty = false;
+  cn_result s = cn_cmd_submit(ctx, cmd);
+  return r == CN_OK ? s : r;
+}
+
 /* Per-stage medians (ns), the median of whole runs and, where the stages
  * mark their passes, each pass's median. A stage's time is the sum of the
  * spans since the previous stage's mark (its passes' and its own). */
@@ -140,27 +167,7 @@ static cn_result time_stages(cn_context *ctx, const bench_opts *o, scene_job *j,
   if (reps > MAX_REPS) reps = MAX_REPS;
   cn_timer *t = NULL;
   CLI_TRY(cn_timer_create(ctx, (uint32_t)(reps * (NSTAGES + MAX_PASSES + 1) + 1), &t));
-  VkCommandBuffer cmd;
-  cn_result r = cn_cmd_begin(ctx, &cmd);
-  if (r == CN_OK) {
-    cn_timer_reset(ctx, t, cmd);
-    for (int i = 0; i < reps && r == CN_OK; i++) {
-      cn_cmd_barrier(ctx, cmd);
-      cn_timer_mark(ctx, t, cmd, "gap");
-      /* as a frame loop does: from the second run on, the keys the run
-       * before left empty are not cleared again */
-      if (j->scene) {
-        cn_scene_stage_args a = scene_args(j, NULL);
-        j->keys_empty = i > 0 && cn_scene_stage_keeps_keys_empty(ctx, &a);
-      }
-      r = record_stage(ctx, cmd, j, t);
-      cn_cmd_barrier(ctx, cmd);
-      if (i == reps - 1) cn_timer_mark(ctx, t, cmd, "end");
-    }
-    j->keys_empty = false;
-    cn_result s = cn_cmd_submit(ctx, cmd);
-    if (r == CN_OK) r = s;
-  }
+  cn_result r = record_runs(ctx, j, reps, t, true);
   enum { CAP = MAX_REPS * (NSTAGES + MAX_PASSES + 1) + 1 };
   static double ns[CAP];
   static const char *labels[CAP];
@@ -212,25 +219,7 @@ static cn_result time_plain(cn_context *ctx, const bench_opts *o, scene_job *j, 
   if (reps > MAX_REPS) reps = MAX_REPS;
   cn_timer *t = NULL;
   CLI_TRY(cn_timer_create(ctx, (uint32_t)(2 * reps + 1), &t));
-  VkCommandBuffer cmd;
-  cn_result r = cn_cmd_begin(ctx, &cmd);
-  if (r == CN_OK) {
-    cn_timer_reset(ctx, t, cmd);
-    for (int i = 0; i < reps && r == CN_OK; i++) {
-      cn_cmd_barrier(ctx, cmd);
-      cn_timer_mark(ctx, t, cmd, "gap");
-      if (j->scene) { /* as time_stages: the keys the run before left empty */
-        cn_scene_stage_args a = scene_args(j, NULL);
-        j->keys_empty = i > 0 && cn_scene_stage_keeps_keys_empty(ctx, &a);
-      }
-      r = record_stage(ctx, cmd, j, NULL);
-      cn_cmd_barrier(ctx, cmd);
-      cn_timer_mark(ctx, t, cmd, "run");
-    }
-    j->keys_empty = false;
-    cn_result s = cn_cmd_submit(ctx, cmd);
-    if (r == CN_OK) r = s;
-  }
+  cn_result r = record_runs(ctx, j, reps, t, false);
   enum { CAP = 2 * MAX_REPS + 1 };
   static double ns[CAP], runs[MAX_REPS];
   static const char *labels[CAP];
