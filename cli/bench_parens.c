@@ -19,6 +19,7 @@
  *   CANOPY_PARENS_LOWMARK_WINDOW_BATCH=1..16 (window: entries in flight per invocation)
  *   CANOPY_PARENS_LOWMARK_WINDOW_LANES=1..64 (window: invocations per partition, a power of two)
  *   CANOPY_PARENS_LOWMARK_MATCH_PARTS=N (match: partitions per workgroup, one per subgroup)
+ *   CANOPY_PARENS_LOWMARK_REDUCE_MULTI=N (reduce: the same, a power of two)
  *   CANOPY_PARENS_LOWMARK_ONEPASS=0|1 (lowmark in one dispatch, windows by look-back)
  *   CANOPY_BENCH_PARENS_TRAFFIC=only  print lowmark's traffic model at the largest size, time nothing
  *   CANOPY_PARENS_TREE_LEVELS=1..8, CANOPY_PARENS_SPIN_BUDGET=N
@@ -79,6 +80,7 @@ bool cli_parens_tuning_env(cn_parens_tuning *t) {
   if ((e = getenv("CANOPY_PARENS_LOWMARK_WINDOW_CACHE")) && *e) t->lowmark_window_cache = strcmp(e, "1") == 0;
   if ((e = getenv("CANOPY_PARENS_LOWMARK_LIFT")) && *e) t->lowmark_psv_per_lane = strcmp(e, "0") == 0;
   if ((e = getenv("CANOPY_PARENS_LOWMARK_REDUCE_PARTS")) && *e) t->lowmark_reduce_parts = (uint32_t)strtoul(e, NULL, 10);
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_REDUCE_MULTI")) && *e) t->lowmark_reduce_multi = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_LOWMARK_SLICE_STAGE")) && *e)
     t->lowmark_slice_stage_from = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_LOWMARK_WINDOW_BATCH")) && *e) t->lowmark_window_batch = (uint32_t)strtoul(e, NULL, 10);

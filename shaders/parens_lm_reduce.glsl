@@ -19,7 +19,9 @@
 // slice (STAGE_FROM above P), and the kernel has no shared copy at all.
 // parens_lm_reduce_tree: with tickets (pc.levels > 0, one partition per
 // workgroup) the last workgroups to finish build the tree above level 0 as
-// well (parens_tree_tail.glsl).
+// well (parens_tree_tail.glsl). parens_lm_reduce_multi (PARENS_LM_MULTI): a
+// partition per subgroup, LOCAL / WG of them a workgroup (no slice staged,
+// no tree: the host takes it only so).
 #define PARENS_NO_PARTITION
 #include "parens.glsl"
 #include "parens_lm.glsl"
@@ -53,11 +55,11 @@ int next_survivor(inout uint m, uint first) {
 
 void main() {
   uint t = lm_chunk_id(), lt = gl_LocalInvocationID.x;
-  uint q0 = cn_group_id() * RP;
+  uint q0 = (cn_group_id() * LM_PPW + lm_slot()) * RP;
   LmWords next = lm_fetch(q0 * P, t);
   for (uint i = 0u; i < RP; i++) {
     uint q = q0 + i;
-    if (q >= pc.n1) break; // uniform in the workgroup
+    if (q >= pc.n1) break; // uniform in the partition's invocations
     uint part = q * P;
     LmWords cur = next;
     if (i + 1u < RP && q + 1u < pc.n1) next = lm_fetch(part + P, t);
@@ -79,8 +81,8 @@ void main() {
     uint m = c.count == LK ? lm_survivor_mask(c.closes, after == LM_INF ? int(P) + 1 : after - start) : c.mask;
     uint slot = uint(low_t - low);
     uint b_all = uint(sum - low); // the slice's length
-    if (lt == 0u) parens_tree_store0(q, uvec2(uint(-low), b_all));
-    if (b_all < STAGE_FROM) { // uniform in the workgroup
+    if (t == 0u) parens_tree_store0(q, uvec2(uint(-low), b_all));
+    if (LM_PPW > 1u || b_all < STAGE_FROM) { // uniform in the partition's invocations
       // straight from the invocation: its run of the slice, the part of it
       // on 16-byte boundaries four entries a store
       uint pos = q * P + slot, end = pos + uint(surv), first = part + t * LK;
@@ -112,5 +114,7 @@ void main() {
       }
     }
   }
+#ifndef PARENS_LM_MULTI
   if (RP == 1u && pc.levels != 0u && q0 < pc.n1) parens_tree_tail(q0);
+#endif
 }

@@ -23,6 +23,8 @@ enum {
   PARENS_LOWMARK_REDUCE_PARTS_MAX = 64,
   PARENS_LOWMARK_WINDOW_BATCH = 8,       /* lowmark: window entries a lane loads before it stores them */
   PARENS_LOWMARK_WINDOW_BATCH_MAX = 16,
+  PARENS_LOWMARK_REDUCE_MULTI = 2,       /* lowmark: partitions per reduce workgroup, one per subgroup (where */
+                                         /*   a partition is one subgroup; tuning.lowmark_reduce_multi) */
   PARENS_LOWMARK_MATCH_PARTS = 2,        /* lowmark: partitions per matching workgroup, one per subgroup (where */
                                          /*   a partition is one subgroup: 32 x 16 on the H200, from 2^24) */
   PARENS_LOWMARK_WG64_MIN = 1 << 22,     /* lowmark: 64 x 16 partitions from this n, 128 x 16 below */
@@ -447,14 +449,31 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
     rpc.levels = levels;
     levels = 0;
   }
-  int rk = lm ? (rpc.levels ? CN_KERNEL_PARENS_LM_REDUCE_TREE : CN_KERNEL_PARENS_LM_REDUCE)
+  /* lowmark's reduce with a partition per subgroup, two a workgroup
+   * (parens_lm_reduce_multi), where a partition is one subgroup and the
+   * reduce builds no tree and stages no slice: an SM holds at most 32
+   * workgroups, so one-subgroup workgroups leave half its invocations idle.
+   * H200 (docs/PERF.md): lowmark 382.7 - 383.5 -> 371.8 us at 2^26 on fair
+   * coin (4, 8 or 16 a workgroup: 372.2 - 373.5), 2.5% faster at 2^24 and
+   * 2^25, nested input 424 -> 416, drift 414 -> 423 - 424 */
+  uint32_t rmulti = 1;
+  if (lm && !rpc.levels && stage_from == UINT32_MAX && cn__parens_one_subgroup(ctx, s.wg)) {
+    rmulti = tu->lowmark_reduce_multi ? tu->lowmark_reduce_multi : (uint32_t)PARENS_LOWMARK_REDUCE_MULTI;
+    while (rmulti > 1 && ((uint64_t)rmulti * s.wg > ctx->caps.max_workgroup_invocations || (rmulti & (rmulti - 1))))
+      rmulti /= 2;
+  }
+  uint32_t reduce_multi_spec[5] = {s.wg, s.k, stage_from, rparts, s.wg * rmulti};
+  int rk = lm ? (rpc.levels ? CN_KERNEL_PARENS_LM_REDUCE_TREE
+                 : rmulti > 1 ? CN_KERNEL_PARENS_LM_REDUCE_MULTI
+                              : CN_KERNEL_PARENS_LM_REDUCE)
               : (rpc.levels ? CN_KERNEL_PARENS_REDUCE_TREE : CN_KERNEL_PARENS_REDUCE);
-  CN_TRY(cn_pipeline_get(ctx, rk, lm ? reduce_spec : spec, lm ? 4 : 3, &reduce));
+  CN_TRY(cn_pipeline_get(ctx, rk, rmulti > 1 ? reduce_multi_spec : lm ? reduce_spec : spec,
+                         rmulti > 1 ? 5 : lm ? 4 : 3, &reduce));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
   if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 4, &window));
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, lm ? match_spec : spec,
                          lm ? 5 : 3, &match));
-  cn_dispatch(ctx, cmd, reduce, &rpc, sizeof rpc, lm ? CN_DIV_UP(l->n1, (uint64_t)rparts) : l->n1);
+  cn_dispatch(ctx, cmd, reduce, &rpc, sizeof rpc, lm ? CN_DIV_UP(l->n1, (uint64_t)rparts * rmulti) : l->n1);
   cn_cmd_barrier(ctx, cmd);
   if (timer) cn_timer_mark(ctx, timer, cmd, "parens reduce");
   uint32_t per_pass = cn__parens_tree_levels(tu);

@@ -563,22 +563,26 @@ TEST(parens_lowmark_slice_and_window_forms) {
   tuning = (cn_parens_tuning){0};
 }
 
-/* lowmark's matching workgroups of several partitions, one per subgroup
- * (lowmark_match_parts), on partitions of one subgroup of 16 and 32
- * elements per invocation: partition counts on both sides of a multiple of
- * the parts (the last workgroup's spare subgroups), every pattern, and the
- * levels input at the window thresholds. Where the device's subgroup size
- * is not fixed the form is not taken, and the matching is checked all the
- * same. */
+/* lowmark's matching and reduce workgroups of several partitions, one per
+ * subgroup (lowmark_match_parts, lowmark_reduce_multi; the reduce's only
+ * where it builds no tree: over more than 256 partitions, and at every size
+ * with the tree in dispatches of its own, tree_apart, in every other run),
+ * on partitions of one subgroup of 16 and 32 elements per invocation:
+ * partition counts on both sides of a multiple of the parts (the last
+ * workgroup's spare subgroups), every pattern, and the levels input at the
+ * window thresholds. Where the device's subgroup size is not fixed the forms
+ * are not taken, and the matching is checked all the same. */
 TEST(parens_lowmark_match_parts) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   uint32_t sg = cn_context_caps(ctx)->max_subgroup_size;
   static const struct {
     uint32_t k, parts;
-  } runs[] = {{16, 2}, {16, 4}, {32, 3}, {16, 8}};
+  } runs[] = {{16, 2}, {16, 4}, {32, 3}, {16, 8}, {32, 2}};
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-    tuning = (cn_parens_tuning){.lowmark_match_parts = runs[i].parts};
+    tuning = (cn_parens_tuning){.lowmark_match_parts = runs[i].parts,
+                                .lowmark_reduce_multi = runs[i].parts == 3 ? 4 : runs[i].parts,
+                                .tree_apart = i % 2 == 1};
     tuning.shape[CN_PARENS_LOWMARK] = (cn_parens_shape){.wg = sg, .k = runs[i].k};
     uint64_t p = partition_size(ctx, CN_PARENS_LOWMARK);
     if (!p) continue; /* a subgroup under 32 invocations that is not fixed: no such shape */

@@ -73,7 +73,10 @@
  *                 suffix minimum over the workgroup give the partition's
  *                 bicyclic value (a, b) = (-low, sum - low) and its stack
  *                 slice: an unmatched '(' sits at slot g(k) - low, so each
- *                 survivor writes itself, no compaction;
+ *                 survivor writes itself, no compaction (where a partition
+ *                 is one subgroup and this pass builds no tree, two
+ *                 partitions a workgroup, one per subgroup:
+ *                 parens_lm_reduce_multi);
  *              2. the bicyclic tree over partitions (as the other multi-pass
  *                 variants, 8 levels per dispatch, any n; with tickets over
  *                 at most 256 partitions built by pass 1's last workgroup);
@@ -115,7 +118,8 @@
  *                 invocation of the window kernel has in flight, and
  *                 lowmark_window_lanes its invocations per partition;
  *                 lowmark_match_parts the partitions of a matching
- *                 workgroup, one per subgroup;
+ *                 workgroup, one per subgroup, and lowmark_reduce_multi
+ *                 those of a reduce workgroup;
  *                 lowmark_onepass runs the variant in one dispatch, each
  *                 partition publishing its value and slice and then
  *                 looking back over the earlier partitions' for its window
@@ -233,6 +237,12 @@ typedef struct cn_parens_tuning {
    * the next one's input loaded while the current one is reduced (0: the
    * default, see stages/parens.c; at most 64). */
   uint32_t lowmark_reduce_parts;
+  /* lowmark's reduce kernel: partitions per workgroup side by side, one per
+   * subgroup (0: the default, 2, see stages/parens.c; a power of two). Taken
+   * where every subgroup has the partition's invocations (as
+   * lowmark_match_parts), the reduce builds no tree (more than 256
+   * partitions, or no tickets) and stages no slice; else 1. */
+  uint32_t lowmark_reduce_multi;
   /* lowmark's reduce kernel: a partition's slice of at least this many
    * entries is assembled in shared memory and leaves in 16-byte stores (a
    * barrier); a shorter one is written straight from the invocations that
