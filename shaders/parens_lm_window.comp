@@ -9,10 +9,12 @@
 // memory to speak of), and the matching pass reads a finished window instead
 // of holding its workgroup through the chain. Few invocations per partition
 // (a random input needs a few dozen entries) let many partitions' chains be
-// in flight at once. Lane t fills depths t, t + L, ... (L = WIN_LANES): one
-// search for its first depth, then down r's slice L entries at a time (the lanes together
-// read and write consecutive entries), and a search continued below r when
-// the slice runs out. Where the slice and the window both hold BATCH more
+// in flight at once (partitions of at most NEAR_P elements first walk the
+// values of the WIN_LANES partitions before them: sh_nv, below). Lane t
+// fills depths t, t + L, ... (L = WIN_LANES): one search for its first
+// depth, then down r's slice L entries at a time (the lanes together read
+// and write consecutive entries), and a search continued below r when the
+// slice runs out. Where the slice and the window both hold BATCH more
 // rows, a lane loads BATCH entries before it stores any: a deep window (up to
 // a partition of entries, one partition per L lanes) is a copy, and a copy
 // with one load in flight per lane waits on each load's latency.
@@ -28,11 +30,50 @@ const uint WIN_LANES = WINDOW;
 // Entries each lane loads before it stores them (1: one at a time), 1 .. 16.
 layout(constant_id = CN_SPEC_PARENS_MATCH) const uint BATCH = 8;
 
+// Partitions of at most NEAR_P elements: the values of the WIN_LANES
+// partitions before each of the workgroup's (lane t of partition q: q - 1 -
+// t's, or 0 below partition 0), loaded at once: most entries of a random
+// input's window lie in their slices, found by a walk over these in shared
+// memory instead of a tree search (a chain of dependent reads). On the H200
+// (docs/PERF.md) lowmark at 2^26 4% faster with partitions of 512, but 2.7 -
+// 3.6 us slower at 2^22 - 2^23 with those of 1024, and slower on the scene
+// stage's inputs with those of 2048.
+const uint NEAR_P = 512u;
+const bool NEAR_WALK = P <= NEAR_P;
+shared uvec2 sh_nv[WG];
+
+// The partition r < i holding depth d of the stack before partition q,
+// partitions [i, q) combined into acc (acc.y <= d; on a hit acc becomes
+// Bic(r+1..q-1)): the near values while they last (base: this partition's
+// first entry of sh_nv; near: how many there are), then the tree
+// (parens_find_part).
+int lm_find_part(uint q, uint base, uint near, uint i, inout uvec2 acc, uint d) {
+  for (; i + near > q; i--) { // partition i - 1 is near: entry q - i
+    uvec2 next = bic(sh_nv[base + q - i], acc);
+    if (next.y > d) return int(i) - 1;
+    acc = next;
+  }
+  return parens_find_part(i, acc, d);
+}
+
+// Partition r's value: from sh_nv when it is near.
+uvec2 lm_part_value(uint q, uint base, uint near, uint r) {
+  return r + near >= q ? sh_nv[base + q - 1u - r] : pc.tree.v[r];
+}
+
 void main() {
   uint q = cn_group_id() * (WG / WIN_LANES) + gl_LocalInvocationID.x / WIN_LANES;
   uint t = gl_LocalInvocationID.x % WIN_LANES;
+  uint base = gl_LocalInvocationID.x - t;
+  uint qc = min(q, pc.n1 - 1u); // (loads at a clamped index: no branch around them)
+  uint need = min(pc.tree.v[qc].x + 1u, P);
+  if (NEAR_WALK) { // uniform
+    uvec2 nv = pc.tree.v[t < qc ? qc - 1u - t : 0u];
+    sh_nv[gl_LocalInvocationID.x] = t < q ? nv : uvec2(0u);
+    barrier();
+  }
   if (q >= pc.n1) return;
-  uint need = min(pc.tree.v[q].x + 1u, P);
+  uint near = NEAR_WALK ? min(q, WIN_LANES) : 0u;
   uint d = t;
   uint i = q;
   uvec2 acc = uvec2(0u);
@@ -41,12 +82,12 @@ void main() {
   while (d < need) {
     if (slot < 0) {
       if (r >= 0) { // past r's slice: continue below it
-        acc = bic(pc.tree.v[uint(r)], acc);
+        acc = bic(lm_part_value(q, base, near, uint(r)), acc);
         i = uint(r);
       }
-      r = parens_find_part(i, acc, d);
+      r = lm_find_part(q, base, near, i, acc, d);
       if (r < 0) break;
-      slot = int(pc.tree.v[uint(r)].y) - 1 - int(acc.x + d - acc.y);
+      slot = int(lm_part_value(q, base, near, uint(r)).y) - 1 - int(acc.x + d - acc.y);
     }
     uint from = uint(r) * P + uint(slot), to = q * P + d;
     if (BATCH > 1u && slot >= int(span) && d + span < need) {

@@ -85,7 +85,10 @@
  *                 the slices, 32 invocations per partition of 1024
  *                 elements or more, 16 per smaller one, written to a
  *                 window in scratch; apart from the matching so that many
- *                 partitions' chains of dependent reads overlap;
+ *                 partitions' chains of dependent reads overlap; partitions
+ *                 of at most 512 elements first walk the values of the 16
+ *                 before them, loaded at once into shared memory, and
+ *                 search the tree only below those;
  *              4. per partition (parens_lm_match): each invocation walks
  *                 its 16 elements in registers; a '(' still open in its chunk
  *                 is the answer, else the element records the depth it needs
