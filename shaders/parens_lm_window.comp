@@ -65,14 +65,16 @@ void main() {
   uint q = cn_group_id() * (WG / WIN_LANES) + gl_LocalInvocationID.x / WIN_LANES;
   uint t = gl_LocalInvocationID.x % WIN_LANES;
   uint base = gl_LocalInvocationID.x - t;
-  uint qc = min(q, pc.n1 - 1u); // (loads at a clamped index: no branch around them)
-  uint need = min(pc.tree.v[qc].x + 1u, P);
-  if (NEAR_WALK) { // uniform
+  uint need = 0u;
+  if (NEAR_WALK) { // uniform; the loads at a clamped index (no branch around them), both at once
+    uint qc = min(q, pc.n1 - 1u);
+    need = min(pc.tree.v[qc].x + 1u, P);
     uvec2 nv = pc.tree.v[t < qc ? qc - 1u - t : 0u];
     sh_nv[gl_LocalInvocationID.x] = t < q ? nv : uvec2(0u);
     barrier();
   }
   if (q >= pc.n1) return;
+  if (!NEAR_WALK) need = min(pc.tree.v[q].x + 1u, P);
   uint near = NEAR_WALK ? min(q, WIN_LANES) : 0u;
   uint d = t;
   uint i = q;
