@@ -415,7 +415,8 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   uint32_t stage_from = tu->lowmark_slice_stage_from ? tu->lowmark_slice_stage_from : UINT32_MAX;
   uint32_t batch = tu->lowmark_window_batch ? CN_MIN(tu->lowmark_window_batch, (uint32_t)PARENS_LOWMARK_WINDOW_BATCH_MAX)
                                             : (uint32_t)PARENS_LOWMARK_WINDOW_BATCH;
-  uint32_t reduce_spec[4] = {s.wg, s.k, lm ? stage_from : s.window, rparts};
+  /* the fifth (LOCAL) only for parens_lm_reduce_multi, set below */
+  uint32_t reduce_spec[5] = {s.wg, s.k, lm ? stage_from : s.window, rparts, s.wg};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
   /* 32 invocations per partition of at least 1024 elements: on the H200
@@ -462,13 +463,12 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
     while (rmulti > 1 && ((uint64_t)rmulti * s.wg > ctx->caps.max_workgroup_invocations || (rmulti & (rmulti - 1))))
       rmulti /= 2;
   }
-  uint32_t reduce_multi_spec[5] = {s.wg, s.k, stage_from, rparts, s.wg * rmulti};
+  reduce_spec[4] = s.wg * rmulti;
   int rk = lm ? (rpc.levels ? CN_KERNEL_PARENS_LM_REDUCE_TREE
                  : rmulti > 1 ? CN_KERNEL_PARENS_LM_REDUCE_MULTI
                               : CN_KERNEL_PARENS_LM_REDUCE)
               : (rpc.levels ? CN_KERNEL_PARENS_REDUCE_TREE : CN_KERNEL_PARENS_REDUCE);
-  CN_TRY(cn_pipeline_get(ctx, rk, rmulti > 1 ? reduce_multi_spec : lm ? reduce_spec : spec,
-                         rmulti > 1 ? 5 : lm ? 4 : 3, &reduce));
+  CN_TRY(cn_pipeline_get(ctx, rk, lm ? reduce_spec : spec, rmulti > 1 ? 5 : lm ? 4 : 3, &reduce));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
   if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 4, &window));
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, lm ? match_spec : spec,
