@@ -12,6 +12,7 @@ typedef struct bench_opts {
   bool quick;          /* a small run (tests, lavapipe) */
   const char *out;     /* also write the report here (NULL: stdout only) */
   int runs, warmup;    /* timed runs (median), untimed runs before them */
+  int warm_ms;         /* at least this much untimed work before the timed runs (--warm-ms) */
   int min_log2, max_log2; /* size range where the target has one (0: its default) */
   const char *command; /* the command line, for the report */
   const char *scenes;  /* the real-scenes directory (--scenes, else the default; see cli.h) */
@@ -30,18 +31,26 @@ void bench_printf(bench_report *r, const char *fmt, ...)
 void bench_header(bench_report *r, cn_context *ctx, const bench_opts *o);
 
 /* Untimed work recorded before the timed runs, in their command buffer, so
- * that the GPU's clocks have ramped up: about BENCH_WARM_NS nanoseconds of
- * it, at most BENCH_MAX_WARM runs. */
-enum { BENCH_MAX_WARM = 4000 };
-#define BENCH_WARM_NS 20e6
+ * that the GPU's clocks have ramped up: about o->warm_ms milliseconds of
+ * it (bench_warm_runs), at most BENCH_MAX_WARM runs. */
+enum { BENCH_MAX_WARM = 20000 };
+/* Untimed runs before the timed ones for a run of est_ns: o->warm_ms worth,
+ * at least o->warmup, at most BENCH_MAX_WARM. */
+uint32_t bench_warm_runs(const bench_opts *o, double est_ns);
 
 /* Records one run of the work being timed into cmd. */
 typedef cn_result (*bench_record_fn)(cn_context *ctx, VkCommandBuffer cmd, void *user);
 
-/* Times one run, then records max(o->warmup, 20 ms worth) untimed runs and
+/* Times three runs, then records bench_warm_runs (o->warm_ms worth) untimed runs and
  * o->runs timed ones in one command buffer (a barrier after each, GPU
  * timestamps between the timed ones); *ns gets the median of the timed ones. */
 cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user, double *ns);
+
+/* Runs the work untimed for about o->warm_ms (as bench_gpu_median does
+ * before its timed runs), for timings recorded otherwise: the GPU's clocks
+ * fall while the CPU builds inputs and references, and come up only after a
+ * sustained load (on the H200 20 ms was not enough, docs/PERF.md). */
+cn_result bench_gpu_warm(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user);
 
 /* The dispatch floor: the median time of an empty dispatch followed by a
  * barrier, measured like any stage (bench_gpu_median), in the same run. */

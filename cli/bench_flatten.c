@@ -110,7 +110,7 @@ static int cmp_double(const void *a, const void *b) {
 
 /* Uploads d, runs the stage until its buffers hold a frame (each run its own
  * submission, so an overflow can grow them) and times one more, then records
- * untimed frames worth BENCH_WARM_NS (at least o->warmup) and o->runs timed
+ * untimed frames worth o->warm_ms (bench_warm_runs) and o->runs timed
  * ones in one command buffer, as bench_gpu_median does for the other
  * targets: the frames are short and the CPU reference runs between scenes,
  * so without that the GPU's clocks are down (small scenes' passes took 3 to
@@ -151,9 +151,7 @@ static cn_result flat_bench_scene(cn_context *ctx, const bench_opts *o, const cn
   double est = 0;
   if (r == CN_OK) r = cn_timer_read(ctx, timer, &n, names, ns, CAP);
   for (uint32_t i = 0; r == CN_OK && i < n; i++) est += ns[i];
-  double w = est > 0 ? BENCH_WARM_NS / est : BENCH_MAX_WARM;
-  int warm = w > BENCH_MAX_WARM ? BENCH_MAX_WARM : (int)w;
-  if (warm < o->warmup) warm = o->warmup;
+  int warm = (int)bench_warm_runs(o, est);
   bool again = false;
   if (r == CN_OK) r = cn_scene_gpu_frame_done(g, &again);
   if (r == CN_OK) r = cn_cmd_begin(ctx, &cb);

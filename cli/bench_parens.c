@@ -258,9 +258,16 @@ static void print_traffic(bench_report *rep, uint8_t *in, int lg, uint64_t p, do
 }
 
 /* Median nanoseconds of each labelled pass of one variant: PASS_RUNS
- * recordings, each mark-separated (cn_parens_args.timer), after warm-up runs. */
-static cn_result time_passes(cn_context *ctx, parens_job *job, const char **labels, double *ns, uint32_t *nlabels) {
+ * recordings, each mark-separated (cn_parens_args.timer), after o->warm_ms
+ * of untimed runs (est_ns: a run's time; 0: measured first). */
+static cn_result time_passes(cn_context *ctx, const bench_opts *o, parens_job *job, double est_ns, const char **labels,
+                             double *ns, uint32_t *nlabels) {
   *nlabels = 0;
+  if (est_ns <= 0) {
+    cn_result er = bench_gpu_median(ctx, o, record_parens, job, &est_ns);
+    if (er != CN_OK) return er;
+  }
+  uint32_t warm = bench_warm_runs(o, est_ns);
   cn_timer *timer = NULL;
   cn_result tr = cn_timer_create(ctx, 256, &timer);
   if (tr != CN_OK) return tr;
@@ -269,7 +276,7 @@ static cn_result time_passes(cn_context *ctx, parens_job *job, const char **labe
   uint32_t runs = 0;
   if (r == CN_OK) {
     cn_timer_reset(ctx, timer, cmd);
-    for (int i = 0; i < 20 && r == CN_OK; i++) {
+    for (uint32_t i = 0; i < warm && r == CN_OK; i++) {
       r = cn_parens_record(ctx, cmd, &job->a);
       cn_cmd_barrier(ctx, cmd);
     }
@@ -549,7 +556,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
           const char *labels[MAX_LABELS];
           double pns[MAX_LABELS];
           uint32_t nl = 0;
-          if (time_passes(ctx, &job, labels, pns, &nl) == CN_OK) {
+          if (time_passes(ctx, o, &job, ns, labels, pns, &nl) == CN_OK) {
             bench_printf(rep, "      passes (us):");
             for (uint32_t k = 0; k < nl; k++) bench_printf(rep, " %s %.1f", labels[k] + strlen("parens "), pns[k] / 1e3);
             bench_printf(rep, "\n");
@@ -593,7 +600,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
         const char *labels[MAX_LABELS];
         double pns[MAX_LABELS];
         uint32_t nl = 0;
-        if (pv != CN_PARENS_AUTO && time_passes(ctx, &job, labels, pns, &nl) == CN_OK)
+        if (pv != CN_PARENS_AUTO && time_passes(ctx, o, &job, ns, labels, pns, &nl) == CN_OK)
           for (uint32_t k = 0; k < nl; k++) bench_printf(rep, " %s %.1f", labels[k] + strlen("parens "), pns[k] / 1e3);
         bench_printf(rep, "\n");
       }
@@ -622,7 +629,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     const char *labels[MAX_LABELS];
     double ns[MAX_LABELS];
     uint32_t nl = 0;
-    r = time_passes(ctx, &job, labels, ns, &nl);
+    r = time_passes(ctx, o, &job, 0, labels, ns, &nl);
     if (r == CN_ERROR_UNSUPPORTED) {
       bench_printf(rep, "  (no timestamps on this queue)\n");
       break;

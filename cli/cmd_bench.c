@@ -67,9 +67,9 @@ void bench_header(bench_report *r, cn_context *ctx, const bench_opts *o) {
                VK_API_VERSION_MINOR(c->api_version), VK_API_VERSION_PATCH(c->api_version));
   bench_printf(r, "command: %s\n", o->command);
   bench_printf(r,
-               "timing:  GPU timestamps, median of %d runs, after >= %d untimed runs (and >= 20 ms of them)\n"
+               "timing:  GPU timestamps, median of %d runs, after >= %d untimed runs (and >= %d ms of them)\n"
                "         in the same command buffer, so clocks have ramped up\n\n",
-               o->runs, o->warmup);
+               o->runs, o->warmup, o->warm_ms);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -133,34 +133,45 @@ void bench_kernel_stats(cn_context *ctx, bench_report *rep) {
   }
 }
 
+uint32_t bench_warm_runs(const bench_opts *o, double est_ns) {
+  double warm = est_ns > 0 ? o->warm_ms * 1e6 / est_ns : BENCH_MAX_WARM;
+  uint32_t w = warm > BENCH_MAX_WARM ? BENCH_MAX_WARM : (uint32_t)warm;
+  return w < (uint32_t)o->warmup ? (uint32_t)o->warmup : w;
+}
+
 cn_result bench_gpu_median(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user, double *ns) {
   *ns = 0;
   double spans[256];
   /* Three runs to estimate the time (the fastest: the first may pay for
    * first use), then enough warm-up runs in the same command buffer for about
-   * BENCH_WARM_NS of work, so that clocks have ramped up. */
+   * o->warm_ms of work, so that clocks have ramped up. */
   cn_result r = bench_reps(ctx, fn, user, 0, 3, spans);
   if (r != CN_OK) return r;
   double est = CN_BENCH_MIN3(spans[0], spans[1], spans[2]);
-  double warm = est > 0 ? BENCH_WARM_NS / est : BENCH_MAX_WARM;
-  uint32_t w = warm > BENCH_MAX_WARM ? BENCH_MAX_WARM : (uint32_t)warm;
-  if (w < (uint32_t)o->warmup) w = (uint32_t)o->warmup;
-  r = bench_reps(ctx, fn, user, w, (uint32_t)o->runs, spans);
+  r = bench_reps(ctx, fn, user, bench_warm_runs(o, est), (uint32_t)o->runs, spans);
   if (r != CN_OK) return r;
   qsort(spans, (size_t)o->runs, sizeof *spans, cmp_double);
   *ns = o->runs % 2 ? spans[o->runs / 2] : 0.5 * (spans[o->runs / 2 - 1] + spans[o->runs / 2]);
   return CN_OK;
 }
 
+cn_result bench_gpu_warm(cn_context *ctx, const bench_opts *o, bench_record_fn fn, void *user) {
+  bench_opts w = *o;
+  w.runs = 1;
+  double ns;
+  return bench_gpu_median(ctx, &w, fn, user, &ns);
+}
+
 static void print_help(FILE *f) {
   char dir[4096];
   const char *scenes = cli_default_scenes_dir(dir, sizeof dir);
   fprintf(f,
-          "usage: canopy bench <target> [--quick] [-o FILE] [--runs N] [--warmup N]\n"
+          "usage: canopy bench <target> [--quick] [-o FILE] [--runs N] [--warmup N] [--warm-ms MS]\n"
           "                    [--min-log2 A] [--max-log2 B] [--scenes DIR] [--aa area|ss16] [--passes]\n\n"
           "GPU benchmarks: GPU timestamps, median of --runs (default 10) after --warmup (default 3)\n"
-          "runs; a table on stdout, also written to FILE with --out (-o; written whole at the end).\n"
-          "--quick: a small run. Progress on stderr, a line per item when not a terminal.\n"
+          "runs and at least --warm-ms (default 200) of them, so that the GPU's clocks are up; a table\n"
+          "on stdout, also written to FILE with --out (-o; written whole at the end).\n"
+          "--quick: a small run (5 runs, 20 ms of warm-up unless given). Progress on stderr, a line per item when not a terminal.\n"
           "--aa MODE: render's anti-aliasing, area (default) or ss16 (4x4 samples, Skia's rounding).\n"
           "--passes: scene also times each pass of the box stages apart (a timestamp after each: the\n"
           "stages' columns then include those timestamps' cost).\n"
@@ -172,8 +183,8 @@ static void print_help(FILE *f) {
 }
 
 int cli_bench(int argc, char **argv) {
-  bench_opts o = {.runs = 10, .warmup = 3};
-  bool runs_set = false;
+  bench_opts o = {.runs = 10, .warmup = 3, .warm_ms = 200};
+  bool runs_set = false, warm_set = false;
   const char *aa = NULL;
   char command[1024] = "canopy bench";
   for (int i = 1; i < argc; i++) {
@@ -186,6 +197,7 @@ int cli_bench(int argc, char **argv) {
       {.name = "out", .short_name = 'o', .kind = CLI_OPT_STRING, .dst = &o.out, .metavar = "a file name"},
       {.name = "runs", .kind = CLI_OPT_INT, .dst = &o.runs, .lo = 1, .hi = 200, .seen = &runs_set},
       {.name = "warmup", .kind = CLI_OPT_INT, .dst = &o.warmup, .lo = 0, .hi = 50},
+      {.name = "warm-ms", .kind = CLI_OPT_INT, .dst = &o.warm_ms, .lo = 0, .hi = 10000, .seen = &warm_set},
       {.name = "min-log2", .kind = CLI_OPT_INT, .dst = &o.min_log2, .lo = 1, .hi = 40},
       {.name = "max-log2", .kind = CLI_OPT_INT, .dst = &o.max_log2, .lo = 1, .hi = 40},
       {.name = "scenes", .kind = CLI_OPT_STRING, .dst = &o.scenes, .metavar = "a directory"},
@@ -205,6 +217,7 @@ int cli_bench(int argc, char **argv) {
     if (strcmp(argv[1], targets[i].name) == 0) target = &targets[i];
   if (!target) return cli_usage_error("bench", "unknown target '%s'", argv[1]);
   if (o.quick && !runs_set) o.runs = 5;
+  if (o.quick && !warm_set) o.warm_ms = 20;
   char dir[4096];
   if (strcmp(target->name, "parens") != 0) {
     if (!o.scenes && !(o.scenes = cli_default_scenes_dir(dir, sizeof dir)))
