@@ -35,7 +35,7 @@ void bench_header(bench_report *r, cn_context *ctx, const bench_opts *o);
  * it (bench_warm_runs), at most BENCH_MAX_WARM runs. */
 enum { BENCH_MAX_WARM = 20000 };
 /* Untimed runs before the timed ones for a run of est_ns: o->warm_ms worth,
- * at least o->warmup, at most BENCH_MAX_WARM. */
+ * at least o->warmup, at most BENCH_MAX_WARM (est_ns 0: BENCH_MAX_WARM / 20). */
 uint32_t bench_warm_runs(const bench_opts *o, double est_ns);
 
 /* Records one run of the work being timed into cmd. */

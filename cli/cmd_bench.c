@@ -134,7 +134,8 @@ void bench_kernel_stats(cn_context *ctx, bench_report *rep) {
 }
 
 uint32_t bench_warm_runs(const bench_opts *o, double est_ns) {
-  double warm = est_ns > 0 ? o->warm_ms * 1e6 / est_ns : BENCH_MAX_WARM;
+  /* a run too short for the timestamps to see: BENCH_MAX_WARM / 20 of them */
+  double warm = est_ns > 0 ? o->warm_ms * 1e6 / est_ns : (o->warm_ms ? BENCH_MAX_WARM / 20 : 0);
   uint32_t w = warm > BENCH_MAX_WARM ? BENCH_MAX_WARM : (uint32_t)warm;
   return w < (uint32_t)o->warmup ? (uint32_t)o->warmup : w;
 }
@@ -171,7 +172,8 @@ static void print_help(FILE *f) {
           "GPU benchmarks: GPU timestamps, median of --runs (default 10) after --warmup (default 3)\n"
           "runs and at least --warm-ms (default 200) of them, so that the GPU's clocks are up; a table\n"
           "on stdout, also written to FILE with --out (-o; written whole at the end).\n"
-          "--quick: a small run (5 runs, 20 ms of warm-up unless given). Progress on stderr, a line per item when not a terminal.\n"
+          "--quick: a small run (5 runs, 20 ms of warm-up unless given). Progress on stderr, a line per\n"
+          "item when not a terminal.\n"
           "--aa MODE: render's anti-aliasing, area (default) or ss16 (4x4 samples, Skia's rounding).\n"
           "--passes: scene also times each pass of the box stages apart (a timestamp after each: the\n"
           "stages' columns then include those timestamps' cost).\n"
