@@ -629,7 +629,7 @@ int bench_parens(cn_context *ctx, const bench_opts *o, bench_report *rep) {
     const char *labels[MAX_LABELS];
     double ns[MAX_LABELS];
     uint32_t nl = 0;
-    r = time_passes(ctx, o, &job, 0, labels, ns, &nl);
+    r = time_passes(ctx, o, &job, ns_at[plg][v], labels, ns, &nl); /* the row's time where it was timed */
     if (r == CN_ERROR_UNSUPPORTED) {
       bench_printf(rep, "  (no timestamps on this queue)\n");
       break;
