@@ -18,6 +18,7 @@
  *   CANOPY_PARENS_LOWMARK_SLICE_STAGE=N (reduce: slices of N entries or more staged; 1: all),
  *   CANOPY_PARENS_LOWMARK_WINDOW_BATCH=1..16 (window: entries in flight per invocation)
  *   CANOPY_PARENS_LOWMARK_WINDOW_LANES=1..64 (window: invocations per partition, a power of two)
+ *   CANOPY_PARENS_LOWMARK_COMPACT=n|never (slices of n entries or more stored as chunk bitmasks)
  *   CANOPY_PARENS_LOWMARK_MATCH_PARTS=N (match: partitions per workgroup, one per subgroup)
  *   CANOPY_PARENS_LOWMARK_REDUCE_MULTI=N (reduce: the same, a power of two)
  *   CANOPY_PARENS_LOWMARK_ONEPASS=0|1 (lowmark in one dispatch, windows by look-back)
@@ -85,6 +86,8 @@ bool cli_parens_tuning_env(cn_parens_tuning *t) {
     t->lowmark_slice_stage_from = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_LOWMARK_WINDOW_BATCH")) && *e) t->lowmark_window_batch = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_LOWMARK_WINDOW_LANES")) && *e) t->lowmark_window_lanes = (uint32_t)strtoul(e, NULL, 10);
+  if ((e = getenv("CANOPY_PARENS_LOWMARK_COMPACT")) && *e)
+    t->lowmark_compact_from = strcmp(e, "never") == 0 ? CN_PARENS_COMPACT_NEVER : (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_LOWMARK_MATCH_PARTS")) && *e) t->lowmark_match_parts = (uint32_t)strtoul(e, NULL, 10);
   if ((e = getenv("CANOPY_PARENS_LOWMARK_ONEPASS")) && *e) t->lowmark_onepass = strcmp(e, "1") == 0;
   if ((e = getenv("CANOPY_PARENS_SINGLE_FORM")) && *e)
@@ -178,11 +181,14 @@ static void fill_input(uint8_t *in, uint64_t n, int kind) {
 /* Bytes each pass of lowmark must move on input in[0, n) with partitions of
  * p elements (a model from the input alone, not a measurement): reduce reads
  * the input and writes each partition's bicyclic value and its slice of b
- * unmatched '('; window writes min(a + 1, p) entries per partition (a its
- * unmatched ')') and reads those that exist below the stack's top (the tree
- * searches' reads left out); match reads the input and the window entries
- * its queries reach (one per depth below the partition's start) and writes
- * the output. The tree's few bytes per partition are left out. */
+ * unmatched '(' (4 bytes an entry, or with the default threshold, b >= p / 4,
+ * compactly: 8 bytes a chunk of 16 elements); window writes min(a + 1, p)
+ * entries per partition (a its unmatched ')') and reads those that exist
+ * below the stack's top (4 bytes an entry, a compact slice's chunk words 8
+ * bytes per 16 entries; the tree searches' reads left out); match reads the
+ * input and the window entries its queries reach (one per depth below the
+ * partition's start) and writes the output. The tree's few bytes per
+ * partition are left out. */
 typedef struct lm_traffic {
   double reduce, window, match;
   double window_one; /* of window: partitions whose window lies inside one earlier slice */
@@ -190,9 +196,13 @@ typedef struct lm_traffic {
 
 static lm_traffic lowmark_traffic(const uint8_t *in, uint64_t n, uint64_t p) {
   lm_traffic t = {0};
-  uint64_t n1 = (n + p - 1) / p, sum_b = 0, sum_need = 0, sum_read = 0, sum_query = 0, one = 0;
-  /* The stack before each partition as runs of (partition, entries), top last. */
+  uint64_t n1 = (n + p - 1) / p, sum_b = 0, sum_need = 0, sum_read = 0, sum_query = 0;
+  double one = 0; /* bytes */
+  uint64_t compact_from = p / 4, sum_compact = 0, read_compact = 0; /* slices stored compactly, entries read from them */
+  /* The stack before each partition as runs of (partition, entries, the
+   * partition's slice length), top last. */
   uint64_t *run_q = malloc(n1 * sizeof *run_q), *run_len = malloc(n1 * sizeof *run_len), runs = 0;
+  uint64_t *run_b = malloc(n1 * sizeof *run_b);
   uint64_t depth = 0; /* the stack's size before the partition */
   for (uint64_t q = 0; q < n1; q++) {
     int64_t g = 0, low = 0;
@@ -203,12 +213,19 @@ static lm_traffic lowmark_traffic(const uint8_t *in, uint64_t n, uint64_t p) {
     }
     uint64_t a = (uint64_t)-low, b = (uint64_t)(g - low);
     uint64_t need = a + 1 < p ? a + 1 : p, read = need < depth ? need : depth;
-    sum_b += b;
+    sum_b += b < compact_from ? b : 0;
+    sum_compact += b < compact_from ? 0 : 1;
     sum_need += need;
     sum_read += read;
     sum_query += a < p ? a : p;
-    if (run_q && run_len) {
-      if (runs && run_len[runs - 1] >= read) one += need + read;
+    if (run_q && run_len && run_b) {
+      if (runs && run_len[runs - 1] >= read) one += 4.0 * (double)need + (run_b[runs - 1] >= compact_from ? 0.5 : 4.0) * (double)read;
+      uint64_t left = read;
+      for (uint64_t k = runs; k-- > 0 && left;) { /* the entries read, top first */
+        uint64_t take = left < run_len[k] ? left : run_len[k];
+        if (run_b[k] >= compact_from) read_compact += take;
+        left -= take;
+      }
       for (uint64_t pop = a; pop && runs;) { /* a pops, then b pushes */
         uint64_t k = pop < run_len[runs - 1] ? pop : run_len[runs - 1];
         run_len[runs - 1] -= k;
@@ -217,6 +234,7 @@ static lm_traffic lowmark_traffic(const uint8_t *in, uint64_t n, uint64_t p) {
       }
       if (b) {
         run_q[runs] = q;
+        run_b[runs] = b;
         run_len[runs++] = b;
       }
     }
@@ -224,10 +242,11 @@ static lm_traffic lowmark_traffic(const uint8_t *in, uint64_t n, uint64_t p) {
   }
   free(run_q);
   free(run_len);
+  free(run_b);
   double in_bytes = (double)((n + 15) & ~(uint64_t)15);
-  t.reduce = in_bytes + 8.0 * (double)n1 + 4.0 * (double)sum_b;
-  t.window = 4.0 * (double)(sum_need + sum_read);
-  t.window_one = 4.0 * (double)one;
+  t.reduce = in_bytes + 8.0 * (double)n1 + 4.0 * (double)sum_b + 8.0 * (double)(p / 16) * (double)sum_compact;
+  t.window = 4.0 * (double)(sum_need + sum_read - read_compact) + 0.5 * (double)read_compact;
+  t.window_one = one;
   t.match = in_bytes + 4.0 * (double)sum_query + 4.0 * (double)n;
   return t;
 }

@@ -30,7 +30,8 @@
 #define CN_SPEC_PARENS_SPIN 3   /* lookback: flag loads per partition before it redoes a predecessor */
 #define CN_SPEC_PARENS_MATCH 3  /* lowmark match: its form (parens_lm_match.glsl); lowmark reduce: partitions per workgroup; lowmark window: entries in flight per invocation */
 #define CN_SPEC_PARENS_ONEPASS_SPIN 4 /* lowmark one-pass: flag loads per workgroup before it computes a predecessor itself */
-#define CN_SPEC_PARENS_LOCAL 4  /* lowmark match: the workgroup's invocations, a partition (WG) per subgroup (parens_lm.glsl) */
+#define CN_SPEC_PARENS_LOCAL 4  /* lowmark match: the workgroup's invocations, a partition (WG) per subgroup (parens_lm.glsl); lowmark window: the reduce's elements per chunk */
+#define CN_SPEC_PARENS_LONG 5   /* lowmark reduce and window: slices of at least this many entries are stored compactly (0: none) */
 
 /* parens_match: the partitions before its own whose bicyclic values it walks
  * back over before it searches the partition tree (parens_stack.glsl); the

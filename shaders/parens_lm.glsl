@@ -25,6 +25,7 @@
 #define PARENS_LM_GLSL
 
 #extension GL_EXT_control_flow_attributes : require
+#include "parens_lm_nibble.glsl"
 
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ParensIn4 { uvec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer ParensOut4 { ivec4 v[]; };
@@ -146,24 +147,6 @@ void lm_walk(inout LmChunk c) {
   c.mask = mask;
   c.sum = r;
   c.low = lo;
-}
-
-// -(low mark) of the 4-element walk whose close bits are x (0..4), from a
-// table of 16 nibbles: x < 8 in the first word, x >= 8 in the second.
-int lm_nibble_drop(uint x) {
-  uint tab = x < 8u ? 0x31102010u : 0x42202010u;
-  return int(bitfieldExtract(tab, int(4u * (x & 7u)), 4));
-}
-
-// The lowest s (0..4, at most the count) of the '(' left unmatched inside a
-// group of four elements whose close bits are x, as a 4-bit mask: nibble
-// s - 1 of a 16-bit entry per x, two entries a word (x >= 10 leaves none).
-uint lm_nibble_lowest(uint x, int s) {
-  uint w = x >> 1;
-  uint word = w == 0u ? 0xee62f731u : w == 1u ? 0xccc4ccc4u : w == 2u ? 0x88889991u
-            : w == 3u ? 0x88888888u : w == 4u ? 0x22223331u : 0u;
-  uint e = word >> (16u * (x & 1u));
-  return s <= 0 ? 0u : bitfieldExtract(e, 4 * (s - 1), 4);
 }
 
 // The unmatched '(' of a whole chunk (close bits `closes`) at levels below

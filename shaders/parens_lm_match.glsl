@@ -105,21 +105,6 @@ shared int sh_ans[REG_ANS ? 1u : WG * ROW];
 // sh_link's entry: low mark (|low| <= WG * K <= 2^15) and link (< WG <= 1024).
 int lm_link(int low, int psv) { return (low << 15) | (psv + 1); }
 
-// Position of the k-th lowest set bit of m (k = 0: the lowest; m has more
-// than k bits): halves by bit counts, five steps for 32 bits.
-uint lm_select_low(uint m, uint k) {
-  uint pos = 0u;
-  [[unroll]] for (uint w = 16u; w != 0u; w >>= 1) {
-    uint c = bitCount(m & ((1u << w) - 1u));
-    if (k >= c) {
-      k -= c;
-      m >>= w;
-      pos += w;
-    }
-  }
-  return pos;
-}
-
 void main() {
 #if defined(PARENS_LM_SINGLE)
   uint q = 0u, t = lm_chunk_id();

@@ -17,6 +17,11 @@
 // that hold its entries, without the shared copy and its barrier, a run four
 // entries a store where it crosses 16-byte boundaries: by default every
 // slice (STAGE_FROM above P), and the kernel has no shared copy at all.
+// A slice of LONG entries or more (deep input) is stored compactly instead:
+// chunk t's survivors as a bitmask and the slot of its first (of the next
+// survivor where it has none), a uvec2 at
+// slices[q * P + 2t] (8 bytes a chunk instead of 4 an entry), from which the
+// window pass selects the entries it needs.
 // parens_lm_reduce_tree: with tickets (pc.levels > 0, one partition per
 // workgroup) the last workgroups to finish build the tree above level 0 as
 // well (parens_tree_tail.glsl). parens_lm_reduce_multi (PARENS_LM_MULTI): a
@@ -39,6 +44,10 @@ layout(constant_id = CN_SPEC_PARENS_MATCH) const uint RP = 1;
 // (1: every slice; the id that the other variants use for their look-back
 // window).
 const uint STAGE_FROM = WINDOW;
+
+// Slices of at least LONG entries are stored compactly (0: none).
+layout(constant_id = CN_SPEC_PARENS_LONG) const uint LONG = 0;
+layout(buffer_reference, std430, buffer_reference_align = 8) PARENS_COHERENT buffer ParensU32x2 { uvec2 v[]; };
 
 // the partition's slice, bottom first (no array where no slice is staged:
 // shared memory a workgroup holds costs its kernel even unused)
@@ -82,6 +91,13 @@ void main() {
     uint slot = uint(low_t - low);
     uint b_all = uint(sum - low); // the slice's length
     if (t == 0u) parens_tree_store0(q, uvec2(uint(-low), b_all));
+    if (LONG != 0u && b_all >= LONG) { // uniform in the partition's invocations
+      // a chunk without survivors: the slot of the next survivor, at level
+      // `after` (so the first slots rise from chunk to chunk)
+      uint first = after == LM_INF || surv > 0 ? slot : uint(after - low);
+      ParensU32x2(pc.slices).v[(q * P) / 2u + t] = uvec2(m, first);
+      continue;
+    }
     if (LM_PPW > 1u || b_all < STAGE_FROM) { // uniform in the partition's invocations
       // straight from the invocation: its run of the slice, the part of it
       // on 16-byte boundaries four entries a store

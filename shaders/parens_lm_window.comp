@@ -18,10 +18,17 @@
 // rows, a lane loads BATCH entries before it stores any: a deep window (up to
 // a partition of entries, one partition per L lanes) is a copy, and a copy
 // with one load in flight per lane waits on each load's latency.
+// A slice of LONG entries or more (deep input) was stored compactly by the
+// reduce pass, per chunk of CHUNK elements its survivors' bitmask and first
+// slot: a lane finds the chunk holding its slot by walking back from the
+// partition's last chunk (its slots only fall from there) and selects the
+// bit. (A binary search for each partition's first slot instead: 3 - 5%
+// slower on the H200's deep inputs, docs/PERF.md.)
 #extension GL_EXT_control_flow_attributes : require
 #define PARENS_NO_PARTITION
 #include "parens.glsl"
 #include "parens_stack.glsl"
+#include "parens_lm_nibble.glsl"
 
 // Invocations per partition, a power of two up to WG: the third
 // specialization constant (parens.glsl's WINDOW, the look-back window of the
@@ -29,6 +36,13 @@
 const uint WIN_LANES = WINDOW;
 // Entries each lane loads before it stores them (1: one at a time), 1 .. 16.
 layout(constant_id = CN_SPEC_PARENS_MATCH) const uint BATCH = 8;
+// Slices of at least LONG entries are stored compactly (0: none), in chunks
+// of CHUNK elements (the reduce pass's; 16 or 32).
+layout(constant_id = CN_SPEC_PARENS_LONG) const uint LONG = 0;
+layout(constant_id = CN_SPEC_PARENS_LOCAL) const uint CHUNK = 16;
+const uint NCH = P / CHUNK; // chunks of a partition
+
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer WinU32x2 { uvec2 v[]; };
 
 // Partitions of at most NEAR_P elements: the values of the WIN_LANES
 // partitions before each of the workgroup's (lane t of partition q: q - 1 -
@@ -61,6 +75,10 @@ uvec2 lm_part_value(uint q, uint base, uint near, uint r) {
   return r + near >= q ? sh_nv[base + q - 1u - r] : pc.tree.v[r];
 }
 
+// Chunk word c of partition r's compact slice: its survivors' bitmask, the
+// slot of the first.
+uvec2 lm_chunk_word(uint r, uint c) { return WinU32x2(pc.slices).v[(r * P) / 2u + c]; }
+
 void main() {
   uint q = cn_group_id() * (WG / WIN_LANES) + gl_LocalInvocationID.x / WIN_LANES;
   uint t = gl_LocalInvocationID.x % WIN_LANES;
@@ -80,6 +98,10 @@ void main() {
   uint i = q;
   uvec2 acc = uvec2(0u);
   int r = -1, slot = -1;
+  bool compact = false;
+  uint ch = 0u; // compact: a chunk at or after the one holding slot (the last
+                // whose first slot is at most slot; one without survivors
+                // has the first slot of the next)
   const uint span = (BATCH - 1u) * WIN_LANES; // rows past the first of a batch
   while (d < need) {
     if (slot < 0) {
@@ -89,7 +111,18 @@ void main() {
       }
       r = lm_find_part(q, base, near, i, acc, d);
       if (r < 0) break;
-      slot = int(lm_part_value(q, base, near, uint(r)).y) - 1 - int(acc.x + d - acc.y);
+      uint br = lm_part_value(q, base, near, uint(r)).y;
+      slot = int(br) - 1 - int(acc.x + d - acc.y);
+      compact = LONG != 0u && br >= LONG;
+      ch = NCH - 1u;
+    }
+    if (compact) {
+      uvec2 w = lm_chunk_word(uint(r), ch);
+      while (w.y > uint(slot)) w = lm_chunk_word(uint(r), --ch);
+      pc.win.v[q * P + d] = int(uint(r) * P + ch * CHUNK + lm_select_low(w.x, uint(slot) - w.y));
+      d += WIN_LANES;
+      slot -= int(WIN_LANES);
+      continue;
     }
     uint from = uint(r) * P + uint(slot), to = q * P + d;
     if (BATCH > 1u && slot >= int(span) && d + span < need) {

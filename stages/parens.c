@@ -415,8 +415,13 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   uint32_t stage_from = tu->lowmark_slice_stage_from ? tu->lowmark_slice_stage_from : UINT32_MAX;
   uint32_t batch = tu->lowmark_window_batch ? CN_MIN(tu->lowmark_window_batch, (uint32_t)PARENS_LOWMARK_WINDOW_BATCH_MAX)
                                             : (uint32_t)PARENS_LOWMARK_WINDOW_BATCH;
-  /* the fifth (LOCAL) only for parens_lm_reduce_multi, set below */
-  uint32_t reduce_spec[5] = {s.wg, s.k, lm ? stage_from : s.window, rparts, s.wg};
+  /* slices of a quarter of a partition or more are stored compactly (deep
+   * input; a random input's are a few dozen entries) */
+  uint32_t compact_from = tu->lowmark_compact_from ? tu->lowmark_compact_from : s.wg * s.k / 4;
+  if (compact_from == CN_PARENS_COMPACT_NEVER) compact_from = 0; /* the kernels' "none" */
+  /* the fifth (LOCAL) only for parens_lm_reduce_multi, set below; the sixth
+   * (LONG) only for lowmark's; the window's fifth: the reduce's chunk */
+  uint32_t reduce_spec[6] = {s.wg, s.k, lm ? stage_from : s.window, rparts, s.wg, compact_from};
   uint32_t tree_spec[3] = {PARENS_TREE_WG, 1, 1};
   /* lowmark's window kernel: small workgroups over the same partitions (P = WG * K). */
   /* 32 invocations per partition of at least 1024 elements: on the H200
@@ -425,7 +430,7 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   uint32_t lanes = tu->lowmark_window_lanes;
   if (!lanes || lanes > PARENS_WINDOW_WG || (lanes & (lanes - 1)))
     lanes = s.wg * s.k >= 1024 ? PARENS_WINDOW_LANES_WIDE : PARENS_WINDOW_LANES;
-  uint32_t window_spec[4] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, lanes, batch};
+  uint32_t window_spec[6] = {PARENS_WINDOW_WG, s.wg * s.k / PARENS_WINDOW_WG, lanes, batch, s.k, compact_from};
   uint32_t mparts = lm ? cn__parens_match_parts(ctx, s, form, tu) : 1;
   uint32_t match_spec[5] = {s.wg, s.k, s.window, form, s.wg * mparts};
   VkPipeline reduce, tree, window = VK_NULL_HANDLE, match;
@@ -468,9 +473,9 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
                  : rmulti > 1 ? CN_KERNEL_PARENS_LM_REDUCE_MULTI
                               : CN_KERNEL_PARENS_LM_REDUCE)
               : (rpc.levels ? CN_KERNEL_PARENS_REDUCE_TREE : CN_KERNEL_PARENS_REDUCE);
-  CN_TRY(cn_pipeline_get(ctx, rk, lm ? reduce_spec : spec, rmulti > 1 ? 5 : lm ? 4 : 3, &reduce));
+  CN_TRY(cn_pipeline_get(ctx, rk, lm ? reduce_spec : spec, lm ? 6 : 3, &reduce));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_TREE, tree_spec, 3, &tree));
-  if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 4, &window));
+  if (lm) CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_PARENS_LM_WINDOW, window_spec, 6, &window));
   CN_TRY(cn_pipeline_get(ctx, lm ? CN_KERNEL_PARENS_LM_MATCH : CN_KERNEL_PARENS_MATCH, lm ? match_spec : spec,
                          lm ? 5 : 3, &match));
   cn_dispatch(ctx, cmd, reduce, &rpc, sizeof rpc, lm ? CN_DIV_UP(l->n1, (uint64_t)rparts * rmulti) : l->n1);

@@ -530,21 +530,32 @@ static void check_lowmark_levels(uint64_t p, const uint64_t *at, size_t nat) {
 /* lowmark's reduce kernel writing short slices straight and staging long ones
  * (lowmark_slice_stage_from) and its window kernel copying batches of entries
  * (lowmark_window_batch) with 1 to 64 invocations per partition
- * (lowmark_window_lanes): slices and pops just below, at and above each
+ * (lowmark_window_lanes) and recomputing the slices the reduce did not store
+ * (lowmark_compact_from): slices and pops just below, at and above each
  * threshold and the batch's span, every pattern, 16 and 32 elements per
- * invocation, thresholds 1 (all staged) to past the partition (none). */
+ * invocation, thresholds 1 (all staged, all recomputed) to past the
+ * partition (none). */
 TEST(parens_lowmark_slice_and_window_forms) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   static const struct {
-    uint32_t wg, k, stage_from, batch, lanes;
-  } runs[] = {{32, 16, 1, 1, 4},    {32, 16, 17, 2, 1},   {64, 16, 64, 3, 8},  {32, 32, 256, 8, 32},
-              {128, 16, 0, 0, 0},   {64, 32, 5000, 16, 2}, {32, 16, 2, 40, 64}, {64, 16, 100, 5, 16},
-              {32, 16, 0, 0, 8}};
+    uint32_t wg, k, stage_from, batch, lanes, recompute;
+  } runs[] = {{32, 16, 1, 1, 4, 1},
+              {32, 16, 17, 2, 1, 0},
+              {64, 16, 64, 3, 8, 64},
+              {32, 32, 256, 8, 32, CN_PARENS_COMPACT_NEVER},
+              {128, 16, 0, 0, 0, 0},
+              {64, 32, 5000, 16, 2, 3},
+              {32, 16, 2, 40, 64, 1},
+              {64, 16, 100, 5, 16, 100},
+              {32, 16, 0, 0, 8, 0},
+              {128, 16, 0, 0, 32, 17},
+              {32, 16, 0, 0, 1, 2}};
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
     tuning = (cn_parens_tuning){.lowmark_slice_stage_from = runs[i].stage_from,
                                 .lowmark_window_batch = runs[i].batch,
-                                .lowmark_window_lanes = runs[i].lanes};
+                                .lowmark_window_lanes = runs[i].lanes,
+                                .lowmark_compact_from = runs[i].recompute};
     tuning.shape[CN_PARENS_LOWMARK] = (cn_parens_shape){.wg = runs[i].wg, .k = runs[i].k};
     uint64_t p = partition_size(ctx, CN_PARENS_LOWMARK);
     CHECK_EQ_U64(p, (uint64_t)runs[i].wg * runs[i].k);
@@ -557,7 +568,8 @@ TEST(parens_lowmark_slice_and_window_forms) {
     uint64_t batch = runs[i].batch ? (runs[i].batch > 16 ? 16 : runs[i].batch) : 8;
     uint64_t lanes = runs[i].lanes ? runs[i].lanes : p >= 1024 ? 32 : 16;
     uint64_t span = (batch - 1) * lanes;
-    uint64_t at[] = {0, stage, span, span + lanes, batch * lanes, p / 2, p};
+    uint64_t recompute = runs[i].recompute == CN_PARENS_COMPACT_NEVER ? p + 1 : runs[i].recompute ? runs[i].recompute : p / 4;
+    uint64_t at[] = {0, stage, span, span + lanes, batch * lanes, recompute, p / 2, p};
     check_lowmark_levels(p, at, sizeof at / sizeof at[0]);
   }
   tuning = (cn_parens_tuning){0};

@@ -73,7 +73,10 @@
  *                 suffix minimum over the workgroup give the partition's
  *                 bicyclic value (a, b) = (-low, sum - low) and its stack
  *                 slice: an unmatched '(' sits at slot g(k) - low, so each
- *                 survivor writes itself, no compaction (where a partition
+ *                 survivor writes itself, no compaction; a slice of at
+ *                 least a quarter of a partition (deep input) is stored
+ *                 compactly instead, per chunk its survivors' bitmask and
+ *                 first slot, 8 bytes a chunk (where a partition
  *                 is one subgroup and this pass builds no tree, two
  *                 partitions a workgroup, one per subgroup:
  *                 parens_lm_reduce_multi);
@@ -82,7 +85,8 @@
  *                 at most 256 partitions built by pass 1's last workgroup);
  *              3. per partition (parens_lm_window): the stack before it down
  *                 to the depth it pops into, by tree searches continued down
- *                 the slices, 32 invocations per partition of 1024
+ *                 the slices (a compact slice's entries selected from its
+ *                 chunks' bitmasks), 32 invocations per partition of 1024
  *                 elements or more, 16 per smaller one, written to a
  *                 window in scratch; apart from the matching so that many
  *                 partitions' chains of dependent reads overlap; partitions
@@ -120,6 +124,10 @@
  *                 memory; lowmark_window_batch the window entries each
  *                 invocation of the window kernel has in flight, and
  *                 lowmark_window_lanes its invocations per partition;
+ *                 lowmark_compact_from the slice length from which the
+ *                 reduce kernel stores a slice compactly (per chunk its
+ *                 survivors' bitmask and first slot) for the window kernel
+ *                 to select entries from;
  *                 lowmark_match_parts the partitions of a matching
  *                 workgroup, one per subgroup, and lowmark_reduce_multi
  *                 those of a reduce workgroup;
@@ -197,6 +205,9 @@ typedef enum cn_parens_variant {
 /* Largest n the GPU variants accept. */
 #define CN_PARENS_MAX_N 0x7fffffffull
 
+/* cn_parens_tuning.lowmark_compact_from: no slice stored compactly. */
+#define CN_PARENS_COMPACT_NEVER 0xffffffffu
+
 /* A variant's shape: invocations per workgroup (a power of two, 32 ..
  * the device's limit), elements per invocation (1, 2 or a multiple of 4, at
  * most 32; lowmark 16 or 32; single: the largest workgroup and its elements
@@ -260,6 +271,13 @@ typedef struct cn_parens_tuning {
   /* lowmark's window kernel: invocations per partition, 1 to 64, a power of
    * two (0: the default, see stages/parens.c). */
   uint32_t lowmark_window_lanes;
+  /* lowmark: a partition's slice of at least this many entries is stored
+   * compactly by the reduce kernel, each chunk's unmatched '(' as a bitmask
+   * and the slot of its first (8 bytes a chunk of 16 or 32 elements instead
+   * of 4 bytes an entry; deep input), and the window kernel selects the
+   * entries it needs from the bitmasks. 0: the default, a quarter of a
+   * partition; CN_PARENS_COMPACT_NEVER: every slice an entry a slot. */
+  uint32_t lowmark_compact_from;
   /* lowmark's matching kernel: partitions per workgroup, one per subgroup
    * (0: the default, see stages/parens.c; 1: one partition a workgroup).
    * Taken where every subgroup has the partition's invocations (the
