@@ -181,8 +181,8 @@ static void fill_input(uint8_t *in, uint64_t n, int kind) {
 /* Bytes each pass of lowmark must move on input in[0, n) with partitions of
  * p elements (a model from the input alone, not a measurement): reduce reads
  * the input and writes each partition's bicyclic value and its slice of b
- * unmatched '(' (4 bytes an entry, or with the default threshold, b >= p / 4,
- * compactly: 8 bytes a chunk of 16 elements); window writes min(a + 1, p)
+ * unmatched '(' (4 bytes an entry, or with the default threshold, b >= p / 4
+ * where p <= 512, compactly: 8 bytes a chunk of 16 elements); window writes min(a + 1, p)
  * entries per partition (a its unmatched ')') and reads those that exist
  * below the stack's top (4 bytes an entry, a compact slice's chunk words 8
  * bytes per 16 entries; the tree searches' reads left out); match reads the
@@ -198,7 +198,8 @@ static lm_traffic lowmark_traffic(const uint8_t *in, uint64_t n, uint64_t p) {
   lm_traffic t = {0};
   uint64_t n1 = (n + p - 1) / p, sum_b = 0, sum_need = 0, sum_read = 0, sum_query = 0;
   double one = 0; /* bytes */
-  uint64_t compact_from = p / 4, sum_compact = 0, read_compact = 0; /* slices stored compactly, entries read from them */
+  /* the default threshold (stages/parens.c): a quarter of a partition of at most 512 elements */
+  uint64_t compact_from = p <= 512 ? p / 4 : p + 1, sum_compact = 0, read_compact = 0; /* slices stored compactly, entries read from them */
   /* The stack before each partition as runs of (partition, entries, the
    * partition's slice length), top last. */
   uint64_t *run_q = malloc(n1 * sizeof *run_q), *run_len = malloc(n1 * sizeof *run_len), runs = 0;

@@ -29,6 +29,7 @@ enum {
                                          /*   a partition is one subgroup: 32 x 16 on the H200, from 2^24) */
   PARENS_LOWMARK_WG64_MIN = 1 << 22,     /* lowmark: 64 x 16 partitions from this n, 128 x 16 below */
   PARENS_LOWMARK_WG32_MIN = 1 << 24,     /* lowmark: 32 x 16 partitions from this n */
+  PARENS_LOWMARK_COMPACT_MAX_P = 512,    /* lowmark: compact slices by default in partitions up to this */
   PARENS_SINGLE_K = 16,       /* single: elements per invocation at its largest n (fewer below) */
   PARENS_SINGLE_MIN_K = 4,    /* single: the fewest elements per invocation it picks */
   PARENS_SINGLE_MIN_WG = 32,  /* single: smallest workgroup */
@@ -416,8 +417,13 @@ static cn_result cn__parens_record_multipass(cn_context *ctx, VkCommandBuffer cm
   uint32_t batch = tu->lowmark_window_batch ? CN_MIN(tu->lowmark_window_batch, (uint32_t)PARENS_LOWMARK_WINDOW_BATCH_MAX)
                                             : (uint32_t)PARENS_LOWMARK_WINDOW_BATCH;
   /* slices of a quarter of a partition or more are stored compactly (deep
-   * input; a random input's are a few dozen entries) */
-  uint32_t compact_from = tu->lowmark_compact_from ? tu->lowmark_compact_from : s.wg * s.k / 4;
+   * input; a random input's are a few dozen entries), in partitions of at
+   * most 512 elements. H200 (docs/PERF.md): at 2^26 (partitions of 512)
+   * nested 1.14x -> 1.11x of fair coin, drift 1.16x -> 1.10x, fair coin
+   * 0.7% slower; at 2^22 - 2^23 (partitions of 1024, 64 chunks a window
+   * lane may walk back over) drift 1.10 - 1.13x -> 1.34 - 1.35x */
+  uint32_t compact_from = tu->lowmark_compact_from;
+  if (!compact_from) compact_from = s.wg * s.k <= PARENS_LOWMARK_COMPACT_MAX_P ? s.wg * s.k / 4 : CN_PARENS_COMPACT_NEVER;
   if (compact_from == CN_PARENS_COMPACT_NEVER) compact_from = 0; /* the kernels' "none" */
   /* the fifth (LOCAL) only for parens_lm_reduce_multi, set below; the sixth
    * (LONG) only for lowmark's; the window's fifth: the reduce's chunk */

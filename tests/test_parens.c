@@ -530,16 +530,16 @@ static void check_lowmark_levels(uint64_t p, const uint64_t *at, size_t nat) {
 /* lowmark's reduce kernel writing short slices straight and staging long ones
  * (lowmark_slice_stage_from) and its window kernel copying batches of entries
  * (lowmark_window_batch) with 1 to 64 invocations per partition
- * (lowmark_window_lanes) and recomputing the slices the reduce did not store
- * (lowmark_compact_from): slices and pops just below, at and above each
- * threshold and the batch's span, every pattern, 16 and 32 elements per
- * invocation, thresholds 1 (all staged, all recomputed) to past the
- * partition (none). */
+ * (lowmark_window_lanes) and selecting the entries of slices the reduce stored
+ * compactly (lowmark_compact_from): slices and pops just below, at and above
+ * each threshold and the batch's span, every pattern, 16 and 32 elements per
+ * invocation, thresholds 1 (all staged, all compact) to past the partition
+ * (none). */
 TEST(parens_lowmark_slice_and_window_forms) {
   cn_context *ctx = test_context();
   if (!ctx) return;
   static const struct {
-    uint32_t wg, k, stage_from, batch, lanes, recompute;
+    uint32_t wg, k, stage_from, batch, lanes, compact;
   } runs[] = {{32, 16, 1, 1, 4, 1},
               {32, 16, 17, 2, 1, 0},
               {64, 16, 64, 3, 8, 64},
@@ -555,7 +555,7 @@ TEST(parens_lowmark_slice_and_window_forms) {
     tuning = (cn_parens_tuning){.lowmark_slice_stage_from = runs[i].stage_from,
                                 .lowmark_window_batch = runs[i].batch,
                                 .lowmark_window_lanes = runs[i].lanes,
-                                .lowmark_compact_from = runs[i].recompute};
+                                .lowmark_compact_from = runs[i].compact};
     tuning.shape[CN_PARENS_LOWMARK] = (cn_parens_shape){.wg = runs[i].wg, .k = runs[i].k};
     uint64_t p = partition_size(ctx, CN_PARENS_LOWMARK);
     CHECK_EQ_U64(p, (uint64_t)runs[i].wg * runs[i].k);
@@ -568,8 +568,12 @@ TEST(parens_lowmark_slice_and_window_forms) {
     uint64_t batch = runs[i].batch ? (runs[i].batch > 16 ? 16 : runs[i].batch) : 8;
     uint64_t lanes = runs[i].lanes ? runs[i].lanes : p >= 1024 ? 32 : 16;
     uint64_t span = (batch - 1) * lanes;
-    uint64_t recompute = runs[i].recompute == CN_PARENS_COMPACT_NEVER ? p + 1 : runs[i].recompute ? runs[i].recompute : p / 4;
-    uint64_t at[] = {0, stage, span, span + lanes, batch * lanes, recompute, p / 2, p};
+    /* the compact slices' threshold: by default a quarter of a partition of at most 512 */
+    uint64_t compact = runs[i].compact == CN_PARENS_COMPACT_NEVER ? p + 1
+                       : runs[i].compact                          ? runs[i].compact
+                       : p <= 512                                 ? p / 4
+                                                                  : p + 1;
+    uint64_t at[] = {0, stage, span, span + lanes, batch * lanes, compact, p / 2, p};
     check_lowmark_levels(p, at, sizeof at / sizeof at[0]);
   }
   tuning = (cn_parens_tuning){0};

@@ -73,10 +73,11 @@
  *                 suffix minimum over the workgroup give the partition's
  *                 bicyclic value (a, b) = (-low, sum - low) and its stack
  *                 slice: an unmatched '(' sits at slot g(k) - low, so each
- *                 survivor writes itself, no compaction; a slice of at
- *                 least a quarter of a partition (deep input) is stored
- *                 compactly instead, per chunk its survivors' bitmask and
- *                 first slot, 8 bytes a chunk (where a partition
+ *                 survivor writes itself, no compaction; in partitions of
+ *                 at most 512 elements a slice of at least a quarter of a
+ *                 partition (deep input) is stored compactly instead, per
+ *                 chunk its survivors' bitmask and first slot, 8 bytes a
+ *                 chunk (where a partition
  *                 is one subgroup and this pass builds no tree, two
  *                 partitions a workgroup, one per subgroup:
  *                 parens_lm_reduce_multi);
@@ -276,7 +277,9 @@ typedef struct cn_parens_tuning {
    * and the slot of its first (8 bytes a chunk of 16 or 32 elements instead
    * of 4 bytes an entry; deep input), and the window kernel selects the
    * entries it needs from the bitmasks. 0: the default, a quarter of a
-   * partition; CN_PARENS_COMPACT_NEVER: every slice an entry a slot. */
+   * partition where a partition has at most 512 elements (lowmark from
+   * 2^24 elements), none in larger ones; CN_PARENS_COMPACT_NEVER: every
+   * slice an entry a slot. */
   uint32_t lowmark_compact_from;
   /* lowmark's matching kernel: partitions per workgroup, one per subgroup
    * (0: the default, see stages/parens.c; 1: one partition a workgroup).
