@@ -19,9 +19,9 @@
 // slice (STAGE_FROM above P), and the kernel has no shared copy at all.
 // A slice of LONG entries or more (deep input) is stored compactly instead:
 // chunk t's survivors as a bitmask and the slot of its first (of the next
-// survivor where it has none), a uvec2 at
-// slices[q * P + 2t] (8 bytes a chunk instead of 4 an entry), from which the
-// window pass selects the entries it needs.
+// survivor where it has none), a uvec2 at slices[q * P + 2t] (8 bytes a
+// chunk instead of 4 an entry), from which the window pass selects the
+// entries it needs.
 // parens_lm_reduce_tree: with tickets (pc.levels > 0, one partition per
 // workgroup) the last workgroups to finish build the tree above level 0 as
 // well (parens_tree_tail.glsl). parens_lm_reduce_multi (PARENS_LM_MULTI): a

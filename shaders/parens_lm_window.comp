@@ -22,8 +22,9 @@
 // reduce pass, per chunk of CHUNK elements its survivors' bitmask and first
 // slot: a lane finds the chunk holding its slot by walking back from the
 // partition's last chunk (its slots only fall from there) and selects the
-// bit. (A binary search for each partition's first slot instead: 3 - 5%
-// slower on the H200's deep inputs, docs/PERF.md.)
+// bit. (A binary search for each partition's first slot, always or where
+// the last chunk does not hold it: the pass 3 - 5% slower on the H200's
+// deep inputs, docs/PERF.md.)
 #extension GL_EXT_control_flow_attributes : require
 #define PARENS_NO_PARTITION
 #include "parens.glsl"
