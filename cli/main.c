@@ -141,6 +141,12 @@ int cli_context_stats(const char *cmd, bool kernel_statistics, cn_context **out)
     cli_tuning.bbox_compact_scan_max = strncmp(cs, "off", 3) == 0 ? CN_SMALL_OFF : (uint32_t)strtoul(cs, NULL, 10);
   /* CANOPY_BBOX_GROUP_BYTE_ATOMICS=1 (cn_tuning.bbox_group_byte_atomics) */
   cli_tuning.bbox_group_byte_atomics = cli_env_flag("CANOPY_BBOX_GROUP_BYTE_ATOMICS");
+  /* CANOPY_BBOX_CLIP_JOIN=hop|nodes (cn_tuning.bbox_clip_join) */
+  const char *cj = getenv("CANOPY_BBOX_CLIP_JOIN");
+  if (cj && *cj)
+    cli_tuning.bbox_clip_join = strcmp(cj, "hop") == 0     ? CN_CLIP_JOIN_HOP
+                                : strcmp(cj, "nodes") == 0 ? CN_CLIP_JOIN_NODES
+                                                           : CN_CLIP_JOIN_DEFAULT;
   /* CANOPY_BINS_OWN_FILL=n or off (cn_tuning.bins_own_fill_from) */
   const char *of = getenv("CANOPY_BINS_OWN_FILL");
   if (of && *of)

@@ -2,9 +2,9 @@
 // bbox_count: first pass of the compaction of BEGIN/END elements (stages/bbox.c).
 // Block b of WG_SIZE * ITEMS elements: counts[b] = its BEGIN/END tags. Block 0
 // also writes counts[nblocks] = 0 and initialises the status words; every block
-// zeroes its share of the tickets, of the group-byte words (bbox_compact ORs bytes into them)
-// and of the slice marks (bbox_clip_local sets them), and sets its share of
-// the gap keys (bbox_draws folds draws into them) to the empty key.
+// zeroes its share of the tickets and of the group-byte words (bbox_compact
+// ORs bytes into them), and sets its share of the gap keys (bbox_draws folds
+// draws into them) to the empty key.
 #include "common.glsl"
 #include "cn_scene_layout.h"
 
@@ -35,8 +35,9 @@ void main() {
     pc.ticket.v[0] = 0u;          // bbox_pyramid's finished runs of 256 workgroups
   }
   // the tickets after word 0: bbox_pyramid's finished workgroups, one counter
-  // per run of 256 of them, then the parentheses matching's (its reduce pass
-  // builds the partition tree); fewer than the invocations of the dispatch
+  // per run of 256 of them, bbox_clip_local's, then the parentheses
+  // matching's (its reduce pass builds the partition tree); fewer than the
+  // invocations of the dispatch
   uint x = b * WG_SIZE + t;
   if (x + 1u < pc.ticket_words) pc.ticket.v[1u + x] = 0u;
   uint words = (pc.group_bound + 3u) / 4u;
@@ -46,11 +47,8 @@ void main() {
   }
   for (uint k = 0u; k < ITEMS; k++) {
     uint w = b * block + k * WG_SIZE + t;
-    if (w < pc.group_bound) {
-      pc.slice.v[w] = 0u;
-      // the empty key box: min of nothing, max of nothing (one 16-byte store)
-      KeyBox(pc.gap).v[w] = ivec4(0x7FFFFFFF, 0x7FFFFFFF, int(0x80000000u), int(0x80000000u));
-    }
+    // the empty key box: min of nothing, max of nothing (one 16-byte store)
+    if (w < pc.group_bound) KeyBox(pc.gap).v[w] = ivec4(0x7FFFFFFF, 0x7FFFFFFF, int(0x80000000u), int(0x80000000u));
   }
   barrier();
   if (b >= pc.nblocks) return;

@@ -31,6 +31,7 @@ layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uin
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer I32Buf { int v[]; };
 #define CN_USE_BBOX_DRAWS_PUSH
 #include "cn_scene_stage_shared.h"
+layout(constant_id = CN_SPEC_BBOX_DRAWS_CLIP) const uint CLIP_MODE = 0; // CN_DRAWS_CLIP_*
 #include "scene_box.glsl"
 #include "pathbox.glsl"
 
@@ -81,8 +82,23 @@ void main() {
     vec4 r = BOX_EMPTY;
     bool contribute = false;
     if (draw) {
-      int enc = c < limit ? pc.parens.v[c] : -1;
-      vec4 clip = enc >= 0 ? pc.acc.v[enc] : vp;
+      int enc = -1;
+      vec4 clip = vp;
+      if (CLIP_MODE == CN_DRAWS_CLIP_NODES) { // both by c, in flight together (nodes[c] is the viewport where enc < 0)
+        if (c < limit) {
+          enc = pc.parens.v[c];
+          clip = pc.nodes.v[c];
+        }
+      } else {
+        enc = c < limit ? pc.parens.v[c] : -1;
+        if (enc >= 0) { // acc and link in flight together; where the link leaves the partition, two more
+          clip = pc.acc.v[enc];
+          if (CLIP_MODE == CN_DRAWS_CLIP_HOP) {
+            int t = pc.link.v[enc];
+            if (t >= 0) clip = box_intersect(clip, box_intersect(pc.acc.v[t], pc.clipg.v[uint(t) >> pc.clip_shift]));
+          }
+        }
+      }
       r = box_canon(box_intersect(box_clean(pc.boxes.v[i]), clip));
       contribute = enc >= 0 && !box_is_empty(r);
     } else if (i < pc.n && !group) {

@@ -19,6 +19,7 @@
 #define CN_SPEC_PATHBOX_PATHS 2 /* pathbox_small: paths whose key boxes it holds */
 #define CN_SPEC_BBOX_FROM_PATHS 3 /* bbox_small: 1 to start from the elements and path keys */
 #define CN_SPEC_BBOX_SUM_COUNTS 2 /* bbox_compact: 1 to add up the counts before its block (no scan pass) */
+#define CN_SPEC_BBOX_DRAWS_CLIP 2 /* bbox_draws: where its clip boxes come from, CN_DRAWS_CLIP_* */
 
 /* The compacted group array stores one byte per BEGIN/END (the input of
  * parentheses matching): bit 0 = close (END), bit 1 = blend (else clip). */
@@ -66,26 +67,32 @@ CN_PUSH_BEGIN(cn_bbox_compact_push)
   CN_PTR(U32Buf) idx;       /* out: element index of each group node */
   CN_PTR(U32Buf) gbytes;    /* out: group bytes, 4 per word (zeroed beforehand) */
   CN_PTR(U32Buf) status;
-  CN_PTR(U32Buf) slice;     /* bbox_count zeroes it (group_bound words) for bbox_clip_local */
   CN_PTR(KeyBuf) gap;       /* bbox_count sets it (group_bound x 4 ints) to the empty key for bbox_draws */
   CN_PTR(U32Buf) ticket;    /* bbox_count zeroes ticket_words of it: bbox_pyramid's (1 + runs of 256 of its
-                               workgroups), then the parentheses matching's (cn_parens_args.tickets) */
+                               workgroups), bbox_clip_local's, then the parentheses matching's
+                               (cn_parens_args.tickets) */
   CN_PTR(U32Buf) offsets;   /* bbox_compact adding up the counts: out, their exclusive scan (nblocks + 1) */
   CN_U32 n;
   CN_U32 nblocks;
   CN_U32 group_bound;
   CN_U32 ticket_words;      /* bbox_count: at most 1 + nblocks x its workgroup size */
 CN_PUSH_END(cn_bbox_compact_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 88);
+CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 80);
 #endif
 
 /* ----------------------------------------------------------- bbox: clips --
  * bbox_clip_local: per partition of workgroup-size group nodes, pointer jumping
  * in shared memory until every open's link leaves the partition (writes
- * acc_dst, link_dst); marks slice[] (opens closed in a later partition: the
- * only targets of such links).
- * bbox_clip_resolve: every open with a link left follows it, in place on
- * acc_dst / link_dst (slice opens publish their progress). */
+ * acc_dst, link_dst: the clip box of the node's chain of ancestors inside its
+ * partition, and the first ancestor outside it, a "slice open": one still
+ * open at the end of its own partition, or -1). Over more than one partition
+ * (bases = 1): base[q] = the parent of partition q's last open whose parent
+ * lies before it (every slice open of q links there), and the last workgroup
+ * to finish (ticket) follows the bases from partition to partition: clipg[q]
+ * = the whole clip box at base[q] (the viewport where it is -1). A node's
+ * whole clip box is then acc[k], and where link[k] = t >= 0 also acc[t] ∩
+ * clipg[t / workgroup size]: bbox_draws adds that (CN_DRAWS_CLIP_HOP), or
+ * bbox_clip_nodes writes it per group node beforehand (CN_DRAWS_CLIP_NODES). */
 #if !defined(VULKAN) || defined(CN_USE_BBOX_CLIP_PUSH)
 CN_PUSH_BEGIN(cn_bbox_clip_push)
   CN_PTR(BoxBuf) boxes;     /* element boxes (clip path boxes at BEGIN_CLIP) */
@@ -95,12 +102,16 @@ CN_PUSH_BEGIN(cn_bbox_clip_push)
   CN_PTR(U32Buf) offsets;   /* offsets[nblocks] = number of group nodes */
   CN_PTR(BoxBuf) acc_dst;
   CN_PTR(I32Buf) link_dst;
-  CN_PTR(U32Buf) slice;
+  CN_PTR(I32Buf) base;      /* with bases: one per partition */
+  CN_PTR(BoxBuf) clipg;     /* with bases: one per partition */
+  CN_PTR(U32Buf) ticket;    /* with bases: one word, zeroed by bbox_count */
   CN_F32 vp_x0, vp_y0, vp_x1, vp_y1;
   CN_U32 group_bound;
   CN_U32 nblocks;
+  CN_U32 bases;             /* 1: more than one partition (their bases and boxes) */
+  CN_U32 pad0;
 CN_PUSH_END(cn_bbox_clip_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_clip_push, 88);
+CN_STATIC_ASSERT_SIZE(cn_bbox_clip_push, 112);
 #endif
 
 /* ----------------------------------------------------------- bbox: draws --
@@ -113,7 +124,10 @@ CN_PUSH_BEGIN(cn_bbox_draws_push)
   CN_PTR(BoxBuf) boxes;
   CN_PTR(U32Buf) offsets;
   CN_PTR(I32Buf) parens;
-  CN_PTR(BoxBuf) acc;       /* clip stack box of every open group node */
+  CN_PTR(BoxBuf) acc;       /* clip stack box of every open group node (see bbox_clip_local) */
+  CN_PTR(I32Buf) link;      /* CN_DRAWS_CLIP_HOP, bbox_clip_nodes: bbox_clip_local's links */
+  CN_PTR(BoxBuf) clipg;     /* CN_DRAWS_CLIP_HOP, bbox_clip_nodes: bbox_clip_local's partition boxes */
+  CN_PTR(BoxBuf) nodes;     /* CN_DRAWS_CLIP_NODES: per group node, its enclosing clip box (bbox_clip_nodes) */
   CN_PTR(BoxBuf) result;    /* result boxes, one per element */
   CN_PTR(KeyBuf) pyramid;   /* level 0: gap keys, one ivec4 per group node */
   CN_PTR(U32Buf) status;
@@ -121,9 +135,15 @@ CN_PUSH_BEGIN(cn_bbox_draws_push)
   CN_U32 n;
   CN_U32 nblocks;
   CN_U32 group_bound;
-  CN_U32 pad0;
+  CN_U32 clip_shift;        /* log2 of bbox_clip_local's partition */
 CN_PUSH_END(cn_bbox_draws_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_draws_push, 96);
+CN_STATIC_ASSERT_SIZE(cn_bbox_draws_push, 120);
+/* bbox_draws' specialisation CN_SPEC_BBOX_DRAWS_CLIP (a constant, so that each form compiles to its own
+ * code: on the H200 a form's draws pass at 2^24 elements took 20 - 40 us longer with another's code
+ * behind a uniform branch) */
+#define CN_DRAWS_CLIP_WHOLE 0u /* acc[e] is the whole clip box */
+#define CN_DRAWS_CLIP_HOP 1u   /* acc[e] ∩ acc[t] ∩ clipg[t's partition] where t = link[e] >= 0 */
+#define CN_DRAWS_CLIP_NODES 2u /* nodes[c] (bbox_clip_nodes) */
 #endif
 
 /* bbox_pyramid: the union tree (ordered-int keys: min, min, max, max) above

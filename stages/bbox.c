@@ -34,6 +34,10 @@
  * 2^21 2.4 slower, 2^22 8 slower (a workgroup reads up to 16 of the 4096 or
  * 8192 counts an invocation). */
 #define CN__BBOX_COMPACT_SCAN_MAX (1u << 20)
+/* From this many elements the clip boxes that links leaving bbox_clip_local's
+ * partitions bring are added per group node by bbox_clip_nodes, below it by
+ * bbox_draws (cn_tuning.bbox_clip_join; H200 measurements at rc->draws_clip). */
+#define CN__BBOX_CLIP_NODES_FROM (1u << 23)
 
 typedef struct cn__bbox_shape {
   uint32_t wg, items, block; /* bbox_count / bbox_compact / bbox_draws */
@@ -46,6 +50,11 @@ static uint32_t cn__draws_shared(uint32_t wg, uint32_t items) { (void)items; ret
 static uint32_t cn__clip_shared(uint32_t wg) { return 20u * wg; }
 
 static bool cn__pow2(uint32_t x) { return x && (x & (x - 1)) == 0; }
+static int cn__log2_pow2(uint32_t x) {
+  int k = 0;
+  while (x > 1) x >>= 1, k++;
+  return k;
+}
 
 /* The context's tuning (cn_tuning.bbox_*) replaces the shape chosen below
  * when it is valid and fits the device (ignored otherwise). */
@@ -81,7 +90,9 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx, uint64_t n) {
 /* Scratch layout: byte offsets, each 256-aligned. */
 typedef struct cn__bbox_layout {
   uint64_t nblocks, pyramid_boxes;
-  uint64_t counts, offs, scan, idx, gbytes, parens, parens_scratch, acc, link, slice, pyramid, ticket, total;
+  uint64_t counts, offs, scan, idx, gbytes, parens, parens_scratch, acc, link, clipbase, clipg, nodes, pyramid, ticket,
+      total;
+  uint64_t clip_ticket;    /* offset of bbox_clip_local's ticket in ticket */
   uint64_t parens_tickets; /* offset of the matching's tickets in ticket */
   uint64_t ticket_words;   /* words of ticket (bbox_count zeroes them all) */
 } cn__bbox_layout;
@@ -119,10 +130,15 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   CN__PLACE(parens_scratch, ps);
   CN__PLACE(acc, gb * 16);
   CN__PLACE(link, gb * 4);
-  CN__PLACE(slice, gb * 4);
+  uint64_t clip_parts = CN_DIV_UP(gb, s->clip_wg);
+  CN__PLACE(clipbase, clip_parts * 4);
+  CN__PLACE(clipg, clip_parts * 16);
+  CN__PLACE(nodes, gb * 16);
   CN__PLACE(pyramid, l.pyramid_boxes * 16);
-  /* bbox_pyramid: all runs, then each run of 256; then the matching's (cn_parens_args.tickets) */
-  l.parens_tickets = 4 * (1 + CN_DIV_UP(CN_DIV_UP(gb, 256), 256));
+  /* bbox_pyramid: all runs, then each run of 256; then bbox_clip_local's; then the matching's
+   * (cn_parens_args.tickets) */
+  l.clip_ticket = 4 * (1 + CN_DIV_UP(CN_DIV_UP(gb, 256), 256));
+  l.parens_tickets = l.clip_ticket + 4;
   l.ticket_words = (l.parens_tickets + cn_parens_ticket_bytes(gb)) / 4;
   CN__PLACE(ticket, 4 * l.ticket_words);
 #undef CN__PLACE
@@ -162,8 +178,9 @@ typedef struct cn__bbox_rec {
   uint64_t n, gb;
   uint64_t offsets; /* scratch offset of the blocks' exclusive scan: l.offs or l.counts */
   bool sum_counts;  /* bbox_compact adds up the counts itself (no scan pass) */
+  uint32_t draws_clip; /* CN_DRAWS_CLIP_* */
   cn_box vp;
-  VkPipeline count, compact, clip_local, clip_resolve, draws, pyramid, groups;
+  VkPipeline count, compact, clip_local, clip_nodes, draws, pyramid, groups;
 } cn__bbox_rec;
 
 static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bbox_rec *rc) {
@@ -188,6 +205,18 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
   if (!sum_max) sum_max = CN__BBOX_COMPACT_SCAN_MAX;
   rc->sum_counts = sum_max != CN_SMALL_OFF && rc->n && rc->n <= sum_max;
   rc->offsets = rc->sum_counts ? rc->l.offs : rc->l.counts;
+  /* where bbox_draws' clip boxes come from: over one clip partition acc is
+   * whole; over more, what a link leaving a partition brings is added by
+   * bbox_draws below 2^23 elements, by a pass over the group nodes from there
+   * (H200, docs/PERF.md: the stage 1 - 4 us faster at 2^14 - 2^20 the
+   * first way, within 1.5 us at 2^22; 3 - 5 us faster at 2^23 - 2^24 the
+   * second) */
+  uint32_t join = ctx->tuning.bbox_clip_join;
+  if (join != CN_CLIP_JOIN_HOP && join != CN_CLIP_JOIN_NODES)
+    join = rc->n < CN__BBOX_CLIP_NODES_FROM ? CN_CLIP_JOIN_HOP : CN_CLIP_JOIN_NODES;
+  rc->draws_clip = CN_DIV_UP(rc->gb, rc->s.clip_wg) <= 1 ? CN_DRAWS_CLIP_WHOLE
+                   : join == CN_CLIP_JOIN_NODES          ? CN_DRAWS_CLIP_NODES
+                                                         : CN_DRAWS_CLIP_HOP;
   rc->vp = cn_box_clean((cn_box){a->viewport[0], a->viewport[1], a->viewport[2], a->viewport[3]});
   return CN_OK;
 }
@@ -203,8 +232,9 @@ static cn_result cn__bbox_pipelines(cn_context *ctx, cn__bbox_rec *rc) {
   CN_TRY(cn_pipeline_get(ctx, bytes ? CN_KERNEL_BBOX_COMPACT_BYTES : CN_KERNEL_BBOX_COMPACT, compact_spec, 3,
                          &rc->compact));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_LOCAL, &rc->s.clip_wg, 1, &rc->clip_local));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_RESOLVE, NULL, 0, &rc->clip_resolve));
-  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_DRAWS, spec, 2, &rc->draws));
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_NODES, NULL, 0, &rc->clip_nodes));
+  uint32_t draws_spec[3] = {rc->s.wg, rc->s.items, rc->draws_clip};
+  CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_DRAWS, draws_spec, 3, &rc->draws));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_PYRAMID, NULL, 0, &rc->pyramid));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_GROUPS, NULL, 0, &rc->groups));
   return CN_OK;
@@ -221,7 +251,6 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
                              .idx = S + l.idx,
                              .gbytes = S + l.gbytes,
                              .status = a->status,
-                             .slice = S + l.slice,
                              .gap = S + l.pyramid,
                              .ticket = S + l.ticket,
                              .offsets = S + l.offs,
@@ -255,8 +284,10 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   uint64_t n = rc->n, gb = rc->gb;
   cn_box vp = rc->vp;
 
-  /* 3. clips: pointer jumping inside partitions, then one pass that follows
-   * the links leaving them (in place on acc / link) */
+  /* 3. clips: pointer jumping inside partitions; over several, the
+   * partitions' bases followed in the last workgroup */
+  uint64_t parts = CN_DIV_UP(gb, s.clip_wg);
+  uint32_t draws_clip = rc->draws_clip;
   cn_bbox_clip_push kp = {.boxes = a->boxes,
                           .idx = S + l.idx,
                           .gbytes = S + l.gbytes,
@@ -264,20 +295,17 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                           .offsets = S + rc->offsets,
                           .acc_dst = S + l.acc,
                           .link_dst = S + l.link,
-                          .slice = S + l.slice,
+                          .base = S + l.clipbase,
+                          .clipg = S + l.clipg,
+                          .ticket = S + l.ticket + l.clip_ticket,
                           .vp_x0 = vp.x0,
                           .vp_y0 = vp.y0,
                           .vp_x1 = vp.x1,
                           .vp_y1 = vp.y1,
                           .group_bound = (uint32_t)gb,
-                          .nblocks = (uint32_t)l.nblocks};
-  uint64_t parts = CN_DIV_UP(gb, s.clip_wg);
+                          .nblocks = (uint32_t)l.nblocks,
+                          .bases = parts > 1};
   cn_dispatch(ctx, cmd, rc->clip_local, &kp, sizeof kp, parts);
-  if (parts > 1) {
-    cn_cmd_barrier(ctx, cmd);
-    cn__pass(ctx, cmd, a->timer, "bbox_clip_local");
-    cn_dispatch(ctx, cmd, rc->clip_resolve, &kp, sizeof kp, CN_DIV_UP(gb, 256));
-  }
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox clip");
 
@@ -287,6 +315,8 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                            .offsets = S + rc->offsets,
                            .parens = S + l.parens,
                            .acc = S + l.acc,
+                           .link = S + l.link,
+                           .clipg = S + l.clipg,
                            .result = a->result,
                            .pyramid = S + l.pyramid,
                            .status = a->status,
@@ -296,7 +326,14 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                            .vp_y1 = vp.y1,
                            .n = (uint32_t)n,
                            .nblocks = (uint32_t)l.nblocks,
-                           .group_bound = (uint32_t)gb};
+                           .group_bound = (uint32_t)gb,
+                           .nodes = S + l.nodes,
+                           .clip_shift = (uint32_t)cn__log2_pow2(s.clip_wg)};
+  if (draws_clip == CN_DRAWS_CLIP_NODES) {
+    cn_dispatch(ctx, cmd, rc->clip_nodes, &dp, sizeof dp, CN_DIV_UP(gb, 256));
+    cn_cmd_barrier(ctx, cmd);
+    cn__pass(ctx, cmd, a->timer, "bbox_clip_nodes");
+  }
   cn_dispatch(ctx, cmd, rc->draws, &dp, sizeof dp, l.nblocks);
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox draws");

@@ -97,7 +97,11 @@ mkdir -p "$dir/no-scenes"
 "$canopy" bench scene --quick --min-log2 14 --max-log2 14 --runs 3 --warmup 1 --passes --scenes "$dir/no-scenes" \
   --out "$dir/scene.txt" >"$dir/out" 2>"$dir/err"; expect bench-scene-passes 0 $?
 contains bench-scene-passes-row "$dir/scene.txt" "^  passes (us)  *bbox_count [0-9.]*  parens "
-contains bench-scene-passes-clip "$dir/scene.txt" "  bbox_clip_local [0-9.]*  bbox_pyramid [0-9.]*$"
+contains bench-scene-passes-last "$dir/scene.txt" "  parens [a-z]* [0-9.]*  bbox_pyramid [0-9.]*$"
+# ... and with the clip boxes' pass over the group nodes (CANOPY_BBOX_CLIP_JOIN=nodes: cn_tuning.bbox_clip_join)
+CANOPY_BBOX_CLIP_JOIN=nodes "$canopy" bench scene --quick --min-log2 14 --max-log2 14 --runs 3 --warmup 1 --passes \
+  --scenes "$dir/no-scenes" --out "$dir/scene.txt" >"$dir/out" 2>"$dir/err"; expect bench-scene-clip-nodes 0 $?
+contains bench-scene-passes-clip-nodes "$dir/scene.txt" "  bbox_clip_nodes [0-9.]*  bbox_pyramid [0-9.]*$"
 # ... and the whole stage timed again without the timestamps between its stages (plain_us, last)
 contains bench-scene-plain-head "$dir/scene.txt" " vs_cpu  *plain_us$"
 contains bench-scene-plain-row "$dir/scene.txt" "^synthetic 2^14 .*x  *[0-9][0-9.]*$"

@@ -220,6 +220,50 @@ TEST(bbox_shapes) {
   cn_context_set_tuning(ctx, NULL);
 }
 
+/* Clip chains across many of bbox_clip_local's partitions, with the boxes
+ * their links bring added in either place (bbox_draws, or bbox_clip_nodes
+ * first): streams whose clips are wide random boxes (x0, y0 in [0, 400), x1,
+ * y1 in [600, 1000), 2^20 values each) so that no intersection is empty and
+ * each draw's result (over everything) is its whole clip stack box, whose
+ * every side comes from one ancestor anywhere in its chain: a partition or a
+ * jump left out changes it. Partitions of 32, 64 and 1024 group nodes (the
+ * partitions' bases taken in several rounds of 32 and 64 partitions), deep
+ * streams of 3 000 and 60 000 elements and a shallow one of 20 000. */
+TEST(bbox_clip_chains) {
+  const uint32_t off = CN_SMALL_OFF;
+  const uint32_t clip_wgs[] = {32, 64, 1024};
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const uint32_t joins[] = {CN_CLIP_JOIN_HOP, CN_CLIP_JOIN_NODES};
+  const char *join_names[] = {"hop", "nodes"};
+  for (int jn = 0; jn < 2; jn++)
+    for (size_t w = 0; w < sizeof clip_wgs / sizeof clip_wgs[0]; w++) {
+      cn_tuning t = {.bbox_wg = 256, .bbox_items = 2, .bbox_clip_wg = clip_wgs[w], .bbox_small_max = off,
+                     .bbox_clip_join = joins[jn]};
+      cn_context_set_tuning(ctx, &t);
+      for (int j = 0; j < 3; j++) {
+        uint64_t n = j == 0 ? 3000 : j == 1 ? 20000 : 60000;
+        stream s = gen_stream(n, 40, 25, j != 1);
+        for (uint64_t i = 0; i < n; i++) {
+          /* 2^20 values a side: an ancestor's side is seldom tied with another's */
+          float x0 = (float)test_rand_below(1u << 20) * 0x1p-20f * 400.0f;
+          float y0 = (float)test_rand_below(1u << 20) * 0x1p-20f * 400.0f;
+          float x1 = 600.0f + (float)test_rand_below(1u << 20) * 0x1p-20f * 400.0f;
+          float y1 = 600.0f + (float)test_rand_below(1u << 20) * 0x1p-20f * 400.0f;
+          if (s.tags[i] == CN_TAG_BEGIN_CLIP) s.boxes[i] = (cn_box){x0, y0, x1, y1};
+          else if (s.tags[i] == CN_TAG_FILL || s.tags[i] == CN_TAG_STROKE)
+            s.boxes[i] = (cn_box){-100.0f + x0 * 0.1f, -100.0f, 1100.0f, 1100.0f - y1 * 0.1f};
+        }
+        char what[64];
+        snprintf(what, sizeof what, "clip chains, %s, partitions of %u, n %llu", join_names[jn],
+                 clip_wgs[w], (unsigned long long)n);
+        check_stream(&s, VP_UNBOUNDED, what);
+        stream_free(&s);
+      }
+    }
+  cn_context_set_tuning(ctx, NULL);
+}
+
 TEST(bbox_small_random) {
   check_stream(&(stream){NULL, NULL, 0}, VP_SMALL, "empty");
   for (int k = 0; k < 40; k++) {
@@ -799,5 +843,5 @@ TEST(bbox_record_variants) {
   stream_free(&s);
 }
 
-TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_bins_scan_state), T(bbox_unbalanced_large), T(bbox_shapes), T(bbox_errors), T(bbox_small_random), T(bbox_small_path), T(bbox_small_group_shapes), T(bbox_block_edges), T(bbox_fully_nested),
+TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_bins_scan_state), T(bbox_unbalanced_large), T(bbox_shapes), T(bbox_clip_chains), T(bbox_errors), T(bbox_small_random), T(bbox_small_path), T(bbox_small_group_shapes), T(bbox_block_edges), T(bbox_fully_nested),
           T(bbox_all_clip_and_empty_groups), T(bbox_disjoint_clips), T(bbox_large))

@@ -110,6 +110,9 @@ typedef struct cn_context cn_context;
  * them itself (the CLI does, see its --help). */
 struct cn_parens_tuning; /* cn_parens.h */
 struct cn_scan_tuning;   /* cn_scan.h */
+#define CN_CLIP_JOIN_DEFAULT 0u /* cn_tuning.bbox_clip_join: chosen by size */
+#define CN_CLIP_JOIN_HOP 1u     /* bbox_draws adds what a link leaving a clip partition brings */
+#define CN_CLIP_JOIN_NODES 2u   /* a pass over the group nodes (bbox_clip_nodes) gives each its clip box first */
 #define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bins_sub, bins_sg_rounds, bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max, pathbox_fold_max, flatten_scan_one_block_max, flatten_write_scan_max, bbox_compact_scan_max, bins_own_fill_from: never that path */
 typedef struct cn_tuning {
   /* bbox stage: workgroup size and elements per invocation of the compaction
@@ -241,6 +244,12 @@ typedef struct cn_tuning {
    * stores (cn_device_caps.storage_buffer_8bit), which otherwise store the
    * byte. The same results. */
   bool bbox_group_byte_atomics;
+  /* bbox stage, multi-pass kernels: where the clip boxes that links leaving
+   * bbox_clip_local's partitions bring are added (cn_bbox.h),
+   * CN_CLIP_JOIN_*: 0 (the default) in bbox_draws below 2^23 elements, by
+   * bbox_clip_nodes from there (from the H200 measurements in
+   * docs/PERF.md). The same results. */
+  uint32_t bbox_clip_join;
   /* binning, the workgroup fill kernel: streams of at least this many
    * elements run it with own pairs (bins_fill_own, cn_bins.h: an element of
    * at most 4 pairs in a bin slice sets its bits and writes its entries

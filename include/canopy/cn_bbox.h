@@ -26,14 +26,21 @@
  *      that bbox_count zeroes: over few partitions the matching's reduce pass
  *      builds its partition tree, cn_parens_args.tickets);
  *   3. clips: pointer jumping inside partitions of group nodes in shared memory
- *      (bbox_clip_local); a link that leaves a partition always lands on a
- *      "slice" BEGIN (one closed in a later partition, marked there), and one
- *      pass (bbox_clip_resolve) follows those links in place, slice BEGINs
- *      publishing their progress (release/acquire), which gives every BEGIN its
- *      clip stack box (∩ of its and its ancestors' clips and the viewport);
+ *      (bbox_clip_local): each BEGIN gets the ∩ of the clips of its ancestors
+ *      inside its partition (acc) and a link to the first one outside it (a
+ *      BEGIN still open at the end of its partition). All such BEGINs of a
+ *      partition link to one BEGIN, its base: the last workgroup to finish
+ *      (a ticket) follows the bases from partition to partition by pointer
+ *      jumping in shared memory, giving each partition the whole clip stack
+ *      box at its base (clipg). A BEGIN's whole clip stack box (∩ of its and
+ *      its ancestors' clips and the viewport) is then acc[k], ∩ acc[t] ∩
+ *      clipg[t's partition] where its link t leaves the partition;
  *   4. draws: bbox_draws, one element per invocation: group node c = the first
  *      after the draw (a block offset + a ballot count) names its innermost
- *      group (parens[c]); result = box ∩ that group's clip stack box; and
+ *      group (parens[c]); result = box ∩ that group's clip stack box (adding
+ *      what its link brings itself below 2^23 elements; from there a pass
+ *      over the group nodes, bbox_clip_nodes, writes each node's enclosing
+ *      clip stack box first: cn_tuning.bbox_clip_join); and
  *      gap[c] ∪= result (ordered-int keys, subgroup-reduced atomics): the union
  *      of the draws between group nodes c - 1 and c; a BEGIN/END's slot gets
  *      the empty box here (rows of whole 32-byte sectors), its box in step 5;
@@ -68,8 +75,9 @@
  *
  * Limits: n < 2^32 - 2^12 elements, BEGIN/END elements < 2^31 (parentheses
  * matching); no limit on clips, groups or depth (a nested chain crossing
- * many clip partitions costs bbox_clip_resolve steps: about log2 of the
- * partitions it crosses when they run together, at most one per partition).
+ * many clip partitions costs nothing per node: bbox_clip_local's last
+ * workgroup follows the partitions' bases, 1024 partitions a round, about
+ * 6 us a round on the H200).
  * bbox_compact and bbox_draws number invocations by subgroup (id * size +
  * lane): workgroups must be whole subgroups (256 with subgroups of 8 to 64,
  * as on lavapipe and the H200). group_bound (>= the BEGIN/END count) sizes scratch and the
@@ -111,7 +119,7 @@ typedef struct cn_bbox_args {
                                small streams one span, "bbox small"; with cn_tuning.timer_passes also
                                each pass inside them ("bbox_count", "bbox counts' scan" where the
                                compaction scans, "parens <pass>",
-                               "bbox_clip_local", "bbox_pyramid") */
+                               "bbox_clip_nodes" where it runs, "bbox_pyramid") */
   cn_parens_variant parens; /* the matching variant of the multi-pass kernels (CN_PARENS_AUTO = 0 by
                                default; bbox_small matches on its own) */
   /* Optional: a persistent scan look-back state (cn_scan.h) for the stage's
