@@ -69,7 +69,8 @@ static bool cn__bbox_shape_tuned(const cn_context *ctx, cn__bbox_shape *out) {
   return true;
 }
 
-static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx, uint64_t n) {
+/* The shape for n elements and at most gb group nodes (gb <= n). */
+static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx, uint64_t n, uint64_t gb) {
   cn__bbox_shape s;
   if (cn__bbox_shape_tuned(ctx, &s)) return s;
   s.wg = cn_floor_pow2(CN_MIN(256u, ctx->caps.max_workgroup_invocations));
@@ -80,10 +81,18 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx, uint64_t n) {
    * was as fast up to 2^19 and slower at 2^20 (docs/PERF.md) */
   s.items = n <= (1u << 22) ? 2 : 4;
   s.block = s.wg * s.items;
-  /* bbox_clip_local: at most half the shared memory, so that two workgroups fit */
+  /* bbox_clip_local: at most half the shared memory, so that two workgroups
+   * fit; the smallest partition from 256 group nodes that makes at most 256
+   * partitions (the last workgroup's round of bases then takes few jumps),
+   * else the largest: on the H200 the clip stage took 1.8 us less at 2^16
+   * elements with 256 (26 partitions) than with 1024, 1 us less at 2^20 with
+   * 512 (206), and 1024 was fastest at 2^23 - 2^24 (docs/PERF.md) */
   uint32_t c = CN_MIN(1024u, ctx->caps.max_workgroup_invocations);
   while (c > 64 && cn__clip_shared(c) > ctx->caps.max_shared_memory / 2) c /= 2;
-  s.clip_wg = cn_floor_pow2(c);
+  c = cn_floor_pow2(c);
+  uint32_t small = CN_MIN(256u, c);
+  while (small < c && CN_DIV_UP(gb, small) > 256) small *= 2;
+  s.clip_wg = small;
   return s;
 }
 
@@ -147,8 +156,9 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
 }
 
 static uint64_t cn__bbox_scratch(cn_context *ctx, uint64_t n, uint64_t group_bound) {
-  cn__bbox_shape s = cn__bbox_shape_of(ctx, n);
-  return cn__bbox_layout_of(ctx, &s, n, CN_MIN(group_bound, n)).total;
+  uint64_t gb = CN_MIN(group_bound, n);
+  cn__bbox_shape s = cn__bbox_shape_of(ctx, n, gb);
+  return cn__bbox_layout_of(ctx, &s, n, gb).total;
 }
 
 uint64_t cn_bbox_scratch_bytes(cn_context *ctx, const cn_bbox_args *a) {
@@ -157,7 +167,7 @@ uint64_t cn_bbox_scratch_bytes(cn_context *ctx, const cn_bbox_args *a) {
 
 uint64_t cn_bbox_scan_state_bytes(cn_context *ctx, const cn_bbox_args *a) {
   if (!ctx || !a || !a->n) return 0;
-  cn__bbox_shape s = cn__bbox_shape_of(ctx, a->n);
+  cn__bbox_shape s = cn__bbox_shape_of(ctx, a->n, CN_MIN(a->group_bound, a->n)); /* its block alone counts here */
   return cn_scan_state_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = CN_DIV_UP(a->n, s.block) + 1});
 }
 
@@ -194,7 +204,7 @@ static cn_result cn__bbox_prepare(cn_context *ctx, const cn_bbox_args *a, cn__bb
   if (CN_MIN(a->group_bound, a->n) > CN_PARENS_MAX_N)
     return cn_fail(CN_ERROR_LIMIT, "cn_bbox_record: group_bound %llu: parentheses matching takes at most 2^31 - 1",
                    (unsigned long long)a->group_bound);
-  rc->s = cn__bbox_shape_of(ctx, a->n);
+  rc->s = cn__bbox_shape_of(ctx, a->n, CN_MIN(a->group_bound, a->n));
   uint32_t sg = ctx->caps.subgroup_size;
   if (!sg || rc->s.wg % sg)
     return cn_fail(CN_ERROR_LIMIT, "cn_bbox_record: workgroups of %u are not whole subgroups of %u", rc->s.wg, sg);
@@ -415,7 +425,7 @@ bool cn__bbox_small_segs(cn_context *ctx, uint64_t n, uint64_t group_bound) {
   uint64_t gb = CN_MIN(group_bound, n);
   uint32_t spec[3];
   if (!ctx || !cn__bbox_small_shape(ctx, n, gb, spec)) return false;
-  cn__bbox_shape s = cn__bbox_shape_of(ctx, n);
+  cn__bbox_shape s = cn__bbox_shape_of(ctx, n, gb);
   cn__bbox_layout l = cn__bbox_layout_of(ctx, &s, n, gb);
   return cn__bbox_segs_layout_ok(n, gb, &l);
 }
