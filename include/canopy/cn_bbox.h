@@ -76,8 +76,9 @@
  * Limits: n < 2^32 - 2^12 elements, BEGIN/END elements < 2^31 (parentheses
  * matching); no limit on clips, groups or depth (a nested chain crossing
  * many clip partitions costs nothing per node: bbox_clip_local's last
- * workgroup follows the partitions' bases, 1024 partitions a round, about
- * 6 us a round on the H200).
+ * workgroup follows the partitions' bases, a workgroup's worth of partitions
+ * a round; on the H200 the clip stage takes 54 us at 2^24 elements, 1.7
+ * million group nodes in 1640 partitions, two rounds).
  * bbox_compact and bbox_draws number invocations by subgroup (id * size +
  * lane): workgroups must be whole subgroups (256 with subgroups of 8 to 64,
  * as on lavapipe and the H200). group_bound (>= the BEGIN/END count) sizes scratch and the
