@@ -98,6 +98,15 @@ void main() {
     pc.offsets.v[b] = c_row;
     if (b == pc.nblocks - 1u) pc.offsets.v[pc.nblocks] = c_row + pc.counts.v[b];
   }
+  // bbox_draws' smaller blocks: the slot of each one's first element (lane 0
+  // of its first row), and the total after the last
+  uint split = pc.draws_split;
+  if (split > 1u && lane == 0u) {
+    uint rows = ITEMS / split, nd = (pc.n + WG_SIZE * rows - 1u) / (WG_SIZE * rows);
+    for (uint k = 0u; k < ITEMS; k++)
+      if (k % rows == 0u && b * split + k / rows < nd) pc.doffs.v[b * split + k / rows] = below[k];
+    if (b == pc.nblocks - 1u) pc.doffs.v[nd] = sum ? c_row + pc.counts.v[b] : pc.counts.v[pc.nblocks];
+  }
   for (uint k = 0u; k < ITEMS; k++) {
     uint pos = below[k], tk = tags[k];
     bool group = tk >= CN_TAG_BEGIN_CLIP && tk <= CN_TAG_END_BLEND;

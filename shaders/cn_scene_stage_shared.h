@@ -72,12 +72,16 @@ CN_PUSH_BEGIN(cn_bbox_compact_push)
                                workgroups), bbox_clip_local's, then the parentheses matching's
                                (cn_parens_args.tickets) */
   CN_PTR(U32Buf) offsets;   /* bbox_compact adding up the counts: out, their exclusive scan (nblocks + 1) */
+  CN_PTR(U32Buf) doffs;     /* with draws_split > 1, bbox_compact: out, the group nodes before each of
+                               bbox_draws' blocks (nblocks x draws_split of them, then the total) */
   CN_U32 n;
   CN_U32 nblocks;
   CN_U32 group_bound;
   CN_U32 ticket_words;      /* bbox_count: at most 1 + nblocks x its workgroup size */
+  CN_U32 draws_split;       /* bbox_draws' blocks per compaction block (a power of two dividing ITEMS) */
+  CN_U32 pad0;
 CN_PUSH_END(cn_bbox_compact_push)
-CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 80);
+CN_STATIC_ASSERT_SIZE(cn_bbox_compact_push, 96);
 #endif
 
 /* ----------------------------------------------------------- bbox: clips --

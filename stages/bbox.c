@@ -40,8 +40,9 @@
 #define CN__BBOX_CLIP_NODES_FROM (1u << 23)
 
 typedef struct cn__bbox_shape {
-  uint32_t wg, items, block; /* bbox_count / bbox_compact / bbox_draws */
+  uint32_t wg, items, block; /* bbox_count / bbox_compact */
   uint32_t clip_wg;          /* bbox_clip_local partition */
+  uint32_t ditems, dblock;   /* bbox_draws (wg invocations): a block divides the compaction's */
 } cn__bbox_shape;
 
 /* Shared memory of bbox_draws (two uints per invocation), bbox_compact (one
@@ -65,7 +66,7 @@ static bool cn__bbox_shape_tuned(const cn_context *ctx, cn__bbox_shape *out) {
       !cn__pow2(clip) || clip < 32 || clip > c->max_workgroup_invocations ||
       cn__draws_shared(wg, items) > c->max_shared_memory || cn__clip_shared(clip) > c->max_shared_memory)
     return false;
-  *out = (cn__bbox_shape){wg, items, wg * items, clip};
+  *out = (cn__bbox_shape){wg, items, wg * items, clip, items, wg * items};
   return true;
 }
 
@@ -80,7 +81,14 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx, uint64_t n, uint6
    * 2^22, 3 us more at 2^23 (the compaction, with twice the blocks); one
    * was as fast up to 2^19 and slower at 2^20 (docs/PERF.md) */
   s.items = n <= (1u << 22) ? 2 : 4;
+  s.ditems = s.items;
+  /* from 2^20 elements the compaction in blocks of four elements an
+   * invocation, bbox_draws still in blocks of two up to 2^22 (H200: the
+   * compaction 1.5 us faster at 2^20 with four, bbox_draws 2 - 2.5 us slower,
+   * docs/PERF.md) */
+  if (n >= (1u << 20)) s.items = 4;
   s.block = s.wg * s.items;
+  s.dblock = s.wg * s.ditems;
   /* bbox_clip_local: at most half the shared memory, so that two workgroups
    * fit; the smallest partition from 256 group nodes that makes at most 256
    * partitions (the last workgroup's round of bases then takes few jumps),
@@ -98,8 +106,8 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx, uint64_t n, uint6
 
 /* Scratch layout: byte offsets, each 256-aligned. */
 typedef struct cn__bbox_layout {
-  uint64_t nblocks, pyramid_boxes;
-  uint64_t counts, offs, scan, idx, gbytes, parens, parens_scratch, acc, link, clipbase, clipg, nodes, pyramid, ticket,
+  uint64_t nblocks, ndblocks, pyramid_boxes;
+  uint64_t counts, offs, doffs, scan, idx, gbytes, parens, parens_scratch, acc, link, clipbase, clipg, nodes, pyramid, ticket,
       total;
   uint64_t clip_ticket;    /* offset of bbox_clip_local's ticket in ticket */
   uint64_t parens_tickets; /* offset of the matching's tickets in ticket */
@@ -120,6 +128,7 @@ static uint64_t cn__pyramid_boxes(uint64_t level0) {
 static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape *s, uint64_t n, uint64_t gb) {
   cn__bbox_layout l = {0};
   l.nblocks = CN_DIV_UP(n, s->block);
+  l.ndblocks = CN_DIV_UP(n, s->dblock);
   l.pyramid_boxes = cn__pyramid_boxes(gb);
   uint64_t at = 0;
 #define CN__PLACE(field, bytes) \
@@ -129,6 +138,7 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   } while (0)
   CN__PLACE(counts, (l.nblocks + 1) * 4);
   CN__PLACE(offs, (l.nblocks + 1) * 4); /* bbox_compact's sums (sum_counts); else the counts' scan in place */
+  CN__PLACE(doffs, s->dblock < s->block ? (l.ndblocks + 1) * 4 : 0); /* per draws block, where smaller */
   CN__PLACE(scan, cn_scan_scratch_bytes(ctx, &(cn_scan_args){.op = CN_SCAN_U32_ADD, .n = l.nblocks + 1}));
   CN__PLACE(idx, gb * 4);
   CN__PLACE(gbytes, CN_DIV_UP(gb, 4) * 4);
@@ -243,7 +253,7 @@ static cn_result cn__bbox_pipelines(cn_context *ctx, cn__bbox_rec *rc) {
                          &rc->compact));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_LOCAL, &rc->s.clip_wg, 1, &rc->clip_local));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_CLIP_NODES, NULL, 0, &rc->clip_nodes));
-  uint32_t draws_spec[3] = {rc->s.wg, rc->s.items, rc->draws_clip};
+  uint32_t draws_spec[3] = {rc->s.wg, rc->s.ditems, rc->draws_clip};
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_DRAWS, draws_spec, 3, &rc->draws));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_PYRAMID, NULL, 0, &rc->pyramid));
   CN_TRY(cn_pipeline_get(ctx, CN_KERNEL_BBOX_GROUPS, NULL, 0, &rc->groups));
@@ -264,10 +274,12 @@ static cn_result cn__bbox_front(cn_context *ctx, VkCommandBuffer cmd, const cn_b
                              .gap = S + l.pyramid,
                              .ticket = S + l.ticket,
                              .offsets = S + l.offs,
+                             .doffs = S + l.doffs,
                              .n = (uint32_t)n,
                              .nblocks = (uint32_t)l.nblocks,
                              .group_bound = (uint32_t)gb,
-                             .ticket_words = (uint32_t)l.ticket_words};
+                             .ticket_words = (uint32_t)l.ticket_words,
+                             .draws_split = rc->s.block / rc->s.dblock};
   cn_dispatch(ctx, cmd, rc->count, &cp, sizeof cp, CN_MAX(l.nblocks, 1));
   cn_cmd_barrier(ctx, cmd);
   cn__pass(ctx, cmd, a->timer, "bbox_count");
@@ -322,7 +334,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
   /* 4. draws */
   cn_bbox_draws_push dp = {.tags = a->tags,
                            .boxes = a->boxes,
-                           .offsets = S + rc->offsets,
+                           .offsets = S + (s.dblock < s.block ? l.doffs : rc->offsets),
                            .parens = S + l.parens,
                            .acc = S + l.acc,
                            .link = S + l.link,
@@ -335,7 +347,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
                            .vp_x1 = vp.x1,
                            .vp_y1 = vp.y1,
                            .n = (uint32_t)n,
-                           .nblocks = (uint32_t)l.nblocks,
+                           .nblocks = (uint32_t)l.ndblocks,
                            .group_bound = (uint32_t)gb,
                            .nodes = S + l.nodes,
                            .clip_shift = (uint32_t)cn__log2_pow2(s.clip_wg)};
@@ -344,7 +356,7 @@ static cn_result cn__bbox_back(cn_context *ctx, VkCommandBuffer cmd, const cn_bb
     cn_cmd_barrier(ctx, cmd);
     cn__pass(ctx, cmd, a->timer, "bbox_clip_nodes");
   }
-  cn_dispatch(ctx, cmd, rc->draws, &dp, sizeof dp, l.nblocks);
+  cn_dispatch(ctx, cmd, rc->draws, &dp, sizeof dp, l.ndblocks);
   cn_cmd_barrier(ctx, cmd);
   cn__mark(ctx, cmd, a->timer, "bbox draws");
 

@@ -671,9 +671,25 @@ TEST(bbox_disjoint_clips) {
   stream_free(&s);
 }
 
+/* From 2^20 elements bbox_draws works in blocks half the compaction's (its
+ * offsets per block from bbox_compact): at 2^20 with the compaction adding
+ * up its counts, at 2^20 + 333 after the counts' scan pass, the last
+ * compaction block holding one draws block. */
 TEST(bbox_large) {
   stream s = gen_stream(1u << 20, 10, 50, false);
   check_stream(&s, VP_SMALL, "2^20");
+  stream_free(&s);
+  /* ... ending in a clip around one draw: the last group node follows a draw */
+  uint64_t n = (1u << 20) + 333;
+  s = gen_stream(n - 3, 10, 50, false);
+  stream t = stream_alloc(n);
+  memcpy(t.tags, s.tags, (n - 3) * sizeof *t.tags);
+  memcpy(t.boxes, s.boxes, (n - 3) * sizeof *t.boxes);
+  t.tags[n - 3] = CN_TAG_BEGIN_CLIP, t.boxes[n - 3] = (cn_box){10, 10, 20, 20};
+  t.tags[n - 2] = CN_TAG_FILL, t.boxes[n - 2] = (cn_box){0, 0, 100, 100};
+  t.tags[n - 1] = CN_TAG_END_CLIP, t.boxes[n - 1] = (cn_box){0, 0, 0, 0};
+  check_stream(&t, VP_SMALL, "2^20 + 333");
+  stream_free(&t);
   stream_free(&s);
   s = gen_stream((1u << 18) + 777, 20, 30, true);
   check_stream(&s, VP_UNBOUNDED, "2^18 deep");

@@ -116,8 +116,10 @@ struct cn_scan_tuning;   /* cn_scan.h */
 #define CN_SMALL_OFF 0xFFFFFFFFu /* cn_tuning.bins_sub, bins_sg_rounds, bbox_small_max, bins_small_max, pathbox_small_max, bins_rows_max, pathbox_fused_max, pathbox_fold_max, flatten_scan_one_block_max, flatten_write_scan_max, bbox_compact_scan_max, bins_own_fill_from: never that path */
 typedef struct cn_tuning {
   /* bbox stage: workgroup size and elements per invocation of the compaction
-   * and draws kernels, workgroup size of bbox_clip_local (powers of two,
-   * 32..the device's limit; items 1..8). All three or none. */
+   * and draws kernels (both the same here; by default the compaction takes
+   * four from 2^20 elements, the draws two up to 2^22), workgroup size of
+   * bbox_clip_local (powers of two, 32..the device's limit; items 1..8). All
+   * three or none. */
   uint32_t bbox_wg, bbox_items, bbox_clip_wg;
   /* bins stage: rounds of 256 elements per chunk of the count matrix (1..64). */
   uint32_t bins_rounds;

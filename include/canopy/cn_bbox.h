@@ -20,7 +20,10 @@
  *      atomic ORs into their words;
  *      streams of at most cn_tuning.bbox_compact_scan_max elements (2^20 by
  *      default) have no scan pass: each bbox_compact workgroup adds up the
- *      counts of the blocks before its own;
+ *      counts of the blocks before its own; where bbox_draws' blocks are
+ *      smaller than the compaction's (by default from 2^20 to 2^22
+ *      elements: 1024 against 512), bbox_compact also writes the count
+ *      before each draws block;
  *   2. parentheses matching of the compacted bytes (cn_parens_record):
  *      for an END its BEGIN, for a BEGIN its enclosing BEGIN (with tickets
  *      that bbox_count zeroes: over few partitions the matching's reduce pass
