@@ -149,10 +149,6 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   CN__PLACE(parens_scratch, ps);
   CN__PLACE(acc, gb * 16);
   CN__PLACE(link, gb * 4);
-  uint64_t clip_parts = CN_DIV_UP(gb, s->clip_wg);
-  CN__PLACE(clipbase, clip_parts * 4);
-  CN__PLACE(clipg, clip_parts * 16);
-  CN__PLACE(nodes, gb * 16);
   CN__PLACE(pyramid, l.pyramid_boxes * 16);
   /* bbox_pyramid: all runs, then each run of 256; then bbox_clip_local's; then the matching's
    * (cn_parens_args.tickets) */
@@ -160,6 +156,12 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   l.parens_tickets = l.clip_ticket + 4;
   l.ticket_words = (l.parens_tickets + cn_parens_ticket_bytes(gb)) / 4;
   CN__PLACE(ticket, 4 * l.ticket_words);
+  /* last: bbox_small's areas above (idx, parens, acc, pyramid) stay within
+   * its 16-bit word offsets (cn__bbox_segs_layout_ok) */
+  uint64_t clip_parts = CN_DIV_UP(gb, s->clip_wg);
+  CN__PLACE(clipbase, clip_parts * 4);
+  CN__PLACE(clipg, clip_parts * 16);
+  CN__PLACE(nodes, gb * 16);
 #undef CN__PLACE
   l.total = at;
   return l;
