@@ -83,9 +83,9 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx, uint64_t n, uint6
   s.items = n <= (1u << 22) ? 2 : 4;
   s.ditems = s.items;
   /* from 2^20 elements the compaction in blocks of four elements an
-   * invocation, bbox_draws still in blocks of two up to 2^22 (H200: the
-   * compaction 1.5 us faster at 2^20 with four, bbox_draws 2 - 2.5 us slower,
-   * docs/PERF.md) */
+   * invocation, bbox_draws still two up to 2^22 (H200, docs/PERF.md: at
+   * 2^20 the compaction 1.5 - 2 us faster with four, bbox_draws 2 - 2.5 us
+   * slower with four; eight in the compaction slower) */
   if (n >= (1u << 20)) s.items = 4;
   s.block = s.wg * s.items;
   s.dblock = s.wg * s.ditems;
