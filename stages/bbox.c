@@ -157,8 +157,11 @@ static cn__bbox_layout cn__bbox_layout_of(cn_context *ctx, const cn__bbox_shape 
   l.ticket_words = (l.parens_tickets + cn_parens_ticket_bytes(gb)) / 4;
   CN__PLACE(ticket, 4 * l.ticket_words);
   /* last: bbox_small's areas above (idx, parens, acc, pyramid) stay within
-   * its 16-bit word offsets (cn__bbox_segs_layout_ok) */
-  uint64_t clip_parts = CN_DIV_UP(gb, s->clip_wg);
+   * its 16-bit word offsets (cn__bbox_segs_layout_ok). The partitions' areas
+   * for partitions of at most 256 nodes: the default partition grows with gb
+   * (cn__bbox_shape_of), and scratch sized for a larger bound than the
+   * recording's must still hold the recording's layout */
+  uint64_t clip_parts = CN_DIV_UP(gb, CN_MIN(s->clip_wg, 256u));
   CN__PLACE(clipbase, clip_parts * 4);
   CN__PLACE(clipg, clip_parts * 16);
   CN__PLACE(nodes, gb * 16);

@@ -264,6 +264,29 @@ TEST(bbox_clip_chains) {
   cn_context_set_tuning(ctx, NULL);
 }
 
+/* Scratch sized for a group bound holds the stage recorded with any smaller
+ * one (the same n): cn_bbox_scratch_bytes never shrinks as the bound grows,
+ * across the clip partition's steps (256 -> 512 -> 1024 group nodes where
+ * the partitions would pass 256) and the parentheses variants' shapes. */
+TEST(bbox_scratch_grows_with_bound) {
+  cn_context *ctx = test_context();
+  if (!ctx) return;
+  const uint64_t ns[] = {5000, 70000, 300000, 1u << 21};
+  for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+    uint64_t n = ns[k], prev = 0;
+    for (uint64_t gb = 0; gb <= n; gb += (gb > 60000 && gb < 140000) || (gb > 250000 && gb < 270000) ? 1 : 1 + gb / 64) {
+      uint64_t t = cn_bbox_scratch_bytes(ctx, &(cn_bbox_args){.n = n, .group_bound = gb});
+      if (t < prev) {
+        fprintf(stderr, "  n %llu: scratch %llu bytes at group_bound %llu, less than below it\n", (unsigned long long)n,
+                (unsigned long long)t, (unsigned long long)gb);
+        test_failures++;
+        break;
+      }
+      prev = t;
+    }
+  }
+}
+
 TEST(bbox_small_random) {
   check_stream(&(stream){NULL, NULL, 0}, VP_SMALL, "empty");
   for (int k = 0; k < 40; k++) {
@@ -859,5 +882,5 @@ TEST(bbox_record_variants) {
   stream_free(&s);
 }
 
-TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_bins_scan_state), T(bbox_unbalanced_large), T(bbox_shapes), T(bbox_clip_chains), T(bbox_errors), T(bbox_small_random), T(bbox_small_path), T(bbox_small_group_shapes), T(bbox_block_edges), T(bbox_fully_nested),
+TEST_MAIN(T(bbox_cpu_hand), T(bbox_record_variants), T(bbox_bins_scan_state), T(bbox_unbalanced_large), T(bbox_shapes), T(bbox_clip_chains), T(bbox_scratch_grows_with_bound), T(bbox_errors), T(bbox_small_random), T(bbox_small_path), T(bbox_small_group_shapes), T(bbox_block_edges), T(bbox_fully_nested),
           T(bbox_all_clip_and_empty_groups), T(bbox_disjoint_clips), T(bbox_large))
