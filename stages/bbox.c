@@ -75,18 +75,15 @@ static cn__bbox_shape cn__bbox_shape_of(const cn_context *ctx, uint64_t n, uint6
   cn__bbox_shape s;
   if (cn__bbox_shape_tuned(ctx, &s)) return s;
   s.wg = cn_floor_pow2(CN_MIN(256u, ctx->caps.max_workgroup_invocations));
-  /* two elements an invocation (blocks of 512 on 256-wide workgroups) up to
-   * 2^22 elements, four above: on the H200 the stage took 4-6 us less with
-   * two from 2^14 to 2^19 (the draws kernel 3-4 us), the same at 2^20 -
-   * 2^22, 3 us more at 2^23 (the compaction, with twice the blocks); one
-   * was as fast up to 2^19 and slower at 2^20 (docs/PERF.md) */
-  s.items = n <= (1u << 22) ? 2 : 4;
-  s.ditems = s.items;
-  /* from 2^20 elements the compaction in blocks of four elements an
-   * invocation, bbox_draws still two up to 2^22 (H200, docs/PERF.md: at
-   * 2^20 the compaction 1.5 - 2 us faster with four, bbox_draws 2 - 2.5 us
-   * slower with four; eight in the compaction slower) */
-  if (n >= (1u << 20)) s.items = 4;
+  /* Elements an invocation (H200, docs/PERF.md). bbox_draws: two (blocks of
+   * 512 on 256-wide workgroups) up to 2^22 elements, four above; with two
+   * the stage took 4-6 us less from 2^14 to 2^19 (the draws kernel 3-4 us),
+   * 2 - 2.5 us less at 2^20; one was as fast up to 2^19 and slower at 2^20.
+   * The compaction: two below 2^20, four from there (1.5 - 2 us faster at
+   * 2^20, 3 us at 2^23; eight slower), its blocks then holding two of
+   * bbox_draws' up to 2^22. */
+  s.ditems = n <= (1u << 22) ? 2 : 4;
+  s.items = n < (1u << 20) ? 2 : 4;
   s.block = s.wg * s.items;
   s.dblock = s.wg * s.ditems;
   /* bbox_clip_local: at most half the shared memory, so that two workgroups
