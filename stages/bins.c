@@ -18,13 +18,20 @@
  * own pairs, bins_fill_own (cn_tuning.bins_own_fill_from; H200, docs/PERF.md:
  * binfill 106 -> 93 us at 2^22, 52 -> 51 at 2^21, 0.8-1.1 us slower at 2^20). */
 #define CN__BINS_OWN_FILL_FROM (1u << 21)
-/* Bins per fill workgroup (cn_tuning.bins_fill_slice). A chunk's pairs
- * spread over the workgroups of its slices; a fill workgroup costs a round's
- * latency per round with pairs. H200, docs/PERF.md, bench scene with 256 bins,
- * binfill in us for slices of 256 / 128 / 64 / 32: 2^16 13.2 / 9.5 / 8.3 /
- * 8.0, 2^20 19.9 / 15.3 / 15.0 / 19.2, 2^22 45 / 44 / 51 / 66, 2^24 91 / 81 /
- * 85 / 104. */
+/* Bins per fill workgroup (cn_tuning.bins_fill_slice): CN__BINS_FILL_SLICE,
+ * CN__BINS_FILL_SLICE_FEW up to CN__BINS_FEW_CHUNKS_MAX elements. A chunk's
+ * pairs spread over the workgroups of its slices; a fill workgroup costs a
+ * round's latency per round with pairs. H200, docs/PERF.md, bench scene with
+ * 256 bins, binfill in us for slices of 256 / 128 / 64 / 32: 2^16 13.2 / 9.5
+ * / 8.3 / 8.0, 2^20 19.9 / 15.3 / 15.0 / 19.2, 2^22 45 / 44 / 51 / 66, 2^24
+ * 91 / 81 / 85 / 104; the stage with 64 against 128: 2^17 65.3 - 66.4 against
+ * 68.3 - 68.7 us, 2^18 74.8 - 75.2 against 75.5 - 76.3, 2^21 160.4 - 160.7
+ * against 159.5 - 159.8. */
 #define CN__BINS_FILL_SLICE 128u
+#define CN__BINS_FILL_SLICE_FEW 64u
+/* Chunks of elements at most, up to this many elements (cn__bins_shape_of). */
+#define CN__BINS_FEW_CHUNKS_MAX (1u << 20)
+#define CN__BINS_FEW_CHUNKS 512u
 
 cn_result cn_bins_grid_make(const float vp[4], uint32_t bin_size, cn_bins_grid *out) {
   memset(out, 0, sizeof *out);
@@ -71,6 +78,12 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
    * -> 0.080 (beside flatten's write pass), scan 0.011 both. */
   uint64_t budget = CN_MIN(CN_MAX(n / 8 * 3, 1u << 19), 1u << 21);
   uint64_t chunks_max = CN_MAX(budget / CN_MAX(s->nbins, 1), 1);
+  /* Up to CN__BINS_FEW_CHUNKS_MAX elements also at most CN__BINS_FEW_CHUNKS
+   * chunks: a workgroup's setup and its matrix column cost more there than
+   * its rounds (H200, 256 bins, the stage: 2^19 elements 88 - 89 us with 2
+   * to 4 rounds against 94.5 with 1; 2^20 99 with 8 against 103 with 2;
+   * 2^21 3 rounds fastest, as the budget gives). */
+  if (n <= CN__BINS_FEW_CHUNKS_MAX) chunks_max = CN_MIN(chunks_max, CN__BINS_FEW_CHUNKS);
   uint64_t r = CN_DIV_UP(CN_DIV_UP(n, CN__BINS_WG), chunks_max);
   s->rounds = (uint32_t)CN_MIN(16u, CN_MAX(1u, r));
   /* The context's tuning (cn_tuning.bins_rounds, 1..64) replaces it. */
@@ -101,8 +114,10 @@ static cn_result cn__bins_shape_of(const cn_context *ctx, uint64_t n, const cn_b
 /* The fill kernels' slice (cn_tuning.bins_fill_slice): a power of two from 32
  * up to the count's slice, in which it lies whole (the fill reads the count
  * workgroup's record of rounds with pairs). */
-static uint32_t cn__bins_fill_slice(const cn_context *ctx, const cn__bins_shape *s) {
-  uint32_t v = ctx->tuning.bins_fill_slice ? ctx->tuning.bins_fill_slice : CN__BINS_FILL_SLICE;
+static uint32_t cn__bins_fill_slice(const cn_context *ctx, const cn__bins_shape *s, uint64_t n) {
+  uint32_t v = ctx->tuning.bins_fill_slice       ? ctx->tuning.bins_fill_slice
+               : n <= CN__BINS_FEW_CHUNKS_MAX ? CN__BINS_FILL_SLICE_FEW
+                                              : CN__BINS_FILL_SLICE;
   uint32_t fs = 32; /* the count's slice is at least 256 */
   while (fs * 2 <= v && fs * 2 <= s->slice) fs *= 2;
   return fs;
@@ -411,7 +426,7 @@ cn_result cn__bins_record_beside(cn_context *ctx, VkCommandBuffer cmd, const cn_
     /* the fill with own pairs from cn_tuning.bins_own_fill_from elements */
     uint32_t own = ctx->tuning.bins_own_fill_from ? ctx->tuning.bins_own_fill_from : CN__BINS_OWN_FILL_FROM;
     bool own_fill = own != CN_SMALL_OFF && a->n >= own;
-    uint32_t fs = cn__bins_fill_slice(ctx, &s);
+    uint32_t fs = cn__bins_fill_slice(ctx, &s, a->n);
     uint32_t fspec[3] = {CN__BINS_WG, 1, fs};
     CN_TRY(cn_pipeline_get(ctx, own_fill ? CN_KERNEL_BINS_FILL_OWN : CN_KERNEL_BINS_FILL, fspec, 3, &fill));
     count_groups = s.nchunks * CN_DIV_UP(s.nbins, s.slice);

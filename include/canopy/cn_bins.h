@@ -39,10 +39,12 @@
  * chunk has at most 32 rounds, bins_count records per workgroup which rounds
  * have pairs in its slice (a word in scratch) and either fill kernel runs
  * only those: a round that lists nothing costs the fill no load or barrier.
- * The fill workgroups take slices of 128 bins (cn_tuning.bins_fill_slice,
- * CLI knob CANOPY_BINS_FILL_SLICE=b), within the count's: a chunk's pairs
- * spread over more workgroups, each running the rounds its count slice
- * recorded.
+ * The fill workgroups take slices of 64 bins up to 2^20 elements and of 128
+ * above (cn_tuning.bins_fill_slice, CLI knob CANOPY_BINS_FILL_SLICE=b),
+ * within the count's: a chunk's pairs spread over more workgroups, each
+ * running the rounds its count slice recorded. Rounds per chunk: as few as
+ * keep the count matrix within max(3n / 8, 2^19) entries and 2^21, and up to
+ * 2^20 elements also the chunks within 512.
  *
  * With the tuning below, streams on grids of at most 1024 bins, on devices
  * whose subgroups have at most 32 invocations, bin by subgroups
@@ -91,8 +93,8 @@
  * Limits: n < 2^32 - 2^16; nbx * B and nby * B below 2^24 pixels; at most
  * 2^22 bins; the count matrix has nbins x chunks entries (chunks of 256 x
  * rounds elements, rounds the fewest (at most 16) that keep it within
- * max(3n / 8, 2^19) entries and within 2^21; nbins x n / 4096 when 16 are
- * not enough) and
+ * max(3n / 8, 2^19) entries and within 2^21, and up to 2^20 elements the
+ * chunks within 512; nbins x n / 4096 when 16 are not enough) and
  * must stay below 2^32 entries.
  * Larger grids fail with CN_ERROR_LIMIT. The kernels number invocations by
  * subgroup: 256 must be a multiple of the subgroup size (else CN_ERROR_LIMIT).
