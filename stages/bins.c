@@ -18,23 +18,20 @@
  * own pairs, bins_fill_own (cn_tuning.bins_own_fill_from; H200, docs/PERF.md:
  * binfill 106 -> 93 us at 2^22, 52 -> 51 at 2^21, 0.8-1.1 us slower at 2^20). */
 #define CN__BINS_OWN_FILL_FROM (1u << 21)
-/* Bins per fill workgroup (cn_tuning.bins_fill_slice): CN__BINS_FILL_SLICE;
- * up to CN__BINS_FEW_CHUNKS_MAX elements on grids that
- * CN__BINS_FILL_SLICE_FEW cuts into at most CN__BINS_FILL_SLICES_FEW slices
- * (up to 256 bins), CN__BINS_FILL_SLICE_FEW. A chunk's
+/* Bins per fill workgroup (cn_tuning.bins_fill_slice): CN__BINS_FILL_SLICE,
+ * but CN__BINS_FILL_SLICE_FEW up to CN__BINS_FEW_CHUNKS_MAX elements on grids
+ * it cuts into at most CN__BINS_FILL_SLICES_FEW slices (256 bins). A chunk's
  * pairs spread over the workgroups of its slices; a fill workgroup costs a
  * round's latency per round with pairs. H200, docs/PERF.md, bench scene with
- * 256 bins, binfill in us for slices of 256 / 128 / 64 / 32: 2^16 13.2 / 9.5
+ * 256 bins: binfill in us for slices of 256 / 128 / 64 / 32, 2^16 13.2 / 9.5
  * / 8.3 / 8.0, 2^20 19.9 / 15.3 / 15.0 / 19.2, 2^22 45 / 44 / 51 / 66, 2^24
- * 91 / 81 / 85 / 104; the stage with 64 against 128 (one round up to 2^19
- * elements, two at 2^20): 2^17 65.3 - 66.4 against 68.3 - 68.7 us, 2^18
- * 74.8 - 75.2 against 75.5 - 76.3, 2^21 160.4 - 160.7 against 159.5 -
- * 159.8; with the chunks below, 32 against 64: 2^14 47.4 - 47.7 against
- * 49.3 - 49.4, 2^18 74.1 - 74.5 against 74.0 - 75.7, 2^19 88.4 - 89.5
- * against 89.6 - 91.2, 2^20 96.7 - 97.9 against 98.7 - 99.1; but bench
- * render's 100 000 paths (510 bins) 1.941 - 1.942 ms with 32 against 1.929
- * with 128, and 1.938 - 1.939 with 64 against 1.933 (the fill 0.085 and
- * 0.074 against 0.072 - 0.073). */
+ * 91 / 81 / 85 / 104 (older chunks); the stage with the chunks below, 32
+ * against 64: 2^14 47.4 - 47.7 against 49.3 - 49.4 us, 2^19 88.4 - 89.5
+ * against 89.6 - 91.2, 2^20 96.7 - 97.9 against 98.7 - 99.1 (and 64 against
+ * 128 with the older chunks: 2^17 65.3 - 66.4 against 68.3 - 68.7, 2^21
+ * 160.4 - 160.7 against 159.5 - 159.8). But bench render's 100 000 paths on
+ * 510 bins: 1.941 - 1.942 ms with 32 against 1.929 with 128, 1.938 - 1.939
+ * with 64 against 1.933. */
 #define CN__BINS_FILL_SLICE 128u
 #define CN__BINS_FILL_SLICE_FEW 32u
 #define CN__BINS_FILL_SLICES_FEW 8u

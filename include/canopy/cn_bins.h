@@ -39,13 +39,12 @@
  * chunk has at most 32 rounds, bins_count records per workgroup which rounds
  * have pairs in its slice (a word in scratch) and either fill kernel runs
  * only those: a round that lists nothing costs the fill no load or barrier.
- * The fill workgroups take slices of 128 bins, up to 2^20 elements on grids
- * of at most 256 bins of 32 (cn_tuning.bins_fill_slice, CLI knob
- * CANOPY_BINS_FILL_SLICE=b), within
- * the count's: a chunk's pairs spread over more workgroups, each running the
- * rounds its count slice recorded. Rounds per chunk: as few as
- * keep the count matrix within max(3n / 8, 2^19) entries and 2^21, and up to
- * 2^20 elements also the chunks within 512.
+ * The fill workgroups take slices of 128 bins (of 32 up to 2^20 elements on
+ * grids of at most 256 bins; cn_tuning.bins_fill_slice, CLI knob
+ * CANOPY_BINS_FILL_SLICE=b), within the count's: a chunk's pairs spread over
+ * more workgroups, each running the rounds its count slice recorded. Rounds
+ * per chunk: as few as keep the count matrix within max(3n / 8, 2^19)
+ * entries and 2^21, and up to 2^20 elements also the chunks within 512.
  *
  * With the tuning below, streams on grids of at most 1024 bins, on devices
  * whose subgroups have at most 32 invocations, bin by subgroups
