@@ -17,8 +17,8 @@
 //      u with a lower low mark), each found once per chunk by binary lifting
 //      over min tables in shared memory; the depths of one chunk are asked in
 //      decreasing order, so its walk down the links only moves back. Answers
-//      go to the chunk's row of sh_ans, or (REG_ANS) patch the outputs in
-//      registers.
+//      go to the chunk's row of sh_ans, or (REG_ANS) to a private array of the
+//      invocation, or patch the outputs in registers (see REG_ANS below).
 //   3. patch and store: recorded depths become their answers; the outputs
 //      leave as 16-byte stores, staged through shared memory (STAGE != 0) so
 //      that a subgroup's stores are contiguous, or straight from registers.
@@ -86,13 +86,21 @@ shared int sh_link[WG * LM_PPW]; // chunk x's low mark (bits 15 up, signed) and 
 shared uint sh_mask[POS_ROWS != 0u ? 1u : WG * LM_PPW]; // chunk x's unmatched '(' (bit j: element j of the chunk)
 shared int sh_pos[POS_ROWS != 0u ? WG * (LK + 1u) : 1u]; // POS_ROWS: chunk x's unmatched '(' (indices), lowest first
 shared int sh_win[WIN_CACHE != 0u ? WG : 1u]; // WIN_CACHE: window entries 0 .. WG - 1
-// Answers in registers (REG_ANS): each answer patches the chunk's outputs
-// that asked for its depth with a select per element, instead of a row of
-// sh_ans per chunk and a patch after the queries. Without sh_ans a workgroup
-// of 32 invocations takes about a fifth of the shared memory, and on the
-// H200 lowmark's matching pass with 32 and 64 invocations is 5-10% faster
-// for it; with 128 and more, and in SINGLE's one workgroup, the selects cost
-// more than they save (docs/PERF.md).
+// Answers outside shared memory (REG_ANS), instead of a row of sh_ans per
+// chunk: without sh_ans a workgroup of 32 invocations takes about a fifth of
+// the shared memory, and on the H200 lowmark's matching pass with 32 and 64
+// invocations is 5-10% faster for it; with 128 and more, and in SINGLE's one
+// workgroup, the forms below cost more than they save (docs/PERF.md). Where
+// every chunk of the subgroup asks for at most ANS_PRIVATE_MAX depths, the
+// answers go to an array of the invocation's own (private memory, indexed by
+// depth) and each element that asked reads its answer after the queries;
+// else each answer patches the outputs that asked for its depth with a
+// select per element (K selects a depth): deep input, whose chunks ask up to
+// K + 1 depths each, would fill the private arrays of every invocation. On
+// the H200 at 2^26 (32 x 16) the private array took the matching pass from
+// 224 to 176 us on fair-coin input; with selects only above 10 depths it
+// was 197, and with the array everywhere 167 but deep input up to 9% slower.
+const int ANS_PRIVATE_MAX = 13;
 #ifdef PARENS_LM_SINGLE
 const bool REG_ANS = false;
 #else
@@ -212,6 +220,7 @@ void main() {
     sh_link[sb + t] = lm_link(low_t, x);
   }
   lm_barrier();
+  bool selects = REG_ANS && subgroupMax(nq) > ANS_PRIVATE_MAX; // after the barrier: uniform control flow
 #ifdef PARENS_LM_ONEPASS
   lm_onepass_window(q, value); // sh_win1: the stack before the partition
 #endif
@@ -219,6 +228,7 @@ void main() {
   // A hop along the links is one shared load: the next chunk's entry holds
   // its low mark and its own link.
   int u = int(t) - 1, e = u >= 0 ? sh_link[sb + uint(u)] : 0, lu = e >> 15; // a chunk, its entry and low mark
+  int ans[LK + 1u]; // REG_ANS: the answers by depth d, where `selects` is false
   for (int d = 0; d < nq; d++) {
     int v = start - d;
     while (u >= 0 && lu >= v) {
@@ -238,9 +248,14 @@ void main() {
     else a = pc.win.v[q * P + uint(min(-v, int(P) - 1))]; // -v = P only for an unused depth
 #endif
     if (!REG_ANS) sh_ans[row + uint(d)] = a;
-    else
+    else if (selects)
       [[unroll]] for (uint j = 0u; j < LK; j++) o[j] = o[j] == -1 - d ? a : o[j];
+    else
+      ans[d] = a;
   }
+  if (REG_ANS && !selects)
+    [[unroll]] for (uint j = 0u; j < LK; j++)
+      if (o[j] < 0) o[j] = ans[-1 - o[j]];
 
   // 3. Patch (each invocation reads its own row; REWALK: in a second walk)
   // and store.

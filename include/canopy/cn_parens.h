@@ -106,7 +106,10 @@
  *                 binary lifting over shuffled minima, across subgroups from
  *                 their minima); with no such chunk the
  *                 partition's window holds it. Then the recorded depths are
- *                 patched and the outputs leave as 16-byte stores. Where a
+ *                 patched (from an array of the invocation's own, by depth;
+ *                 where a chunk of the subgroup asks more than 13 depths, as
+ *                 deep input does, by a select per element as each depth is
+ *                 answered) and the outputs leave as 16-byte stores. Where a
  *                 partition is one subgroup (a fixed subgroup size equal to
  *                 the shape's workgroup), a workgroup holds two partitions,
  *                 one per subgroup, with subgroup barriers only. Tuning:
@@ -285,7 +288,7 @@ typedef struct cn_parens_tuning {
    * (0: the default, see stages/parens.c; 1: one partition a workgroup).
    * Taken where every subgroup has the partition's invocations (the
    * device's subgroup size is fixed and equal to the shape's workgroup) and
-   * the matching form is the default one (answers in registers, no staging,
+   * the matching form is the default one (answers outside shared memory, no staging,
    * second walk, min tables, index rows or window cache); else 1. */
   uint32_t lowmark_match_parts;
   /* lowmark in one dispatch: each partition publishes its value and slice
