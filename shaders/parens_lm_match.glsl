@@ -96,7 +96,8 @@ shared int sh_win[WIN_CACHE != 0u ? WG : 1u]; // WIN_CACHE: window entries 0 .. 
 // depth) and each element that asked reads its answer after the queries;
 // else each answer patches the outputs that asked for its depth with a
 // select per element (K selects a depth): deep input, whose chunks ask up to
-// K + 1 depths each, would fill the private arrays of every invocation. On
+// K + 1 depths each, was slower with the private arrays (most likely as
+// every invocation's whole array then outgrows the L1 cache). On
 // the H200 at 2^26 (32 x 16) the private array took the matching pass from
 // 224 to 176 us on fair-coin input; with selects only above 10 depths it
 // was 197, and with the array everywhere 167 but deep input up to 9% slower.
